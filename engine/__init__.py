@@ -1,0 +1,40 @@
+"""The Guandan (掼蛋) rules engine: pure, typed and deterministic given a seed.
+
+Nothing here does I/O or knows about Telegram. Start with :func:`parse_cards`,
+:func:`classify`, :func:`beats` and :func:`legal_plays` for hands, and the match
+state machine for whole games.
+"""
+
+from engine.cards import CARDS, Card, Rank, Suit, card_order, format_cards, full_deck, parse_cards, parse_rank
+from engine.errors import (
+    AmbiguousPlay,
+    EngineError,
+    IllegalAction,
+    IllegalPlay,
+    IllegalTribute,
+    InvalidCards,
+    NotYourTurn,
+)
+from engine.plays import Play, PlayKind, beats
+
+__all__ = [
+    "CARDS",
+    "AmbiguousPlay",
+    "Card",
+    "EngineError",
+    "IllegalAction",
+    "IllegalPlay",
+    "IllegalTribute",
+    "InvalidCards",
+    "NotYourTurn",
+    "Play",
+    "PlayKind",
+    "Rank",
+    "Suit",
+    "beats",
+    "card_order",
+    "format_cards",
+    "full_deck",
+    "parse_cards",
+    "parse_rank",
+]

@@ -1,0 +1,184 @@
+"""What a seat can do (actions) and what the match reports back (events).
+
+Actions and events are small frozen values. A match is fully described by its
+seed, its rules and the list of ``(seat, action)`` pairs applied to it, so storage
+keeps exactly that and replays it on restart.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import Enum
+
+from engine.cards import Card, Rank
+from engine.plays import Play
+
+
+class Phase(Enum):
+    """Where a match is; ``to_act`` says who may act in it."""
+
+    TRIBUTE = "tribute"  # 进贡: the payers choose their tribute card
+    RETURN_TRIBUTE = "return_tribute"  # 还贡: the receivers choose a card to give back
+    PLAY = "play"  # tricks
+    MATCH_OVER = "match_over"
+
+
+# ---------------------------------------------------------------- actions
+
+
+@dataclass(frozen=True, slots=True)
+class PlayCards:
+    """Play these cards with this reading (wildcards make the reading explicit)."""
+
+    play: Play
+
+
+@dataclass(frozen=True, slots=True)
+class Pass:
+    """不出 / 过: decline to beat the table. Never allowed when leading."""
+
+
+@dataclass(frozen=True, slots=True)
+class GiveTribute:
+    """进贡: pay one card (the largest, wildcards excluded) to the receiver."""
+
+    card: Card
+
+
+@dataclass(frozen=True, slots=True)
+class ReturnTribute:
+    """还贡: give one card back to the payer, within the preset's limit."""
+
+    card: Card
+
+
+@dataclass(frozen=True, slots=True)
+class TimeExpired:
+    """The referee's clock ran out (timed formats): finish per the preset's rule."""
+
+
+Action = PlayCards | Pass | GiveTribute | ReturnTribute | TimeExpired
+
+
+# ---------------------------------------------------------------- events
+
+
+@dataclass(frozen=True, slots=True)
+class DealStarted:
+    """A new deal: 27 cards each were dealt from ``seed``; played at ``level``."""
+
+    deal_number: int
+    level: Rank
+    declarer_team: int  # the team whose level is played (台上)
+    seed: int
+
+
+@dataclass(frozen=True, slots=True)
+class AntiTribute:
+    """抗贡: the losers hold both big jokers, so no tribute is paid."""
+
+    seats: tuple[int, ...]  # the seats whose 大王 count
+
+
+@dataclass(frozen=True, slots=True)
+class TributeGiven:
+    giver: int
+    receiver: int
+    card: Card
+
+
+@dataclass(frozen=True, slots=True)
+class TributeReturned:
+    giver: int
+    receiver: int
+    card: Card
+
+
+@dataclass(frozen=True, slots=True)
+class LeaderChosen:
+    """Who leads the deal's first trick, and why (first deal, tribute, 抗贡)."""
+
+    seat: int
+    reason: str  # "first_deal" | "tribute" | "anti_tribute" | "no_tribute"
+
+
+@dataclass(frozen=True, slots=True)
+class Played:
+    seat: int
+    play: Play
+    cards_left: int
+
+
+@dataclass(frozen=True, slots=True)
+class Passed:
+    seat: int
+
+
+@dataclass(frozen=True, slots=True)
+class TrickWon:
+    """Everyone else passed: ``seat``'s play stood; ``next_leader`` leads (接风 when the
+    winner is out and the partner leads)."""
+
+    seat: int
+    next_leader: int
+    jiefeng: bool  # 接风
+
+
+@dataclass(frozen=True, slots=True)
+class CardsReported:
+    """报牌: a seat's card count became public under the preset's rule."""
+
+    seat: int
+    cards_left: int
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerFinished:
+    seat: int
+    place: int  # 1 上游, 2 二游, 3 三游, 4 下游
+
+
+@dataclass(frozen=True, slots=True)
+class DealEnded:
+    """The finishing order is fixed; levels (or points) change per the preset."""
+
+    deal_number: int
+    finish_order: tuple[int, ...]  # all four seats, 上游 first (双下 losers in seat order)
+    winner_team: int
+    outcome: str  # "double_down" (1+2) | "one_three" (1+3) | "one_four" (1+4)
+    levels_gained: int  # for the winner team (0 in points formats)
+    points: tuple[int, int]  # points scored this deal per team (points formats), else (0, 0)
+    levels_before: tuple[Rank, Rank]
+    levels_after: tuple[Rank, Rank]
+    a_attempt: str | None  # None, "passed", "failed", "reset" (team fell back to 2)
+
+
+@dataclass(frozen=True, slots=True)
+class MatchEnded:
+    winner_team: int | None  # None for a draw (only if the preset allows one)
+    reason: str  # "passed_a" | "reached_a" | "points" | "time" | "best_of"
+
+
+Event = (
+    DealStarted
+    | AntiTribute
+    | TributeGiven
+    | TributeReturned
+    | LeaderChosen
+    | Played
+    | Passed
+    | TrickWon
+    | CardsReported
+    | PlayerFinished
+    | DealEnded
+    | MatchEnded
+)
+
+
+def team_of(seat: int) -> int:
+    """Seats 0 and 2 are team 0 (North/South), 1 and 3 team 1 (East/West)."""
+    return seat % 2
+
+
+def partner_of(seat: int) -> int:
+    return (seat + 2) % 4
