@@ -69,7 +69,7 @@ class Rank(IntEnum):
         return self >= Rank.SMALL_JOKER
 
 
-_RANK_CHARS: Final = {r: c for r, c in zip(Rank, "23456789TJQKA")}
+_RANK_CHARS: Final = {r: c for r, c in zip(tuple(Rank)[:13], "23456789TJQKA", strict=True)}
 _CHAR_RANKS: Final = {c: r for r, c in _RANK_CHARS.items()}
 _CHAR_RANKS["10"] = Rank.TEN
 PLAIN_RANKS: Final = tuple(r for r in Rank if not r.is_joker)
@@ -85,7 +85,7 @@ class Card:
     'HT'
     """
 
-    __slots__ = ("rank", "suit", "index")
+    __slots__ = ("index", "rank", "suit")
     rank: Rank
     suit: Suit | None
     index: int
