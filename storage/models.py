@@ -1,0 +1,70 @@
+"""The domain values the repositories return: small frozen records, no engine types.
+
+Rules and actions stay JSON text here; the table service turns them into engine
+values, so storage does not depend on the engine's classes.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import Enum
+
+
+class TableStatus(Enum):
+    LOBBY = "lobby"
+    PLAYING = "playing"
+    FINISHED = "finished"
+    STOPPED = "stopped"
+
+    @property
+    def is_active(self) -> bool:
+        return self in (TableStatus.LOBBY, TableStatus.PLAYING)
+
+
+@dataclass(frozen=True, slots=True)
+class TableRecord:
+    id: int
+    chat_id: int
+    token: str
+    creator_id: int
+    status: TableStatus
+    preset: str
+    rules_json: str
+    seed: int
+    lobby_message_id: int | None
+    board_message_id: int | None
+
+
+@dataclass(frozen=True, slots=True)
+class SeatRecord:
+    table_id: int
+    seat: int
+    user_id: int | None  # None for an AI seat
+    name: str
+    is_ai: bool
+    locale: str | None
+    dm_message_id: int | None
+    autoplay: bool  # 托管
+    timeouts: int  # consecutive turn timeouts
+
+
+@dataclass(frozen=True, slots=True)
+class ActionRecord:
+    table_id: int
+    version: int
+    seat: int | None
+    action_json: str
+
+
+@dataclass(frozen=True, slots=True)
+class UserRecord:
+    user_id: int
+    locale: str | None
+    four_color: bool
+    reachable: bool  # has opened the private chat, so the bot may message them
+
+
+@dataclass(frozen=True, slots=True)
+class ChatRecord:
+    chat_id: int
+    locale: str | None

@@ -1,0 +1,155 @@
+"""Storage on a real SQLite file: migrations, repositories, NotFound, conflicts."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from storage import Database, NotFound, StorageConflict, TableStatus
+from storage.database import migrations
+
+
+@pytest.fixture
+async def db(tmp_path: Path):
+    database = await Database.open(tmp_path / "guandan.db")
+    yield database
+    await database.close()
+
+
+async def _table(db: Database, chat_id: int = -100, token: str = "tok1"):
+    return await db.tables.create(
+        chat_id=chat_id, token=token, creator_id=7, preset="default", rules_json="{}", seed=42
+    )
+
+
+async def test_migrations_set_user_version_and_wal(tmp_path: Path) -> None:
+    db = await Database.open(tmp_path / "a.db")
+    try:
+        assert await db.schema_version() == len(migrations())
+        async with db.conn.execute("PRAGMA journal_mode") as cursor:
+            assert (await cursor.fetchone())[0] == "wal"
+    finally:
+        await db.close()
+    again = await Database.open(tmp_path / "a.db")
+    assert await again.schema_version() == len(migrations())
+    await again.close()
+
+
+async def test_failed_migration_rolls_back(tmp_path: Path) -> None:
+    folder = tmp_path / "migrations"
+    folder.mkdir()
+    (folder / "0001_ok.sql").write_text("-- ok\nCREATE TABLE a (x INTEGER);\n")
+    (folder / "0002_broken.sql").write_text("-- broken\nCREATE TABLE b (y INTEGER);\nNOT SQL;\n")
+    with pytest.raises(Exception, match="syntax"):
+        await Database.open(tmp_path / "m.db", migrations_dir=folder)
+    (folder / "0002_broken.sql").write_text("-- fixed\nCREATE TABLE b (y INTEGER);\n")
+    db = await Database.open(tmp_path / "m.db", migrations_dir=folder)
+    assert await db.schema_version() == 2
+    await db.close()
+
+
+def test_migration_gap_is_refused(tmp_path: Path) -> None:
+    (tmp_path / "0002_late.sql").write_text("-- late\n")
+    with pytest.raises(RuntimeError, match="0001"):
+        migrations(tmp_path)
+
+
+async def test_table_lifecycle(db: Database) -> None:
+    table = await _table(db)
+    assert table.status is TableStatus.LOBBY
+    assert (await db.tables.by_token(token="tok1")).id == table.id
+    assert (await db.tables.active_in_chat(chat_id=-100)).id == table.id
+    await db.tables.set_status(table_id=table.id, status=TableStatus.PLAYING)
+    await db.tables.set_board_message(table_id=table.id, message_id=55)
+    await db.tables.set_rules(table_id=table.id, preset="short", rules_json='{"a": 1}')
+    got = await db.tables.get(table_id=table.id)
+    assert (got.status, got.board_message_id, got.preset, got.rules_json) == (
+        TableStatus.PLAYING,
+        55,
+        "short",
+        '{"a": 1}',
+    )
+    assert [t.id for t in await db.tables.unfinished()] == [table.id]
+    await db.tables.set_status(table_id=table.id, status=TableStatus.FINISHED)
+    assert await db.tables.unfinished() == []
+    with pytest.raises(NotFound):
+        await db.tables.active_in_chat(chat_id=-100)
+
+
+async def test_one_active_table_per_chat(db: Database) -> None:
+    first = await _table(db)
+    with pytest.raises(StorageConflict):
+        await _table(db, token="tok2")
+    await db.tables.set_status(table_id=first.id, status=TableStatus.STOPPED)
+    second = await _table(db, token="tok2")
+    assert second.id != first.id
+
+
+async def test_missing_rows_raise_not_found(db: Database) -> None:
+    with pytest.raises(NotFound):
+        await db.tables.get(table_id=99)
+    with pytest.raises(NotFound):
+        await db.tables.by_token(token="nope")
+    with pytest.raises(NotFound):
+        await db.tables.set_status(table_id=99, status=TableStatus.STOPPED)
+    with pytest.raises(NotFound):
+        await db.seats.get(table_id=1, seat=0)
+    with pytest.raises(NotFound):
+        await db.users.get(user_id=5)
+    with pytest.raises(NotFound):
+        await db.chats.get(chat_id=5)
+
+
+async def test_seats(db: Database) -> None:
+    table = await _table(db)
+    await db.seats.take(table_id=table.id, seat=0, user_id=7, name="Ann", locale="en")
+    await db.seats.take(table_id=table.id, seat=1, user_id=None, name="AI", is_ai=True)
+    with pytest.raises(StorageConflict):
+        await db.seats.take(table_id=table.id, seat=0, user_id=8, name="Bob")
+    with pytest.raises(StorageConflict):
+        await db.seats.take(table_id=table.id, seat=2, user_id=7, name="Ann again")
+    await db.seats.set_dm_message(table_id=table.id, seat=0, message_id=9)
+    await db.seats.set_autoplay(table_id=table.id, seat=0, autoplay=True, timeouts=2)
+    seats = await db.seats.of_table(table_id=table.id)
+    assert [(s.seat, s.user_id, s.is_ai) for s in seats] == [(0, 7, False), (1, None, True)]
+    assert (seats[0].dm_message_id, seats[0].autoplay, seats[0].timeouts, seats[0].locale) == (
+        9,
+        True,
+        2,
+        "en",
+    )
+    await db.seats.leave(table_id=table.id, seat=1)
+    with pytest.raises(NotFound):
+        await db.seats.leave(table_id=table.id, seat=1)
+
+
+async def test_action_log_is_ordered_and_versions_unique(db: Database) -> None:
+    table = await _table(db)
+    for version in (2, 1, 3):
+        await db.actions.append(
+            table_id=table.id, version=version, seat=version % 4, action_json=f'"{version}"'
+        )
+    with pytest.raises(StorageConflict):
+        await db.actions.append(table_id=table.id, version=2, seat=0, action_json='"again"')
+    assert [a.version for a in await db.actions.of_table(table_id=table.id)] == [1, 2, 3]
+
+
+async def test_action_survives_reopen(tmp_path: Path) -> None:
+    db = await Database.open(tmp_path / "d.db")
+    table = await _table(db)
+    await db.actions.append(table_id=table.id, version=1, seat=0, action_json='{"pass": true}')
+    await db.close()
+    reopened = await Database.open(tmp_path / "d.db")
+    assert [a.action_json for a in await reopened.actions.of_table(table_id=table.id)] == ['{"pass": true}']
+    await reopened.close()
+
+
+async def test_users_and_chats(db: Database) -> None:
+    await db.users.set_reachable(user_id=5, reachable=True)
+    await db.users.set_locale(user_id=5, locale="en")
+    await db.users.set_four_color(user_id=5, four_color=True)
+    user = await db.users.get(user_id=5)
+    assert (user.reachable, user.locale, user.four_color) == (True, "en", True)
+    await db.chats.set_locale(chat_id=-1, locale="en")
+    assert (await db.chats.get(chat_id=-1)).locale == "en"
