@@ -6,6 +6,7 @@ state machine for whole games.
 """
 
 from engine.cards import CARDS, Card, Rank, Suit, card_order, format_cards, full_deck, parse_cards, parse_rank
+from engine.classify import classify
 from engine.errors import (
     AmbiguousPlay,
     EngineError,
@@ -15,6 +16,7 @@ from engine.errors import (
     InvalidCards,
     NotYourTurn,
 )
+from engine.moves import is_legal, legal_plays, readings_for
 from engine.plays import Play, PlayKind, beats
 
 __all__ = [
@@ -33,8 +35,12 @@ __all__ = [
     "Suit",
     "beats",
     "card_order",
+    "classify",
     "format_cards",
     "full_deck",
+    "is_legal",
+    "legal_plays",
     "parse_cards",
     "parse_rank",
+    "readings_for",
 ]
