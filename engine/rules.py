@@ -526,6 +526,7 @@ PRESETS: dict[str, Preset] = {
             ("002-A",),
             a_pass=APass.ORDINARY,
             overflow=Overflow.CYCLE,
+            must_play=(),
             report_threshold=10,
             count_visibility=CountVisibility.ON_REQUEST,
             played_cards_view=PlayedCardsView.OWN_PILE_ONLY,

@@ -1,0 +1,620 @@
+"""The match state machine: deals, tribute, tricks, scoring and the end of the match.
+
+A :class:`Match` is fully determined by its rules, its seed and the list of
+``(seat, action)`` pairs applied to it (``history``), so storage keeps only that
+and :meth:`Match.replay` rebuilds the state. Deal *n* is shuffled with a
+``random.Random`` seeded from (match seed, *n*), so any deal can be replayed alone.
+
+Internal state is mutable (like python-chess's ``Board``) but ``apply`` checks an
+action completely before it changes anything, so a refused action leaves the
+match exactly as it was. Everything handed out (events, observations, plays) is an
+immutable value.
+"""
+
+from __future__ import annotations
+
+import copy
+import hashlib
+import random
+from collections import Counter
+from collections.abc import Sequence
+
+from engine import moves, tribute
+from engine.actions import (
+    Action,
+    AntiTribute,
+    CardsReported,
+    DealEnded,
+    DealStarted,
+    Event,
+    GiveTribute,
+    LeaderChosen,
+    MatchEnded,
+    Pass,
+    Passed,
+    Phase,
+    PlayCards,
+    Played,
+    PlayerFinished,
+    ReturnTribute,
+    TimeExpired,
+    TributeGiven,
+    TributeReturned,
+    TrickWon,
+    partner_of,
+    team_of,
+)
+from engine.cards import Card, Rank, full_deck, sort_hand
+from engine.errors import IllegalAction, IllegalPlay, IllegalTribute, InvalidCards, NotYourTurn
+from engine.observation import Observation, SeatView, TributeView
+from engine.plays import Play, PlayKind, beats
+from engine.rules import (
+    CountVisibility,
+    FirstLeader,
+    JiefengScope,
+    MatchFormat,
+    NoTributeLeader,
+    PointsTieBreak,
+    Rules,
+    TimeTieBreak,
+    TimeUp,
+)
+from engine.scoring import DealResult, Standing, settle_deal
+from engine.serialize import action_from_json, action_to_json
+
+__all__ = ["Match", "action_from_json", "action_to_json", "deal_seed", "observe"]
+
+CARDS_PER_SEAT = 27
+
+
+def deal_seed(match_seed: int, deal_number: int) -> int:
+    """The seed of one deal's shuffle, derived from the match seed (stable across Pythons)."""
+    digest = hashlib.sha256(f"guandan:{match_seed}:{deal_number}".encode()).digest()
+    return int.from_bytes(digest[:8], "big") >> 1
+
+
+class Match:
+    """One match between team 0 (seats 0, 2) and team 1 (seats 1, 3)."""
+
+    def __init__(self, rules: Rules, seed: int) -> None:
+        """Use :meth:`new`; this only sets up an empty match."""
+        self.rules = rules
+        self.seed = seed
+        self.version = 0
+        self.history: list[tuple[int | None, Action]] = []
+        self.events: list[Event] = []
+        self.standing = Standing()
+        self.games_won = [0, 0]
+        self.deal_number = 0
+        self._deal_in_game = 0
+        self.declarer_team = 0
+        self.level = Rank.TWO
+        self.phase = Phase.PLAY
+        self.to_act: tuple[int, ...] = ()
+        self.winner_team: int | None = None
+        self.hands: list[list[Card]] = [[], [], [], []]
+        self.played: list[Card] = []
+        self.finish_order: list[int] = []
+        self.previous_order: tuple[int, int, int, int] | None = None
+        self.deal_results: list[DealEnded] = []
+        self.table_play: Play | None = None
+        self.table_seat: int | None = None
+        self._trick_marks: dict[int, Play | None] = {}  # seat → its play this trick (None: passed)
+        self._waiting: set[int] = set()  # seats still to answer the table play
+        self._payers: tuple[int, ...] = ()
+        self._double_down = False
+        self.paid: dict[int, Card] = {}  # payer → tribute card
+        self.receivers: dict[int, int] = {}  # payer → receiver
+        self.returned: dict[int, Card] = {}  # payer → the card given back to it
+        self._time_expired = False
+        self._sudden_death = False
+        self._expiry: tuple[int, tuple[int, ...]] | None = None  # declarer, finishers at expiry
+
+    # ------------------------------------------------------------ construction
+
+    @classmethod
+    def new(cls, rules: Rules, seed: int) -> Match:
+        """A new match with deal 1 dealt."""
+        match = cls(rules, seed)
+        match.events.extend(match._start_deal())
+        return match
+
+    @classmethod
+    def replay(cls, rules: Rules, seed: int, history: Sequence[tuple[int | None, Action]]) -> Match:
+        """Rebuild a match from its seed and accepted actions."""
+        match = cls.new(rules, seed)
+        for seat, action in history:
+            match.apply(seat, action)
+        return match
+
+    def copy(self) -> Match:
+        """An independent snapshot (undo by keeping one, never by reverse steps)."""
+        return copy.deepcopy(self, {id(self.rules): self.rules})
+
+    # ------------------------------------------------------------ public queries
+
+    @property
+    def is_over(self) -> bool:
+        return self.phase is Phase.MATCH_OVER
+
+    @property
+    def turn(self) -> int | None:
+        """The seat to play in the PLAY phase."""
+        return self.to_act[0] if self.phase is Phase.PLAY and self.to_act else None
+
+    def hand(self, seat: int) -> tuple[Card, ...]:
+        return tuple(sort_hand(self.hands[seat], self.level))
+
+    def all_cards(self) -> list[Card]:
+        """Every card the deal is holding: hands, played cards and tribute in transit."""
+        pending = [card for payer, card in self.paid.items() if payer not in self.receivers]
+        return [card for hand in self.hands for card in hand] + self.played + pending
+
+    def legal_plays(self, seat: int) -> list[Play]:
+        """Plays ``seat`` may make now (empty unless it is the seat's turn to play)."""
+        if self.turn != seat:
+            return []
+        plays = moves.legal_plays(self.hands[seat], self.level, self.table_play)
+        return [play for play in plays if not self._too_big(play)]
+
+    def must_tribute_from(self, seat: int) -> tuple[Card, ...]:
+        if self.phase is not Phase.TRIBUTE or seat not in self.to_act:
+            return ()
+        return tribute.allowed_tribute(self.hands[seat], self.level)
+
+    def may_return(self, seat: int) -> tuple[Card, ...]:
+        if self.phase is not Phase.RETURN_TRIBUTE or seat not in self.to_act:
+            return ()
+        payer = self._payer_of(seat)
+        return tribute.allowed_returns(
+            self.hands[seat], self.level, seat, payer, self._double_down, self.rules
+        )
+
+    def trick_mark(self, seat: int) -> tuple[Play | None, bool]:
+        """The seat's play in the current trick and whether it passed."""
+        if seat not in self._trick_marks:
+            return None, False
+        play = self._trick_marks[seat]
+        return play, play is None
+
+    # ------------------------------------------------------------ actions
+
+    def apply(self, seat: int | None, action: Action) -> list[Event]:
+        """Apply one action; raise an :class:`EngineError` subclass and change nothing if refused."""
+        if self.is_over:
+            raise IllegalAction("the match is over")
+        events = self._time_up(seat) if isinstance(action, TimeExpired) else self._seat_action(seat, action)
+        self.version += 1
+        self.history.append((seat, action))
+        self.events.extend(events)
+        return events
+
+    def _seat_action(self, seat: int | None, action: Action) -> list[Event]:
+        if seat is None or seat not in self.to_act:
+            raise NotYourTurn(f"seat {seat} is not to act; waiting for {list(self.to_act)}")
+        if isinstance(action, PlayCards | Pass) and self.phase is Phase.PLAY:
+            return self._play(seat, action.play) if isinstance(action, PlayCards) else self._pass(seat)
+        if isinstance(action, GiveTribute) and self.phase is Phase.TRIBUTE:
+            return self._give_tribute(seat, action.card)
+        if isinstance(action, ReturnTribute) and self.phase is Phase.RETURN_TRIBUTE:
+            return self._return_tribute(seat, action.card)
+        raise IllegalAction(f"{type(action).__name__} is not allowed in the {self.phase.value} phase")
+
+    # ------------------------------------------------------------ dealing
+
+    def _start_deal(self) -> list[Event]:
+        self.deal_number += 1
+        self._deal_in_game += 1
+        rng = random.Random(deal_seed(self.seed, self.deal_number))
+        deck = full_deck()
+        rng.shuffle(deck)
+        self.hands = [deck[i * CARDS_PER_SEAT : (i + 1) * CARDS_PER_SEAT] for i in range(4)]
+        self.played, self.finish_order = [], []
+        self.paid, self.receivers, self.returned = {}, {}, {}
+        drawn_leader = self._random_leader(rng)
+        first_of_game = self._deal_in_game == 1 or self.previous_order is None
+        if not first_of_game:
+            assert self.previous_order is not None
+            self.declarer_team = team_of(self.previous_order[0])
+        else:
+            self.declarer_team = team_of(drawn_leader)
+        self.level = self.standing.levels[self.declarer_team] if self.rules.uses_levels else Rank.TWO
+        events: list[Event] = [
+            DealStarted(
+                self.deal_number, self.level, self.declarer_team, deal_seed(self.seed, self.deal_number)
+            )
+        ]
+        if first_of_game:
+            return events + self._begin_play(drawn_leader, "first_deal")
+        return events + self._start_tribute(drawn_leader)
+
+    def _random_leader(self, rng: random.Random) -> int:
+        """V16: a random seat, or the holder of a random card position (marker card)."""
+        if self.rules.first_leader is FirstLeader.MARKER_CARD:
+            return rng.randrange(4 * CARDS_PER_SEAT) // CARDS_PER_SEAT
+        return rng.randrange(4)
+
+    def _start_tribute(self, drawn_leader: int) -> list[Event]:
+        assert self.previous_order is not None
+        order = self.previous_order
+        if not self.rules.tribute:
+            random_leader = self.rules.no_tribute_leader is NoTributeLeader.RANDOM
+            return self._begin_play(drawn_leader if random_leader else order[0], "no_tribute")
+        setup = tribute.setup(order, self.hands, self.rules)
+        if setup.anti_tribute:
+            assert setup.leader is not None
+            return [AntiTribute(setup.anti_tribute), *self._begin_play(setup.leader, "anti_tribute")]
+        if not setup.payers:
+            assert setup.leader is not None
+            return self._begin_play(setup.leader, "no_tribute")
+        self._payers, self._double_down = setup.payers, setup.double_down
+        self.phase, self.to_act = Phase.TRIBUTE, setup.payers
+        return []
+
+    def _begin_play(self, leader: int, reason: str) -> list[Event]:
+        self.phase = Phase.PLAY
+        self.to_act = (leader,)
+        self._clear_trick()
+        return [LeaderChosen(leader, reason)]
+
+    # ------------------------------------------------------------ tribute
+
+    def _give_tribute(self, seat: int, card: Card) -> list[Event]:
+        self._require_held(seat, [card])
+        allowed = tribute.allowed_tribute(self.hands[seat], self.level)
+        if card not in allowed:
+            names = " ".join(str(c) for c in allowed)
+            raise IllegalTribute(f"tribute must be the largest card (wildcards excluded): {names}")
+        self.hands[seat].remove(card)
+        self.paid[seat] = card
+        self.to_act = tuple(s for s in self.to_act if s != seat)
+        if self.to_act:
+            return []
+        order = self.previous_order
+        assert order is not None
+        self.receivers = tribute.assign(order, self.paid, self.level, self.rules)
+        events: list[Event] = []
+        for payer, receiver in sorted(self.receivers.items(), key=lambda item: order.index(item[1])):
+            self.hands[receiver].append(self.paid[payer])
+            events.append(TributeGiven(payer, receiver, self.paid[payer]))
+        self.phase = Phase.RETURN_TRIBUTE
+        self.to_act = tuple(sorted(self.receivers.values()))
+        return events
+
+    def _payer_of(self, receiver: int) -> int:
+        return next(payer for payer, r in self.receivers.items() if r == receiver)
+
+    def _return_tribute(self, seat: int, card: Card) -> list[Event]:
+        self._require_held(seat, [card])
+        payer = self._payer_of(seat)
+        allowed = tribute.allowed_returns(
+            self.hands[seat], self.level, seat, payer, self._double_down, self.rules
+        )
+        if card not in allowed:
+            names = " ".join(str(c) for c in allowed)
+            raise IllegalTribute(f"the card given back must be one of: {names}")
+        self.hands[seat].remove(card)
+        self.hands[payer].append(card)
+        self.returned[payer] = card
+        self.to_act = tuple(s for s in self.to_act if s != seat)
+        events: list[Event] = [TributeReturned(seat, payer, card)]
+        if self.to_act:
+            return events
+        assert self.previous_order is not None
+        leader = tribute.leader_after(
+            self.previous_order, self.paid, self.receivers, self.returned, self.level, self.rules
+        )
+        return events + self._begin_play(leader, "tribute")
+
+    # ------------------------------------------------------------ tricks
+
+    def _play(self, seat: int, play: Play) -> list[Event]:
+        self._require_held(seat, play.cards)
+        self._check_play(seat, play)
+        hand = self.hands[seat]
+        for card in play.cards:
+            hand.remove(card)
+        self.played.extend(play.cards)
+        self.table_play, self.table_seat = play, seat
+        self._trick_marks[seat] = play
+        events: list[Event] = [Played(seat, play, len(hand))]
+        if self._reports_count(len(hand)):
+            events.append(CardsReported(seat, len(hand)))
+        self._waiting = {s for s in self._active() if s != seat}
+        if not hand:
+            events.append(self._finish(seat))
+            if self._order_fixed():
+                return events + self._end_deal()
+        if not self._waiting:
+            return events + self._win_trick()
+        self.to_act = (self._next_waiting(seat),)
+        return events
+
+    def _check_play(self, seat: int, play: Play) -> None:
+        if self._too_big(play):
+            raise IllegalPlay(f"bombs of more than {self.rules.max_bomb_size} cards are not allowed")
+        if not moves.is_legal(play, self.hands[seat], self.level):
+            raise IllegalPlay(f"{play} cannot be read as a {play.kind.value} of rank {play.rank}")
+        table = self.table_play
+        if table is not None and not beats(play, table):
+            raise IllegalPlay(
+                f"{play} ({play.kind.value}) does not beat {table} ({table.kind.value}) "
+                f"played by seat {self.table_seat}"
+            )
+
+    def _too_big(self, play: Play) -> bool:
+        return play.kind is PlayKind.BOMB and play.size > self.rules.max_bomb_size
+
+    def _pass(self, seat: int) -> list[Event]:
+        if self.table_play is None:
+            raise IllegalAction("the leader cannot pass")
+        self._waiting.discard(seat)
+        self._trick_marks[seat] = None
+        events: list[Event] = [Passed(seat)]
+        if not self._waiting:
+            return events + self._win_trick()
+        self.to_act = (self._next_waiting(seat),)
+        return events
+
+    def _next_waiting(self, seat: int) -> int:
+        return next(s % 4 for s in range(seat + 1, seat + 4) if s % 4 in self._waiting)
+
+    def _active(self) -> list[int]:
+        return [s for s in range(4) if s not in self.finish_order]
+
+    def _win_trick(self) -> list[Event]:
+        """Everyone else passed: the table seat leads, or its partner by 接风 if it is out."""
+        winner = self.table_seat
+        assert winner is not None
+        jiefeng = winner in self.finish_order
+        if jiefeng and self.rules.jiefeng is JiefengScope.FIRST_ONLY and self.finish_order[0] != winner:
+            leader, jiefeng = (
+                next(s % 4 for s in range(winner + 1, winner + 4) if s % 4 not in self.finish_order),
+                False,
+            )
+        else:
+            leader = partner_of(winner) if jiefeng else winner
+        self._clear_trick()
+        self.to_act = (leader,)
+        return [TrickWon(winner, leader, jiefeng)]
+
+    def _clear_trick(self) -> None:
+        self.table_play, self.table_seat = None, None
+        self._trick_marks, self._waiting = {}, set()
+
+    def _reports_count(self, left: int) -> bool:
+        visibility = self.rules.count_visibility
+        announced = visibility in (CountVisibility.AT_THRESHOLD, CountVisibility.ON_REQUEST)
+        return announced and 0 < left <= self.rules.report_threshold
+
+    # ------------------------------------------------------------ end of a deal
+
+    def _finish(self, seat: int) -> PlayerFinished:
+        self.finish_order.append(seat)
+        self._waiting.discard(seat)
+        return PlayerFinished(seat, len(self.finish_order))
+
+    def _order_fixed(self) -> bool:
+        """A22: both players of a team are out, or three players are."""
+        out = self.finish_order
+        team_out = any(team_of(a) == team_of(b) for i, a in enumerate(out) for b in out[i + 1 :])
+        return team_out or len(out) == 3
+
+    def _end_deal(self) -> list[Event]:
+        last = self.finish_order[-1]
+        rest = [s % 4 for s in range(last + 1, last + 4) if s % 4 not in self.finish_order]
+        order = (*self.finish_order, *rest)
+        assert len(order) == 4
+        self.finish_order = list(order)
+        result = DealResult(self.deal_number, order, self.declarer_team, self.level)
+        before = self.standing
+        settled = settle_deal(before, result, self.rules)
+        self.standing = settled.standing
+        ended = DealEnded(
+            self.deal_number,
+            order,
+            result.winner_team,
+            result.outcome,
+            settled.levels_gained,
+            settled.points,
+            before.levels,
+            self.standing.levels,
+            settled.a_attempt,
+        )
+        self.deal_results.append(ended)
+        self.previous_order = result.finish_order
+        self._clear_trick()
+        return [ended, *self._after_deal(result, settled.game_won, settled.reason)]
+
+    def _after_deal(self, result: DealResult, game_won: int | None, reason: str | None) -> list[Event]:
+        """Decide whether the match (or a best-of game) is over; otherwise deal again."""
+        verdict = self._verdict(result, game_won, reason)
+        if verdict is not None:
+            return self._conclude(*verdict)
+        return self._start_deal()
+
+    def _conclude(self, winner: int, reason: str) -> list[Event]:
+        """A decided game ends the match, or in best-of counts one game."""
+        if self.rules.match_format is MatchFormat.BEST_OF:
+            return self._game_over(winner)
+        return self._end_match(winner, reason)
+
+    def _verdict(
+        self, result: DealResult, game_won: int | None, reason: str | None
+    ) -> tuple[int, str] | None:
+        winner = result.winner_team
+        if self._sudden_death:
+            return winner, "points" if self.rules.match_format is MatchFormat.POINTS else "time"
+        if self.rules.match_format is MatchFormat.POINTS:
+            return self._points_verdict(winner)
+        if game_won is not None and reason is not None:
+            return game_won, reason
+        if self._time_expired:
+            return self._time_verdict(result)
+        return None
+
+    def _points_verdict(self, winner: int) -> tuple[int, str] | None:
+        points, target = self.standing.points, self.rules.points_target
+        if target is not None and points[winner] >= target:
+            return winner, "points"
+        if self.deal_number < self.rules.points_deals and not self._time_expired:
+            return None
+        return self._compare(points) or self._tie_on_points()
+
+    def _tie_on_points(self) -> tuple[int, str] | None:
+        if self.rules.points_tie_break is PointsTieBreak.MORE_THREES_THEN_EXTRA:
+            by_threes = self._compare(self.standing.threes)
+            if by_threes is not None:
+                return by_threes
+        self._sudden_death = True
+        return None
+
+    @staticmethod
+    def _compare(values: tuple[int, int]) -> tuple[int, str] | None:
+        if values[0] == values[1]:
+            return None
+        return (0 if values[0] > values[1] else 1), "points"
+
+    def _time_verdict(self, result: DealResult | None) -> tuple[int, str] | None:
+        """V34/V35: the higher level wins at time-out; ties per the preset."""
+        keys = (self.standing.rank_key(0), self.standing.rank_key(1))
+        if keys[0] != keys[1]:
+            return (0 if keys[0] > keys[1] else 1), "time"
+        winner = self._time_tie_winner(result)
+        if winner is None:
+            self._sudden_death = True
+            return None
+        return winner, "time"
+
+    def _time_tie_winner(self, result: DealResult | None) -> int | None:
+        rule = self.rules.time_tie_break
+        declarer, out = self._expiry or (self.declarer_team, ())
+        since = self.standing.level_since
+        if rule is TimeTieBreak.LAST_FIRST_PLACE and result is not None:
+            return result.winner_team
+        if rule is TimeTieBreak.DECLARER:
+            return declarer
+        if rule is TimeTieBreak.NON_DECLARER:
+            return 1 - declarer
+        if rule is TimeTieBreak.FIRST_TO_LEVEL and since[0] != since[1]:
+            return 0 if since[0] < since[1] else 1
+        if rule is TimeTieBreak.PLAYER_OUT and out:
+            return team_of(out[0])
+        return None
+
+    def _game_over(self, winner: int) -> list[Event]:
+        """Best-of: count the game; a new game restarts both teams at 2."""
+        self.games_won[winner] += 1
+        if self.games_won[winner] > self.rules.best_of // 2:
+            return self._end_match(winner, "best_of")
+        self.standing = Standing()
+        self._deal_in_game = 0
+        self._time_expired, self._sudden_death, self._expiry = False, False, None
+        return self._start_deal()
+
+    def _end_match(self, winner: int, reason: str) -> list[Event]:
+        self.winner_team = winner
+        self.phase, self.to_act = Phase.MATCH_OVER, ()
+        self._clear_trick()
+        return [MatchEnded(winner, reason)]
+
+    # ------------------------------------------------------------ the clock
+
+    def _time_up(self, seat: int | None) -> list[Event]:
+        """TimeExpired: from the referee's clock (seat None) in timed formats only."""
+        if seat is not None:
+            raise IllegalAction("only the match clock (seat None) can end the time")
+        if self.rules.time_limit_minutes is None:
+            raise IllegalAction("this match is not timed")
+        if self._time_expired:
+            raise IllegalAction("the time has already expired")
+        self._time_expired = True
+        self._expiry = (self.declarer_team, tuple(self.finish_order))
+        if self.rules.time_up is not TimeUp.STOP_AT_ONCE:
+            return []
+        last = self.deal_results[-1] if self.deal_results else None
+        if self.rules.match_format is MatchFormat.POINTS:
+            verdict = self._compare(self.standing.points)
+        else:
+            verdict = self._time_verdict(_result_of(last))
+        if verdict is None:
+            self._sudden_death = True
+            return []
+        return self._conclude(verdict[0], "time")
+
+    # ------------------------------------------------------------ helpers
+
+    def _require_held(self, seat: int, cards: Sequence[Card]) -> None:
+        missing = Counter(cards)
+        missing.subtract(Counter(self.hands[seat]))
+        lacking = sorted((card for card, n in missing.items() if n > 0), key=lambda card: card.index)
+        if lacking:
+            raise InvalidCards(f"seat {seat} does not hold: {' '.join(str(c) for c in lacking)}")
+
+
+def _result_of(ended: DealEnded | None) -> DealResult | None:
+    if ended is None:
+        return None
+    order = ended.finish_order
+    return DealResult(ended.deal_number, (order[0], order[1], order[2], order[3]), 0, Rank.TWO)
+
+
+# ---------------------------------------------------------------- observation
+
+
+def observe(match: Match, seat: int | None) -> Observation:
+    """What ``seat`` may see (``None``: the public view). Other hands never appear."""
+    return Observation(
+        seat=seat,
+        hand=match.hand(seat) if seat is not None else (),
+        level=match.level,
+        team_levels=match.standing.levels,
+        declarer_team=match.declarer_team,
+        deal_number=match.deal_number,
+        phase=match.phase,
+        to_act=match.to_act,
+        table_play=match.table_play,
+        table_seat=match.table_seat,
+        seats=(
+            _seat_view(match, 0, seat),
+            _seat_view(match, 1, seat),
+            _seat_view(match, 2, seat),
+            _seat_view(match, 3, seat),
+        ),
+        finish_order=tuple(match.finish_order),
+        tributes=_tribute_views(match, seat),
+        points=match.standing.points,
+        a_failures=match.standing.a_failures,
+        version=match.version,
+        must_tribute_from=match.must_tribute_from(seat) if seat is not None else (),
+        may_return=match.may_return(seat) if seat is not None else (),
+    )
+
+
+def _seat_view(match: Match, seat: int, observer: int | None) -> SeatView:
+    play, passed = match.trick_mark(seat)
+    place = match.finish_order.index(seat) + 1 if seat in match.finish_order else None
+    return SeatView(seat, _visible_count(match, seat, observer), place, play, passed)
+
+
+def _visible_count(match: Match, seat: int, observer: int | None) -> int | None:
+    """Own count always; others per the 报牌 rule (V20 / A29)."""
+    left = len(match.hands[seat])
+    visibility = match.rules.count_visibility
+    if seat == observer or left == 0 or visibility is CountVisibility.ALWAYS:
+        return left
+    if visibility is CountVisibility.NEVER or left > match.rules.report_threshold:
+        return None
+    return left
+
+
+def _tribute_views(match: Match, observer: int | None) -> tuple[TributeView, ...]:
+    views = [
+        TributeView(payer, receiver, match.paid[payer], False) for payer, receiver in match.receivers.items()
+    ]
+    hidden = match.rules.returns_face_down and match.phase is Phase.RETURN_TRIBUTE
+    for payer, card in match.returned.items():
+        giver = match.receivers[payer]
+        seen = observer in (giver, payer) and not (hidden and observer == payer)
+        views.append(TributeView(giver, payer, card if seen else None, True))
+    return tuple(views)

@@ -1,0 +1,187 @@
+"""Scoring a finished deal: outcome class, level-ups, the A rules and points (V01–V04, §3).
+
+Everything here is a pure function of frozen values, so the match only has to
+swap its :class:`Standing` for the one :func:`settle_deal` returns.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from typing import TypeVar
+
+from engine.actions import team_of
+from engine.cards import Rank
+from engine.rules import AFailureCount, APass, AReset, MatchFormat, Overflow, Rules
+
+_T = TypeVar("_T")
+
+OUTCOMES = ("double_down", "one_three", "one_four")
+"""Outcome classes seen from the 上游's side: 1+2 (双下), 1+3, 1+4."""
+
+
+@dataclass(frozen=True, slots=True)
+class Standing:
+    """Both teams' position in the match between deals."""
+
+    levels: tuple[Rank, Rank] = (Rank.TWO, Rank.TWO)
+    cycles: tuple[int, int] = (0, 0)  # completed 2→A cycles (Overflow.CYCLE)
+    a_failures: tuple[int, int] = (0, 0)
+    from_three: tuple[bool, bool] = (False, False)  # AReset.TO_TWO_FROM_THREE pending
+    points: tuple[int, int] = (0, 0)
+    threes: tuple[int, int] = (0, 0)  # 3-point deals (001-A tie-break)
+    level_since: tuple[int, int] = (0, 0)  # deal number each team reached its level (先晋级)
+
+    def rank_key(self, team: int) -> tuple[int, int]:
+        """Comparable level including cycles, for "the higher level wins" at time-out."""
+        return (self.cycles[team], int(self.levels[team]))
+
+
+@dataclass(frozen=True, slots=True)
+class DealResult:
+    """The facts of one finished deal that scoring needs."""
+
+    deal_number: int
+    finish_order: tuple[int, int, int, int]
+    declarer_team: int
+    level: Rank  # the level the deal was played at
+
+    @property
+    def winner_team(self) -> int:
+        return team_of(self.finish_order[0])
+
+    @property
+    def outcome(self) -> str:
+        return OUTCOMES[self.finish_order.index((self.finish_order[0] + 2) % 4) - 1]
+
+    @property
+    def outcome_index(self) -> int:
+        return OUTCOMES.index(self.outcome)
+
+
+@dataclass(frozen=True, slots=True)
+class Settlement:
+    """What one deal changed; ``game_won`` is the team that won the game, if any."""
+
+    standing: Standing
+    levels_gained: int
+    points: tuple[int, int]
+    a_attempt: str | None  # None | "passed" | "failed" | "reset"
+    game_won: int | None
+    reason: str | None  # "passed_a" | "reached_a" when a game is won
+
+
+def outcome_of(finish_order: tuple[int, ...]) -> str:
+    """ "double_down", "one_three" or "one_four" for a complete finishing order."""
+    return OUTCOMES[finish_order.index((finish_order[0] + 2) % 4) - 1]
+
+
+def settle_deal(standing: Standing, result: DealResult, rules: Rules) -> Settlement:
+    """Apply V01–V04 (or the points scale) to ``standing`` for one finished deal."""
+    points = _deal_points(result, rules)
+    standing = replace(standing, points=_add(standing.points, points), threes=_count_threes(standing, points))
+    if not rules.uses_levels:
+        return Settlement(standing, 0, points, None, None, None)
+    attempt, standing, passed = _a_attempt(standing, result, rules)
+    if passed:
+        return Settlement(standing, 0, points, "passed", result.winner_team, "passed_a")
+    gain = rules.level_ups[result.outcome_index]
+    if attempt is not None and result.declarer_team == result.winner_team:
+        gain = 0  # a failed attempt at A: the A team cannot climb past A
+    standing = _climb(standing, result.winner_team, gain, result.deal_number, rules)
+    if rules.a_pass is APass.REACH and standing.levels[result.winner_team] is Rank.ACE:
+        return Settlement(standing, gain, points, attempt, result.winner_team, "reached_a")
+    return Settlement(standing, gain, points, attempt, None, None)
+
+
+def _deal_points(result: DealResult, rules: Rules) -> tuple[int, int]:
+    if rules.match_format is not MatchFormat.POINTS:
+        return (0, 0)
+    scored = rules.points_scale[result.outcome_index]
+    return (scored, 0) if result.winner_team == 0 else (0, scored)
+
+
+def _count_threes(standing: Standing, points: tuple[int, int]) -> tuple[int, int]:
+    return (standing.threes[0] + (points[0] == 3), standing.threes[1] + (points[1] == 3))
+
+
+def _a_attempt(standing: Standing, result: DealResult, rules: Rules) -> tuple[str | None, Standing, bool]:
+    """V02/V03: a deal the declarer played at its own A is an attempt at passing A."""
+    team = result.declarer_team
+    is_attempt = (
+        rules.a_pass not in (APass.REACH, APass.ORDINARY)
+        and result.level is Rank.ACE
+        and standing.levels[team] is Rank.ACE
+    )
+    if not is_attempt:
+        if rules.a_failure_count is AFailureCount.CONSECUTIVE and standing.levels[team] is Rank.ACE:
+            standing = replace(standing, a_failures=_set(standing.a_failures, team, 0))
+        return None, standing, False
+    if _passes_a(result, rules):
+        return "passed", standing, True
+    failures = standing.a_failures[team] + 1
+    limit = rules.a_failure_limit
+    if limit is not None and failures >= limit:
+        return "reset", _reset(standing, team, rules), False
+    return "failed", replace(standing, a_failures=_set(standing.a_failures, team, failures)), False
+
+
+def _passes_a(result: DealResult, rules: Rules) -> bool:
+    team, order = result.declarer_team, result.finish_order
+    if rules.a_pass is APass.NO_FOURTH:
+        return team_of(order[3]) != team
+    if result.winner_team != team:
+        return False
+    if rules.a_pass is APass.DOUBLE_DOWN:
+        return result.outcome == "double_down"
+    if rules.a_pass is APass.NOT_FOURTH:
+        return result.outcome != "one_four"
+    return True
+
+
+def _reset(standing: Standing, team: int, rules: Rules) -> Standing:
+    level = Rank.KING if rules.a_reset is AReset.ONE_LOWER else Rank.TWO
+    return replace(
+        standing,
+        levels=_set(standing.levels, team, level),
+        a_failures=_set(standing.a_failures, team, 0),
+        from_three=_set(standing.from_three, team, rules.a_reset is AReset.TO_TWO_FROM_THREE),
+    )
+
+
+def _climb(standing: Standing, team: int, gain: int, deal_number: int, rules: Rules) -> Standing:
+    """Move ``team`` up ``gain`` levels under the overflow rule (V04)."""
+    if gain == 0:
+        return standing
+    start = Rank.THREE if standing.from_three[team] else standing.levels[team]
+    target = int(start) + gain
+    stops = [m for m in sorted(rules.must_play) if int(standing.levels[team]) < m < target]
+    cycles = standing.cycles
+    other = 1 - team
+    levels = standing.levels
+    if stops and rules.overflow is not Overflow.CYCLE:
+        target = stops[0]
+    elif target > Rank.ACE and rules.overflow is Overflow.CYCLE:
+        target -= 13
+        cycles = _set(cycles, team, cycles[team] + 1)
+    elif target > Rank.ACE and rules.overflow is Overflow.DEMOTE_OPPONENTS:
+        levels = _set(levels, other, Rank(max(2, int(levels[other]) - (target - Rank.ACE))))
+    new_level = Rank(min(target, int(Rank.ACE)))
+    levels = _set(levels, team, new_level)
+    failures = tuple(0 if levels[t] is not Rank.ACE else standing.a_failures[t] for t in (0, 1))
+    since = _set(standing.level_since, team, deal_number) if new_level != standing.levels[team] else None
+    return replace(
+        standing,
+        levels=levels,
+        cycles=cycles,
+        a_failures=(failures[0], failures[1]),
+        from_three=_set(standing.from_three, team, False),
+        level_since=since or standing.level_since,
+    )
+
+
+def _add(a: tuple[int, int], b: tuple[int, int]) -> tuple[int, int]:
+    return (a[0] + b[0], a[1] + b[1])
+
+
+def _set(pair: tuple[_T, _T], index: int, value: _T) -> tuple[_T, _T]:
+    return (value, pair[1]) if index == 0 else (pair[0], value)
