@@ -1,0 +1,406 @@
+"""End-to-end harness: the Telegram Bot API emulator and the people who use the bot.
+
+The bot under test is a real python-telegram-bot ``Application`` talking real HTTP to
+``emulator/server.js`` (the npm package telegram-test-api 4.2.1 with our patches, see
+``emulator/patches/``), which runs on a free loopback port for the whole test session.
+Tests play the users: they send messages and commands, press inline buttons, and read
+what the bot showed in each chat. Everything a test waits for has a timeout, so a
+broken bot fails a test instead of hanging the run.
+
+Starting (the ``emulator`` and ``telegram`` fixtures in ``conftest.py`` do this)::
+
+    emulator = Emulator.start()              # node emulator/server.js, stopped by .stop()
+    app = emulator.application_builder(token).build()   # add handlers, then:
+    async with polling(app):                 # initialize, start, poll; stop on exit
+        ...
+    telegram = Telegram(emulator, token)     # the users' side, bound to one bot token
+
+One token per test keeps tests apart: updates and bot messages are kept per token.
+
+People and chats (frozen values)::
+
+    alice = User(1, "Alice")                 # optional username=...
+    table = Chat.group(-100, "牌桌")          # a group chat
+    dm = Chat.private(alice)                 # alice's private chat with the bot
+
+The users' side (all ``async``)::
+
+    await telegram.send(alice, table, "/newgame")    # -> message_id; "/..." is a command
+    await telegram.press(alice, message, "join")     # press the button with that
+                                                     # callback data; -> callback query id
+    await telegram.press_text(alice, message, "加入")  # the same, by the button's label
+    await telegram.messages(table)                   # -> list[BotMessage], oldest first
+    await telegram.last_message(table)               # -> BotMessage | None
+    await telegram.wait_message(table, lambda m: "开始" in m.content)  # -> BotMessage
+    await telegram.answer(query_id)                  # -> CallbackAnswer | None
+    await telegram.wait_answer(query_id)             # -> CallbackAnswer
+    await telegram.photo(message)                    # -> the picture's bytes
+    await telegram.set_admins(table, [alice])        # first one is the group's owner
+    await telegram.wait_idle()                       # the bot fetched every update
+    await wait_for(some_async_check, timeout=10)     # generic: poll until truthy
+
+``BotMessage`` is the message as the chat shows it now (after edits): ``text``,
+``caption``, ``content`` (text or caption), ``photo_id``, ``buttons`` (rows of
+``Button(text, data)``), ``edit_count``, ``deleted`` and the ``raw`` Bot API dict.
+
+Emulated Telegram rules worth knowing, because the real bot must cope with them: a bot
+cannot write to a private chat before the user wrote to it (403, so have each player
+send ``/start`` first); ``parse_mode="HTML"`` is parsed and malformed HTML is refused;
+an edit that changes nothing is refused ("message is not modified"); an edit without
+``reply_markup`` removes the inline keyboard; callback data is at most 64 bytes; a
+callback query can be answered once; only buttons a message currently shows can be
+pressed (``EmulatorError`` otherwise).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import os
+import select
+import shutil
+import subprocess
+import time
+from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Self, TypeVar
+
+import httpx
+from telegram.ext import Application, ApplicationBuilder
+
+EMULATOR_DIR = Path(__file__).resolve().parents[2] / "emulator"
+POLL_INTERVAL = 0.02
+DEFAULT_TIMEOUT = 10.0
+BOT_USERNAME = "GuandanTestBot"
+
+T = TypeVar("T")
+
+
+class EmulatorError(RuntimeError):
+    """The emulator refused a user's action (e.g. pressing a button that is not shown)."""
+
+
+@dataclass(frozen=True)
+class User:
+    """A Telegram user who talks to the bot."""
+
+    id: int
+    first_name: str
+    username: str | None = None
+
+    def to_api(self) -> dict[str, Any]:
+        user: dict[str, Any] = {"id": self.id, "is_bot": False, "first_name": self.first_name}
+        if self.username:
+            user["username"] = self.username
+        return user
+
+
+@dataclass(frozen=True)
+class Chat:
+    """A chat the bot is in: a group, or one user's private chat with the bot."""
+
+    id: int
+    type: str
+    title: str | None = None
+    user: User | None = None
+
+    @classmethod
+    def group(cls, chat_id: int, title: str) -> Chat:
+        if chat_id >= 0:
+            raise ValueError("group chat ids are negative in the Bot API")
+        return cls(chat_id, "supergroup", title=title)
+
+    @classmethod
+    def private(cls, user: User) -> Chat:
+        return cls(user.id, "private", user=user)
+
+    def to_api(self) -> dict[str, Any]:
+        if self.user is None:
+            return {"id": self.id, "type": self.type, "title": self.title}
+        chat = {"id": self.id, "type": self.type, "first_name": self.user.first_name}
+        return chat | ({"username": self.user.username} if self.user.username else {})
+
+
+@dataclass(frozen=True)
+class Button:
+    """One inline keyboard button: its label and its callback data."""
+
+    text: str
+    data: str | None
+
+
+@dataclass(frozen=True)
+class CallbackAnswer:
+    """What the bot answered to a button press (a toast, or an alert if show_alert)."""
+
+    text: str
+    show_alert: bool
+
+
+@dataclass(frozen=True)
+class BotMessage:
+    """A message the bot sent, as the chat shows it now."""
+
+    raw: dict[str, Any]
+    edit_count: int
+    deleted: bool
+
+    @property
+    def message_id(self) -> int:
+        return int(self.raw["message_id"])
+
+    @property
+    def chat_id(self) -> int:
+        return int(self.raw["chat"]["id"])
+
+    @property
+    def text(self) -> str | None:
+        return self.raw.get("text")
+
+    @property
+    def caption(self) -> str | None:
+        return self.raw.get("caption")
+
+    @property
+    def content(self) -> str:
+        """The text of a text message or the caption of a picture ('' if none)."""
+        return self.text or self.caption or ""
+
+    @property
+    def photo_id(self) -> str | None:
+        photo = self.raw.get("photo")
+        return str(photo[-1]["file_id"]) if photo else None
+
+    @property
+    def buttons(self) -> list[list[Button]]:
+        markup = self.raw.get("reply_markup") or {}
+        return [
+            [Button(button["text"], button.get("callback_data")) for button in row]
+            for row in markup.get("inline_keyboard", [])
+        ]
+
+    def button(self, text: str) -> Button:
+        """The button whose label is `text`, or whose label contains it if only one does."""
+        flat = [button for row in self.buttons for button in row]
+        exact = [button for button in flat if button.text == text]
+        close = exact or [button for button in flat if text in button.text]
+        if len(close) != 1:
+            labels = [button.text for button in flat]
+            raise LookupError(f"{len(close)} buttons match {text!r} among {labels}")
+        return close[0]
+
+
+async def wait_for(
+    check: Callable[[], Awaitable[T | None]],
+    timeout: float = DEFAULT_TIMEOUT,
+    what: str = "condition",
+) -> T:
+    """Awaits `check` every POLL_INTERVAL until it returns something truthy; returns that."""
+    deadline = time.monotonic() + timeout
+    while True:
+        result = await check()
+        if result:
+            return result
+        if time.monotonic() > deadline:
+            raise TimeoutError(f"timed out after {timeout:.1f} s waiting for {what}")
+        await asyncio.sleep(POLL_INTERVAL)
+
+
+@dataclass
+class Emulator:
+    """The emulator process and its address; one per test session."""
+
+    url: str
+    process: subprocess.Popen[bytes] = field(repr=False)
+
+    @classmethod
+    def start(cls, startup_timeout: float = 30.0) -> Emulator:
+        """Starts node emulator/server.js on a free loopback port (npm ci must have run)."""
+        node = shutil.which("node")
+        if node is None or not (EMULATOR_DIR / "node_modules" / "telegram-test-api").is_dir():
+            raise RuntimeError("the emulator is not installed: run `make emulator` (npm ci in emulator/)")
+        process = subprocess.Popen(
+            [node, "server.js", "--bot-username", BOT_USERNAME],
+            cwd=EMULATOR_DIR,
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+        )
+        assert process.stdout is not None
+        line = _read_line(process, startup_timeout)
+        return cls(json.loads(line)["url"], process)
+
+    def stop(self) -> None:
+        """Stops the emulator: closing its stdin ends it, a kill makes sure."""
+        if self.process.stdin:
+            self.process.stdin.close()
+        try:
+            self.process.wait(timeout=5)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+            self.process.wait()
+        if self.process.stdout:
+            self.process.stdout.close()
+
+    @property
+    def base_url(self) -> str:
+        return f"{self.url}/bot"
+
+    @property
+    def base_file_url(self) -> str:
+        return f"{self.url}/file/bot"
+
+    def application_builder(self, token: str) -> ApplicationBuilder[Any, Any, Any, Any, Any, Any]:
+        """An ApplicationBuilder pointed at the emulator (add handlers after build())."""
+        return Application.builder().token(token).base_url(self.base_url).base_file_url(self.base_file_url)
+
+
+def _read_line(process: subprocess.Popen[bytes], timeout: float) -> str:
+    """The emulator's first stdout line (its address), or an error if it died or hung."""
+    assert process.stdout is not None
+    descriptor = process.stdout.fileno()
+    deadline = time.monotonic() + timeout
+    buffer = b""
+    while b"\n" not in buffer:
+        remaining = deadline - time.monotonic()
+        readable, _, _ = select.select([descriptor], [], [], max(remaining, 0))
+        chunk = os.read(descriptor, 4096) if readable else b""
+        if not readable:
+            process.kill()
+            raise TimeoutError("the emulator did not start listening in time")
+        if not chunk:
+            code = process.wait()
+            raise RuntimeError(f"the emulator exited with code {code} before it listened")
+        buffer += chunk
+    return buffer.split(b"\n", 1)[0].decode()
+
+
+@contextlib.asynccontextmanager
+async def polling(app: Application[Any, Any, Any, Any, Any, Any], timeout: int = 2) -> AsyncIterator[None]:
+    """Runs `app` with long polling against the emulator for the duration of the block."""
+    async with app:
+        await app.start()
+        assert app.updater is not None
+        await app.updater.start_polling(poll_interval=0.0, timeout=timeout, drop_pending_updates=True)
+        try:
+            yield
+        finally:
+            await app.updater.stop()
+            await app.stop()
+
+
+class Telegram:
+    """The users' side of the emulator for one bot token: what people do and see."""
+
+    def __init__(self, emulator: Emulator, token: str) -> None:
+        self.emulator = emulator
+        self.token = token
+        self._http = httpx.AsyncClient(base_url=emulator.url, timeout=10.0)
+
+    async def __aenter__(self) -> Self:
+        return self
+
+    async def __aexit__(self, *exc_info: object) -> None:
+        await self.close()
+
+    async def close(self) -> None:
+        await self._http.aclose()
+
+    async def _call(self, route: str, body: dict[str, Any]) -> Any:
+        response = await self._http.post(route, json=body)
+        payload = response.json()
+        if not payload.get("ok"):
+            raise EmulatorError(payload.get("description", response.text))
+        return payload["result"]
+
+    async def send(self, user: User, chat: Chat, text: str) -> int:
+        """`user` writes `text` in `chat`; a leading /word is a bot command. Returns message_id."""
+        message: dict[str, Any] = {
+            "botToken": self.token,
+            "from": user.to_api(),
+            "chat": chat.to_api(),
+            "date": int(time.time()),
+            "text": text,
+        }
+        route = "/sendMessage"
+        if text.startswith("/"):
+            command = text.split(maxsplit=1)[0]
+            message["entities"] = [{"type": "bot_command", "offset": 0, "length": len(command)}]
+            route = "/sendCommand"
+        result = await self._call(route, message)
+        return int(result["message_id"])
+
+    async def press(self, user: User, message: BotMessage, data: str) -> str:
+        """`user` presses the button with callback data `data`; returns the query id."""
+        query = {
+            "botToken": self.token,
+            "from": user.to_api(),
+            "message": {"message_id": message.message_id, "chat": {"id": message.chat_id}},
+            "data": data,
+        }
+        result = await self._call("/sendCallback", query)
+        return str(result["callback_query_id"])
+
+    async def press_text(self, user: User, message: BotMessage, text: str) -> str:
+        """`user` presses the button labelled `text` (see BotMessage.button)."""
+        data = message.button(text).data
+        if data is None:
+            raise LookupError(f"button {text!r} carries no callback data")
+        return await self.press(user, message, data)
+
+    async def messages(self, chat: Chat | None = None, include_deleted: bool = False) -> list[BotMessage]:
+        """The bot's messages in `chat` (all chats if None), oldest first, as shown now."""
+        body: dict[str, Any] = {"token": self.token}
+        if chat is not None:
+            body["chatId"] = chat.id
+        rows = await self._call("/botMessages", body)
+        found = [BotMessage(row["message"], row["edit_count"], row["deleted"]) for row in rows]
+        return [message for message in found if include_deleted or not message.deleted]
+
+    async def last_message(self, chat: Chat) -> BotMessage | None:
+        shown = await self.messages(chat)
+        return shown[-1] if shown else None
+
+    async def wait_message(
+        self,
+        chat: Chat,
+        matches: Callable[[BotMessage], bool] = lambda message: True,
+        timeout: float = DEFAULT_TIMEOUT,
+    ) -> BotMessage:
+        """The newest message in `chat` that `matches`, waiting until one does."""
+
+        async def newest() -> BotMessage | None:
+            return next((m for m in reversed(await self.messages(chat)) if matches(m)), None)
+
+        return await wait_for(newest, timeout, f"a matching bot message in chat {chat.id}")
+
+    async def answer(self, query_id: str) -> CallbackAnswer | None:
+        result = await self._call("/callbackAnswer", {"callbackQueryId": query_id})
+        return CallbackAnswer(result["text"], result["show_alert"]) if result else None
+
+    async def wait_answer(self, query_id: str, timeout: float = DEFAULT_TIMEOUT) -> CallbackAnswer:
+        return await wait_for(lambda: self.answer(query_id), timeout, f"an answer to query {query_id}")
+
+    async def photo(self, message: BotMessage) -> bytes:
+        """The picture of a photo message, downloaded as the bot's file URL serves it."""
+        if message.photo_id is None:
+            raise LookupError(f"message {message.message_id} has no photo")
+        response = await self._http.get(f"/file/bot{self.token}/photos/{message.photo_id}")
+        response.raise_for_status()
+        return response.content
+
+    async def set_admins(self, chat: Chat, users: Sequence[User]) -> None:
+        """Makes `users` the group's administrators; the first is its owner (creator)."""
+        await self._call("/setChatAdministrators", {"chatId": chat.id, "userIds": [u.id for u in users]})
+
+    async def pending_updates(self) -> int:
+        return int(await self._call("/pendingUpdates", {"token": self.token}))
+
+    async def wait_idle(self, timeout: float = DEFAULT_TIMEOUT) -> None:
+        """Waits until the bot has fetched (not necessarily handled) every update sent so far."""
+
+        async def drained() -> bool:
+            return await self.pending_updates() == 0
+
+        await wait_for(drained, timeout, "the bot to fetch its updates")
