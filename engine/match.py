@@ -54,12 +54,10 @@ from engine.rules import (
     JiefengScope,
     MatchFormat,
     NoTributeLeader,
-    PointsTieBreak,
     Rules,
-    TimeTieBreak,
     TimeUp,
 )
-from engine.scoring import DealResult, Standing, settle_deal
+from engine.scoring import DealResult, Standing, Verdict, points_verdict, settle_deal, time_verdict
 from engine.serialize import action_from_json, action_to_json
 
 __all__ = ["Match", "action_from_json", "action_to_json", "deal_seed", "observe"]
@@ -117,6 +115,31 @@ class Match:
         """A new match with deal 1 dealt."""
         match = cls(rules, seed)
         match.events.extend(match._start_deal())
+        return match
+
+    @classmethod
+    def from_position(
+        cls,
+        rules: Rules,
+        hands: Sequence[Sequence[Card]],
+        *,
+        previous_order: tuple[int, int, int, int] | None = None,
+        standing: Standing | None = None,
+        leader: int = 0,
+        seed: int = 0,
+    ) -> Match:
+        """A match whose current deal starts from given hands (tests, puzzles, analysis).
+
+        With ``previous_order`` the deal is a later one: tribute follows from it and
+        the level is its winners'. Later deals are shuffled from ``seed``; the
+        history replays only onto the same position.
+        """
+        match = cls(rules, seed)
+        match.deal_number = 1 if previous_order is None else 2
+        match._deal_in_game = 0 if previous_order is None else 1
+        match.previous_order = previous_order
+        match.standing = standing or Standing()
+        match.events.extend(match._open_deal([list(hand) for hand in hands], leader))
         return match
 
     @classmethod
@@ -204,26 +227,26 @@ class Match:
 
     def _start_deal(self) -> list[Event]:
         self.deal_number += 1
-        self._deal_in_game += 1
         rng = random.Random(deal_seed(self.seed, self.deal_number))
         deck = full_deck()
         rng.shuffle(deck)
-        self.hands = [deck[i * CARDS_PER_SEAT : (i + 1) * CARDS_PER_SEAT] for i in range(4)]
+        hands = [deck[i * CARDS_PER_SEAT : (i + 1) * CARDS_PER_SEAT] for i in range(4)]
+        return self._open_deal(hands, self._random_leader(rng))
+
+    def _open_deal(self, hands: list[list[Card]], drawn_leader: int) -> list[Event]:
+        """Set up a dealt deal: level (A1), then tribute or the leader."""
+        self._deal_in_game += 1
+        self.hands = hands
         self.played, self.finish_order = [], []
         self.paid, self.receivers, self.returned = {}, {}, {}
-        drawn_leader = self._random_leader(rng)
         first_of_game = self._deal_in_game == 1 or self.previous_order is None
-        if not first_of_game:
-            assert self.previous_order is not None
+        if self.previous_order is not None and not first_of_game:
             self.declarer_team = team_of(self.previous_order[0])
         else:
             self.declarer_team = team_of(drawn_leader)
         self.level = self.standing.levels[self.declarer_team] if self.rules.uses_levels else Rank.TWO
-        events: list[Event] = [
-            DealStarted(
-                self.deal_number, self.level, self.declarer_team, deal_seed(self.seed, self.deal_number)
-            )
-        ]
+        seed = deal_seed(self.seed, self.deal_number)
+        events: list[Event] = [DealStarted(self.deal_number, self.level, self.declarer_team, seed)]
         if first_of_game:
             return events + self._begin_play(drawn_leader, "first_deal")
         return events + self._start_tribute(drawn_leader)
@@ -429,9 +452,12 @@ class Match:
     def _after_deal(self, result: DealResult, game_won: int | None, reason: str | None) -> list[Event]:
         """Decide whether the match (or a best-of game) is over; otherwise deal again."""
         verdict = self._verdict(result, game_won, reason)
-        if verdict is not None:
-            return self._conclude(*verdict)
-        return self._start_deal()
+        if verdict is None:
+            return self._start_deal()
+        if verdict.winner is None:
+            self._sudden_death = True
+            return self._start_deal()
+        return self._conclude(verdict.winner, verdict.reason)
 
     def _conclude(self, winner: int, reason: str) -> list[Event]:
         """A decided game ends the match, or in best-of counts one game."""
@@ -439,68 +465,24 @@ class Match:
             return self._game_over(winner)
         return self._end_match(winner, reason)
 
-    def _verdict(
-        self, result: DealResult, game_won: int | None, reason: str | None
-    ) -> tuple[int, str] | None:
-        winner = result.winner_team
+    def _verdict(self, result: DealResult, game_won: int | None, reason: str | None) -> Verdict | None:
         if self._sudden_death:
-            return winner, "points" if self.rules.match_format is MatchFormat.POINTS else "time"
+            why = "points" if self.rules.match_format is MatchFormat.POINTS else "time"
+            return Verdict(result.winner_team, why)
         if self.rules.match_format is MatchFormat.POINTS:
-            return self._points_verdict(winner)
+            return points_verdict(
+                self.standing, self.deal_number, result.winner_team, self.rules, self._time_expired
+            )
         if game_won is not None and reason is not None:
-            return game_won, reason
+            return Verdict(game_won, reason)
         if self._time_expired:
-            return self._time_verdict(result)
+            return self._time_verdict(result.winner_team)
         return None
 
-    def _points_verdict(self, winner: int) -> tuple[int, str] | None:
-        points, target = self.standing.points, self.rules.points_target
-        if target is not None and points[winner] >= target:
-            return winner, "points"
-        if self.deal_number < self.rules.points_deals and not self._time_expired:
-            return None
-        return self._compare(points) or self._tie_on_points()
-
-    def _tie_on_points(self) -> tuple[int, str] | None:
-        if self.rules.points_tie_break is PointsTieBreak.MORE_THREES_THEN_EXTRA:
-            by_threes = self._compare(self.standing.threes)
-            if by_threes is not None:
-                return by_threes
-        self._sudden_death = True
-        return None
-
-    @staticmethod
-    def _compare(values: tuple[int, int]) -> tuple[int, str] | None:
-        if values[0] == values[1]:
-            return None
-        return (0 if values[0] > values[1] else 1), "points"
-
-    def _time_verdict(self, result: DealResult | None) -> tuple[int, str] | None:
-        """V34/V35: the higher level wins at time-out; ties per the preset."""
-        keys = (self.standing.rank_key(0), self.standing.rank_key(1))
-        if keys[0] != keys[1]:
-            return (0 if keys[0] > keys[1] else 1), "time"
-        winner = self._time_tie_winner(result)
-        if winner is None:
-            self._sudden_death = True
-            return None
-        return winner, "time"
-
-    def _time_tie_winner(self, result: DealResult | None) -> int | None:
-        rule = self.rules.time_tie_break
+    def _time_verdict(self, last_winner: int | None) -> Verdict:
         declarer, out = self._expiry or (self.declarer_team, ())
-        since = self.standing.level_since
-        if rule is TimeTieBreak.LAST_FIRST_PLACE and result is not None:
-            return result.winner_team
-        if rule is TimeTieBreak.DECLARER:
-            return declarer
-        if rule is TimeTieBreak.NON_DECLARER:
-            return 1 - declarer
-        if rule is TimeTieBreak.FIRST_TO_LEVEL and since[0] != since[1]:
-            return 0 if since[0] < since[1] else 1
-        if rule is TimeTieBreak.PLAYER_OUT and out:
-            return team_of(out[0])
-        return None
+        first_out = team_of(out[0]) if out else None
+        return time_verdict(self.standing, self.rules, last_winner, declarer, first_out)
 
     def _game_over(self, winner: int) -> list[Event]:
         """Best-of: count the game; a new game restarts both teams at 2."""
@@ -532,15 +514,15 @@ class Match:
         self._expiry = (self.declarer_team, tuple(self.finish_order))
         if self.rules.time_up is not TimeUp.STOP_AT_ONCE:
             return []
-        last = self.deal_results[-1] if self.deal_results else None
+        last = self.deal_results[-1].winner_team if self.deal_results else None
         if self.rules.match_format is MatchFormat.POINTS:
-            verdict = self._compare(self.standing.points)
+            verdict = points_verdict(self.standing, self.deal_number, last, self.rules, time_up=True)
         else:
-            verdict = self._time_verdict(_result_of(last))
-        if verdict is None:
+            verdict = self._time_verdict(last)
+        if verdict is None or verdict.winner is None:
             self._sudden_death = True
             return []
-        return self._conclude(verdict[0], "time")
+        return self._conclude(verdict.winner, "time")
 
     # ------------------------------------------------------------ helpers
 
@@ -550,13 +532,6 @@ class Match:
         lacking = sorted((card for card, n in missing.items() if n > 0), key=lambda card: card.index)
         if lacking:
             raise InvalidCards(f"seat {seat} does not hold: {' '.join(str(c) for c in lacking)}")
-
-
-def _result_of(ended: DealEnded | None) -> DealResult | None:
-    if ended is None:
-        return None
-    order = ended.finish_order
-    return DealResult(ended.deal_number, (order[0], order[1], order[2], order[3]), 0, Rank.TWO)
 
 
 # ---------------------------------------------------------------- observation

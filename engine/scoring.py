@@ -11,9 +11,19 @@ from typing import TypeVar
 
 from engine.actions import team_of
 from engine.cards import Rank
-from engine.rules import AFailureCount, APass, AReset, MatchFormat, Overflow, Rules
+from engine.rules import (
+    AFailureCount,
+    APass,
+    AReset,
+    MatchFormat,
+    Overflow,
+    PointsTieBreak,
+    Rules,
+    TimeTieBreak,
+)
 
 _T = TypeVar("_T")
+_Comparable = TypeVar("_Comparable", int, tuple[int, int])
 
 OUTCOMES = ("double_down", "one_three", "one_four")
 """Outcome classes seen from the 上游's side: 1+2 (双下), 1+3, 1+4."""
@@ -185,3 +195,66 @@ def _add(a: tuple[int, int], b: tuple[int, int]) -> tuple[int, int]:
 
 def _set(pair: tuple[_T, _T], index: int, value: _T) -> tuple[_T, _T]:
     return (value, pair[1]) if index == 0 else (pair[0], value)
+
+
+@dataclass(frozen=True, slots=True)
+class Verdict:
+    """A decided match or game (``winner``, ``reason``), or ``winner=None``: a tie that
+    extra (sudden-death) deals settle, the first side to go up winning."""
+
+    winner: int | None
+    reason: str
+
+
+def points_verdict(
+    standing: Standing, deals_played: int, last_winner: int | None, rules: Rules, time_up: bool = False
+) -> Verdict | None:
+    """§3.7–3.9: the target reached, or the scheduled deals played (None: play on)."""
+    points, target = standing.points, rules.points_target
+    if target is not None and last_winner is not None and points[last_winner] >= target:
+        return Verdict(last_winner, "points")
+    if deals_played < rules.points_deals and not time_up:
+        return None
+    leader = _leader(points)
+    if leader is None and rules.points_tie_break is PointsTieBreak.MORE_THREES_THEN_EXTRA:
+        leader = _leader(standing.threes)
+    return Verdict(leader, "points")
+
+
+def time_verdict(
+    standing: Standing, rules: Rules, last_winner: int | None, declarer: int, first_out: int | None
+) -> Verdict:
+    """V34/V35 / A26: at time-out the higher level wins; ties per the preset.
+
+    ``declarer`` is the 台上 team and ``first_out`` the team of a player already out
+    when the time ran out (002-A).
+    """
+    leader = _leader((standing.rank_key(0), standing.rank_key(1)))
+    if leader is not None:
+        return Verdict(leader, "time")
+    return Verdict(_time_tie_winner(standing, rules, last_winner, declarer, first_out), "time")
+
+
+def _time_tie_winner(
+    standing: Standing, rules: Rules, last_winner: int | None, declarer: int, first_out: int | None
+) -> int | None:
+    rule = rules.time_tie_break
+    if rule is TimeTieBreak.LAST_FIRST_PLACE:
+        return last_winner
+    if rule is TimeTieBreak.DECLARER:
+        return declarer
+    if rule is TimeTieBreak.NON_DECLARER:
+        return 1 - declarer
+    if rule is TimeTieBreak.FIRST_TO_LEVEL:
+        since = standing.level_since
+        return _leader((-since[0], -since[1]))
+    if rule is TimeTieBreak.PLAYER_OUT:
+        return first_out
+    return None
+
+
+def _leader(values: tuple[_Comparable, _Comparable]) -> int | None:
+    """The team with the larger value, or None on a tie."""
+    if values[0] == values[1]:
+        return None
+    return 0 if values[0] > values[1] else 1
