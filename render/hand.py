@@ -1,0 +1,211 @@
+"""The hand image: one seat's cards as a fan in one or two rows, with a header.
+
+The renderer reads card faces from ``obs.hand`` only, so it cannot draw another
+seat's cards whatever else the observation carries.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection, Mapping, Sequence
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Final
+
+from PIL import Image, ImageDraw
+
+from engine.actions import partner_of, team_of
+from engine.cards import Card, Rank
+from engine.observation import Observation
+from render import theme
+from render.arrange import hand_groups
+from render.encode import table_png
+from render.faces import STRIP, card_sprite, mark_of
+from render.text import fit, fitting_font, font, printable
+from render.words import is_english, rank_text, seat_name
+
+WIDTH: Final = 1280
+MARGIN: Final = 20
+HEADER: Final = 76
+RAISE: Final = 26  # a selected card sits this much higher
+ROW_GAP: Final = 12
+GROUP_GAP: Final = 26  # space before a set-apart bomb or straight flush
+MAX_STEP: Final = 104  # widest spacing, for short hands
+ROW_LIMIT: Final = 15  # more cards than this go to two rows
+
+
+@dataclass(frozen=True, slots=True)
+class _Slot:
+    """One card's place on the canvas."""
+
+    position: int  # index in obs.hand
+    x: int
+    row: int
+
+
+def render_hand(
+    obs: Observation,
+    *,
+    selected: Collection[int] = (),
+    labels: Mapping[int, str] | None = None,
+    locale: str = "zh",
+    four_color: bool = False,
+    names: Sequence[str] | None = None,
+    group: bool = False,
+) -> bytes:
+    """PNG of ``obs.hand`` arranged by :func:`~render.arrange.arrange_hand`.
+
+    ``selected`` and ``labels`` are keyed by position in ``obs.hand``; ``names``
+    by seat. ``group`` sets bombs and straight flushes apart.
+    """
+    return table_png(hand_image(obs, selected=selected, labels=labels, locale=locale,
+                                four_color=four_color, names=names, group=group))
+
+
+def hand_image(
+    obs: Observation,
+    *,
+    selected: Collection[int] = (),
+    labels: Mapping[int, str] | None = None,
+    locale: str = "zh",
+    four_color: bool = False,
+    names: Sequence[str] | None = None,
+    group: bool = False,
+) -> Image.Image:
+    """The hand as an RGB image (see :func:`render_hand`)."""
+    hand = obs.hand
+    rows = _split_rows(hand_groups(hand, obs.level, group=group), hand, obs.level)
+    slots = [slot for r, row in enumerate(rows) for slot in _place_row(row, r)]
+    height = HEADER + MARGIN + max(1, len(rows)) * (RAISE + theme.HAND_CARD.height + ROW_GAP) + MARGIN - ROW_GAP
+    image = Image.new("RGB", (WIDTH, height), theme.FELT)
+    image.paste(_header(obs, locale, names), (0, 0))
+    chosen = set(selected)
+    for slot in slots:
+        _draw_card(image, hand[slot.position], slot, obs.level, slot.position in chosen,
+                   (labels or {}).get(slot.position), four_color, locale)
+    if not hand:
+        _draw_empty(ImageDraw.Draw(image), locale)
+    return image
+
+
+def _split_rows(groups: list[tuple[int, ...]], hand: Sequence[Card], level: Rank) -> list[list[tuple[int, ...]]]:
+    """One row, or two split at a rank boundary near the middle so no rank is torn."""
+    flat = [(g, i) for g, group in enumerate(groups) for i in group]
+    if len(flat) <= ROW_LIMIT:
+        return [groups] if flat else []
+    half = (len(flat) + 1) // 2
+    cuts = range(max(1, len(flat) - ROW_LIMIT), min(ROW_LIMIT, len(flat) - 1) + 1)
+
+    def torn(cut: int) -> bool:
+        (ga, a), (gb, b) = flat[cut - 1], flat[cut]
+        return ga == gb and hand[a].rank == hand[b].rank
+
+    cut = min(cuts, key=lambda c: (torn(c), abs(c - half), c))
+    return [_regroup(flat[:cut]), _regroup(flat[cut:])]
+
+
+def _regroup(flat: list[tuple[int, int]]) -> list[tuple[int, ...]]:
+    groups: dict[int, list[int]] = {}
+    for g, i in flat:
+        groups.setdefault(g, []).append(i)
+    return [tuple(members) for members in groups.values()]
+
+
+def _place_row(groups: list[tuple[int, ...]], row: int) -> list[_Slot]:
+    """Spread a row's cards evenly, centred, with a gap between groups."""
+    count = sum(len(g) for g in groups)
+    gaps = GROUP_GAP * (len(groups) - 1)
+    room = WIDTH - 2 * MARGIN - theme.HAND_CARD.width - gaps
+    step = min(MAX_STEP, room / max(1, count - 1))
+    used = step * (count - 1) + gaps + theme.HAND_CARD.width
+    x = (WIDTH - used) / 2
+    slots: list[_Slot] = []
+    for g, group in enumerate(groups):
+        if g:
+            x += GROUP_GAP
+        for position in group:
+            slots.append(_Slot(position, round(x), row))
+            x += step
+    return slots
+
+
+def _card_top(row: int) -> int:
+    return HEADER + MARGIN + row * (RAISE + theme.HAND_CARD.height + ROW_GAP) + RAISE
+
+
+def _draw_card(
+    image: Image.Image, card: Card, slot: _Slot, level: Rank,
+    selected: bool, label: str | None, four_color: bool, locale: str,
+) -> None:
+    size = theme.HAND_CARD
+    sprite = card_sprite(card, size, four_color=four_color, mark=mark_of(card, level),
+                         selected=selected, english=is_english(locale))
+    top = _card_top(slot.row) - (RAISE if selected else 0)
+    image.paste(sprite, (slot.x, top), sprite)
+    if label:
+        _draw_label(image, label, slot.x, top, selected)
+
+
+def _draw_label(image: Image.Image, label: str, x: int, top: int, selected: bool) -> None:
+    """The button label in a pill at the foot of the visible strip."""
+    pill = _label_pill(label, selected)
+    image.paste(pill, (x + 8, top + theme.HAND_CARD.height - 9 - pill.height), pill)
+
+
+@lru_cache(maxsize=512)
+def _label_pill(label: str, selected: bool) -> Image.Image:
+    width, height = theme.HAND_CARD.px(STRIP) - 10, 38
+    pill = Image.new("RGBA", (width, height), (0, 0, 0, 0))
+    draw = ImageDraw.Draw(pill)
+    draw.rounded_rectangle((0, 0, width - 1, height - 1), 10, fill=theme.SELECT if selected else theme.LABEL)
+    text = printable(label)
+    face = fitting_font(text, width - 8, 28, bold=True)
+    draw.text((width / 2, height / 2), text, font=face, fill=theme.PAPER, anchor="mm")
+    return pill
+
+
+def _header(obs: Observation, locale: str, names: Sequence[str] | None) -> Image.Image:
+    who = _who(obs, locale, names)
+    return _header_band(rank_text(obs.level), who, len(obs.hand), is_english(locale))
+
+
+@lru_cache(maxsize=256)
+def _header_band(level: str, who: str, count: int, english: bool) -> Image.Image:
+    """Level badge, own seat and partner, both teams' levels, card count."""
+    band = Image.new("RGB", (WIDTH, HEADER), theme.FELT_DARK)
+    draw = ImageDraw.Draw(band)
+    badge = f"{'Level' if english else '打'} {level}"
+    badge_face = font(40, bold=True)
+    badge_right = MARGIN + int(badge_face.getlength(badge)) + 32
+    draw.rounded_rectangle((MARGIN, 12, badge_right, HEADER - 12), 12, fill=theme.GOLD)
+    draw.text(((MARGIN + badge_right) / 2, HEADER / 2), badge, font=badge_face, fill=theme.INK, anchor="mm")
+    tally = f"{count} {'cards' if english else '张'}"
+    tally_face = font(36, bold=True)
+    draw.text((WIDTH - MARGIN, HEADER / 2), tally, font=tally_face, fill=theme.LIGHT_TEXT, anchor="rm")
+    room = WIDTH - MARGIN - int(tally_face.getlength(tally)) - 24 - (badge_right + 24)
+    face = font(30)
+    draw.text((badge_right + 24, HEADER / 2), fit(who, face, room), font=face, fill=theme.LIGHT_TEXT, anchor="lm")
+    return band
+
+
+def _who(obs: Observation, locale: str, names: Sequence[str] | None) -> str:
+    english = is_english(locale)
+    levels = obs.team_levels
+    if obs.seat is None:
+        return f"{levels[0].char} : {levels[1].char}"
+    mine, theirs = levels[team_of(obs.seat)], levels[1 - team_of(obs.seat)]
+    me = _seat_label(obs.seat, locale, names)
+    partner = _seat_label(partner_of(obs.seat), locale, names)
+    if english:
+        return f"{me}  ·  Partner {partner}  ·  Us {rank_text(mine)} / Them {rank_text(theirs)}"
+    return f"{me}  ·  对家 {partner}  ·  我方 {rank_text(mine)} / 对方 {rank_text(theirs)}"
+
+
+def _seat_label(seat: int, locale: str, names: Sequence[str] | None) -> str:
+    name = names[seat] if names is not None and seat < len(names) else ""
+    return f"{seat_name(seat, locale)} {printable(name)}" if name else seat_name(seat, locale)
+
+
+def _draw_empty(draw: ImageDraw.ImageDraw, locale: str) -> None:
+    text = "No cards left" if is_english(locale) else "手牌已出完"
+    middle = HEADER + MARGIN + (RAISE + theme.HAND_CARD.height) / 2
+    draw.text((WIDTH / 2, middle), text, font=font(40, bold=True), fill=theme.MUTED_TEXT, anchor="mm")
