@@ -7,9 +7,9 @@ ENV PYTHONDONTWRITEBYTECODE=1 \
     PIP_DISABLE_PIP_VERSION_CHECK=1 \
     GUANDAN_DB=/data/guandan.db
 
-# make runs the README's steps; the CJK font draws the card images.
+# make runs the README's steps; the fonts come with the source (render/fonts/).
 RUN apt-get update \
-    && apt-get install -y --no-install-recommends make fonts-noto-cjk \
+    && apt-get install -y --no-install-recommends make \
     && rm -rf /var/lib/apt/lists/*
 
 RUN useradd --create-home --uid 10001 guandan \
