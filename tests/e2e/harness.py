@@ -19,7 +19,7 @@ One token per test keeps tests apart: updates and bot messages are kept per toke
 
 People and chats (frozen values)::
 
-    alice = User(1, "Alice")                 # optional username=...
+    alice = User(1, "Alice")                 # optional username=..., language_code="en"
     table = Chat.group(-100, "牌桌")          # a group chat
     dm = Chat.private(alice)                 # alice's private chat with the bot
 
@@ -89,11 +89,14 @@ class User:
     id: int
     first_name: str
     username: str | None = None
+    language_code: str | None = None
 
     def to_api(self) -> dict[str, Any]:
         user: dict[str, Any] = {"id": self.id, "is_bot": False, "first_name": self.first_name}
         if self.username:
             user["username"] = self.username
+        if self.language_code:
+            user["language_code"] = self.language_code
         return user
 
 

@@ -183,3 +183,24 @@ async def test_long_polling_waits_for_updates_and_honours_offset(emulator: Emula
         assert await bot.get_updates(timeout=0, allowed_updates=["callback_query"]) == ()
         await telegram.send(ALICE, TABLE, "chatter")
         assert await telegram.pending_updates() == 0
+
+
+async def test_captions_resent_photos_and_deleted_messages(emulator: Emulator, token: str) -> None:
+    async with Telegram(emulator, token) as telegram, toy_bot(emulator, token) as app:
+        bot = app.bot
+        await telegram.send(ALICE, TABLE, "hi")
+        first = await bot.send_photo(TABLE.id, picture("red"), caption="<i>旧</i>", parse_mode="HTML")
+        again = await bot.send_photo(TABLE.id, first.photo[-1].file_id, reply_markup=keyboard(("出", "play")))
+        assert again.photo[-1].file_id == first.photo[-1].file_id and again.caption is None
+        recaptioned = await bot.edit_message_caption(TABLE.id, first.message_id, caption="新")
+        assert not isinstance(recaptioned, bool) and recaptioned.caption == "新"
+        with pytest.raises(BadRequest, match=r"(?i)no text in the message"):
+            await bot.edit_message_text("x", TABLE.id, first.message_id)
+        shown = await telegram.messages(TABLE)
+        assert [(m.caption, m.edit_count, m.raw.get("caption_entities")) for m in shown] == [
+            ("新", 1, None),
+            (None, 0, None),
+        ]
+        await bot.delete_message(TABLE.id, again.message_id)
+        with pytest.raises(EmulatorError, match="not found"):
+            await telegram.press(BOB, shown[1], "play")
