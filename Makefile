@@ -40,7 +40,7 @@ $(NODE_STAMP): emulator/package.json emulator/package-lock.json $(wildcard emula
 run: install translations
 	$(PY) bot.py
 
-demo: install translations
+demo: install translations emulator
 	$(PY) bot.py --demo
 
 lint: install
@@ -51,7 +51,7 @@ lint: install
 test: system-deps install translations emulator lint
 	$(BIN)/pytest
 
-bench: install translations
+bench: install translations emulator
 	$(PY) -m engine bench
 	$(PY) -m engine selfplay
 	$(PY) -m render bench
