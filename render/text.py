@@ -19,6 +19,7 @@ FONT_DIR: Final = Path(__file__).with_name("fonts")
 _FILES: Final = {False: "NotoSansSC-Regular-subset.otf", True: "NotoSansSC-Bold-subset.otf"}
 PLACEHOLDER: Final = "?"
 ELLIPSIS: Final = "…"
+_INVISIBLE: Final = frozenset({"Cc", "Cf", "Mn", "Me", "Zl", "Zp"})
 
 Font = ImageFont.FreeTypeFont
 
@@ -49,20 +50,17 @@ def has_glyph(char: str) -> bool:
 
 
 def printable(text: str) -> str:
-    """``text`` with control/format characters dropped and unknown glyphs replaced.
+    """``text`` without control characters or glyphs the font lacks, spaces collapsed.
 
-    Runs of unknown characters (an emoji with its modifiers) collapse into one
-    placeholder so a name like "小明🀄️🀄️" stays short.
+    Unknown characters (mostly emoji in names) are left out: "小明🀄️" shows as
+    小明; a name made only of them shows as the placeholder.
     """
-    out: list[str] = []
-    for char in unicodedata.normalize("NFC", text):
-        if unicodedata.category(char) in ("Cc", "Cf", "Mn", "Me", "Zl", "Zp"):
-            continue
-        if has_glyph(char):
-            out.append(char)
-        elif not out or out[-1] != PLACEHOLDER:
-            out.append(PLACEHOLDER)
-    return "".join(out).strip() or PLACEHOLDER
+    kept = (
+        char
+        for char in unicodedata.normalize("NFC", text)
+        if unicodedata.category(char) not in _INVISIBLE and has_glyph(char)
+    )
+    return " ".join("".join(kept).split()) or PLACEHOLDER
 
 
 def text_width(text: str, face: Font) -> int:

@@ -1,0 +1,87 @@
+"""Shared drawing for boards and tables: a title band and striped rows of cells."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Final, Literal
+
+from PIL import Image, ImageDraw
+
+from render import theme
+from render.text import fit, font
+
+WIDTH: Final = 1080
+MARGIN: Final = 32
+TITLE: Final = 96
+ROW: Final = 58
+TEXT: Final = 30
+
+Align = Literal["left", "center", "right"]
+
+
+@dataclass(frozen=True, slots=True)
+class Column:
+    header: str
+    width: int
+    align: Align = "center"
+
+
+@dataclass(frozen=True, slots=True)
+class Cell:
+    text: str
+    colour: str = theme.INK
+    bold: bool = False
+    ground: str | None = None  # a background fill, e.g. the team tint
+
+
+def canvas(height: int, width: int = WIDTH) -> tuple[Image.Image, ImageDraw.ImageDraw]:
+    image = Image.new("RGB", (width, height), theme.BOARD)
+    return image, ImageDraw.Draw(image)
+
+
+def draw_title(draw: ImageDraw.ImageDraw, title: str, subtitle: str = "", width: int = WIDTH) -> None:
+    """A felt-green band with the title, and a smaller line under it when given."""
+    draw.rectangle((0, 0, width, TITLE), fill=theme.FELT_DARK)
+    face = font(44, bold=True)
+    if subtitle:
+        draw.text((MARGIN, 38), fit(title, face, width - 2 * MARGIN), font=face, fill=theme.PAPER, anchor="lm")
+        small = font(24)
+        draw.text((MARGIN, 78), fit(subtitle, small, width - 2 * MARGIN), font=small,
+                  fill=theme.MUTED_TEXT, anchor="lm")
+    else:
+        draw.text((MARGIN, TITLE / 2), fit(title, face, width - 2 * MARGIN), font=face, fill=theme.PAPER,
+                  anchor="lm")
+
+
+def draw_table(
+    draw: ImageDraw.ImageDraw, top: int, columns: Sequence[Column], rows: Sequence[Sequence[Cell]], left: int = MARGIN
+) -> int:
+    """Header plus striped rows from ``top``; returns the y below the table."""
+    _draw_row(draw, top, left, columns, [Cell(c.header, theme.INK_SOFT, True) for c in columns], theme.RULE)
+    y = top + ROW
+    for i, row in enumerate(rows):
+        _draw_row(draw, y, left, columns, row, theme.PAPER if i % 2 == 0 else theme.BOARD)
+        y += ROW
+    return y
+
+
+def _draw_row(
+    draw: ImageDraw.ImageDraw, top: int, left: int, columns: Sequence[Column], cells: Sequence[Cell], ground: str
+) -> None:
+    width = sum(c.width for c in columns)
+    draw.rectangle((left, top, left + width, top + ROW - 1), fill=ground)
+    x = left
+    for column, cell in zip(columns, cells, strict=True):
+        if cell.ground:
+            draw.rectangle((x + 3, top + 6, x + column.width - 3, top + ROW - 7), fill=cell.ground)
+        draw_cell(draw, cell, x, top, column)
+        x += column.width
+
+
+def draw_cell(draw: ImageDraw.ImageDraw, cell: Cell, x: int, top: int, column: Column) -> None:
+    face = font(TEXT, bold=cell.bold)
+    text = fit(cell.text, face, column.width - 20)
+    anchor, tx = {"left": ("lm", x + 12), "center": ("mm", x + column.width / 2),
+                  "right": ("rm", x + column.width - 12)}[column.align]
+    draw.text((tx, top + ROW / 2), text, font=face, fill=cell.colour, anchor=anchor)
