@@ -281,11 +281,14 @@ def _read_line(process: subprocess.Popen[bytes], timeout: float) -> str:
 
 @contextlib.asynccontextmanager
 async def polling(app: Application[Any, Any, Any, Any, Any, Any], timeout: int = 2) -> AsyncIterator[None]:
-    """Runs `app` with long polling against the emulator for the duration of the block."""
+    """Runs `app` with long polling against the emulator for the duration of the block.
+
+    Updates sent before the block are delivered too, as Telegram keeps them for the bot.
+    """
     async with app:
         await app.start()
         assert app.updater is not None
-        await app.updater.start_polling(poll_interval=0.0, timeout=timeout, drop_pending_updates=True)
+        await app.updater.start_polling(poll_interval=0.0, timeout=timeout)
         try:
             yield
         finally:
