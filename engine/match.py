@@ -127,6 +127,7 @@ class Match:
         standing: Standing | None = None,
         leader: int = 0,
         seed: int = 0,
+        deal_number: int | None = None,
     ) -> Match:
         """A match whose current deal starts from given hands (tests, puzzles, analysis).
 
@@ -135,7 +136,7 @@ class Match:
         history replays only onto the same position.
         """
         match = cls(rules, seed)
-        match.deal_number = 1 if previous_order is None else 2
+        match.deal_number = deal_number or (1 if previous_order is None else 2)
         match._deal_in_game = 0 if previous_order is None else 1
         match.previous_order = previous_order
         match.standing = standing or Standing()

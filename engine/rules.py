@@ -276,7 +276,7 @@ class Rules:
     a_failure_count: AFailureCount = AFailureCount.TOTAL
     a_reset: AReset = AReset.TO_TWO
     overflow: Overflow = Overflow.STOP_AT_A
-    must_play: tuple[int, ...] = (14,)  # levels that cannot be jumped (A; 002-E adds J = 11)
+    must_play: tuple[int, ...] = ()  # levels below A that cannot be jumped (002-E: J = 11)
     # V05 / A7: the largest same-rank bomb (8: no wildcard-lengthened 9/10 bombs).
     max_bomb_size: int = 10
     # V08–V15: tribute.
@@ -390,8 +390,8 @@ def _validate(rules: Rules) -> None:
         raise ValueError("a_failure_limit must be at least 1")
     if rules.points_deals < 1 or rules.best_of < 1 or rules.best_of % 2 == 0:
         raise ValueError("points_deals must be ≥ 1 and best_of odd")
-    if any(level not in range(3, 15) for level in rules.must_play):
-        raise ValueError("must_play holds levels 3..14")
+    if any(level not in range(3, 14) for level in rules.must_play):
+        raise ValueError("must_play holds levels 3..K; A is governed by overflow")
 
 
 def _encode(value: object) -> object:
@@ -526,7 +526,6 @@ PRESETS: dict[str, Preset] = {
             ("002-A",),
             a_pass=APass.ORDINARY,
             overflow=Overflow.CYCLE,
-            must_play=(),
             report_threshold=10,
             count_visibility=CountVisibility.ON_REQUEST,
             played_cards_view=PlayedCardsView.OWN_PILE_ONLY,
@@ -546,7 +545,7 @@ PRESETS: dict[str, Preset] = {
             level_ups=(5, 3, 1),
             a_pass=APass.REACH,
             a_reset=AReset.ONE_LOWER,
-            must_play=(11, 14),
+            must_play=(11,),
             tribute_assignment=TributeAssignment.BY_PLACE,
             return_limit=ReturnLimit.ANY,
             double_down_leader=DoubleDownLeader.LAST_PLACE,

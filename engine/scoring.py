@@ -122,9 +122,9 @@ def _a_attempt(standing: Standing, result: DealResult, rules: Rules) -> tuple[st
         and result.level is Rank.ACE
         and standing.levels[team] is Rank.ACE
     )
+    if rules.a_failure_count is AFailureCount.CONSECUTIVE:
+        standing = _break_runs(standing, team if is_attempt else None)
     if not is_attempt:
-        if rules.a_failure_count is AFailureCount.CONSECUTIVE and standing.levels[team] is Rank.ACE:
-            standing = replace(standing, a_failures=_set(standing.a_failures, team, 0))
         return None, standing, False
     if _passes_a(result, rules):
         return "passed", standing, True
@@ -133,6 +133,12 @@ def _a_attempt(standing: Standing, result: DealResult, rules: Rules) -> tuple[st
     if limit is not None and failures >= limit:
         return "reset", _reset(standing, team, rules), False
     return "failed", replace(standing, a_failures=_set(standing.a_failures, team, failures)), False
+
+
+def _break_runs(standing: Standing, attempting: int | None) -> Standing:
+    """Consecutive counting: a deal that is not a team's attempt at A ends its run."""
+    failures = tuple(n if team == attempting else 0 for team, n in enumerate(standing.a_failures))
+    return replace(standing, a_failures=(failures[0], failures[1]))
 
 
 def _passes_a(result: DealResult, rules: Rules) -> bool:
@@ -168,7 +174,7 @@ def _climb(standing: Standing, team: int, gain: int, deal_number: int, rules: Ru
     cycles = standing.cycles
     other = 1 - team
     levels = standing.levels
-    if stops and rules.overflow is not Overflow.CYCLE:
+    if stops:
         target = stops[0]
     elif target > Rank.ACE and rules.overflow is Overflow.CYCLE:
         target -= 13
