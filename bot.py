@@ -1,0 +1,165 @@
+"""Run the Guandan bot: ``python bot.py`` (needs TELEGRAM_BOT_TOKEN) or ``python bot.py --demo``.
+
+Environment: ``TELEGRAM_BOT_TOKEN`` (from @BotFather), ``GUANDAN_DB`` (SQLite file,
+default ``./guandan.db``), ``TELEGRAM_API_BASE`` (optional Bot API base URL, e.g. an
+emulator's ``http://127.0.0.1:PORT/bot``).
+
+On start every unfinished table resumes: its match is replayed from the action
+log, the turn clocks are re-armed and each player's hand message is refreshed,
+which makes buttons from before the restart stale (they answer so, never act).
+"""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import os
+import sys
+from typing import Any
+
+from telegram import BotCommand, Update
+from telegram.ext import (
+    AIORateLimiter,
+    Application,
+    ApplicationBuilder,
+    CallbackQueryHandler,
+    CommandHandler,
+    ContextTypes,
+    Defaults,
+)
+
+from handlers import admin, flow, lobby, play
+from handlers.board import BoardPublisher
+from handlers.context import BotData, Context, Services
+from handlers.replies import refuse
+from handlers.table_service import TableService
+from storage import Database, TableStatus
+from storage.database import default_path
+
+log = logging.getLogger("guandan")
+
+App = Application[Any, Context, dict[Any, Any], dict[Any, Any], BotData, Any]
+
+NO_TOKEN = """\
+TELEGRAM_BOT_TOKEN is not set.
+
+1. In Telegram, open @BotFather, send /newbot and follow the steps; it replies with a token.
+2. Run:  TELEGRAM_BOT_TOKEN=<that token> python bot.py
+   (the database is ./guandan.db unless GUANDAN_DB names another file)
+
+No Telegram account at hand? `python bot.py --demo` plays a deal against a local emulator.
+"""
+
+COMMANDS = (
+    ("newgame", "开一桌 / open a table"),
+    ("stop", "结束本桌 / stop the table"),
+    ("lang", "语言 zh|en / language"),
+    ("rules", "规则预设 / rule presets"),
+    ("help", "帮助 / help"),
+    ("start", "私聊开始 / start the private chat"),
+)
+
+
+def build_application(
+    token: str,
+    *,
+    db_path: str,
+    base_url: str | None = None,
+    base_file_url: str | None = None,
+    board_interval: float = 3.0,
+    rate_limiter: bool = True,
+) -> App:
+    """The bot's Application, handlers registered; services open in ``post_init``."""
+
+    async def post_init(app: App) -> None:
+        db = await Database.open(db_path)
+        tables = TableService(db)
+        board = BoardPublisher(app.bot, tables, db, interval=board_interval)
+        app.bot_data.open(Services(db=db, tables=tables, board=board, bot_username=app.bot.username))
+        await app.bot.set_my_commands([BotCommand(name, text) for name, text in COMMANDS])
+        await resume_tables(app)
+
+    async def post_shutdown(app: App) -> None:
+        services = app.bot_data.close()
+        if services is not None:
+            await services.board.close()
+            await services.db.close()
+
+    context_types = ContextTypes(context=Context, bot_data=BotData)
+    builder: ApplicationBuilder[Any, Any, Any, Any, Any, Any] = (
+        Application.builder()
+        .token(token)
+        .context_types(context_types)
+        .concurrent_updates(True)
+        .defaults(Defaults(block=True))
+        .post_init(post_init)
+        .post_shutdown(post_shutdown)
+    )
+    if rate_limiter:
+        builder = builder.rate_limiter(AIORateLimiter())
+    if base_url:
+        builder = builder.base_url(base_url)
+        builder = builder.base_file_url(base_file_url or base_url.replace("/bot", "/file/bot"))
+    app: App = builder.build()
+    register_handlers(app)
+    return app
+
+
+def register_handlers(app: App) -> None:
+    app.add_handler(CommandHandler("newgame", lobby.new_game))
+    app.add_handler(CommandHandler("start", lobby.start))
+    app.add_handler(CommandHandler("stop", lobby.stop))
+    app.add_handler(CommandHandler("lang", admin.lang))
+    app.add_handler(CommandHandler("help", admin.help_command))
+    app.add_handler(CommandHandler("rules", admin.rules_command))
+    app.add_handler(CallbackQueryHandler(play.on_hand_press, pattern=r"^h:"))
+    app.add_handler(CallbackQueryHandler(lobby.on_lobby_press, pattern=r"^[ls]:"))
+    app.add_handler(CallbackQueryHandler(unknown_button))
+    app.add_error_handler(on_error)
+
+
+async def unknown_button(update: Update, context: Context) -> None:
+    """Buttons this bot never made (or from an older version of it)."""
+    if update.callback_query is not None:
+        await refuse(update.callback_query, "bad_button", "zh")
+
+
+async def on_error(update: object, context: Context) -> None:
+    log.error("update %s failed", update, exc_info=context.error)
+
+
+async def resume_tables(app: App) -> None:
+    """Replay every unfinished table, let bots catch up, refresh hands, re-arm clocks."""
+    services = app.bot_data.services
+    for table in await services.tables.restore_all():
+        if table.record.status is not TableStatus.PLAYING:
+            continue
+        async with table.lock:
+            outcome = await services.tables.resume(table)
+            await flow.show(app.bot, services, app.job_queue, table, outcome)
+        log.info("resumed table %s at version %s", table.id, table.version)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--demo", action="store_true", help="play against a local Bot API emulator")
+    args = parser.parse_args(argv)
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    logging.getLogger("httpx").setLevel(logging.WARNING)
+    if args.demo:
+        from demo import run_demo
+
+        return run_demo()
+    token = os.environ.get("TELEGRAM_BOT_TOKEN", "").strip()
+    if not token:
+        print(NO_TOKEN, file=sys.stderr)
+        return 2
+    app = build_application(
+        token, db_path=default_path(), base_url=os.environ.get("TELEGRAM_API_BASE") or None
+    )
+    app.run_polling(allowed_updates=Update.ALL_TYPES)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

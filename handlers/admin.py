@@ -1,0 +1,81 @@
+"""/lang, /help and /rules."""
+
+from __future__ import annotations
+
+import html
+
+from telegram import Chat, Update
+from telegram.constants import ParseMode
+
+from engine.rules import PRESETS
+from handlers.context import Context
+from handlers.i18n import LOCALES
+from handlers.lobby import chat_locale, is_manager, user_locale
+from handlers.table_service import TableError
+from handlers.texts import _, error_text, format_summary, preset_title
+
+
+async def lang(update: Update, context: Context) -> None:
+    """/lang zh|en: in a private chat for you, in a group for the group's board."""
+    message, chat, user = update.effective_message, update.effective_chat, update.effective_user
+    assert message is not None and chat is not None and user is not None
+    choice = (context.args or [""])[0].lower()
+    private = chat.type == Chat.PRIVATE
+    current = await (user_locale(context, user.id) if private else chat_locale(context, chat.id))
+    if choice not in LOCALES:
+        await message.reply_text(_("Usage: /lang zh or /lang en", current))
+        return
+    db = context.services.db
+    if private:
+        await db.users.set_locale(user_id=user.id, locale=choice)
+        for table, seat in context.services.tables.tables_of_user(user.id):
+            await db.seats.set_locale(table_id=table.id, seat=seat, locale=choice)
+            table.seats[seat].record = await db.seats.get(table_id=table.id, seat=seat)
+    else:
+        try:
+            table = context.services.tables.in_chat(chat.id)
+            if not await is_manager(context, table, user.id):
+                await message.reply_text(error_text("not_allowed", current))
+                return
+        except TableError:
+            pass
+        await db.chats.set_locale(chat_id=chat.id, locale=choice)
+    await message.reply_text(_("Language set.", choice))
+
+
+async def help_command(update: Update, context: Context) -> None:
+    """/help: how to play, in the chat's or user's language."""
+    message, chat, user = update.effective_message, update.effective_chat, update.effective_user
+    assert message is not None and chat is not None and user is not None
+    locale = await (
+        user_locale(context, user.id) if chat.type == Chat.PRIVATE else chat_locale(context, chat.id)
+    )
+    await message.reply_text(help_text(locale), parse_mode=ParseMode.HTML)
+
+
+def help_text(locale: str) -> str:
+    return "\n".join(
+        [
+            _("<b>Guandan bot</b>", locale),
+            _("/newgame [preset] — open a table in this group (four seats; AI players fill gaps)", locale),
+            _("Tap a seat to sit. First time? The bot asks you to open its private chat.", locale),
+            _("Your hand arrives privately: tap cards, then Play; Hint suggests plays; Pass; Clear.", locale),
+            _("Tributes and returns are chosen in the private chat too.", locale),
+            _("/stop — end the table (creator or admin)", locale),
+            _("/rules — rule presets · /lang zh|en — language", locale),
+        ]
+    )
+
+
+async def rules_command(update: Update, context: Context) -> None:
+    """/rules: the presets /newgame accepts."""
+    message, chat, user = update.effective_message, update.effective_chat, update.effective_user
+    assert message is not None and chat is not None and user is not None
+    locale = await (
+        user_locale(context, user.id) if chat.type == Chat.PRIVATE else chat_locale(context, chat.id)
+    )
+    lines = [_("<b>Rule presets</b> (/newgame &lt;name&gt;):", locale)]
+    for name, preset in PRESETS.items():
+        title = html.escape(preset_title(name, locale))
+        lines.append(f"• <code>{name}</code> — {title} ({format_summary(preset.rules, locale)})")
+    await message.reply_text("\n".join(lines), parse_mode=ParseMode.HTML)

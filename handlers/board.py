@@ -1,0 +1,170 @@
+"""The group board: one live message per trick, edited in place, plus deal and match results.
+
+Groups accept about 20 messages a minute, so updates are coalesced: an outcome
+only marks the table dirty, and one task per table redraws at most every
+``interval`` seconds from the *public* observation (``observe(match, None)``).
+A trick normally gets a new message; when the chat's send budget runs low the
+live message is edited instead. Nothing here can see a hand.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import time
+from collections import deque
+from dataclasses import dataclass, field
+
+from telegram.constants import ParseMode
+from telegram.error import BadRequest, TelegramError
+from telegram.ext import ExtBot
+
+from engine.actions import DealEnded, Event, MatchEnded, TrickWon
+from handlers.i18n import normalize_locale
+from handlers.table_service import LiveTable, TableService
+from handlers.texts import board_text, deal_result_text, match_result_text
+from storage import Database, NotFound
+
+log = logging.getLogger(__name__)
+
+GROUP_LIMIT = 20  # messages per minute Telegram accepts in a group
+WINDOW = 60.0
+
+
+class ChatBudget:
+    """Counts the messages sent to each group in the last minute (edits are not messages)."""
+
+    def __init__(self, limit: int = GROUP_LIMIT - 2, window: float = WINDOW) -> None:
+        self.limit = limit
+        self.window = window
+        self._sent: dict[int, deque[float]] = {}
+
+    def used(self, chat_id: int) -> int:
+        sent = self._sent.setdefault(chat_id, deque())
+        while sent and time.monotonic() - sent[0] > self.window:
+            sent.popleft()
+        return len(sent)
+
+    def has_room(self, chat_id: int, reserve: int = 0) -> bool:
+        return self.used(chat_id) + reserve < self.limit
+
+    async def acquire(self, chat_id: int) -> None:
+        """Wait until one more message fits in the window, then count it."""
+        while not self.has_room(chat_id):
+            oldest = self._sent[chat_id][0]
+            await asyncio.sleep(max(0.05, self.window - (time.monotonic() - oldest)))
+        self._sent[chat_id].append(time.monotonic())
+
+
+@dataclass
+class _Board:
+    shown_key: tuple[int, int] | None = None
+    shown_text: str | None = None
+    dirty: bool = False
+    results: list[Event] = field(default_factory=list)
+    task: asyncio.Task[None] | None = None
+
+
+class BoardPublisher:
+    """Keeps each table's group board in line with its match, within the group limits."""
+
+    def __init__(
+        self,
+        bot: ExtBot[None],
+        tables: TableService,
+        db: Database,
+        *,
+        budget: ChatBudget | None = None,
+        interval: float = 3.0,
+        reserve: int = 6,
+    ) -> None:
+        self.bot = bot
+        self.tables = tables
+        self.db = db
+        self.budget = budget or ChatBudget()
+        self.interval = interval
+        self.reserve = reserve  # sends kept free for results and the lobby
+        self._boards: dict[int, _Board] = {}
+
+    def publish(self, table: LiveTable, events: tuple[Event, ...] | list[Event] = ()) -> None:
+        """Schedule a redraw; deal and match results are queued to be sent in order."""
+        board = self._boards.setdefault(table.id, _Board())
+        board.results.extend(e for e in events if isinstance(e, DealEnded | MatchEnded))
+        board.dirty = True
+        if board.task is None or board.task.done():
+            board.task = asyncio.create_task(self._run(table, board))
+
+    async def drain(self, table_id: int) -> None:
+        """Wait for the pending redraws of a table (tests, shutdown)."""
+        board = self._boards.get(table_id)
+        while board is not None and board.task is not None and not board.task.done():
+            await asyncio.shield(board.task)
+
+    async def close(self) -> None:
+        for board in self._boards.values():
+            if board.task is not None:
+                board.task.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await board.task
+
+    async def _run(self, table: LiveTable, board: _Board) -> None:
+        while board.dirty:
+            board.dirty = False
+            try:
+                await self._flush(table, board)
+            except TelegramError:
+                log.exception("board of table %s could not be updated", table.id)
+            await asyncio.sleep(self.interval)
+
+    async def _flush(self, table: LiveTable, board: _Board) -> None:
+        locale = await self._locale(table.record.chat_id)
+        results, board.results = board.results, []
+        for result in results:
+            await self._send_result(table, board, result, locale)
+        if table.match is None or table.match.is_over:
+            return
+        await self._draw(table, board, locale)
+
+    async def _draw(self, table: LiveTable, board: _Board, locale: str) -> None:
+        obs = table.observe(None)
+        names = {seat: state.record.name for seat, state in table.seats.items()}
+        text = board_text(obs=obs, events=table.deal_events, names=names, rules=table.rules, locale=locale)
+        autoplay = [
+            seat for seat, state in table.seats.items() if state.record.autoplay and not state.record.is_ai
+        ]
+        del autoplay
+        key = (obs.deal_number, sum(isinstance(e, TrickWon) for e in table.deal_events))
+        chat_id, message_id = table.record.chat_id, table.record.board_message_id
+        fresh = key != board.shown_key and self.budget.has_room(chat_id, self.reserve)
+        if message_id is None or fresh:
+            await self.budget.acquire(chat_id)
+            sent = await self.bot.send_message(chat_id, text, parse_mode=ParseMode.HTML)
+            await self.tables.set_board_message(table, sent.message_id)
+        elif text != board.shown_text:
+            try:
+                await self.bot.edit_message_text(
+                    text, chat_id=chat_id, message_id=message_id, parse_mode=ParseMode.HTML
+                )
+            except BadRequest as error:
+                if "not modified" not in str(error).lower():
+                    raise
+        board.shown_key, board.shown_text = key, text
+
+    async def _send_result(self, table: LiveTable, board: _Board, result: Event, locale: str) -> None:
+        chat_id = table.record.chat_id
+        names = {seat: state.record.name for seat, state in table.seats.items()}
+        await self.budget.acquire(chat_id)
+        if isinstance(result, DealEnded):
+            text = deal_result_text(result, names, table.rules, locale)
+            await self.bot.send_message(chat_id, text, parse_mode=ParseMode.HTML)
+        elif isinstance(result, MatchEnded):
+            await self.bot.send_message(chat_id, match_result_text(result, locale), parse_mode=ParseMode.HTML)
+        await self.tables.set_board_message(table, None)
+        board.shown_key = board.shown_text = None
+
+    async def _locale(self, chat_id: int) -> str:
+        try:
+            return normalize_locale((await self.db.chats.get(chat_id=chat_id)).locale)
+        except NotFound:
+            return normalize_locale(None)

@@ -1,0 +1,59 @@
+"""The typed handler context: services opened in ``post_init``, closed in ``post_shutdown``.
+
+Handlers reach the database, the table service and the board publisher through
+``context.services`` instead of untyped ``bot_data`` keys.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from telegram.ext import CallbackContext, ExtBot
+
+from storage import Database
+
+if TYPE_CHECKING:
+    from handlers.board import BoardPublisher
+
+    from handlers.table_service import TableService
+
+
+@dataclass
+class Services:
+    db: Database
+    tables: TableService
+    board: BoardPublisher
+    bot_username: str
+
+    def deep_link(self, payload: str) -> str:
+        """``t.me/<bot>?start=<payload>``: opens the private chat with /start <payload>."""
+        return f"https://t.me/{self.bot_username}?start={payload}"
+
+
+class BotData:
+    """``bot_data`` of the application: holds the services once they are opened."""
+
+    def __init__(self) -> None:
+        self._services: Services | None = None
+
+    @property
+    def services(self) -> Services:
+        if self._services is None:
+            raise RuntimeError("services are opened in post_init")
+        return self._services
+
+    def open(self, services: Services) -> None:
+        self._services = services
+
+    def close(self) -> Services | None:
+        services, self._services = self._services, None
+        return services
+
+
+class Context(CallbackContext[ExtBot[None], dict[Any, Any], dict[Any, Any], BotData]):
+    """The context every handler and job receives."""
+
+    @property
+    def services(self) -> Services:
+        return self.bot_data.services

@@ -1,0 +1,317 @@
+"""The lobby: /newgame, seat buttons, AI players, presets, start, /start <token>, /stop.
+
+A bot may only message users who opened its private chat, so taking a seat first
+checks that; if not, the press answers with the deep link ``t.me/<bot>?start=<token>``
+and ``/start <token>`` in the private chat completes the join.
+"""
+
+from __future__ import annotations
+
+import logging
+
+from telegram import CallbackQuery, Chat, InlineKeyboardMarkup, Update, User
+from telegram.constants import ChatMemberStatus, ParseMode
+from telegram.error import BadRequest, TelegramError
+
+from engine.rules import PRESETS
+from handlers import flow, timers
+from handlers.callback_data import Area, BadCallback, Op, Press
+from handlers.context import Context
+from handlers.i18n import normalize_locale
+from handlers.keyboards import lobby_keyboard, stop_keyboard
+from handlers.replies import refuse
+from handlers.table_service import LiveTable, TableError, rules_from_args
+from handlers.texts import _, error_text, lobby_text
+from render.words import seat_name
+from storage import NotFound, TableStatus
+
+log = logging.getLogger(__name__)
+
+AI_NAMES = ("AI 甲", "AI 乙", "AI 丙", "AI 丁")
+
+
+async def chat_locale(context: Context, chat_id: int) -> str:
+    try:
+        return normalize_locale((await context.services.db.chats.get(chat_id=chat_id)).locale)
+    except NotFound:
+        return normalize_locale(None)
+
+
+async def user_locale(context: Context, user_id: int) -> str:
+    try:
+        return normalize_locale((await context.services.db.users.get(user_id=user_id)).locale)
+    except NotFound:
+        return normalize_locale(None)
+
+
+def display_name(user: User) -> str:
+    return (user.full_name or user.username or str(user.id))[:32]
+
+
+async def is_manager(context: Context, table: LiveTable, user_id: int) -> bool:
+    """The table's creator or an administrator of the group may start and stop it."""
+    if user_id == table.record.creator_id:
+        return True
+    try:
+        member = await context.bot.get_chat_member(table.record.chat_id, user_id)
+    except TelegramError:
+        return False
+    return member.status in (ChatMemberStatus.ADMINISTRATOR, ChatMemberStatus.OWNER)
+
+
+def lobby_view(context: Context, table: LiveTable, locale: str) -> tuple[str, InlineKeyboardMarkup]:
+    names = {seat: state.record.name for seat, state in table.seats.items()}
+    text = lobby_text(names=names, preset=table.record.preset, rules=table.rules, locale=locale)
+    link = context.services.deep_link(table.record.token)
+    return text, lobby_keyboard(table_id=table.id, names=names, deep_link=link, locale=locale)
+
+
+async def redraw_lobby(context: Context, table: LiveTable) -> None:
+    """Edit the lobby message to the current seats (or to 'started' once playing)."""
+    message_id = table.record.lobby_message_id
+    if message_id is None:
+        return
+    locale = await chat_locale(context, table.record.chat_id)
+    text, markup = lobby_view(context, table, locale)
+    status = table.record.status
+    if status is TableStatus.PLAYING:
+        text += "\n" + _("The match has started. Good luck!", locale)
+    elif status is not TableStatus.LOBBY:
+        text += "\n" + _("This table is closed.", locale)
+    try:
+        await context.bot.edit_message_text(
+            text,
+            chat_id=table.record.chat_id,
+            message_id=message_id,
+            parse_mode=ParseMode.HTML,
+            reply_markup=markup if status is TableStatus.LOBBY else None,
+        )
+    except BadRequest as error:
+        if "not modified" not in str(error).lower():
+            log.warning("lobby of table %s not updated: %s", table.id, error)
+
+
+# ---------------------------------------------------------------- commands
+
+
+async def new_game(update: Update, context: Context) -> None:
+    """/newgame [preset] [setting=value …]: open a table in this group."""
+    message, chat, user = update.effective_message, update.effective_chat, update.effective_user
+    assert message is not None and chat is not None and user is not None
+    locale = await chat_locale(context, chat.id)
+    if chat.type == Chat.PRIVATE:
+        await message.reply_text(error_text("group_only", locale))
+        return
+    try:
+        preset, rules = rules_from_args(context.args or [])
+        table = await context.services.tables.create(
+            chat_id=chat.id, creator_id=user.id, preset=preset, rules=rules
+        )
+    except TableError as error:
+        await message.reply_text(error_text(error.code, locale))
+        return
+    text, markup = lobby_view(context, table, locale)
+    await context.services.board.budget.acquire(chat.id)
+    sent = await message.reply_text(text, parse_mode=ParseMode.HTML, reply_markup=markup)
+    await context.services.tables.set_lobby_message(table, sent.message_id)
+
+
+async def start(update: Update, context: Context) -> None:
+    """/start [token] in the private chat: the bot may now message you; join a table."""
+    message, chat, user = update.effective_message, update.effective_chat, update.effective_user
+    assert message is not None and chat is not None and user is not None
+    if chat.type != Chat.PRIVATE:
+        return
+    services = context.services
+    await services.db.users.set_reachable(user_id=user.id, reachable=True)
+    locale = await user_locale(context, user.id)
+    if not context.args:
+        await message.reply_text(
+            _("Hello! Add me to a group and send /newgame there. /help explains more.", locale)
+        )
+        await _refresh_seats_of(context, user.id)
+        return
+    try:
+        table = services.tables.by_token(context.args[0])
+    except TableError as error:
+        await message.reply_text(error_text(error.code, locale))
+        return
+    async with table.lock:
+        wanted = services.tables.pending_seats.pop((table.id, user.id), None)
+        try:
+            seat = await services.tables.take_seat(
+                table,
+                seat=wanted if wanted not in table.seats else None,
+                user_id=user.id,
+                name=display_name(user),
+                locale=locale,
+            )
+        except TableError as error:
+            await message.reply_text(error_text(error.code, locale))
+            return
+        await redraw_lobby(context, table)
+    await message.reply_text(
+        _(
+            "You are seated: {seat}. The match starts when the table is full.",
+            locale,
+            seat=seat_name(seat, locale),
+        )
+    )
+
+
+async def _refresh_seats_of(context: Context, user_id: int) -> None:
+    """After /start: a player who had blocked the bot gets the hand message back."""
+    for table, seat in context.services.tables.tables_of_user(user_id):
+        if table.match is None:
+            continue
+        async with table.lock:
+            table.seats[seat].shown_deal = None
+            await flow.refresh_hand_of(context, table, seat)
+
+
+async def stop(update: Update, context: Context) -> None:
+    """/stop: ask for confirmation before ending the group's table."""
+    message, chat, user = update.effective_message, update.effective_chat, update.effective_user
+    assert message is not None and chat is not None and user is not None
+    locale = await chat_locale(context, chat.id)
+    try:
+        table = context.services.tables.in_chat(chat.id)
+    except TableError as error:
+        await message.reply_text(error_text(error.code, locale))
+        return
+    if not await is_manager(context, table, user.id):
+        await message.reply_text(error_text("not_allowed", locale))
+        return
+    await context.services.board.budget.acquire(chat.id)
+    await message.reply_text(
+        _("Stop this table for everyone?", locale),
+        reply_markup=stop_keyboard(table_id=table.id, version=table.version, locale=locale),
+    )
+
+
+# ---------------------------------------------------------------- buttons
+
+
+async def on_lobby_press(update: Update, context: Context) -> None:
+    """A button of the lobby message or of the /stop confirmation."""
+    query = update.callback_query
+    assert query is not None and query.data is not None and query.message is not None
+    locale = await chat_locale(context, query.message.chat.id)
+    try:
+        press = Press.decode(query.data)
+        table = context.services.tables.get(press.table_id)
+    except BadCallback:
+        await refuse(query, "bad_button", locale)
+        return
+    except TableError as error:
+        await refuse(query, error.code, locale)
+        return
+    if table.record.chat_id != query.message.chat.id:
+        await refuse(query, "bad_button", locale)
+        return
+    async with table.lock:
+        try:
+            if press.area is Area.STOP:
+                await _stop_press(query, context, table, press, locale)
+            else:
+                await _lobby_press(query, context, table, press, locale)
+        except TableError as error:
+            await refuse(query, error.code, locale)
+
+
+async def _lobby_press(
+    query: CallbackQuery, context: Context, table: LiveTable, press: Press, locale: str
+) -> None:
+    services, user = context.services, query.from_user
+    if press.op is Op.SIT and press.arg is not None and 0 <= press.arg < 4:
+        if not await _take(query, context, table, press.arg, locale):
+            return
+    elif press.op is Op.ADD_AI:
+        free = table.free_seats()
+        if not free:
+            raise TableError("table_full")
+        await services.tables.add_ai(table, seat=free[0], name=AI_NAMES[free[0]])
+    elif press.op is Op.LEAVE:
+        seat = table.seat_of(user.id)
+        if seat is None:
+            raise TableError("not_seated")
+        await services.tables.leave(table, seat=seat)
+    elif press.op is Op.PRESET:
+        if not await is_manager(context, table, user.id):
+            raise TableError("not_allowed")
+        await services.tables.set_rules(
+            table, preset=(name := _next_preset(table.record.preset)), rules=PRESETS[name].rules
+        )
+    elif press.op is Op.START:
+        await _start(query, context, table, locale)
+        return
+    else:
+        raise TableError("bad_button")
+    await query.answer()
+    await redraw_lobby(context, table)
+
+
+async def _take(query: CallbackQuery, context: Context, table: LiveTable, seat: int, locale: str) -> bool:
+    """Sit (or leave one's own seat, or replace an AI); needs the private chat opened."""
+    services, user = context.services, query.from_user
+    occupant = table.seats.get(seat)
+    if occupant is not None and occupant.record.user_id == user.id:
+        await services.tables.leave(table, seat=seat)
+        return True
+    if occupant is not None and not occupant.record.is_ai:
+        raise TableError("seat_taken")
+    try:
+        reachable = (await services.db.users.get(user_id=user.id)).reachable
+    except NotFound:
+        reachable = False
+    if not reachable:
+        services.tables.pending_seats[(table.id, user.id)] = seat
+        await query.answer(
+            error_text("open_private", locale), show_alert=True, url=services.deep_link(table.record.token)
+        )
+        return False
+    if occupant is not None:
+        await services.tables.leave(table, seat=seat)
+    await services.tables.take_seat(
+        table, seat=seat, user_id=user.id, name=display_name(user), locale=await user_locale(context, user.id)
+    )
+    return True
+
+
+async def _start(query: CallbackQuery, context: Context, table: LiveTable, locale: str) -> None:
+    if not await is_manager(context, table, query.from_user.id):
+        raise TableError("not_allowed")
+    outcome = await context.services.tables.start(table)
+    await query.answer()
+    await redraw_lobby(context, table)
+    await flow.show_in(context, table, outcome)
+
+
+def _next_preset(current: str) -> str:
+    names = list(PRESETS)
+    return names[(names.index(current) + 1) % len(names)] if current in names else names[0]
+
+
+async def _stop_press(
+    query: CallbackQuery, context: Context, table: LiveTable, press: Press, locale: str
+) -> None:
+    if press.op is Op.CANCEL:
+        await query.answer()
+        await _edit_stop_message(query, _("The match goes on.", locale))
+        return
+    if not await is_manager(context, table, query.from_user.id):
+        raise TableError("not_allowed")
+    await context.services.tables.stop(table)
+    if context.job_queue is not None:
+        timers.cancel(context.job_queue, table.id)
+    await query.answer()
+    await _edit_stop_message(query, _("The table was stopped.", locale))
+    await flow.close_hands(context, table)
+    await redraw_lobby(context, table)
+
+
+async def _edit_stop_message(query: CallbackQuery, text: str) -> None:
+    try:
+        await query.edit_message_text(text)
+    except BadRequest as error:
+        log.info("stop confirmation not edited: %s", error)

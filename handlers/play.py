@@ -1,0 +1,210 @@
+"""Buttons of the private hand message: select cards, 提示, 出牌, 不出, 清空, 取消托管,
+wildcard readings, and the tribute choices (delegated to :mod:`handlers.tribute`).
+
+Every press is checked against the seat's newest keyboard (nonce) and the match
+version before anything is applied; engine refusals become localized alerts.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections import Counter
+from dataclasses import dataclass
+
+from telegram import CallbackQuery, Update
+
+from engine.actions import Action, Pass, Phase, PlayCards
+from engine.cards import CARDS
+from engine.errors import EngineError, IllegalAction, IllegalPlay, NotYourTurn
+from engine.observation import Observation
+from engine.plays import Play
+from handlers import flow
+from handlers.callback_data import Area, BadCallback, Op, Press
+from handlers.context import Context
+from handlers.hand_message import refresh_hand
+from handlers.i18n import normalize_locale
+from handlers.replies import alert, refuse
+from handlers.selection import readings, select_play, suggestions, toggle
+from handlers.table_service import LiveTable, Policy, SeatState, TableError
+from handlers.texts import cannot_beat, error_text
+from handlers.tribute import EXCHANGE_OPS, exchange_action
+
+log = logging.getLogger(__name__)
+
+SELECTION_OPS = (Op.TOGGLE, Op.CLEAR, Op.HINT, Op.CANCEL_READING)
+
+
+@dataclass(frozen=True, slots=True)
+class Refusal:
+    """A press that cannot be applied: a catalog code, or an already localized text."""
+
+    code: str
+    text: str | None = None
+
+
+async def on_hand_press(update: Update, context: Context) -> None:
+    """A button of a private hand message."""
+    query = update.callback_query
+    assert query is not None and query.data is not None
+    locale = normalize_locale(
+        query.from_user.language_code if query.from_user.language_code == "en" else None
+    )
+    try:
+        press = Press.decode(query.data)
+        table = context.services.tables.get(press.table_id)
+    except BadCallback:
+        await refuse(query, "bad_button", locale)
+        return
+    except TableError as error:
+        await refuse(query, error.code if error.code != "no_table" else "stale", locale)
+        return
+    seat = table.seat_of(query.from_user.id)
+    if press.area is not Area.HAND or seat is None:
+        await refuse(query, "not_seated", locale)
+        return
+    async with table.lock:
+        await _handle(query, context, table, table.seats[seat], press)
+
+
+async def _handle(
+    query: CallbackQuery, context: Context, table: LiveTable, state: SeatState, press: Press
+) -> None:
+    locale = normalize_locale(state.record.locale)
+    if table.match is None or press.nonce != state.nonce or press.version != table.version:
+        await refuse(query, "stale", locale)
+        return
+    if press.op in SELECTION_OPS:
+        await _select(query, context, table, state, press, locale)
+        return
+    if press.op is Op.CANCEL_AUTOPLAY:
+        outcome = await context.services.tables.set_autoplay(table, seat=state.record.seat, on=False)
+        await query.answer()
+        await flow.show_in(context, table, outcome)
+        return
+    action = _action(table, state, press)
+    if isinstance(action, Refusal):
+        await alert(query, action.text or error_text(action.code, locale))
+        return
+    if action is None:
+        await query.answer()
+        await refresh_hand(context.bot, context.services, table, state.record.seat)
+        return
+    await _act(query, context, table, state, action, locale)
+
+
+def _action(table: LiveTable, state: SeatState, press: Press) -> Action | Refusal | None:
+    """The action a press asks for, a refusal, or None when the player must pick a reading."""
+    seat = state.record.seat
+    assert table.match is not None
+    if seat not in table.match.to_act:
+        return Refusal("not_your_turn")
+    if press.op in EXCHANGE_OPS:
+        return exchange_action(press, table, state) or Refusal("bad_button")
+    if table.match.phase is not Phase.PLAY:
+        return Refusal("bad_button")
+    obs = table.observe(seat)
+    previous = obs.table_play if obs.table_seat != seat else None
+    if press.op is Op.PASS:
+        return Pass() if previous is not None else Refusal("must_lead")
+    if press.op is Op.READING:
+        if press.arg is None or press.arg >= len(state.readings):
+            return Refusal("stale")
+        return PlayCards(state.readings[press.arg])
+    if press.op is not Op.PLAY:
+        return Refusal("bad_button")
+    if not state.selection:
+        return Refusal("empty")
+    if state.hint_play is not None and select_play(state.hint_play) == state.selection:
+        return PlayCards(state.hint_play)
+    try:
+        found = readings(state.selection, obs.hand, obs.level, previous)
+    except IllegalPlay as error:
+        if str(error) == "does not beat" and previous is not None:
+            return Refusal(
+                "cannot_beat", cannot_beat(previous, obs.level, normalize_locale(state.record.locale))
+            )
+        return Refusal("no_such_play")
+    except EngineError:
+        return Refusal("no_such_play")
+    if len(found) == 1:
+        return PlayCards(found[0])
+    state.readings = tuple(found)
+    return None
+
+
+async def _act(
+    query: CallbackQuery, context: Context, table: LiveTable, state: SeatState, action: Action, locale: str
+) -> None:
+    try:
+        outcome = await context.services.tables.act(table, seat=state.record.seat, action=action)
+    except NotYourTurn:
+        await refuse(query, "not_your_turn", locale)
+        return
+    except IllegalAction:
+        await refuse(query, "must_lead", locale)
+        return
+    except EngineError as error:
+        log.info("refused %s at table %s: %s", action, table.id, error)
+        await refuse(query, "no_such_play", locale)
+        return
+    await query.answer()
+    await flow.show_in(context, table, outcome)
+
+
+async def _select(
+    query: CallbackQuery, context: Context, table: LiveTable, state: SeatState, press: Press, locale: str
+) -> None:
+    """Selection changes touch only the keyboard (the image shows the hand)."""
+    seat = state.record.seat
+    obs = table.observe(seat)
+    if press.op is Op.TOGGLE:
+        if press.arg is None or not 0 <= press.arg < len(CARDS):
+            await refuse(query, "bad_button", locale)
+            return
+        card = CARDS[press.arg]
+        held = Counter(obs.hand)[card]
+        if held == 0:
+            await refuse(query, "stale", locale)
+            return
+        state.selection = toggle(state.selection, card, held)
+        state.hint_index = 0
+        state.hint_play = None
+    elif press.op is Op.CLEAR:
+        state.clear_selection()
+    elif press.op is Op.CANCEL_READING:
+        state.readings = ()
+    elif press.op is Op.HINT:
+        refusal = _hint(table, state, context.services.tables.policy)
+        if refusal is not None:
+            await refuse(query, refusal, locale)
+            return
+    await query.answer()
+    await refresh_hand(context.bot, context.services, table, seat)
+
+
+def _hint(table: LiveTable, state: SeatState, policy: Policy) -> str | None:
+    """Select the next suggested play (the AI's pick first); a code if there is none."""
+    seat = state.record.seat
+    assert table.match is not None
+    if table.match.phase is not Phase.PLAY or seat not in table.match.to_act:
+        return "not_your_turn"
+    obs = table.observe(seat)
+    previous = obs.table_play if obs.table_seat != seat else None
+    options = suggestions(obs.hand, obs.level, previous, _preferred(table, obs, policy))
+    if not options:
+        return "no_hint"
+    play = options[state.hint_index % len(options)]
+    state.selection = select_play(play)
+    state.hint_index += 1
+    state.hint_play = play
+    state.readings = ()
+    return None
+
+
+def _preferred(table: LiveTable, obs: Observation, policy: Policy) -> Play | None:
+    """The AI's pick for this seat, offered as the first hint."""
+    try:
+        action = policy(obs, table.rules)
+    except EngineError:
+        return None
+    return action.play if isinstance(action, PlayCards) else None

@@ -1,0 +1,480 @@
+"""The per-table service: lobby seats, the live match, persistence and bot seats.
+
+No Telegram here. Handlers hold ``table.lock`` around a call and whatever they show
+afterwards, so updates for one table are serialised while different tables run
+concurrently. Every accepted action is committed to the action log before the
+call returns, i.e. before anything is shown; on start every unfinished table is
+rebuilt by replaying its log.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import secrets
+from collections import Counter
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from typing import Any
+
+from engine.actions import (
+    Action,
+    DealStarted,
+    Event,
+    GiveTribute,
+    Pass,
+    Phase,
+    PlayCards,
+    ReturnTribute,
+)
+from engine.ai import choose_action
+from engine.cards import Card
+from engine.errors import EngineError
+from engine.match import Match, action_from_json, action_to_json, observe
+from engine.observation import Observation
+from engine.plays import Play
+from engine.rules import PRESETS, Rules
+from handlers.selection import lowest_card, timeout_action
+from storage import Database, NotFound, SeatRecord, StorageConflict, TableRecord, TableStatus
+
+log = logging.getLogger(__name__)
+
+Policy = Callable[[Observation, Rules], Action]
+MAX_BOT_STEPS = 5000  # a whole match is far below this; guards against an engine loop
+
+
+class TableError(Exception):
+    """A lobby or table request refused; ``code`` names the reason for the message catalog."""
+
+    def __init__(self, code: str) -> None:
+        super().__init__(code)
+        self.code = code
+
+
+@dataclass
+class SeatState:
+    """A seat plus its private-message UI state (not persisted: reset on restart)."""
+
+    record: SeatRecord
+    selection: Counter[Card] = field(default_factory=Counter)
+    hint_index: int = 0
+    hint_play: Play | None = None  # the reading 提示 chose, played as is if the selection is unchanged
+    readings: tuple[Play, ...] = ()  # several readings of the selection: the player picks one
+    nonce: int = field(default_factory=lambda: secrets.randbelow(4096))
+    shown_hand: tuple[int, tuple[Card, ...]] | None = None  # (deal, hand) in the DM image
+    shown_caption: str | None = None
+    shown_deal: int | None = None
+    note: str | None = None  # a one-off line for the caption (forced tribute, timeout)
+
+    @property
+    def is_bot(self) -> bool:
+        """AI seats and seats in 托管 are played by the engine's policy."""
+        return self.record.is_ai or self.record.autoplay
+
+    def bump(self) -> int:
+        """A new keyboard revision: buttons of older revisions are refused."""
+        self.nonce = (self.nonce + 1) % 4096
+        return self.nonce
+
+    def clear_selection(self) -> None:
+        self.selection = Counter()
+        self.hint_index = 0
+        self.hint_play = None
+        self.readings = ()
+
+
+@dataclass
+class LiveTable:
+    """A table in memory: its record, seats and (once started) the match."""
+
+    record: TableRecord
+    rules: Rules
+    seats: dict[int, SeatState]
+    match: Match | None = None
+    deal_events: list[Event] = field(default_factory=list)  # this deal's events, for the board
+    last_events: list[Event] = field(default_factory=list)  # the previous deal's, for its result
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+
+    @property
+    def id(self) -> int:
+        return self.record.id
+
+    @property
+    def version(self) -> int:
+        return self.match.version if self.match is not None else 0
+
+    def seat_of(self, user_id: int) -> int | None:
+        for seat, state in self.seats.items():
+            if state.record.user_id == user_id:
+                return seat
+        return None
+
+    def free_seats(self) -> list[int]:
+        return [seat for seat in range(4) if seat not in self.seats]
+
+    def humans(self) -> list[SeatState]:
+        return [state for state in self.seats.values() if not state.record.is_ai]
+
+    def observe(self, seat: int | None) -> Observation:
+        assert self.match is not None
+        return observe(self.match, seat)
+
+    def remember(self, events: Iterable[Event]) -> None:
+        for event in events:
+            if isinstance(event, DealStarted):
+                self.last_events, self.deal_events = self.deal_events, []
+            self.deal_events.append(event)
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    """What one request changed: the accepted actions and their events, in order."""
+
+    actions: tuple[tuple[int, Action], ...]
+    events: tuple[Event, ...]
+    version: int
+
+
+def encode_action(action: Action) -> str:
+    encoded: Any = action_to_json(action)
+    return encoded if isinstance(encoded, str) else json.dumps(encoded, sort_keys=True)
+
+
+def decode_action(text: str) -> Action:
+    try:
+        return action_from_json(json.loads(text))
+    except (TypeError, ValueError, KeyError):
+        return action_from_json(text)  # type: ignore[arg-type]
+
+
+def rules_from_args(args: Iterable[str]) -> tuple[str, Rules]:
+    """``/newgame [preset] [setting=value …]``: a preset with optional overrides.
+
+    Values are JSON (``points_deals=2``, ``turn_seconds=null``) or bare strings.
+    """
+    words = list(args)
+    name = "default"
+    if words and "=" not in words[0]:
+        name = words.pop(0)
+    if name not in PRESETS:
+        raise TableError("unknown_preset")
+    rules = PRESETS[name].rules
+    if not words:
+        return name, rules
+    data = json.loads(rules.to_json())["rules"]
+    for word in words:
+        key, _, raw = word.partition("=")
+        if not key or key not in data:
+            raise TableError("unknown_setting")
+        try:
+            data[key] = json.loads(raw)
+        except json.JSONDecodeError:
+            data[key] = raw
+    try:
+        return name, Rules.from_json({"rules": data})
+    except (TypeError, ValueError) as error:
+        raise TableError("bad_setting") from error
+
+
+class TableService:
+    """Owns the live tables; every method expects the caller to hold ``table.lock``
+    (except :meth:`create` and the look-ups)."""
+
+    def __init__(self, db: Database, *, policy: Policy = choose_action) -> None:
+        self.db = db
+        self.policy = policy
+        self.tables: dict[int, LiveTable] = {}
+        self.pending_seats: dict[tuple[int, int], int | None] = {}  # (table, user) → wanted seat
+
+    # ---------------------------------------------------------------- look-ups
+
+    def get(self, table_id: int) -> LiveTable:
+        table = self.tables.get(table_id)
+        if table is None or not table.record.status.is_active:
+            raise TableError("no_table")
+        return table
+
+    def in_chat(self, chat_id: int) -> LiveTable:
+        for table in self.tables.values():
+            if table.record.chat_id == chat_id and table.record.status.is_active:
+                return table
+        raise TableError("no_table")
+
+    def by_token(self, token: str) -> LiveTable:
+        for table in self.tables.values():
+            if table.record.token == token and table.record.status.is_active:
+                return table
+        raise TableError("no_table")
+
+    def tables_of_user(self, user_id: int) -> list[tuple[LiveTable, int]]:
+        found = []
+        for table in self.tables.values():
+            seat = table.seat_of(user_id)
+            if seat is not None and table.record.status.is_active:
+                found.append((table, seat))
+        return found
+
+    # ---------------------------------------------------------------- lobby
+
+    async def create(self, *, chat_id: int, creator_id: int, preset: str, rules: Rules) -> LiveTable:
+        try:
+            record = await self.db.tables.create(
+                chat_id=chat_id,
+                token=secrets.token_urlsafe(9),
+                creator_id=creator_id,
+                preset=preset,
+                rules_json=rules.to_json(),
+                seed=secrets.randbits(48),
+            )
+        except StorageConflict as error:
+            raise TableError("table_exists") from error
+        table = LiveTable(record=record, rules=rules, seats={})
+        self.tables[record.id] = table
+        return table
+
+    async def take_seat(
+        self, table: LiveTable, *, seat: int | None, user_id: int, name: str, locale: str | None
+    ) -> int:
+        """Seat a human (``seat=None``: the first free seat); moving seats is allowed."""
+        self._require(table, TableStatus.LOBBY)
+        current = table.seat_of(user_id)
+        target = seat if seat is not None else (current if current is not None else self._first_free(table))
+        if target == current:
+            return target
+        if target in table.seats:
+            raise TableError("seat_taken")
+        if current is not None:
+            await self.leave(table, seat=current)
+        record = await self.db.seats.take(
+            table_id=table.id, seat=target, user_id=user_id, name=name, locale=locale
+        )
+        table.seats[target] = SeatState(record)
+        return target
+
+    async def add_ai(self, table: LiveTable, *, seat: int | None, name: str) -> int:
+        self._require(table, TableStatus.LOBBY)
+        target = seat if seat is not None else self._first_free(table)
+        if target in table.seats:
+            raise TableError("seat_taken")
+        record = await self.db.seats.take(table_id=table.id, seat=target, user_id=None, name=name, is_ai=True)
+        table.seats[target] = SeatState(record)
+        return target
+
+    async def leave(self, table: LiveTable, *, seat: int) -> None:
+        self._require(table, TableStatus.LOBBY)
+        if seat not in table.seats:
+            raise TableError("not_seated")
+        await self.db.seats.leave(table_id=table.id, seat=seat)
+        del table.seats[seat]
+
+    async def set_rules(self, table: LiveTable, *, preset: str, rules: Rules) -> None:
+        self._require(table, TableStatus.LOBBY)
+        await self.db.tables.set_rules(table_id=table.id, preset=preset, rules_json=rules.to_json())
+        table.record = await self.db.tables.get(table_id=table.id)
+        table.rules = rules
+
+    async def set_lobby_message(self, table: LiveTable, message_id: int | None) -> None:
+        await self.db.tables.set_lobby_message(table_id=table.id, message_id=message_id)
+        table.record = await self.db.tables.get(table_id=table.id)
+
+    async def set_board_message(self, table: LiveTable, message_id: int | None) -> None:
+        await self.db.tables.set_board_message(table_id=table.id, message_id=message_id)
+        table.record = await self.db.tables.get(table_id=table.id)
+
+    async def set_dm_message(self, table: LiveTable, seat: int, message_id: int | None) -> None:
+        await self.db.seats.set_dm_message(table_id=table.id, seat=seat, message_id=message_id)
+        table.seats[seat].record = await self.db.seats.get(table_id=table.id, seat=seat)
+
+    # ---------------------------------------------------------------- match lifecycle
+
+    async def start(self, table: LiveTable) -> Outcome:
+        """Deal the first hand once all four seats are filled; bots then act."""
+        self._require(table, TableStatus.LOBBY)
+        if len(table.seats) < 4:
+            raise TableError("seats_missing")
+        table.match = Match.new(table.rules, table.record.seed)
+        await self._set_status(table, TableStatus.PLAYING)
+        table.deal_events = []
+        table.remember(_initial_events(table.match))
+        return await self._run_bots(table, [], list(table.deal_events))
+
+    async def stop(self, table: LiveTable) -> None:
+        await self._set_status(table, TableStatus.STOPPED)
+
+    async def act(self, table: LiveTable, *, seat: int, action: Action, timed_out: bool = False) -> Outcome:
+        """Apply a human's action (or its timeout default), persist it, then let bots act.
+
+        A timeout counts towards 托管 (two in a row); a player's own action resets it.
+        """
+        self._require(table, TableStatus.PLAYING)
+        events = await self._apply(table, seat, action)
+        await self._count_timeout(table, seat, timed_out)
+        return await self._run_bots(table, [(seat, action)], events)
+
+    async def set_autoplay(self, table: LiveTable, *, seat: int, on: bool) -> Outcome:
+        """托管 on (bots act for the seat now) or off (取消托管)."""
+        await self._store_autoplay(table, seat, autoplay=on, timeouts=0)
+        if table.record.status is not TableStatus.PLAYING:
+            return Outcome((), (), table.version)
+        return await self._run_bots(table, [], [])
+
+    async def resume(self, table: LiveTable) -> Outcome:
+        """After a restart: bots catch up if the crash came between two actions."""
+        return await self._run_bots(table, [], [])
+
+    # ---------------------------------------------------------------- restore
+
+    async def restore_all(self) -> list[LiveTable]:
+        """Rebuild every lobby and match in progress from the database."""
+        restored = []
+        for record in await self.db.tables.unfinished():
+            try:
+                restored.append(await self._restore(record))
+            except (EngineError, ValueError, KeyError) as error:
+                log.exception("table %s cannot be restored; stopping it: %s", record.id, error)
+                await self.db.tables.set_status(table_id=record.id, status=TableStatus.STOPPED)
+        return restored
+
+    async def _restore(self, record: TableRecord) -> LiveTable:
+        rules = Rules.from_json(record.rules_json)
+        seats = {s.seat: SeatState(s) for s in await self.db.seats.of_table(table_id=record.id)}
+        table = LiveTable(record=record, rules=rules, seats=seats)
+        if record.status is TableStatus.PLAYING:
+            match = Match.new(rules, record.seed)
+            table.remember(_initial_events(match))
+            for row in await self.db.actions.of_table(table_id=record.id):
+                table.remember(
+                    match.apply(row.seat if row.seat is not None else -1, decode_action(row.action_json))
+                )
+            table.match = match
+        self.tables[record.id] = table
+        return table
+
+    # ---------------------------------------------------------------- internals
+
+    async def _apply(self, table: LiveTable, seat: int, action: Action) -> list[Event]:
+        """Engine first (it refuses without changing state), then the log, then memory."""
+        assert table.match is not None
+        events = table.match.apply(seat, action)
+        try:
+            await self.db.actions.append(
+                table_id=table.id, version=table.match.version, seat=seat, action_json=encode_action(action)
+            )
+        except BaseException:
+            await self._reload_match(table)
+            raise
+        table.remember(events)
+        for state in table.seats.values():
+            state.readings = ()
+        if seat in table.seats:
+            table.seats[seat].clear_selection()
+        if table.match.is_over:
+            await self._set_status(table, TableStatus.FINISHED)
+        return events
+
+    async def _reload_match(self, table: LiveTable) -> None:
+        """The log write failed: go back to what the log says."""
+        restored = await self._restore(await self.db.tables.get(table_id=table.id))
+        table.match, table.deal_events = restored.match, restored.deal_events
+        self.tables[table.id] = table
+
+    async def _run_bots(
+        self, table: LiveTable, actions: list[tuple[int, Action]], events: list[Event]
+    ) -> Outcome:
+        """Let AI seats, seats in 托管 and forced tributes act until a human must choose."""
+        match = table.match
+        assert match is not None
+        for _ in range(MAX_BOT_STEPS):
+            if match.is_over or table.record.status is not TableStatus.PLAYING:
+                break
+            step = self._bot_step(table)
+            if step is None:
+                break
+            seat, action = step
+            events.extend(await self._apply(table, seat, action))
+            actions.append((seat, action))
+        return Outcome(tuple(actions), tuple(events), match.version)
+
+    def _bot_step(self, table: LiveTable) -> tuple[int, Action] | None:
+        assert table.match is not None
+        for seat in table.match.to_act:
+            state = table.seats[seat]
+            obs = table.observe(seat)
+            if state.is_bot:
+                return seat, self._bot_action(obs, table.rules)
+            forced = _forced_tribute(obs)
+            if forced is not None:
+                state.note = "forced_tribute"
+                return seat, forced
+        return None
+
+    def _bot_action(self, obs: Observation, rules: Rules) -> Action:
+        try:
+            return self.policy(obs, rules)
+        except EngineError:
+            log.exception("AI policy failed; using the timeout default")
+            return default_action(obs)
+
+    async def _count_timeout(self, table: LiveTable, seat: int, timed_out: bool) -> None:
+        record = table.seats[seat].record
+        timeouts = record.timeouts + 1 if timed_out else 0
+        autoplay = record.autoplay or timeouts >= 2
+        if (timeouts, autoplay) != (record.timeouts, record.autoplay):
+            await self._store_autoplay(table, seat, autoplay=autoplay, timeouts=timeouts)
+
+    async def _store_autoplay(self, table: LiveTable, seat: int, *, autoplay: bool, timeouts: int) -> None:
+        await self.db.seats.set_autoplay(table_id=table.id, seat=seat, autoplay=autoplay, timeouts=timeouts)
+        table.seats[seat].record = await self.db.seats.get(table_id=table.id, seat=seat)
+
+    async def _set_status(self, table: LiveTable, status: TableStatus) -> None:
+        await self.db.tables.set_status(table_id=table.id, status=status)
+        table.record = await self.db.tables.get(table_id=table.id)
+
+    def _first_free(self, table: LiveTable) -> int:
+        free = table.free_seats()
+        if not free:
+            raise TableError("table_full")
+        return free[0]
+
+    @staticmethod
+    def _require(table: LiveTable, status: TableStatus) -> None:
+        if table.record.status is not status:
+            raise TableError("table_not_" + status.value)
+
+
+def default_action(obs: Observation) -> Action:
+    """What the clock does for a seat: lowest single or pass; tribute the forced card;
+    return the lowest allowed card (A13)."""
+    if obs.phase is Phase.TRIBUTE:
+        return GiveTribute(obs.must_tribute_from[0])
+    if obs.phase is Phase.RETURN_TRIBUTE:
+        return ReturnTribute(lowest_card(obs.may_return, obs.level))
+    if obs.table_play is not None and obs.table_seat != obs.seat:
+        return Pass()
+    return timeout_action(obs.hand, obs.level, None)
+
+
+def _forced_tribute(obs: Observation) -> Action | None:
+    """A tribute with only one possible card is paid at once (the player is shown it)."""
+    if obs.phase is Phase.TRIBUTE and len(set(obs.must_tribute_from)) == 1:
+        return GiveTribute(obs.must_tribute_from[0])
+    return None
+
+
+def _initial_events(match: Match) -> list[Event]:
+    """The events of dealing the first hand (``Match.new`` keeps them in ``events``)."""
+    return list(match.events)
+
+
+__all__ = [
+    "LiveTable",
+    "NotFound",
+    "Outcome",
+    "PlayCards",
+    "SeatState",
+    "TableError",
+    "TableService",
+    "default_action",
+    "rules_from_args",
+]

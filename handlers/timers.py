@@ -1,0 +1,108 @@
+"""Turn clocks: one JobQueue job per waiting seat, named ``turn:<table>:<seat>``.
+
+On timeout the seat does the default (A13): the leader plays the lowest single, a
+follower passes, a tribute pays the forced card, a return gives the lowest
+allowed card. Two timeouts in a row put the seat in 托管 until 取消托管.
+Clocks are re-armed after every change and on restart (with a full turn).
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass
+from typing import Any
+
+from telegram.ext import JobQueue
+
+from engine.actions import Passed, Phase, Played
+from handlers import flow
+from handlers.context import Context
+from handlers.table_service import LiveTable, TableError, default_action
+from handlers.texts import _
+
+log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True, slots=True)
+class TurnClock:
+    """What a clock was armed for; it fires only if the seat is still waiting on it."""
+
+    table_id: int
+    seat: int
+    phase: Phase
+    deal: int
+    version: int
+
+
+def job_name(table_id: int, seat: int) -> str:
+    return f"turn:{table_id}:{seat}"
+
+
+def seconds_for(table: LiveTable) -> int | None:
+    """The preset's limit: tribute time, the first play of a deal, or a normal turn."""
+    assert table.match is not None
+    rules = table.rules
+    if table.match.phase in (Phase.TRIBUTE, Phase.RETURN_TRIBUTE):
+        return rules.tribute_seconds
+    first = not any(isinstance(event, Played | Passed) for event in table.deal_events)
+    if first and rules.first_turn_seconds:
+        return rules.first_turn_seconds
+    return rules.turn_seconds
+
+
+def cancel(job_queue: JobQueue[Any], table_id: int) -> None:
+    for seat in range(4):
+        for job in job_queue.get_jobs_by_name(job_name(table_id, seat)):
+            job.schedule_removal()
+
+
+def rearm(job_queue: JobQueue[Any], table: LiveTable) -> None:
+    """Arm a clock for each human seat now expected to act; keep a running tribute clock."""
+    match = table.match
+    if match is None or match.is_over or not table.record.status.is_active:
+        cancel(job_queue, table.id)
+        return
+    seconds = seconds_for(table)
+    for seat in range(4):
+        name = job_name(table.id, seat)
+        jobs = job_queue.get_jobs_by_name(name)
+        state = table.seats.get(seat)
+        waiting = seat in match.to_act and state is not None and not state.is_bot and seconds is not None
+        clock = TurnClock(table.id, seat, match.phase, match.deal_number, match.version)
+        if waiting and match.phase is not Phase.PLAY and any(_same_exchange(job.data, clock) for job in jobs):
+            continue
+        for job in jobs:
+            job.schedule_removal()
+        if waiting:
+            assert seconds is not None
+            job_queue.run_once(on_timeout, seconds, data=clock, name=name)
+
+
+def _same_exchange(data: object, clock: TurnClock) -> bool:
+    return isinstance(data, TurnClock) and (data.phase, data.deal) == (clock.phase, clock.deal)
+
+
+async def on_timeout(context: Context) -> None:
+    """The clock ran out: act for the seat if it is still the one the clock waited for."""
+    assert context.job is not None
+    clock = context.job.data
+    assert isinstance(clock, TurnClock)
+    try:
+        table = context.services.tables.get(clock.table_id)
+    except TableError:
+        return
+    async with table.lock:
+        match = table.match
+        if match is None or clock.seat not in match.to_act or match.deal_number != clock.deal:
+            return
+        if match.phase is Phase.PLAY and match.version != clock.version:
+            return
+        state = table.seats[clock.seat]
+        locale = state.record.locale or "zh"
+        outcome = await context.services.tables.act(
+            table, seat=clock.seat, action=default_action(table.observe(clock.seat)), timed_out=True
+        )
+        state.note = _("⏰ Time ran out: the bot acted for you.", locale)
+        if state.record.autoplay:
+            state.note += "\n" + _("Auto-play is on; press Cancel auto-play to play again.", locale)
+        await flow.show_in(context, table, outcome)
