@@ -72,18 +72,7 @@ def build_application(
     """The bot's Application, handlers registered; services open in ``post_init``."""
 
     async def post_init(app: App) -> None:
-        db = await Database.open(db_path)
-        tables = TableService(db)
-        board = BoardPublisher(app.bot, tables, db, interval=board_interval)
-        app.bot_data.open(Services(db=db, tables=tables, board=board, bot_username=app.bot.username))
-        await app.bot.set_my_commands([BotCommand(name, text) for name, text in COMMANDS])
-        await resume_tables(app)
-
-    async def post_shutdown(app: App) -> None:
-        services = app.bot_data.close()
-        if services is not None:
-            await services.board.close()
-            await services.db.close()
+        await open_services(app, db_path=db_path, board_interval=board_interval)
 
     context_types = ContextTypes(context=Context, bot_data=BotData)
     builder: ApplicationBuilder[Any, Any, Any, Any, Any, Any] = (
@@ -93,7 +82,7 @@ def build_application(
         .concurrent_updates(True)
         .defaults(Defaults(block=True))
         .post_init(post_init)
-        .post_shutdown(post_shutdown)
+        .post_shutdown(close_services)
     )
     if rate_limiter:
         builder = builder.rate_limiter(AIORateLimiter())
@@ -103,6 +92,28 @@ def build_application(
     app: App = builder.build()
     register_handlers(app)
     return app
+
+
+async def open_services(app: App, *, db_path: str, board_interval: float = 3.0) -> None:
+    """Open the database, build the services and resume unfinished tables.
+
+    ``run_polling`` calls this as ``post_init``; an embedding (tests, the demo) calls
+    it after ``app.initialize()``.
+    """
+    await app.initialize()
+    db = await Database.open(db_path)
+    tables = TableService(db)
+    board = BoardPublisher(app.bot, tables, db, interval=board_interval)
+    app.bot_data.open(Services(db=db, tables=tables, board=board, bot_username=app.bot.username))
+    await app.bot.set_my_commands([BotCommand(name, text) for name, text in COMMANDS])
+    await resume_tables(app)
+
+
+async def close_services(app: App) -> None:
+    services = app.bot_data.close()
+    if services is not None:
+        await services.board.close()
+        await services.db.close()
 
 
 def register_handlers(app: App) -> None:

@@ -16,7 +16,6 @@ import secrets
 from collections import Counter
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
-from typing import Any
 
 from engine.actions import (
     Action,
@@ -137,15 +136,11 @@ class Outcome:
 
 
 def encode_action(action: Action) -> str:
-    encoded: Any = action_to_json(action)
-    return encoded if isinstance(encoded, str) else json.dumps(encoded, sort_keys=True)
+    return json.dumps(action_to_json(action), sort_keys=True, ensure_ascii=False)
 
 
 def decode_action(text: str) -> Action:
-    try:
-        return action_from_json(json.loads(text))
-    except (TypeError, ValueError, KeyError):
-        return action_from_json(text)  # type: ignore[arg-type]
+    return action_from_json(json.loads(text))
 
 
 def rules_from_args(args: Iterable[str]) -> tuple[str, Rules]:

@@ -1,0 +1,271 @@
+"""Whole matches through the Bot API emulator, played by pressing the bot's own buttons.
+
+Simulated people open the table in a group, join through the deep link, and play
+every turn in their private chats with 提示 then 出牌 (or 不出), including tributes.
+The bot runs as the real Application over HTTP; one test kills it (SIGKILL) in the
+middle of a deal and starts it again on the same database. Every test checks that
+the group never saw a card before it was played and never got more than 20
+messages in a minute.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import os
+import re
+import signal
+import subprocess
+import sys
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import aiosqlite
+
+from bot import build_application, close_services, open_services
+from engine.actions import PlayCards
+from engine.cards import CARDS
+from engine.match import action_from_json
+from render.words import card_text
+from tests.e2e.harness import BotMessage, Chat, Emulator, Telegram, User, polling, wait_for
+
+ROOT = Path(__file__).resolve().parents[2]
+SHORT_MATCH = "/newgame wechat-6-deals points_deals=2"
+MATCH_TIMEOUT = 240.0
+FACE_PATTERN = re.compile(
+    "|".join(re.escape(card_text(card)) for card in sorted(CARDS, key=lambda c: -len(card_text(c))))
+)
+
+
+@contextlib.asynccontextmanager
+async def running_bot(emulator: Emulator, token: str, db_path: Path) -> AsyncIterator[None]:
+    app = build_application(
+        token, db_path=str(db_path), base_url=emulator.base_url, base_file_url=emulator.base_file_url
+    )
+    await open_services(app, db_path=str(db_path))
+    try:
+        async with polling(app):
+            yield
+    finally:
+        await close_services(app)
+
+
+@contextlib.contextmanager
+def bot_process(emulator: Emulator, token: str, db_path: Path):
+    """The bot as its own process (``python bot.py``), so a test can SIGKILL it."""
+    env = os.environ | {
+        "TELEGRAM_BOT_TOKEN": token,
+        "GUANDAN_DB": str(db_path),
+        "TELEGRAM_API_BASE": emulator.base_url,
+    }
+    process = subprocess.Popen([sys.executable, "bot.py"], cwd=ROOT, env=env)
+    try:
+        yield process
+    finally:
+        if process.poll() is None:
+            process.send_signal(signal.SIGINT)
+            try:
+                process.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                process.kill()
+                process.wait()
+
+
+def callback_op(data: str | None) -> str | None:
+    return data.split(":")[4] if data and data.count(":") >= 4 else None
+
+
+def buttons_by_op(message: BotMessage) -> dict[str, list[str]]:
+    found: dict[str, list[str]] = {}
+    for row in message.buttons:
+        for button in row:
+            op = callback_op(button.data)
+            if op is not None and button.data is not None:
+                found.setdefault(op, []).append(button.data)
+    return found
+
+
+class Table:
+    """The test's view of one group table: its people, its chats and the checks."""
+
+    def __init__(self, telegram: Telegram, group: Chat, db_path: Path) -> None:
+        self.telegram = telegram
+        self.group = group
+        self.db_path = db_path
+        self.over = asyncio.Event()
+        self.presses = 0
+        self.leaks: list[str] = []
+
+    async def lobby(self) -> BotMessage:
+        return await self.telegram.wait_message(
+            self.group, lambda m: "/start" not in m.content and bool(m.buttons)
+        )
+
+    async def join(self, user: User, seat: int) -> None:
+        """Tap a seat; the first time the bot sends the player to the private chat."""
+        lobby = await self.lobby()
+        seat_data = lobby.buttons[seat // 2][seat % 2].data
+        assert seat_data is not None
+        query = await self.telegram.press(user, lobby, seat_data)
+        answer = await self.telegram.wait_answer(query)
+        if answer.show_alert:
+            token = deep_link_token(lobby)
+            await self.telegram.send(user, Chat.private(user), f"/start {token}")
+        await self.telegram.wait_message(
+            self.group, lambda m: user.first_name in m.content and bool(m.buttons)
+        )
+
+    async def add_ai(self, user: User) -> None:
+        lobby = await self.lobby()
+        before = lobby.content
+        await self.telegram.press(user, lobby, buttons_by_op(lobby)["i"][0])
+        await wait_for(lambda: self._changed(before), what="an AI player to sit")
+
+    async def _changed(self, before: str) -> bool:
+        return (await self.lobby()).content != before
+
+    async def start(self, user: User) -> None:
+        lobby = await self.lobby()
+        query = await self.telegram.press(user, lobby, buttons_by_op(lobby)["go"][0])
+        answer = await self.telegram.wait_answer(query)
+        assert not answer.show_alert, answer.text
+
+    async def watch(self) -> None:
+        """Until the match ends: check each group snapshot against the cards already public."""
+        while not self.over.is_set():
+            messages = await self.telegram.messages(self.group)
+            public = await self.public_faces()
+            for message in messages:
+                shown = set(FACE_PATTERN.findall(message.content))
+                leaked = shown - public
+                if leaked:
+                    self.leaks.append(f"{sorted(leaked)} in {message.content!r}")
+            if any("🏆" in m.content for m in messages):
+                self.over.set()
+            await asyncio.sleep(0.3)
+
+    async def public_faces(self) -> set[str]:
+        """Faces of every card played or exchanged so far (the log is written before it is shown)."""
+        async with (
+            aiosqlite.connect(self.db_path) as db,
+            db.execute("SELECT action_json FROM actions") as cursor,
+        ):
+            rows = await cursor.fetchall()
+        faces: set[str] = set()
+        for (text,) in rows:
+            action = action_from_json(json.loads(text))
+            cards = action.play.cards if isinstance(action, PlayCards) else getattr(action, "card", None)
+            if isinstance(cards, tuple):
+                faces.update(card_text(card) for card in cards)
+            elif cards is not None:
+                faces.add(card_text(cards))
+        return faces
+
+    async def play(self, user: User) -> None:
+        """Press 提示 then 出牌 (or 不出) whenever it is this player's turn; choose tributes."""
+        chat = Chat.private(user)
+        while not self.over.is_set():
+            hand = await self.telegram.last_message(chat)
+            ops = buttons_by_op(hand) if hand is not None else {}
+            if hand is None or not ops:
+                await asyncio.sleep(0.05)
+                continue
+            if "g" in ops or "b" in ops:
+                await self._press(user, hand, (ops.get("g") or ops["b"])[0])
+            elif "r" in ops:
+                await self._press(user, hand, ops["r"][0])
+            elif "轮到你" in hand.content and "h" in ops:
+                await self._turn(user, chat, hand, ops)
+            else:
+                await asyncio.sleep(0.05)
+
+    async def _turn(self, user: User, chat: Chat, hand: BotMessage, ops: dict[str, list[str]]) -> None:
+        answer = await self._press(user, hand, ops["h"][0])
+        if answer is not None and answer.show_alert:
+            if "不出" in answer.text:
+                await self._press(user, hand, ops["x"][0])
+            return
+
+        async def hinted() -> BotMessage | None:
+            fresh = await self.telegram.last_message(chat)
+            return fresh if fresh is not None and fresh.raw != hand.raw else None
+
+        fresh = await wait_for(hinted, what="the hint to select cards")
+        fresh_ops = buttons_by_op(fresh)
+        if "p" in fresh_ops:
+            await self._press(user, fresh, fresh_ops["p"][0])
+
+    async def _press(self, user: User, message: BotMessage, data: str):
+        self.presses += 1
+        try:
+            query = await self.telegram.press(user, message, data)
+        except Exception:  # the message moved on between reading and pressing
+            await asyncio.sleep(0.05)
+            return None
+        return await self.telegram.wait_answer(query)
+
+    async def group_rate(self) -> int:
+        """The most group messages in any 60-second window."""
+        dates = sorted(
+            int(m.raw["date"]) for m in await self.telegram.messages(self.group, include_deleted=True)
+        )
+        return max((sum(1 for d in dates if start <= d < start + 60) for start in dates), default=0)
+
+
+def deep_link_token(lobby: BotMessage) -> str:
+    for row in lobby.raw["reply_markup"]["inline_keyboard"]:
+        for button in row:
+            if "url" in button:
+                return button["url"].split("start=", 1)[1]
+    raise LookupError("the lobby has no deep link")
+
+
+async def final_status(db_path: Path) -> str:
+    async with aiosqlite.connect(db_path) as db, db.execute("SELECT status FROM game_tables") as cursor:
+        return str((await cursor.fetchone())[0])
+
+
+ALICE = User(2001, "Alice")
+BOB = User(2002, "Bob")
+CAROL = User(2003, "Carol")
+DAVE = User(2004, "Dave")
+
+
+async def set_up(telegram: Telegram, table: Table, humans: list[User]) -> None:
+    await telegram.set_admins(table.group, [humans[0]])
+    await telegram.send(humans[0], table.group, SHORT_MATCH)
+    await table.lobby()
+    for seat, user in enumerate(humans):
+        await table.join(user, seat)
+    for _ in range(4 - len(humans)):
+        await table.add_ai(humans[0])
+    await table.start(humans[0])
+
+
+async def play_out(table: Table, humans: list[User]) -> None:
+    players = [asyncio.create_task(table.play(user)) for user in humans]
+    watcher = asyncio.create_task(table.watch())
+    try:
+        await asyncio.wait_for(table.over.wait(), MATCH_TIMEOUT)
+    finally:
+        table.over.set()
+        await asyncio.gather(*players, watcher, return_exceptions=True)
+
+
+async def assert_clean_finish(telegram: Telegram, table: Table) -> None:
+    assert await final_status(table.db_path) == "finished"
+    assert table.leaks == []
+    assert await table.group_rate() <= 20
+    messages = await telegram.messages(table.group)
+    assert any("第 2 副" in m.content for m in messages)
+
+
+async def test_two_humans_and_two_ai_play_a_match(
+    emulator: Emulator, telegram: Telegram, token: str, tmp_path: Path
+):
+    table = Table(telegram, Chat.group(-4001, "掼蛋群"), tmp_path / "g.db")
+    async with running_bot(emulator, token, table.db_path):
+        await set_up(telegram, table, [ALICE, BOB])
+        await play_out(table, [ALICE, BOB])
+        await assert_clean_finish(telegram, table)
