@@ -5,7 +5,7 @@ a hand image is drawn from an :class:`~engine.observation.Observation`, so it ca
 only ever show the observing seat's own cards.
 """
 
-from render.arrange import arrange_hand, arrange_play, hand_groups
+from render.arrange import arrange_hand, arrange_play, arrange_positions, hand_groups
 from render.contest import (
     BracketMatch,
     BracketRound,
@@ -38,6 +38,7 @@ __all__ = [
     "StandingsView",
     "arrange_hand",
     "arrange_play",
+    "arrange_positions",
     "card_text",
     "describe_play",
     "hand_groups",

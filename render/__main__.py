@@ -17,11 +17,17 @@ def demo(directory: Path) -> None:
     """Write every sample picture as PNG into ``directory``."""
     directory.mkdir(parents=True, exist_ok=True)
     obs = samples.hand_observation(seed=1)
-    labels = {i: str(i + 1) for i in range(len(obs.hand))}
+    labels = samples.display_labels(obs)
     pictures = {
         "hand": render_hand(obs, selected={3, 4}, labels=labels, names=samples.NAMES),
-        "hand_en_four_colour": render_hand(obs, labels=labels, locale="en", four_color=True, group=True,
-                                           names=samples.ENGLISH_NAMES),
+        "hand_en_four_colour": render_hand(
+            obs,
+            labels=samples.display_labels(obs, group=True),
+            locale="en",
+            four_color=True,
+            group=True,
+            names=samples.ENGLISH_NAMES,
+        ),
         "hand_small": render_hand(samples.hand_observation(seed=2, size=6)),
         "deal_result": render_deal_result(samples.deal_result()),
         "deal_result_en": render_deal_result(samples.deal_result(english=True), locale="en"),

@@ -48,9 +48,14 @@ def hand_groups(cards: Sequence[Card], level: Rank, *, group: bool = False) -> l
     return [g for g in [rest, *bombs, *flushes] if g]
 
 
+def arrange_positions(cards: Sequence[Card], level: Rank, *, group: bool = False) -> list[int]:
+    """Positions in ``cards`` in display order: label button N with position ``[N-1]``."""
+    return [i for g in hand_groups(cards, level, group=group) for i in g]
+
+
 def arrange_hand(cards: Sequence[Card], level: Rank, *, group: bool = False) -> list[Card]:
     """The cards in the order the hand image shows them (and the buttons list them)."""
-    return [cards[i] for g in hand_groups(cards, level, group=group) for i in g]
+    return [cards[i] for i in arrange_positions(cards, level, group=group)]
 
 
 def _bomb_groups(cards: Sequence[Card], order: list[int], level: Rank) -> list[tuple[int, ...]]:
@@ -114,4 +119,9 @@ def _full_house(play: Play, level: Rank) -> list[Card]:
     if len(triple) > 3:
         pair, triple = triple[3:] + pair, triple[:3]
     need = 3 - len(triple)
-    return sorted(triple, key=lambda c: c.index) + wild[:need] + sorted(pair, key=lambda c: c.index) + wild[need:]
+    return (
+        sorted(triple, key=lambda c: c.index)
+        + wild[:need]
+        + sorted(pair, key=lambda c: c.index)
+        + wild[need:]
+    )

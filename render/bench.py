@@ -35,12 +35,15 @@ def time_ms(call: Callable[[], bytes], repeat: int) -> tuple[float, float, int]:
 
 def cases() -> list[tuple[str, Callable[[], bytes], Callable[[], Image.Image]]]:
     obs = samples.hand_observation(seed=1)
-    labels = {i: str(i + 1) for i in range(len(obs.hand))}
+    labels = samples.display_labels(obs)
     strip = samples.play("straight_flush")
     result = samples.deal_result()
     return [
-        ("hand (27 cards)", lambda: render_hand(obs, selected={3, 4}, labels=labels),
-         lambda: hand_image(obs, selected={3, 4}, labels=labels)),
+        (
+            "hand (27 cards)",
+            lambda: render_hand(obs, selected={3, 4}, labels=labels),
+            lambda: hand_image(obs, selected={3, 4}, labels=labels),
+        ),
         ("play strip", lambda: render_play(strip, Rank.SEVEN), lambda: play_image(strip, Rank.SEVEN)),
         ("deal result", lambda: render_deal_result(result), lambda: deal_result_image(result)),
     ]

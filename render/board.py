@@ -45,17 +45,33 @@ def draw_title(draw: ImageDraw.ImageDraw, title: str, subtitle: str = "", width:
     draw.rectangle((0, 0, width, TITLE), fill=theme.FELT_DARK)
     face = font(44, bold=True)
     if subtitle:
-        draw.text((MARGIN, 38), fit(title, face, width - 2 * MARGIN), font=face, fill=theme.PAPER, anchor="lm")
+        draw.text(
+            (MARGIN, 38), fit(title, face, width - 2 * MARGIN), font=face, fill=theme.PAPER, anchor="lm"
+        )
         small = font(24)
-        draw.text((MARGIN, 78), fit(subtitle, small, width - 2 * MARGIN), font=small,
-                  fill=theme.MUTED_TEXT, anchor="lm")
+        draw.text(
+            (MARGIN, 78),
+            fit(subtitle, small, width - 2 * MARGIN),
+            font=small,
+            fill=theme.MUTED_TEXT,
+            anchor="lm",
+        )
     else:
-        draw.text((MARGIN, TITLE / 2), fit(title, face, width - 2 * MARGIN), font=face, fill=theme.PAPER,
-                  anchor="lm")
+        draw.text(
+            (MARGIN, TITLE / 2),
+            fit(title, face, width - 2 * MARGIN),
+            font=face,
+            fill=theme.PAPER,
+            anchor="lm",
+        )
 
 
 def draw_table(
-    draw: ImageDraw.ImageDraw, top: int, columns: Sequence[Column], rows: Sequence[Sequence[Cell]], left: int = MARGIN
+    draw: ImageDraw.ImageDraw,
+    top: int,
+    columns: Sequence[Column],
+    rows: Sequence[Sequence[Cell]],
+    left: int = MARGIN,
 ) -> int:
     """Header plus striped rows from ``top``; returns the y below the table."""
     _draw_row(draw, top, left, columns, [Cell(c.header, theme.INK_SOFT, True) for c in columns], theme.RULE)
@@ -67,7 +83,12 @@ def draw_table(
 
 
 def _draw_row(
-    draw: ImageDraw.ImageDraw, top: int, left: int, columns: Sequence[Column], cells: Sequence[Cell], ground: str
+    draw: ImageDraw.ImageDraw,
+    top: int,
+    left: int,
+    columns: Sequence[Column],
+    cells: Sequence[Cell],
+    ground: str,
 ) -> None:
     width = sum(c.width for c in columns)
     draw.rectangle((left, top, left + width, top + ROW - 1), fill=ground)
@@ -82,6 +103,9 @@ def _draw_row(
 def draw_cell(draw: ImageDraw.ImageDraw, cell: Cell, x: int, top: int, column: Column) -> None:
     face = font(TEXT, bold=cell.bold)
     text = fit(cell.text, face, column.width - 20)
-    anchor, tx = {"left": ("lm", x + 12), "center": ("mm", x + column.width / 2),
-                  "right": ("rm", x + column.width - 12)}[column.align]
+    anchor, tx = {
+        "left": ("lm", x + 12),
+        "center": ("mm", x + column.width / 2),
+        "right": ("rm", x + column.width - 12),
+    }[column.align]
     draw.text((tx, top + ROW / 2), text, font=face, fill=cell.colour, anchor=anchor)

@@ -127,8 +127,13 @@ def bracket_image(view: BracketView, *, locale: str = "zh") -> Image.Image:
     draw_title(draw, view.title, view.subtitle, width)
     for r, bracket_round in enumerate(view.rounds):
         left = MARGIN + r * (_BOX_WIDTH + _ROUND_GAP)
-        draw.text((left + _BOX_WIDTH / 2, TITLE + 34), fit(bracket_round.name, font(28, bold=True), _BOX_WIDTH),
-                  font=font(28, bold=True), fill=theme.INK_SOFT, anchor="mm")
+        draw.text(
+            (left + _BOX_WIDTH / 2, TITLE + 34),
+            fit(bracket_round.name, font(28, bold=True), _BOX_WIDTH),
+            font=font(28, bold=True),
+            fill=theme.INK_SOFT,
+            anchor="mm",
+        )
         for m, match in enumerate(bracket_round.matches):
             _draw_match(draw, left, round(centres[r][m]), match, locale)
             if r + 1 < len(view.rounds) and m // 2 < len(view.rounds[r + 1].matches):
@@ -151,8 +156,9 @@ def _match_centres(view: BracketView) -> list[list[float]]:
 
 def _draw_match(draw: ImageDraw.ImageDraw, left: int, centre: int, match: BracketMatch, locale: str) -> None:
     top = centre - _BOX_HEIGHT // 2
-    draw.rounded_rectangle((left, top, left + _BOX_WIDTH, top + _BOX_HEIGHT), 12, fill=theme.PAPER,
-                           outline=theme.RULE, width=2)
+    draw.rounded_rectangle(
+        (left, top, left + _BOX_WIDTH, top + _BOX_HEIGHT), 12, fill=theme.PAPER, outline=theme.RULE, width=2
+    )
     draw.line((left + 8, centre, left + _BOX_WIDTH - 8, centre), fill=theme.RULE, width=2)
     undecided = "TBD" if is_english(locale) else "待定"
     for side in (0, 1):
@@ -166,10 +172,20 @@ def _draw_match(draw: ImageDraw.ImageDraw, left: int, centre: int, match: Bracke
         score_face = font(26, bold=True)
         score = match.scores[side]
         room = _BOX_WIDTH - 32 - int(score_face.getlength(score)) - 12
-        draw.text((left + 18, y), fit(name if name is not None else undecided, face, room), font=face,
-                  fill=colour, anchor="lm")
-        draw.text((left + _BOX_WIDTH - 14, y), score, font=score_face, fill=theme.WIN if won else colour,
-                  anchor="rm")
+        draw.text(
+            (left + 18, y),
+            fit(name if name is not None else undecided, face, room),
+            font=face,
+            fill=colour,
+            anchor="lm",
+        )
+        draw.text(
+            (left + _BOX_WIDTH - 14, y),
+            score,
+            font=score_face,
+            fill=theme.WIN if won else colour,
+            anchor="rm",
+        )
 
 
 def _draw_link(draw: ImageDraw.ImageDraw, x: int, y: float, target: float) -> None:

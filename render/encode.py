@@ -77,8 +77,12 @@ _VARIANTS: Final = (
 
 def _draw_text_samples(draw: ImageDraw.ImageDraw, top: int) -> None:
     samples = (
-        (theme.FELT_DARK, theme.LIGHT_TEXT), (theme.GOLD, theme.INK), (theme.LABEL, theme.PAPER),
-        (theme.SELECT, theme.PAPER), (theme.FELT, theme.MUTED_TEXT), (theme.FELT, theme.GOLD),
+        (theme.FELT_DARK, theme.LIGHT_TEXT),
+        (theme.GOLD, theme.INK),
+        (theme.LABEL, theme.PAPER),
+        (theme.SELECT, theme.PAPER),
+        (theme.FELT, theme.MUTED_TEXT),
+        (theme.FELT, theme.GOLD),
     )
     for i, (ground, ink) in enumerate(samples):
         left = i * 660

@@ -39,8 +39,13 @@ def mark_of(card: Card, level: Rank) -> Mark:
 
 
 def card_sprite(
-    card: Card, size: theme.CardSize, *, four_color: bool, mark: Mark = Mark.PLAIN,
-    selected: bool = False, english: bool = False,
+    card: Card,
+    size: theme.CardSize,
+    *,
+    four_color: bool,
+    mark: Mark = Mark.PLAIN,
+    selected: bool = False,
+    english: bool = False,
 ) -> Image.Image:
     """The RGBA face of ``card`` (transparent outside its rounded corners)."""
     return _sprite(card.index, size, four_color, mark, selected, english and card.is_joker)
@@ -96,13 +101,17 @@ def _draw_plain(draw: ImageDraw.ImageDraw, size: theme.CardSize, card: Card, col
     x = _corner(size)
     draw.text((x, size.px(40)), text, font=face, fill=colour, anchor="mm")
     draw.text((x, size.px(100)), card.suit.symbol, font=font(size.px(50)), fill=colour, anchor="mm")
-    pip = font(size.px(72))
-    draw.text((size.px(117), size.height * 0.5), card.suit.symbol, font=pip, fill=colour, anchor="mm")
+    pip = font(size.px(66))
+    draw.text((size.px(120), size.height * 0.5), card.suit.symbol, font=pip, fill=colour, anchor="mm")
     tail = font(size.px(30), bold=True)
-    draw.text((size.width - size.px(20), size.height - size.px(22)), text, font=tail, fill=colour, anchor="mm")
+    draw.text(
+        (size.width - size.px(20), size.height - size.px(22)), text, font=tail, fill=colour, anchor="mm"
+    )
 
 
-def _draw_joker(draw: ImageDraw.ImageDraw, size: theme.CardSize, card: Card, colour: str, english: bool) -> None:
+def _draw_joker(
+    draw: ImageDraw.ImageDraw, size: theme.CardSize, card: Card, colour: str, english: bool
+) -> None:
     """小王/大王 stacked in the corner; the star is filled for 大王, hollow for 小王,
     so the two differ in shape as well as colour."""
     big = card.rank is Rank.BIG_JOKER
@@ -117,7 +126,7 @@ def _draw_joker(draw: ImageDraw.ImageDraw, size: theme.CardSize, card: Card, col
         draw.text((x, size.px(92)), "王", font=face, fill=colour, anchor="mm")
     star = "★" if big else "☆"
     draw.text((x, size.px(145)), star, font=font(size.px(40)), fill=colour, anchor="mm")
-    draw.text((size.px(116), size.height * 0.5), star, font=font(size.px(64)), fill=colour, anchor="mm")
+    draw.text((size.px(120), size.height * 0.5), star, font=font(size.px(58)), fill=colour, anchor="mm")
 
 
 def _draw_wild_badge(draw: ImageDraw.ImageDraw, size: theme.CardSize) -> None:

@@ -29,7 +29,7 @@ HEADER: Final = 76
 RAISE: Final = 26  # a selected card sits this much higher
 ROW_GAP: Final = 12
 GROUP_GAP: Final = 26  # space before a set-apart bomb or straight flush
-MAX_STEP: Final = 104  # widest spacing, for short hands
+MAX_STEP: Final = 88  # widest spacing, for short hands
 ROW_LIMIT: Final = 15  # more cards than this go to two rows
 
 
@@ -57,8 +57,17 @@ def render_hand(
     ``selected`` and ``labels`` are keyed by position in ``obs.hand``; ``names``
     by seat. ``group`` sets bombs and straight flushes apart.
     """
-    return table_png(hand_image(obs, selected=selected, labels=labels, locale=locale,
-                                four_color=four_color, names=names, group=group))
+    return table_png(
+        hand_image(
+            obs,
+            selected=selected,
+            labels=labels,
+            locale=locale,
+            four_color=four_color,
+            names=names,
+            group=group,
+        )
+    )
 
 
 def hand_image(
@@ -75,19 +84,31 @@ def hand_image(
     hand = obs.hand
     rows = _split_rows(hand_groups(hand, obs.level, group=group), hand, obs.level)
     slots = [slot for r, row in enumerate(rows) for slot in _place_row(row, r)]
-    height = HEADER + MARGIN + max(1, len(rows)) * (RAISE + theme.HAND_CARD.height + ROW_GAP) + MARGIN - ROW_GAP
+    height = (
+        HEADER + MARGIN + max(1, len(rows)) * (RAISE + theme.HAND_CARD.height + ROW_GAP) + MARGIN - ROW_GAP
+    )
     image = Image.new("RGB", (WIDTH, height), theme.FELT)
     image.paste(_header(obs, locale, names), (0, 0))
     chosen = set(selected)
     for slot in slots:
-        _draw_card(image, hand[slot.position], slot, obs.level, slot.position in chosen,
-                   (labels or {}).get(slot.position), four_color, locale)
+        _draw_card(
+            image,
+            hand[slot.position],
+            slot,
+            obs.level,
+            slot.position in chosen,
+            (labels or {}).get(slot.position),
+            four_color,
+            locale,
+        )
     if not hand:
         _draw_empty(ImageDraw.Draw(image), locale)
     return image
 
 
-def _split_rows(groups: list[tuple[int, ...]], hand: Sequence[Card], level: Rank) -> list[list[tuple[int, ...]]]:
+def _split_rows(
+    groups: list[tuple[int, ...]], hand: Sequence[Card], level: Rank
+) -> list[list[tuple[int, ...]]]:
     """One row, or two split at a rank boundary near the middle so no rank is torn."""
     flat = [(g, i) for g, group in enumerate(groups) for i in group]
     if len(flat) <= ROW_LIMIT:
@@ -133,12 +154,24 @@ def _card_top(row: int) -> int:
 
 
 def _draw_card(
-    image: Image.Image, card: Card, slot: _Slot, level: Rank,
-    selected: bool, label: str | None, four_color: bool, locale: str,
+    image: Image.Image,
+    card: Card,
+    slot: _Slot,
+    level: Rank,
+    selected: bool,
+    label: str | None,
+    four_color: bool,
+    locale: str,
 ) -> None:
     size = theme.HAND_CARD
-    sprite = card_sprite(card, size, four_color=four_color, mark=mark_of(card, level),
-                         selected=selected, english=is_english(locale))
+    sprite = card_sprite(
+        card,
+        size,
+        four_color=four_color,
+        mark=mark_of(card, level),
+        selected=selected,
+        english=is_english(locale),
+    )
     top = _card_top(slot.row) - (RAISE if selected else 0)
     image.paste(sprite, (slot.x, top), sprite)
     if label:
@@ -183,7 +216,9 @@ def _header_band(level: str, who: str, count: int, english: bool) -> Image.Image
     draw.text((WIDTH - MARGIN, HEADER / 2), tally, font=tally_face, fill=theme.LIGHT_TEXT, anchor="rm")
     room = WIDTH - MARGIN - int(tally_face.getlength(tally)) - 24 - (badge_right + 24)
     face = font(30)
-    draw.text((badge_right + 24, HEADER / 2), fit(who, face, room), font=face, fill=theme.LIGHT_TEXT, anchor="lm")
+    draw.text(
+        (badge_right + 24, HEADER / 2), fit(who, face, room), font=face, fill=theme.LIGHT_TEXT, anchor="lm"
+    )
     return band
 
 

@@ -47,8 +47,9 @@ def play_image(
     image = Image.new("RGB", (width, size.height + 2 * PAD), theme.FELT)
     _draw_words(ImageDraw.Draw(image), kind, detail, caption, panel)
     for i, card in enumerate(cards):
-        sprite = card_sprite(card, size, four_color=four_color, mark=mark_of(card, level),
-                             english=is_english(locale))
+        sprite = card_sprite(
+            card, size, four_color=four_color, mark=mark_of(card, level), english=is_english(locale)
+        )
         image.paste(sprite, (panel + PAD + i * step, PAD), sprite)
     return image
 

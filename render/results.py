@@ -68,8 +68,11 @@ class MatchSummaryView:
 
 def tribute_line(view: TributeView, names: Sequence[str] = (), locale: str = "zh") -> str:
     """``东 王五 → 北 李四 进贡 ♥A`` (the card left out when the viewer may not see it)."""
-    verb = ("returns" if view.is_return else "pays") if is_english(locale) else (
-        "还贡" if view.is_return else "进贡")
+    verb = (
+        ("returns" if view.is_return else "pays")
+        if is_english(locale)
+        else ("还贡" if view.is_return else "进贡")
+    )
     card = f" {card_text(view.card, locale)}" if view.card is not None else ""
     giver, receiver = _player(view.giver, names, locale), _player(view.receiver, names, locale)
     return f"{giver} → {receiver} {verb}{card}"
@@ -90,10 +93,15 @@ def deal_result_image(result: DealResultView, *, locale: str = "zh") -> Image.Im
     image, draw = canvas(2400)
     title = f"Deal {result.deal_number}" if english else f"第 {result.deal_number} 局结果"
     declarer = _team(result.declarer_team, result.team_names, locale)
-    subtitle = (f"Level {rank_text(result.level)} · {declarer} declaring" if english
-                else f"打 {rank_text(result.level)} · {declarer} 台上")
+    subtitle = (
+        f"Level {rank_text(result.level)} · {declarer} declaring"
+        if english
+        else f"打 {rank_text(result.level)} · {declarer} 台上"
+    )
     draw_title(draw, title, subtitle)
-    y = _draw_places(draw, TITLE + 24, _full_order(result.finish_order), result.names, result.team_names, locale)
+    y = _draw_places(
+        draw, TITLE + 24, _full_order(result.finish_order), result.names, result.team_names, locale
+    )
     y = _draw_levels(draw, y + 20, result, locale)
     y = _draw_lines(draw, y, "Tribute" if english else "进贡 / 还贡", result.tribute_lines)
     y = _draw_lines(draw, y, "Notes" if english else "备注", result.notes)
@@ -134,8 +142,12 @@ def _full_order(order: tuple[int, ...]) -> tuple[int, ...]:
 
 
 def _draw_places(
-    draw: ImageDraw.ImageDraw, top: int, order: tuple[int, ...], names: Sequence[str],
-    team_names: tuple[str, str] | None, locale: str,
+    draw: ImageDraw.ImageDraw,
+    top: int,
+    order: tuple[int, ...],
+    names: Sequence[str],
+    team_names: tuple[str, str] | None,
+    locale: str,
 ) -> int:
     """One line per place: a coloured place badge, the player, the team in its colour."""
     y = top
@@ -143,14 +155,29 @@ def _draw_places(
         team = team_of(seat)
         draw.rounded_rectangle((MARGIN, y, WIDTH - MARGIN, y + 62), 12, fill=theme.TEAM_TINTS[team])
         draw.rounded_rectangle((MARGIN, y, MARGIN + 130, y + 62), 12, fill=_PLACE_COLOURS[place - 1])
-        draw.text((MARGIN + 65, y + 31), place_name(place, locale), font=font(32, bold=True),
-                  fill=theme.PAPER, anchor="mm")
+        draw.text(
+            (MARGIN + 65, y + 31),
+            place_name(place, locale),
+            font=font(32, bold=True),
+            fill=theme.PAPER,
+            anchor="mm",
+        )
         face = font(32, bold=place == 1)
-        draw.text((MARGIN + 156, y + 31), fit(_player(seat, names, locale), face, 560), font=face,
-                  fill=theme.INK, anchor="lm")
+        draw.text(
+            (MARGIN + 156, y + 31),
+            fit(_player(seat, names, locale), face, 560),
+            font=face,
+            fill=theme.INK,
+            anchor="lm",
+        )
         team_face = font(28, bold=True)
-        draw.text((WIDTH - MARGIN - 20, y + 31), fit(_team(team, team_names, locale), team_face, 260),
-                  font=team_face, fill=theme.TEAM_COLOURS[team], anchor="rm")
+        draw.text(
+            (WIDTH - MARGIN - 20, y + 31),
+            fit(_team(team, team_names, locale), team_face, 260),
+            font=team_face,
+            fill=theme.TEAM_COLOURS[team],
+            anchor="rm",
+        )
         y += 72
     return y
 
@@ -167,7 +194,7 @@ def _draw_levels(draw: ImageDraw.ImageDraw, top: int, result: DealResultView, lo
 def _draw_level_box(
     draw: ImageDraw.ImageDraw, box: tuple[int, int, int, int], team: int, result: DealResultView, locale: str
 ) -> None:
-    left, top, right, bottom = box
+    left, top, right, _ = box
     colour = theme.TEAM_COLOURS[team]
     draw.rounded_rectangle(box, 16, fill=theme.PAPER, outline=colour, width=4)
     draw.rounded_rectangle((left, top, right, top + 50), 16, fill=colour)
@@ -178,14 +205,23 @@ def _draw_level_box(
     before, after = result.levels_before[team], result.levels_after[team]
     levels = f"{rank_text(before)} → {rank_text(after)}" if before != after else rank_text(after)
     draw.text((centre, top + 96), levels, font=font(56, bold=True), fill=theme.INK, anchor="mm")
-    draw.text((centre, top + 146), _change(before, after, result.points, team, locale), font=font(26),
-              fill=theme.INK_SOFT, anchor="mm")
+    draw.text(
+        (centre, top + 146),
+        _change(before, after, result.points, team, locale),
+        font=font(26),
+        fill=theme.INK_SOFT,
+        anchor="mm",
+    )
 
 
 def _change(before: Rank, after: Rank, points: tuple[int, int] | None, team: int, locale: str) -> str:
     english = is_english(locale)
     if after > before:
-        text = f"+{after - before} level{'s' if after - before > 1 else ''}" if english else f"升 {after - before} 级"
+        text = (
+            f"+{after - before} level{'s' if after - before > 1 else ''}"
+            if english
+            else f"升 {after - before} 级"
+        )
     elif after < before:
         text = "reset" if english else "退回"
     else:
@@ -202,8 +238,13 @@ def _draw_lines(draw: ImageDraw.ImageDraw, top: int, heading: str, lines: tuple[
     y = top + 44
     face = font(30)
     for line in lines:
-        draw.text((MARGIN + 8, y + 22), fit(line, face, WIDTH - 2 * MARGIN - 8), font=face, fill=theme.INK,
-                  anchor="lm")
+        draw.text(
+            (MARGIN + 8, y + 22),
+            fit(line, face, WIDTH - 2 * MARGIN - 8),
+            font=face,
+            fill=theme.INK,
+            anchor="lm",
+        )
         y += 46
     return y + 8
 
@@ -211,8 +252,13 @@ def _draw_lines(draw: ImageDraw.ImageDraw, top: int, heading: str, lines: tuple[
 def _draw_winner(draw: ImageDraw.ImageDraw, top: int, team: str, english: bool) -> int:
     text = f"{team} win the match!" if english else f"{team} 获胜！"
     draw.rounded_rectangle((MARGIN, top, WIDTH - MARGIN, top + 76), 16, fill=theme.GOLD)
-    draw.text((WIDTH / 2, top + 38), fit(text, font(40, bold=True), WIDTH - 4 * MARGIN),
-              font=font(40, bold=True), fill=theme.INK, anchor="mm")
+    draw.text(
+        (WIDTH / 2, top + 38),
+        fit(text, font(40, bold=True), WIDTH - 4 * MARGIN),
+        font=font(40, bold=True),
+        fill=theme.INK,
+        anchor="mm",
+    )
     return top + 76 + 8
 
 
@@ -230,8 +276,12 @@ def _deal_table(summary: MatchSummaryView, locale: str) -> tuple[list[Column], l
 
 def _deal_row(line: DealLine, summary: MatchSummaryView, locale: str) -> list[Cell]:
     seats = [
-        Cell(_player(seat, summary.names, locale), theme.TEAM_COLOURS[team_of(seat)], place == 0,
-             theme.TEAM_TINTS[team_of(seat)])
+        Cell(
+            _player(seat, summary.names, locale),
+            theme.TEAM_COLOURS[team_of(seat)],
+            place == 0,
+            theme.TEAM_TINTS[team_of(seat)],
+        )
         for place, seat in enumerate(_full_order(line.finish_order)[:4])
     ]
     levels = [Cell(rank_text(r), theme.TEAM_COLOURS[t], True) for t, r in enumerate(line.levels_after)]

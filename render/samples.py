@@ -13,6 +13,7 @@ from engine.cards import Card, Rank, full_deck, sort_hand
 from engine.classify import classify
 from engine.observation import Observation, SeatView, TributeView
 from engine.plays import Play
+from render.arrange import arrange_positions
 from render.contest import BracketMatch, BracketRound, BracketView, StandingRow, StandingsView
 from render.results import DealLine, DealResultView, MatchSummaryView, tribute_line
 
@@ -31,11 +32,28 @@ def observation(hand: list[Card], level: Rank = Rank.SEVEN, seat: int = 2) -> Ob
     """``seat``'s view holding ``hand`` in the play phase, everyone with cards."""
     seats = tuple(SeatView(s, 27, None, None, False) for s in range(4))
     return Observation(
-        seat=seat, hand=tuple(sort_hand(hand, level)), level=level, team_levels=(level, Rank.FIVE),
-        declarer_team=seat % 2, deal_number=3, phase=Phase.PLAY, to_act=(seat,), table_play=None,
-        table_seat=None, seats=(seats[0], seats[1], seats[2], seats[3]), finish_order=(), tributes=(),
-        points=(0, 0), a_failures=(0, 0), version=1,
+        seat=seat,
+        hand=tuple(sort_hand(hand, level)),
+        level=level,
+        team_levels=(level, Rank.FIVE),
+        declarer_team=seat % 2,
+        deal_number=3,
+        phase=Phase.PLAY,
+        to_act=(seat,),
+        table_play=None,
+        table_seat=None,
+        seats=(seats[0], seats[1], seats[2], seats[3]),
+        finish_order=(),
+        tributes=(),
+        points=(0, 0),
+        a_failures=(0, 0),
+        version=1,
     )
+
+
+def display_labels(obs: Observation, *, group: bool = False) -> dict[int, str]:
+    """Labels "1".."n" in display order, as the bot numbers its card buttons."""
+    return {p: str(n + 1) for n, p in enumerate(arrange_positions(obs.hand, obs.level, group=group))}
 
 
 def hand_observation(seed: int = 1, size: int = 27, level: Rank = Rank.SEVEN) -> Observation:
@@ -45,9 +63,16 @@ def hand_observation(seed: int = 1, size: int = 27, level: Rank = Rank.SEVEN) ->
 def sample_plays(level: Rank = Rank.SEVEN) -> list[tuple[str, list[Card]]]:
     """Named card sets covering every kind, wildcards included."""
     texts = {
-        "straight": "S3 H4 C5 D6 S7", "straight_flush": "S8 S9 ST SJ H7", "bomb": "S9 H9 C9 D9 S9 H9",
-        "joker_bomb": "BJ BJ RJ RJ", "full_house": "H7 S5 H5 C8 D8", "pair_run": "S3 S3 S4 S4 H7 S5",
-        "triple_run": "SQ SQ SQ SK SK SK", "single": "RJ", "pair": "DA CA", "triple": "C2 D2 S2",
+        "straight": "S3 H4 C5 D6 S7",
+        "straight_flush": "S8 S9 ST SJ H7",
+        "bomb": "S9 H9 C9 D9 S9 H9",
+        "joker_bomb": "BJ BJ RJ RJ",
+        "full_house": "H7 S5 H5 C8 D8",
+        "pair_run": "S3 S3 S4 S4 H7 S5",
+        "triple_run": "SQ SQ SQ SK SK SK",
+        "single": "RJ",
+        "pair": "DA CA",
+        "triple": "C2 D2 S2",
     }
     return [(name, [Card.parse(t) for t in text.split()]) for name, text in texts.items()]
 
@@ -63,15 +88,20 @@ def deal_result(english: bool = False) -> DealResultView:
     tributes = (TributeView(1, 2, Card.parse("HA"), False), TributeView(2, 1, Card.parse("C4"), True))
     locale = "en" if english else "zh"
     return DealResultView(
-        deal_number=3, level=Rank.SEVEN, declarer_team=0, finish_order=(2, 0, 1),
-        levels_before=(Rank.SEVEN, Rank.FIVE), levels_after=(Rank.TEN, Rank.FIVE), names=names,
+        deal_number=3,
+        level=Rank.SEVEN,
+        declarer_team=0,
+        finish_order=(2, 0, 1),
+        levels_before=(Rank.SEVEN, Rank.FIVE),
+        levels_after=(Rank.TEN, Rank.FIVE),
+        names=names,
         tribute_lines=tuple(tribute_line(t, names, locale) for t in tributes),
     )
 
 
 def match_summary() -> MatchSummaryView:
     levels = [(Rank.TWO, Rank.TWO)]
-    lines = []
+    lines: list[DealLine] = []
     rng = random.Random(5)
     for number in range(1, 11):
         order = tuple(rng.sample(range(4), 4))
@@ -87,7 +117,9 @@ def match_summary() -> MatchSummaryView:
 
 def standings() -> StandingsView:
     rows = tuple(
-        StandingRow(i + 1, f"{team}队", (f"{team}甲", f"{team}乙"), 5, 5 - (i + 1) // 2, 15 - 2 * i, f"+{9 - i}")
+        StandingRow(
+            i + 1, f"{team}队", (f"{team}甲", f"{team}乙"), 5, 5 - (i + 1) // 2, 15 - 2 * i, f"+{9 - i}"
+        )
         for i, team in enumerate(("南京", "扬州", "淮安", "徐州", "苏州", "无锡"))
     )
     return StandingsView("掼蛋杯 积分榜", rows, "第 5 轮后", "级差")
@@ -101,5 +133,8 @@ def bracket() -> BracketView:
     )
     semis = (BracketMatch(("南京", "徐州"), ("2", "1"), 0), BracketMatch(("苏州", "镇江")))
     final = (BracketMatch(("南京", None)),)
-    return BracketView("掼蛋杯 淘汰赛", (BracketRound("八强", first), BracketRound("半决赛", semis),
-                                          BracketRound("决赛", final)), "三局两胜")
+    return BracketView(
+        "掼蛋杯 淘汰赛",
+        (BracketRound("八强", first), BracketRound("半决赛", semis), BracketRound("决赛", final)),
+        "三局两胜",
+    )
