@@ -1,0 +1,276 @@
+"""The match state machine: deals, tricks, 接风, the end of a deal and of the match."""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from engine.actions import (
+    DealEnded,
+    DealStarted,
+    GiveTribute,
+    LeaderChosen,
+    MatchEnded,
+    Pass,
+    Passed,
+    Phase,
+    PlayCards,
+    PlayerFinished,
+    ReturnTribute,
+    TimeExpired,
+    TrickWon,
+    team_of,
+)
+from engine.cards import Rank, full_deck, parse_cards
+from engine.classify import classify
+from engine.errors import IllegalAction, IllegalPlay, InvalidCards, NotYourTurn
+from engine.match import Match, deal_seed, observe
+from engine.plays import Play
+from engine.rules import JiefengScope, MatchFormat, Rules
+from engine.scoring import Standing
+from engine.selfplay import random_action
+
+
+def play(text: str, level: Rank = Rank.TWO) -> PlayCards:
+    readings = classify(parse_cards(text), level)
+    return PlayCards(readings[0])
+
+
+def snapshot(match: Match):
+    return (
+        match.version,
+        len(match.history),
+        [match.hand(seat) for seat in range(4)],
+        [observe(match, seat) for seat in (0, 1, 2, 3, None)],
+    )
+
+
+def test_new_match_deals_27_cards_each_reproducibly() -> None:
+    match = Match.new(Rules.default(), 42)
+    assert [len(match.hand(seat)) for seat in range(4)] == [27] * 4
+    assert Counter(match.all_cards()) == Counter(full_deck())
+    started, leader = match.events
+    assert started == DealStarted(1, Rank.TWO, team_of(leader.seat), deal_seed(42, 1))
+    assert isinstance(leader, LeaderChosen) and leader.reason == "first_deal"
+    again = Match.new(Rules.default(), 42)
+    assert [again.hand(s) for s in range(4)] == [match.hand(s) for s in range(4)]
+    other = Match.new(Rules.default(), 43)
+    assert [other.hand(s) for s in range(4)] != [match.hand(s) for s in range(4)]
+
+
+def test_refused_actions_leave_the_state_unchanged() -> None:
+    match = Match.new(Rules.default(), 7)
+    leader = match.to_act[0]
+    before = snapshot(match)
+    with pytest.raises(NotYourTurn):
+        match.apply((leader + 1) % 4, Pass())
+    with pytest.raises(IllegalAction, match="leader cannot pass"):
+        match.apply(leader, Pass())
+    with pytest.raises(IllegalAction):
+        match.apply(leader, GiveTribute(match.hand(leader)[0]))
+    with pytest.raises(IllegalAction):
+        match.apply(leader, TimeExpired())
+    missing = next(card for card in full_deck() if card not in match.hand(leader))
+    with pytest.raises(InvalidCards):
+        match.apply(leader, PlayCards(Play(classify([missing], match.level)[0].kind, 2, (missing,))))
+    assert snapshot(match) == before
+
+
+def test_illegal_play_names_the_table_and_changes_nothing() -> None:
+    hands = [parse_cards(h) for h in ("S9 S3", "S5 S6", "C3 C4", "D3 D4")]
+    match = Match.from_position(Rules.default(), hands)
+    match.apply(0, play("S9"))
+    before = snapshot(match)
+    with pytest.raises(IllegalPlay, match="S9"):
+        match.apply(1, play("S5"))
+    with pytest.raises(IllegalPlay):  # a wrong reading of the cards
+        match.apply(1, PlayCards(Play(play("S6").play.kind, 10, play("S6").play.cards)))
+    with pytest.raises(NotYourTurn):
+        match.apply(2, Pass())
+    assert snapshot(match) == before
+
+
+def test_version_counts_accepted_actions() -> None:
+    match = Match.new(Rules.default(), 3)
+    rng = random.Random(0)
+    for n in range(1, 20):
+        seat = match.to_act[0]
+        match.apply(seat, random_action(match, seat, rng))
+        assert match.version == n == len(match.history)
+
+
+def test_trick_goes_round_counter_clockwise_and_the_last_player_leads() -> None:
+    hands = [parse_cards(h) for h in ("S9 S3 S4", "S5 ST S6", "C3 C4 C5", "D3 D4 D5")]
+    match = Match.from_position(Rules.default(), hands)
+    match.apply(0, play("S3"))
+    assert match.to_act == (1,)
+    match.apply(1, play("ST"))
+    assert match.to_act == (2,)
+    match.apply(2, Pass())
+    match.apply(3, Pass())
+    assert match.apply(0, Pass()) == [Passed(0), TrickWon(1, 1, False)]
+    assert match.to_act == (1,) and match.table_play is None
+
+
+def test_jiefeng_partner_leads_when_the_player_who_went_out_wins_the_trick() -> None:
+    hands = [parse_cards(h) for h in ("SA", "S3 S4", "C3 C4", "D3 D4")]
+    match = Match.from_position(Rules.default(), hands)
+    events = match.apply(0, play("SA"))
+    assert PlayerFinished(0, 1) in events and match.to_act == (1,)
+    match.apply(1, Pass())
+    match.apply(2, Pass())
+    assert match.apply(3, Pass())[-1] == TrickWon(0, 2, True)
+    assert match.to_act == (2,)
+
+
+@pytest.mark.parametrize(
+    ("scope", "leader", "jiefeng"), [(JiefengScope.ANY_PLAYER, 3, True), (JiefengScope.FIRST_ONLY, 2, False)]
+)
+def test_jiefeng_scope_for_later_finishers(scope, leader, jiefeng) -> None:
+    hands = [parse_cards(h) for h in ("SA", "S4", "C3 C4 C5", "D3 D4")]
+    match = Match.from_position(Rules.default().replace(jiefeng=scope), hands)
+    match.apply(0, play("SA"))
+    for seat in (1, 2, 3):
+        match.apply(seat, Pass())
+    match.apply(2, play("C3"))
+    match.apply(3, Pass())
+    assert PlayerFinished(1, 2) in match.apply(1, play("S4"))
+    match.apply(2, Pass())
+    assert match.apply(3, Pass())[-1] == TrickWon(1, leader, jiefeng)
+
+
+def test_double_down_ends_the_deal_once_both_partners_are_out() -> None:
+    hands = [parse_cards(h) for h in ("SA", "S3 S4", "SK", "D3 D4")]
+    match = Match.from_position(Rules.default(), hands)
+    match.apply(0, play("SA"))
+    for seat in (1, 2, 3):
+        match.apply(seat, Pass())
+    events = match.apply(2, play("SK"))
+    ended = next(e for e in events if isinstance(e, DealEnded))
+    assert ended.finish_order == (0, 2, 3, 1)
+    assert (ended.winner_team, ended.outcome, ended.levels_gained) == (0, "double_down", 3)
+    assert ended.levels_after == (Rank.FIVE, Rank.TWO)
+    started = next(e for e in events if isinstance(e, DealStarted))
+    assert (started.deal_number, started.level, started.declarer_team) == (2, Rank.FIVE, 0)
+    assert match.phase in (Phase.TRIBUTE, Phase.PLAY)
+
+
+def test_third_player_out_fixes_the_order() -> None:
+    hands = [parse_cards(h) for h in ("SA", "SK", "C3 C4", "D3")]
+    match = Match.from_position(Rules.default(), hands)
+    match.apply(0, play("SA"))
+    for seat in (1, 2, 3):
+        match.apply(seat, Pass())
+    match.apply(2, play("C3"))
+    match.apply(3, Pass())  # seat 3 could not beat ♣3 with ♦3
+    events = match.apply(1, play("SK"))
+    assert PlayerFinished(1, 2) in events
+    match.apply(2, Pass())
+    events = match.apply(3, Pass())
+    assert events[-1] == TrickWon(1, 3, True)
+    events = match.apply(3, play("D3"))
+    ended = next(e for e in events if isinstance(e, DealEnded))
+    assert ended.finish_order == (0, 1, 3, 2) and ended.outcome == "one_four"
+
+
+def test_passing_a_ends_the_match() -> None:
+    hands = [parse_cards(h) for h in ("SK", "S3 S4", "SQ", "D3 D4")]
+    standing = Standing(levels=(Rank.ACE, Rank.NINE))
+    match = Match.from_position(Rules.default(), hands, previous_order=(2, 1, 0, 3), standing=standing)
+    assert match.level is Rank.ACE and match.to_act == (3,)
+    match.apply(3, GiveTribute(match.must_tribute_from(3)[0]))
+    match.apply(2, ReturnTribute(match.may_return(2)[0]))
+    assert match.to_act == (3,)
+    match.apply(3, play("D3", Rank.ACE))
+    match.apply(0, play("SK", Rank.ACE))
+    for seat in (1, 2, 3):
+        match.apply(seat, Pass())
+    events = match.apply(2, play("SQ", Rank.ACE))
+    assert events[-1] == MatchEnded(0, "passed_a")
+    assert match.is_over and match.winner_team == 0 and match.to_act == ()
+    with pytest.raises(IllegalAction):
+        match.apply(1, Pass())
+
+
+def test_points_format_plays_an_extra_deal_on_a_tie() -> None:
+    rules = Rules.preset("wechat-6-deals")
+    hands = [parse_cards(h) for h in ("SA", "S4", "C3 C4", "D5")]
+    match = Match.from_position(rules, hands, standing=Standing(points=(8, 9)), deal_number=6)
+    match.apply(0, play("SA"))
+    for seat in (1, 2, 3):
+        match.apply(seat, Pass())
+    match.apply(2, play("C3"))
+    match.apply(3, play("D5"))
+    match.apply(1, Pass())
+    match.apply(2, Pass())
+    events = match.apply(1, play("S4"))
+    ended = next(e for e in events if isinstance(e, DealEnded))
+    assert (ended.finish_order, ended.points) == ((0, 3, 1, 2), (1, 0))
+    assert match.standing.points == (9, 9)
+    assert not match.is_over and match.deal_number == 7
+    winner = _finish_deal(match)
+    assert match.is_over and match.events[-1] == MatchEnded(winner, "points")
+
+
+def _finish_deal(match: Match) -> int:
+    rng = random.Random(1)
+    while True:
+        seat = match.to_act[0]
+        for event in match.apply(seat, random_action(match, seat, rng)):
+            if isinstance(event, DealEnded):
+                return event.winner_team
+
+
+def test_time_expired_finishes_the_deal_then_the_higher_level_wins() -> None:
+    rules = Rules.preset("lujiang-school")
+    match = Match.new(rules, 11)
+    match.standing = Standing(levels=(Rank.NINE, Rank.FIVE))
+    assert match.apply(None, TimeExpired()) == []
+    with pytest.raises(IllegalAction):
+        match.apply(None, TimeExpired())
+    deals = match.deal_number
+    _finish_deal(match)
+    assert match.is_over and match.deal_number == deals
+    assert match.events[-1] == MatchEnded(0, "time")  # team 1 can climb to 8 at most
+
+
+def run_random_match(rules: Rules, seed: int, max_deals: int = 80) -> Match:
+    match = Match.new(rules, seed)
+    rng = random.Random(seed)
+    deck = Counter(full_deck())
+    while not match.is_over and match.deal_number <= max_deals:
+        seat = match.to_act[0]
+        match.apply(seat, random_action(match, seat, rng))
+        assert Counter(match.all_cards()) == deck
+    return match
+
+
+def check_winner(match: Match) -> None:
+    assert match.is_over
+    end = match.events[-1]
+    assert isinstance(end, MatchEnded) and end.winner_team == match.winner_team
+    last = match.deal_results[-1]
+    rules = match.rules
+    if rules.match_format is MatchFormat.POINTS:
+        points = match.standing.points
+        assert points[end.winner_team] >= points[1 - end.winner_team]
+    elif end.reason == "passed_a":
+        assert last.winner_team == end.winner_team and last.a_attempt == "passed"
+        assert last.levels_before[end.winner_team] is Rank.ACE
+    elif end.reason == "reached_a":
+        assert last.levels_after[end.winner_team] is Rank.ACE
+    elif end.reason == "best_of":
+        assert match.games_won[end.winner_team] == rules.best_of // 2 + 1
+
+
+@settings(max_examples=6, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    seed=st.integers(0, 10**6), preset=st.sampled_from(["default", "wechat-6-deals", "jingfang", "huaian"])
+)
+def test_random_matches_conserve_cards_and_end_with_a_correct_winner(seed: int, preset: str) -> None:
+    match = run_random_match(Rules.preset(preset), seed)
+    check_winner(match)

@@ -1,0 +1,93 @@
+"""What a seat may see: its own hand and the public table, never another hand."""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from engine.actions import GiveTribute, Phase
+from engine.cards import Card, Rank, parse_cards
+from engine.match import Match, observe
+from engine.observation import Observation
+from engine.rules import CountVisibility, Rules
+from engine.selfplay import random_action
+
+
+def shown_cards(obs: Observation) -> Counter[Card]:
+    """Every card the observation carries outside the seat's own hand and the table."""
+    cards: Counter[Card] = Counter()
+    for view in obs.tributes:
+        if view.card is not None:
+            cards[view.card] += 1
+    cards.update(obs.must_tribute_from)
+    cards.update(obs.may_return)
+    return cards
+
+
+def check_view(match: Match, seat: int | None) -> None:
+    obs = observe(match, seat)
+    assert obs.version == match.version and obs.phase is match.phase
+    if seat is None:
+        assert obs.hand == () and obs.must_tribute_from == () and obs.may_return == ()
+    else:
+        assert obs.hand == match.hand(seat)
+        assert set(obs.must_tribute_from) <= set(obs.hand) and set(obs.may_return) <= set(obs.hand)
+        assert obs.seats[seat].cards_left == len(obs.hand)
+    for view in obs.seats:
+        if view.seat != seat and view.cards_left is not None:
+            assert view.cards_left <= match.rules.report_threshold or view.cards_left == 0
+    for view in obs.tributes:
+        if view.is_return and view.card is not None:
+            assert seat in (view.giver, view.receiver)
+    for view in obs.tributes:
+        if not view.is_return:
+            assert match.paid[view.giver] == view.card  # the tribute card itself is public
+    if seat is not None:
+        own = Counter(obs.hand)
+        assert all(own[card] for card in shown_cards(obs) - _tribute_cards(obs))
+
+
+def _tribute_cards(obs: Observation) -> Counter[Card]:
+    return Counter(view.card for view in obs.tributes if view.card is not None)
+
+
+@settings(max_examples=4, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 10**6), steps=st.integers(0, 300))
+def test_observations_never_show_another_seats_cards(seed: int, steps: int) -> None:
+    match = Match.new(Rules.default(), seed)
+    rng = random.Random(seed)
+    for _ in range(steps):
+        if match.is_over:
+            break
+        for seat in (0, 1, 2, 3, None):
+            check_view(match, seat)
+        seat = match.to_act[0]
+        match.apply(seat, random_action(match, seat, rng))
+
+
+def test_card_counts_follow_the_report_rule() -> None:
+    hands = [parse_cards(h) for h in ("S3 S4 S5 S6 S7 S8 S9", "D3 D4", "C3 C4 C5 C6 C7 C8", "H3")]
+    match = Match.from_position(Rules.default(), hands)
+    counts = [view.cards_left for view in observe(match, 1).seats]
+    assert counts == [None, 2, 6, 1]  # seat 0 holds 7 > 6: hidden from others
+    assert [v.cards_left for v in observe(match, 0).seats] == [7, 2, 6, 1]
+    always = Match.from_position(Rules.default().replace(count_visibility=CountVisibility.ALWAYS), hands)
+    assert [v.cards_left for v in observe(always, None).seats] == [7, 2, 6, 1]
+    never = Match.from_position(Rules.default().replace(count_visibility=CountVisibility.NEVER), hands)
+    assert [v.cards_left for v in observe(never, 2).seats] == [None, None, 6, None]
+
+
+def test_tribute_view_lists_the_allowed_cards_only_for_the_payer() -> None:
+    hands = [parse_cards(h) for h in ("S3", "D3", "C3", "SA HA S4")]
+    match = Match.from_position(Rules.default(), hands, previous_order=(0, 1, 2, 3))
+    assert match.phase is Phase.TRIBUTE
+    assert observe(match, 3).must_tribute_from == (Card.parse("SA"), Card.parse("HA"))
+    assert observe(match, 0).must_tribute_from == () and observe(match, None).must_tribute_from == ()
+    match.apply(3, GiveTribute(Card.parse("SA")))
+    assert observe(match, 0).may_return == (Card.parse("S3"),)
+    assert observe(match, 3).may_return == ()
+    assert observe(match, 1).tributes[0].card == Card.parse("SA")  # the tribute card is shown
+    assert observe(match, 1).level is Rank.TWO
