@@ -13,9 +13,10 @@ hand's plays (python-chess's ``board.is_legal(move)`` next to ``board.legal_move
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable
 from functools import lru_cache
-from itertools import product
+from itertools import chain, combinations, product
+from operator import attrgetter
 from typing import Final
 
 from engine.cards import CARDS, SUITS, Card, Rank, level_order, parse_rank
@@ -23,42 +24,56 @@ from engine.classify import MAX_BOMB, STRAIGHT_LOWS, classify, natural_rank
 from engine.errors import InvalidCards
 from engine.plays import Play, PlayKind, beats
 
+Cards = tuple[Card, ...]
+Generator = Callable[["_HandCounts", int, list[Play]], None]
+
 _NATURAL_RANKS: Final = tuple(range(2, 15))
 """Natural values of the thirteen plain ranks, 2..A."""
 
-_RUN_LOWS: Final = {PlayKind.PAIR_RUN: range(1, 13), PlayKind.TRIPLE_RUN: range(1, 14)}
-_RUN_SHAPE: Final = {PlayKind.PAIR_RUN: (3, 2), PlayKind.TRIPLE_RUN: (2, 3)}
-_SMALL_JOKER_INDEX: Final = 52
-_BIG_JOKER_INDEX: Final = 53
+_RUN_SHAPES: Final = {PlayKind.PAIR_RUN: (3, 2), PlayKind.TRIPLE_RUN: (2, 3)}
+"""(number of ranks, cards per rank) of the two multi-rank runs."""
 
-Group = tuple[tuple[Card, ...], int]
-"""Cards making one rank's share of a play, and how many of them are wildcards."""
-
-
-def _index(card: Card) -> int:
-    return card.index
+_SMALL_JOKER: Final = CARDS[52]
+_BIG_JOKER: Final = CARDS[53]
+_BY_INDEX: Final = attrgetter("index")
 
 
 @lru_cache(maxsize=2048)
-def _natural_groups(
-    rank: int, pattern: tuple[int, int, int, int]
-) -> tuple[tuple[tuple[Card, ...], ...], ...]:
-    """All sub-multisets of one rank's cards, by size; ``pattern`` counts each suit.
+def _natural_groups(rank: int, pattern: tuple[int, int, int, int]) -> tuple[tuple[Cards, ...], ...]:
+    """All sub-multisets of one rank's cards by size (0..8); ``pattern`` counts each suit.
 
     There are at most 13 x 81 keys (two copies of each suit), so the cache is bounded.
     """
     base = (rank - 2) * 4
-    by_size: list[list[tuple[Card, ...]]] = [[] for _ in range(9)]
+    by_size: list[list[Cards]] = [[] for _ in range(9)]
     for take in product(*(range(n + 1) for n in pattern)):
-        cards: tuple[Card, ...] = ()
+        cards: Cards = ()
         for suit, n in enumerate(take):
             cards += (CARDS[base + suit],) * n
         by_size[sum(take)].append(cards)
     return tuple(tuple(group) for group in by_size)
 
 
+@lru_cache(maxsize=64)
+def _wild_spreads(length: int, wild: int) -> tuple[tuple[int, ...], ...]:
+    """Ways to spend at most ``wild`` wildcards over the ``length`` ranks of a run."""
+    spreads = product(range(wild + 1), repeat=length)
+    return tuple(spread for spread in spreads if sum(spread) <= wild)
+
+
+def _window(low: int, length: int) -> tuple[int, ...]:
+    """Natural values of a sequence's ranks ordered by card index (a low A goes last)."""
+    values = tuple(int(natural_rank(v)) for v in range(low, low + length))
+    return values[1:] + values[:1] if low == 1 else values
+
+
 class _HandCounts:
-    """A hand counted per card face and per rank, with its wildcards set apart."""
+    """A hand counted per card face, with its wildcards (逢人配) set apart.
+
+    ``shares(rank, size)`` lists, by number of wildcards used, every way to show
+    ``size`` cards of one rank; it is computed once per hand and reused by pairs,
+    triples, full houses, runs and bombs.
+    """
 
     def __init__(self, hand: Iterable[Card], level: Rank) -> None:
         self.level = level
@@ -69,140 +84,199 @@ class _HandCounts:
         self.wild = counts[self.wildcard.index]
         counts[self.wildcard.index] = 0
         self.counts = counts
+        self._shares: dict[int, tuple[list[Cards], ...]] = {}
 
     def order(self, rank: int) -> int:
         """Singles order of a plain rank at this level."""
         return 15 if rank == self.level else rank
 
-    def naturals(self, rank: int, size: int) -> tuple[tuple[Card, ...], ...]:
-        """Sub-multisets of ``size`` natural (non-wildcard) cards of ``rank``."""
-        if size > 8:
-            return ()
+    def natural_count(self, rank: int) -> int:
         base = (rank - 2) * 4
-        counts = self.counts
-        pattern = (counts[base], counts[base + 1], counts[base + 2], counts[base + 3])
-        return _natural_groups(rank, pattern)[size]
+        return sum(self.counts[base : base + 4])
 
-    def groups(self, rank: int, size: int, all_wild: bool = False) -> list[Group]:
-        """Ways to show ``size`` cards of ``rank``, wildcards standing in for naturals.
+    def shares(self, rank: int, size: int) -> tuple[list[Cards], ...]:
+        """Entry ``u``: every ``size``-card share of ``rank`` using ``u`` wildcards, sorted by index.
 
-        ``all_wild`` allows a share made only of wildcards (inside runs, or a pair
-        of the level rank); elsewhere such a set reads as the level rank instead.
+        The last entry may be all wildcards; callers that read such a set as the
+        level rank (pairs) or cannot use it skip it.
         """
-        groups: list[Group] = []
-        for used in range(min(self.wild, size) + 1):
-            if used == size and not all_wild:
-                break
-            fill = (self.wildcard,) * used
-            for cards in self.naturals(rank, size - used):
-                groups.append((tuple(sorted(cards + fill, key=_index)) if used else cards, used))
-        return groups
+        key = rank * 16 + size
+        found = self._shares.get(key)
+        if found is None:
+            base = (rank - 2) * 4
+            counts = self.counts
+            by_size = _natural_groups(
+                rank, (counts[base], counts[base + 1], counts[base + 2], counts[base + 3])
+            )
+            found = tuple(
+                self._with_wildcards(by_size, size, used) for used in range(min(self.wild, size) + 1)
+            )
+            self._shares[key] = found
+        return found
+
+    def _with_wildcards(self, by_size: tuple[tuple[Cards, ...], ...], size: int, used: int) -> list[Cards]:
+        if size - used >= len(by_size):
+            return []
+        if not used:
+            return list(by_size[size])
+        fill = (self.wildcard,) * used
+        return [tuple(sorted(cards + fill, key=_BY_INDEX)) for cards in by_size[size - used]]
+
+    def faces(self, rank: int) -> list[Card]:
+        """The distinct natural cards of one rank in hand."""
+        base = (rank - 2) * 4
+        return [CARDS[i] for i in range(base, base + 4) if self.counts[i]]
 
 
 def legal_plays(hand: Iterable[Card], level: Rank | str, previous: Play | None = None) -> list[Play]:
     """Every distinct play ``hand`` may make: any play when leading, else those beating ``previous``."""
     counts = _HandCounts(hand, parse_rank(level))
+    plays: list[Play] = []
     if previous is None:
-        plays: list[Play] = []
         for generate in _LEAD_GENERATORS:
-            plays.extend(generate(counts, 0))
-        plays.extend(_bombs(counts, (0, 0)))
-        return plays
-    plays = []
-    if not previous.is_bomb:
-        plays.extend(_FOLLOW_GENERATORS[previous.kind](counts, previous.rank + 1))
-    plays.extend(_bombs(counts, previous.bomb_power))
+            generate(counts, 0, plays)
+        _bombs(counts, (0, 0), plays)
+    else:
+        if not previous.is_bomb:
+            _FOLLOW_GENERATORS[previous.kind](counts, previous.rank + 1, plays)
+        _bombs(counts, previous.bomb_power, plays)
     return plays
 
 
-def _singles(hand: _HandCounts, min_rank: int) -> Iterator[Play]:
+def _singles(hand: _HandCounts, min_rank: int, plays: list[Play]) -> None:
     for index, n in enumerate(hand.counts):
         if n:
             card = CARDS[index]
             rank = level_order(card.rank, hand.level)
             if rank >= min_rank:
-                yield Play(PlayKind.SINGLE, rank, (card,))
+                plays.append(Play(PlayKind.SINGLE, rank, (card,)))
     if hand.wild and min_rank <= 15:
-        yield Play(PlayKind.SINGLE, 15, (hand.wildcard,))
+        plays.append(Play(PlayKind.SINGLE, 15, (hand.wildcard,)))
 
 
-def _same_rank(kind: PlayKind, size: int) -> Callable[[_HandCounts, int], Iterator[Play]]:
-    def generate(hand: _HandCounts, min_rank: int) -> Iterator[Play]:
+def _same_rank(kind: PlayKind, size: int) -> Generator:
+    """Pairs or triples; only the level rank may be shown by wildcards alone."""
+
+    def generate(hand: _HandCounts, min_rank: int, plays: list[Play]) -> None:
         for rank in _NATURAL_RANKS:
             order = hand.order(rank)
             if order >= min_rank:
-                for cards, _ in hand.groups(rank, size, all_wild=order == 15):
-                    yield Play(kind, order, cards)
+                for used, shares in enumerate(hand.shares(rank, size)):
+                    if used < size or order == 15:
+                        plays.extend([Play(kind, order, cards) for cards in shares])
         if kind is PlayKind.PAIR:
-            yield from _joker_pairs(hand, min_rank)
+            plays.extend([Play(kind, order, pair) for order, pair in _joker_pairs(hand) if order >= min_rank])
 
     return generate
 
 
-def _joker_pairs(hand: _HandCounts, min_rank: int) -> Iterator[Play]:
-    for index, rank in ((_SMALL_JOKER_INDEX, 16), (_BIG_JOKER_INDEX, 17)):
-        if hand.counts[index] == 2 and rank >= min_rank:
-            yield Play(PlayKind.PAIR, rank, (CARDS[index],) * 2)
+def _joker_pairs(hand: _HandCounts) -> list[tuple[int, Cards]]:
+    return [
+        (rank, (joker,) * 2)
+        for rank, joker in ((16, _SMALL_JOKER), (17, _BIG_JOKER))
+        if hand.counts[joker.index] == 2
+    ]
 
 
-def _full_houses(hand: _HandCounts, min_rank: int) -> Iterator[Play]:
-    """三带二: any triple with a pair of another rank (joker pairs and ♥♥ included)."""
-    pairs: list[tuple[int, Group]] = []
+def _pairs_by_wildcards(hand: _HandCounts) -> list[list[tuple[int, Cards]]]:
+    """Entry ``u``: (natural rank, cards) of every pair using ``u`` wildcards; ♥♥ once, as rank 0."""
+    pairs: list[list[tuple[int, Cards]]] = [[], [], []]
     for rank in _NATURAL_RANKS:
-        pairs.extend((rank, group) for group in hand.groups(rank, 2))
+        for used, shares in enumerate(hand.shares(rank, 2)[:2]):
+            pairs[used].extend((rank, cards) for cards in shares)
     if hand.wild == 2:
-        pairs.append((0, ((hand.wildcard, hand.wildcard), 2)))
-    pairs.extend((0, (play.cards, 0)) for play in _joker_pairs(hand, 0))
+        pairs[2].append((0, (hand.wildcard, hand.wildcard)))
+    pairs[0].extend(_joker_pairs(hand))
+    return pairs
+
+
+def _full_houses(hand: _HandCounts, min_rank: int, plays: list[Play]) -> None:
+    """三带二: any triple with a pair of another rank (joker pairs and ♥♥ included)."""
+    pairs = _pairs_by_wildcards(hand)
+    kind = PlayKind.FULL_HOUSE
     for rank in _NATURAL_RANKS:
         order = hand.order(rank)
         if order < min_rank:
             continue
-        for triple, used in hand.groups(rank, 3):
-            for pair_rank, (pair, pair_used) in pairs:
-                if pair_rank != rank and used + pair_used <= hand.wild:
-                    cards = tuple(sorted(triple + pair, key=_index))
-                    yield Play(PlayKind.FULL_HOUSE, order, cards)
+        for used, triples in enumerate(hand.shares(rank, 3)):
+            for pair_used in range(hand.wild - used + 1):
+                others = [(r, pair) for r, pair in pairs[pair_used] if r != rank]
+                if used or pair_used:
+                    plays.extend(
+                        [
+                            Play(kind, order, tuple(sorted(t + p, key=_BY_INDEX)))
+                            for t in triples
+                            for _, p in others
+                        ]
+                    )
+                else:
+                    plays.extend(
+                        [Play(kind, order, p + t if r < rank else t + p) for t in triples for r, p in others]
+                    )
 
 
-def _sequence_options(hand: _HandCounts, low: int, length: int, per_rank: int) -> list[list[Group]]:
-    return [hand.groups(natural_rank(v), per_rank, all_wild=True) for v in range(low, low + length)]
-
-
-def _combine(options: list[list[Group]], wild: int) -> Iterator[tuple[tuple[Card, ...], int]]:
-    """Pick one group per rank of a run, spending at most ``wild`` wildcards."""
-    for choice in product(*options):
-        used = sum(n for _, n in choice)
-        if used <= wild:
-            cards: tuple[Card, ...] = ()
-            for part, _ in choice:
-                cards += part
-            yield tuple(sorted(cards, key=_index)), used
-
-
-def _straights(hand: _HandCounts, min_rank: int, flushes: bool = False) -> Iterator[Play]:
-    """顺子 (and, with ``flushes``, only the 同花顺 among the same cards)."""
+def _straights(hand: _HandCounts, min_rank: int, plays: list[Play]) -> None:
+    """顺子 of exactly five; same-suit naturals without a wildcard are straight flushes instead (A23)."""
+    wild = hand.wild
+    fill = (hand.wildcard,) * wild
     for low in STRAIGHT_LOWS:
         top = low + 4
         if top < min_rank:
             continue
-        for cards, used in _combine(_sequence_options(hand, low, 5, 1), hand.wild):
-            suits = {card.suit for card in cards if card is not hand.wildcard}
-            flush = len(suits) == 1
-            if flushes and flush:
-                yield Play(PlayKind.STRAIGHT_FLUSH, top, cards)
-            if not flushes and (used or not flush):
-                yield Play(PlayKind.STRAIGHT, top, cards)
+        faces = [hand.faces(rank) for rank in _window(low, 5)]
+        if sum(1 for cards in faces if not cards) > wild:
+            continue
+        for used in range(wild + 1):
+            for wild_at in combinations(range(5), used):
+                lists = [cards for position, cards in enumerate(faces) if position not in wild_at]
+                if used:
+                    plays.extend(
+                        [
+                            Play(PlayKind.STRAIGHT, top, tuple(sorted(cards + fill[:used], key=_BY_INDEX)))
+                            for cards in product(*lists)
+                        ]
+                    )
+                else:
+                    flushes = _flushes(lists)
+                    plays.extend(
+                        [Play(PlayKind.STRAIGHT, top, c) for c in product(*lists) if c not in flushes]
+                    )
 
 
-def _runs(kind: PlayKind) -> Callable[[_HandCounts, int], Iterator[Play]]:
-    length, per_rank = _RUN_SHAPE[kind]
+def _flushes(lists: list[list[Card]]) -> set[Cards]:
+    """The single-suit choices of one card per list (each list holds distinct faces)."""
+    found = set()
+    for suit in SUITS:
+        choice = []
+        for cards in lists:
+            same = [card for card in cards if card.suit is suit]
+            if not same:
+                break
+            choice.append(same[0])
+        else:
+            found.add(tuple(choice))
+    return found
 
-    def generate(hand: _HandCounts, min_rank: int) -> Iterator[Play]:
-        for low in _RUN_LOWS[kind]:
+
+def _runs(kind: PlayKind) -> Generator:
+    length, per_rank = _RUN_SHAPES[kind]
+
+    def generate(hand: _HandCounts, min_rank: int, plays: list[Play]) -> None:
+        spreads = _wild_spreads(length, hand.wild)
+        for low in range(1, 16 - length):
             top = low + length - 1
-            if top >= min_rank:
-                for cards, _ in _combine(_sequence_options(hand, low, length, per_rank), hand.wild):
-                    yield Play(kind, top, cards)
+            if top < min_rank:
+                continue
+            shares = [hand.shares(rank, per_rank) for rank in _window(low, length)]
+            for spread in spreads:
+                lists = [share[used] for share, used in zip(shares, spread, strict=True)]
+                if sum(spread):
+                    cards = (
+                        tuple(sorted(chain.from_iterable(parts), key=_BY_INDEX)) for parts in product(*lists)
+                    )
+                else:
+                    cards = (tuple(chain.from_iterable(parts)) for parts in product(*lists))
+                plays.extend([Play(kind, top, c) for c in cards])
 
     return generate
 
@@ -211,22 +285,37 @@ def _bomb_tier(size: int) -> int:
     return {4: 3, 5: 4}.get(size, size)
 
 
-def _bombs(hand: _HandCounts, above: tuple[int, int]) -> Iterator[Play]:
+def _bombs(hand: _HandCounts, above: tuple[int, int], plays: list[Play]) -> None:
     """Every bomb whose place on the ladder (:attr:`Play.bomb_power`) is above ``above``."""
     for rank in _NATURAL_RANKS:
         order = hand.order(rank)
-        top = sum(hand.counts[(rank - 2) * 4 : (rank - 1) * 4]) + hand.wild
-        for size in range(4, min(top, MAX_BOMB) + 1):
+        for size in range(4, min(hand.natural_count(rank) + hand.wild, MAX_BOMB) + 1):
             if (_bomb_tier(size), order) > above:
-                for cards, _ in hand.groups(rank, size):
-                    yield Play(PlayKind.BOMB, order, cards)
+                for shares in hand.shares(rank, size):
+                    plays.extend([Play(PlayKind.BOMB, order, cards) for cards in shares])
     if above < (5, 14):
-        yield from (play for play in _straights(hand, 0, flushes=True) if (5, play.rank) > above)
-    if hand.counts[_SMALL_JOKER_INDEX] == 2 and hand.counts[_BIG_JOKER_INDEX] == 2:
-        yield Play(PlayKind.JOKER_BOMB, 17, (CARDS[_SMALL_JOKER_INDEX],) * 2 + (CARDS[_BIG_JOKER_INDEX],) * 2)
+        _straight_flushes(hand, above[1] + 1 if above[0] == 5 else 0, plays)
+    if hand.counts[52] == 2 and hand.counts[53] == 2:
+        plays.append(Play(PlayKind.JOKER_BOMB, 17, (_SMALL_JOKER,) * 2 + (_BIG_JOKER,) * 2))
 
 
-_FOLLOW_GENERATORS: Final[dict[PlayKind, Callable[[_HandCounts, int], Iterator[Play]]]] = {
+def _straight_flushes(hand: _HandCounts, min_rank: int, plays: list[Play]) -> None:
+    """同花顺 suit by suit; a wildcard may fill a gap or replace a card held."""
+    for suit in range(4):
+        for low in STRAIGHT_LOWS:
+            if low + 4 < min_rank:
+                continue
+            naturals = [CARDS[(rank - 2) * 4 + suit] for rank in _window(low, 5)]
+            held = [card for card in naturals if hand.counts[card.index]]
+            missing = 5 - len(held)
+            for used in range(missing, hand.wild + 1):
+                for replaced in combinations(held, used - missing):
+                    kept = [card for card in held if card not in replaced]
+                    cards = tuple(sorted(kept + [hand.wildcard] * used, key=_BY_INDEX))
+                    plays.append(Play(PlayKind.STRAIGHT_FLUSH, low + 4, cards))
+
+
+_FOLLOW_GENERATORS: Final[dict[PlayKind, Generator]] = {
     PlayKind.SINGLE: _singles,
     PlayKind.PAIR: _same_rank(PlayKind.PAIR, 2),
     PlayKind.TRIPLE: _same_rank(PlayKind.TRIPLE, 3),
@@ -242,7 +331,7 @@ def _missing(cards: Iterable[Card], hand: Iterable[Card]) -> list[Card]:
     """Cards of the selection beyond what the hand holds (as a multiset)."""
     left = Counter(cards)
     left.subtract(Counter(hand))
-    return sorted((card for card, n in left.items() if n > 0), key=_index)
+    return sorted((card for card, n in left.items() if n > 0), key=_BY_INDEX)
 
 
 def readings_for(
