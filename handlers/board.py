@@ -22,8 +22,10 @@ from telegram.ext import ExtBot
 
 from engine.actions import DealEnded, Event, MatchEnded, TrickWon
 from handlers.i18n import normalize_locale
+from handlers.results import deal_events, deal_result_view, match_summary_view
 from handlers.table_service import LiveTable, TableService
-from handlers.texts import board_text, deal_result_text, match_result_text
+from handlers.texts import board_text, closing_board_text, deal_result_text, match_result_text
+from render.results import render_deal_result, render_match_summary
 from storage import Database, NotFound
 
 log = logging.getLogger(__name__)
@@ -142,26 +144,49 @@ class BoardPublisher:
             sent = await self.bot.send_message(chat_id, text, parse_mode=ParseMode.HTML)
             await self.tables.set_board_message(table, sent.message_id)
         elif text != board.shown_text:
-            try:
-                await self.bot.edit_message_text(
-                    text, chat_id=chat_id, message_id=message_id, parse_mode=ParseMode.HTML
-                )
-            except BadRequest as error:
-                if "not modified" not in str(error).lower():
-                    raise
+            await self._edit(chat_id, message_id, text)
         board.shown_key, board.shown_text = key, text
 
     async def _send_result(self, table: LiveTable, board: _Board, result: Event, locale: str) -> None:
+        """Close the deal's board (its last trick and the places), then post the result picture."""
+        assert table.match is not None
         chat_id = table.record.chat_id
         names = {seat: state.record.name for seat, state in table.seats.items()}
-        await self.budget.acquire(chat_id)
+        ordered = [names.get(seat, "") for seat in range(4)]
+        events = table.match.events
         if isinstance(result, DealEnded):
-            text = deal_result_text(result, names, table.rules, locale)
-            await self.bot.send_message(chat_id, text, parse_mode=ParseMode.HTML)
-        elif isinstance(result, MatchEnded):
-            await self.bot.send_message(chat_id, match_result_text(result, locale), parse_mode=ParseMode.HTML)
+            await self._close_board(
+                table,
+                board,
+                closing_board_text(deal_events(events, result.deal_number), result, names, locale),
+            )
+            photo = render_deal_result(
+                deal_result_view(events, result, ordered, table.rules, locale), locale=locale
+            )
+            caption = deal_result_text(result, names, table.rules, locale)
+        else:
+            assert isinstance(result, MatchEnded)
+            photo = render_match_summary(match_summary_view(events, ordered, table.rules), locale=locale)
+            caption = match_result_text(result, locale)
+        await self.budget.acquire(chat_id)
+        await self.bot.send_photo(chat_id, photo, caption=caption, parse_mode=ParseMode.HTML)
         await self.tables.set_board_message(table, None)
         board.shown_key = board.shown_text = None
+
+    async def _close_board(self, table: LiveTable, board: _Board, text: str) -> None:
+        message_id = table.record.board_message_id
+        if message_id is None or text == board.shown_text:
+            return
+        await self._edit(table.record.chat_id, message_id, text)
+
+    async def _edit(self, chat_id: int, message_id: int, text: str) -> None:
+        try:
+            await self.bot.edit_message_text(
+                text, chat_id=chat_id, message_id=message_id, parse_mode=ParseMode.HTML
+            )
+        except BadRequest as error:
+            if "not modified" not in str(error).lower():
+                raise
 
     async def _locale(self, chat_id: int) -> str:
         try:

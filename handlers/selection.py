@@ -16,17 +16,15 @@ from engine.classify import classify
 from engine.errors import IllegalPlay, InvalidCards
 from engine.moves import legal_plays, readings_for
 from engine.plays import Play, PlayKind
+from render.arrange import arrange_hand
 
 _KIND_ORDER = {kind: i for i, kind in enumerate(PlayKind)}
 
 
 def faces(hand: Iterable[Card], level: Rank) -> list[tuple[Card, int]]:
-    """Distinct faces of a hand with their counts, low→high in the level's order."""
+    """Distinct faces of a hand with their counts, in the hand image's order (strongest first)."""
     counts = Counter(hand)
-    seen: list[tuple[Card, int]] = []
-    for card in sort_hand(counts, level):
-        seen.append((card, counts[card]))
-    return seen
+    return [(card, counts[card]) for card in arrange_hand(list(counts), level)]
 
 
 def toggle(selection: Counter[Card], card: Card, held: int) -> Counter[Card]:

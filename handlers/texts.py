@@ -14,6 +14,7 @@ from collections.abc import Collection, Iterable, Sequence
 from engine.actions import (
     AntiTribute,
     DealEnded,
+    DealStarted,
     Event,
     LeaderChosen,
     MatchEnded,
@@ -244,7 +245,14 @@ def deal_result_text(result: DealEnded, names: dict[int, str], rules: Rules, loc
     winners = team_name(result.winner_team, locale)
     if rules.match_format is MatchFormat.POINTS:
         lines.append(
-            _("{team} score {a}:{b} this deal", locale, team=winners, a=result.points[0], b=result.points[1])
+            _(
+                "This deal: {team0} {a} : {b} {team1}",
+                locale,
+                team0=team_name(0, locale),
+                team1=team_name(1, locale),
+                a=result.points[0],
+                b=result.points[1],
+            )
         )
     else:
         before = rank_text(result.levels_before[result.winner_team], locale)
@@ -260,12 +268,30 @@ def deal_result_text(result: DealEnded, names: dict[int, str], rules: Rules, loc
             )
         )
     if result.a_attempt is not None:
-        attempt = {
-            "passed": N_("A passed!"),
-            "failed": N_("The attempt at A failed."),
-            "reset": N_("Too many failures at A: back to 2."),
-        }.get(result.a_attempt, N_("A attempt: {result}"))
-        lines.append(_(attempt, locale, result=result.a_attempt))
+        lines.append(a_attempt_text(result.a_attempt, locale))
+    return "\n".join(lines)
+
+
+def a_attempt_text(attempt: str, locale: str) -> str:
+    """打 A: passed, failed, or back to 2 after too many failures."""
+    message = {
+        "passed": N_("A passed!"),
+        "failed": N_("The attempt at A failed."),
+        "reset": N_("Too many failures at A: back to 2."),
+    }.get(attempt, N_("A attempt: {result}"))
+    return _(message, locale, result=attempt)
+
+
+def closing_board_text(events: Sequence[Event], result: DealEnded, names: dict[int, str], locale: str) -> str:
+    """The board's last state for a finished deal: its last trick and the places."""
+    started = next(e for e in events if isinstance(e, DealStarted))
+    deal = _("Deal {number}", locale, number=result.deal_number)
+    lines = [f"🃏 <b>{deal}</b> · {_('playing {rank}', locale, rank=rank_text(started.level, locale))}"]
+    lines.extend(
+        trick_lines([e for e in events if not isinstance(e, DealEnded)], started.level, names, locale)
+    )
+    for place, seat in enumerate(result.finish_order, start=1):
+        lines.append(f"🏁 {place_name(place, locale)}: {who(seat, names[seat], locale)}")
     return "\n".join(lines)
 
 

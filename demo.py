@@ -1,0 +1,168 @@
+"""``python bot.py --demo``: watch the real bot host a deal, with no Telegram account.
+
+Starts the Bot API emulator on loopback (``tests/e2e/harness.py``; needs ``make
+emulator``), runs the real bot against it on a throw-away database, and plays a
+one-deal table in a simulated group: one simulated human ("You") who presses the
+bot's own buttons (提示 then 出牌, or 不出; tribute choices) and three AI seats.
+The group's messages are printed as they appear or change; the pictures (your
+hand, each time it changes) are saved to ``./demo-output/``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import tempfile
+from pathlib import Path
+
+from tests.e2e.harness import BotMessage, Chat, Emulator, Telegram, User, polling
+
+DEMO_TOKEN = "123456:DEMO"
+OUTPUT = Path("demo-output")
+YOU = User(7001, "You")
+GROUP = Chat.group(-7001, "掼蛋 demo")
+DEMO_TABLE = "/newgame wechat-6-deals points_deals=1 turn_seconds=60"
+
+
+def ops_of(message: BotMessage) -> dict[str, list[str]]:
+    """The message's callback buttons by operation (``h:table:version:nonce:op[:arg]``)."""
+    found: dict[str, list[str]] = {}
+    for row in message.buttons:
+        for button in row:
+            parts = (button.data or "").split(":")
+            if len(parts) >= 5 and button.data:
+                found.setdefault(parts[4], []).append(button.data)
+    return found
+
+
+async def press(telegram: Telegram, user: User, message: BotMessage, data: str) -> tuple[str, bool] | None:
+    """Press a button and return the bot's answer (text, is_alert); None if it vanished."""
+    try:
+        query = await telegram.press(user, message, data)
+    except Exception:  # noqa: BLE001 - the keyboard changed between reading and pressing
+        return None
+    answer = await telegram.wait_answer(query)
+    return answer.text, answer.show_alert
+
+
+async def take_turn(telegram: Telegram, user: User) -> bool:
+    """One step of a simulated player in its private chat; False when there was nothing to do."""
+    chat = Chat.private(user)
+    hand = await telegram.last_message(chat)
+    ops = ops_of(hand) if hand is not None else {}
+    if hand is None or not ops:
+        return False
+    if "g" in ops or "b" in ops:
+        await press(telegram, user, hand, (ops.get("g") or ops["b"])[0])
+        return True
+    if "r" in ops:
+        await press(telegram, user, hand, ops["r"][0])
+        return True
+    if "h" not in ops or not ("轮到你" in hand.content or "Your turn" in hand.content):
+        return False
+    answer = await press(telegram, user, hand, ops["h"][0])
+    if answer is None:
+        return True
+    if answer[1]:
+        if "x" in ops and ("不出" in answer[0] or "pass" in answer[0]):
+            await press(telegram, user, hand, ops["x"][0])
+        return True
+    for _ in range(100):
+        fresh = await telegram.last_message(chat)
+        if fresh is not None and fresh.raw != hand.raw:
+            fresh_ops = ops_of(fresh)
+            if "p" in fresh_ops:
+                await press(telegram, user, fresh, fresh_ops["p"][0])
+            return True
+        await asyncio.sleep(0.02)
+    return True
+
+
+async def play_until(telegram: Telegram, user: User, done: asyncio.Event) -> None:
+    while not done.is_set():
+        if not await take_turn(telegram, user):
+            await asyncio.sleep(0.05)
+
+
+class Printer:
+    """Prints each group message when it appears or changes; saves your hand pictures."""
+
+    def __init__(self, telegram: Telegram) -> None:
+        self.telegram = telegram
+        self.seen: dict[tuple[int, int], tuple[int, str]] = {}
+        self.pictures = 0
+
+    async def poll(self) -> bool:
+        """Print what changed; True once the match result was posted."""
+        over = False
+        for message in await self.telegram.messages(GROUP):
+            over |= "🏆" in message.content
+            key = (message.chat_id, message.message_id)
+            if self.seen.get(key, (-1, ""))[1] != message.content:
+                self.seen[key] = (message.edit_count, message.content)
+                print(
+                    f"\n[group #{message.message_id} edit {message.edit_count}]\n{message.content}",
+                    flush=True,
+                )
+                if message.photo_id:
+                    await self.save(message, "group")
+        for message in await self.telegram.messages(Chat.private(YOU)):
+            key = (message.chat_id, -message.message_id)
+            if message.photo_id and self.seen.get(key, (-1, ""))[1] != message.photo_id:
+                self.seen[key] = (message.edit_count, message.photo_id)
+                await self.save(message, "your-hand")
+        return over
+
+    async def save(self, message: BotMessage, what: str) -> None:
+        self.pictures += 1
+        path = OUTPUT / f"{self.pictures:03d}-{what}.png"
+        path.write_bytes(await self.telegram.photo(message))
+        print(f"[{what} picture → {path}]", flush=True)
+
+
+async def demo() -> None:
+    from bot import build_application, close_services, open_services
+
+    OUTPUT.mkdir(exist_ok=True)
+    emulator = Emulator.start()
+    try:
+        with tempfile.TemporaryDirectory() as folder:
+            db_path = str(Path(folder) / "demo.db")
+            app = build_application(
+                DEMO_TOKEN, db_path=db_path, base_url=emulator.base_url, base_file_url=emulator.base_file_url
+            )
+            await open_services(app, db_path=db_path)
+            async with Telegram(emulator, DEMO_TOKEN) as telegram, polling(app):
+                await run_table(telegram)
+            await close_services(app)
+    finally:
+        emulator.stop()
+
+
+async def run_table(telegram: Telegram) -> None:
+    await telegram.send(YOU, Chat.private(YOU), "/start")
+    await telegram.send(YOU, GROUP, DEMO_TABLE)
+    lobby = await telegram.wait_message(GROUP, lambda m: bool(m.buttons))
+    await press(telegram, YOU, lobby, lobby.buttons[0][0].data or "")
+    for _ in range(3):
+        lobby = await telegram.wait_message(GROUP, lambda m: bool(m.buttons))
+        await press(telegram, YOU, lobby, ops_of(lobby)["i"][0])
+    lobby = await telegram.wait_message(GROUP, lambda m: bool(m.buttons) and "AI 丁" in m.content)
+    await press(telegram, YOU, lobby, ops_of(lobby)["go"][0])
+    printer = Printer(telegram)
+    done = asyncio.Event()
+    player = asyncio.create_task(play_until(telegram, YOU, done))
+    while not await printer.poll():
+        await asyncio.sleep(0.5)
+    done.set()
+    await player
+    print(f"\nThe match is over. Pictures: {OUTPUT.resolve()}")
+
+
+def run_demo() -> int:
+    """Entry point of ``bot.py --demo``."""
+    try:
+        asyncio.run(demo())
+    except RuntimeError as error:
+        print(f"demo: {error}")
+        return 1
+    return 0
