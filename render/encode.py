@@ -3,7 +3,7 @@
 Card images are flat colours and sharp text, so a 256-colour palette PNG keeps
 text edges exact and is several times smaller than JPEG at equal legibility
 (``python -m render bench`` prints both). Hands and play strips are mapped onto one
-fixed palette built from every card face: that skips per-image colour analysis,
+fixed palette built from the theme colours: that skips per-image colour analysis,
 which would otherwise cost more than drawing the picture. Boards, with their
 free-form text and team colours, get a palette of their own.
 """
@@ -14,14 +14,12 @@ import io
 from functools import cache
 from typing import Final
 
-from PIL import Image, ImageDraw
+from PIL import Image
 
-from engine.cards import CARDS
 from render import theme
-from render.faces import Mark, card_sprite, mark_of
-from render.text import font
 
 _COMPRESS: Final = 3  # zlib level: 6+ costs twice the time for 10 % fewer bytes
+_INKS: Final = (theme.BLACK, theme.INK, theme.RED, theme.GREEN, theme.BLUE)
 
 
 def table_png(image: Image.Image) -> bytes:
@@ -49,43 +47,41 @@ def _png(image: Image.Image) -> bytes:
 
 @cache
 def card_palette() -> Image.Image:
-    """The palette of every card picture, fitted once to a sheet of all faces."""
-    return _reference_sheet().quantize(256, method=Image.Quantize.MEDIANCUT, dither=Image.Dither.NONE)
+    """The palette of every card picture: each theme colour exactly, plus the
+    anti-aliasing steps between the colours that meet at a glyph or card edge."""
+    colours = list(dict.fromkeys(_hex(c) for pair in _EDGES for c in pair))
+    for ink, ground in _EDGES:
+        a, b = _hex(ink), _hex(ground)
+        colours += [_mix(a, b, step / (_STEPS + 1)) for step in range(1, _STEPS + 1)]
+    palette = [v for colour in dict.fromkeys(colours) for v in colour]
+    image = Image.new("P", (1, 1))
+    image.putpalette(palette + palette[:3] * (256 - len(palette) // 3))
+    return image
 
 
-def _reference_sheet() -> Image.Image:
-    """Every face in both colour schemes and all marks, plus the text colours used."""
-    size = theme.HAND_CARD
-    sheet = Image.new("RGB", (size.width * 27, size.height * 9), theme.FELT)
-    for i, card in enumerate(CARDS):
-        for row, (four, mark, selected) in enumerate(_VARIANTS):
-            if mark is not Mark.PLAIN and mark_of(card, card.rank) is Mark.PLAIN:
-                continue
-            sprite = card_sprite(card, size, four_color=four, mark=mark, selected=selected)
-            sheet.paste(sprite, ((i % 27) * size.width, (row * 2 + i // 27) * size.height // 2), sprite)
-    _draw_text_samples(ImageDraw.Draw(sheet), sheet.height - 160)
-    return sheet
-
-
-_VARIANTS: Final = (
-    (False, Mark.PLAIN, False),
-    (True, Mark.PLAIN, False),
-    (False, Mark.PLAIN, True),
-    (False, Mark.WILDCARD, False),
+_STEPS: Final = 7
+_EDGES: Final = tuple(
+    [(ink, theme.PAPER) for ink in (*_INKS, theme.EDGE, theme.SELECT, theme.GOLD, theme.LABEL)]
+    + [(ink, theme.PAPER_LEVEL) for ink in (*_INKS, theme.EDGE, theme.SELECT, theme.GOLD, theme.LABEL)]
+    + [
+        (ink, theme.FELT)
+        for ink in (theme.PAPER, theme.EDGE, theme.SELECT, theme.GOLD, theme.MUTED_TEXT, theme.LIGHT_TEXT)
+    ]
+    + [
+        (theme.LIGHT_TEXT, theme.FELT_DARK),
+        (theme.GOLD, theme.FELT_DARK),
+        (theme.INK, theme.GOLD),
+        (theme.PAPER, theme.GOLD),
+        (theme.PAPER, theme.LABEL),
+        (theme.PAPER, theme.SELECT),
+    ]
 )
+"""(ink, ground) pairs that meet in card pictures."""
 
 
-def _draw_text_samples(draw: ImageDraw.ImageDraw, top: int) -> None:
-    samples = (
-        (theme.FELT_DARK, theme.LIGHT_TEXT),
-        (theme.GOLD, theme.INK),
-        (theme.LABEL, theme.PAPER),
-        (theme.SELECT, theme.PAPER),
-        (theme.FELT, theme.MUTED_TEXT),
-        (theme.FELT, theme.GOLD),
-    )
-    for i, (ground, ink) in enumerate(samples):
-        left = i * 660
-        draw.rectangle((left, top, left + 660, top + 160), fill=ground)
-        draw.text((left + 10, top + 10), "打7 南北 对家 10 JQKA 张", font=font(40, bold=True), fill=ink)
-        draw.text((left + 10, top + 80), "Level 23456789 顺子炸弹", font=font(30), fill=ink)
+def _hex(colour: str) -> tuple[int, int, int]:
+    return (int(colour[1:3], 16), int(colour[3:5], 16), int(colour[5:7], 16))
+
+
+def _mix(a: tuple[int, int, int], b: tuple[int, int, int], t: float) -> tuple[int, int, int]:
+    return (round(a[0] + (b[0] - a[0]) * t), round(a[1] + (b[1] - a[1]) * t), round(a[2] + (b[2] - a[2]) * t))

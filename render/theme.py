@@ -32,13 +32,13 @@ TEAM_TINTS: Final = ("#DCEBF7", "#FBE6D3")
 WIN: Final = "#2E7D32"
 LOSE: Final = "#B23A3A"
 
-_RED: Final = "#D0202E"
-_BLACK: Final = "#151515"
-_GREEN: Final = "#138A36"
-_BLUE: Final = "#1E5BC6"
-_TWO_COLOUR: Final = {Suit.SPADES: _BLACK, Suit.HEARTS: _RED, Suit.CLUBS: _BLACK, Suit.DIAMONDS: _RED}
-_FOUR_COLOUR: Final = {Suit.SPADES: _BLACK, Suit.HEARTS: _RED, Suit.CLUBS: _GREEN, Suit.DIAMONDS: _BLUE}
-JOKER_COLOURS: Final = (_BLACK, _RED)  # 小王, 大王
+RED: Final = "#D0202E"
+BLACK: Final = "#151515"
+GREEN: Final = "#138A36"
+BLUE: Final = "#1E5BC6"
+_TWO_COLOUR: Final = {Suit.SPADES: BLACK, Suit.HEARTS: RED, Suit.CLUBS: BLACK, Suit.DIAMONDS: RED}
+_FOUR_COLOUR: Final = {Suit.SPADES: BLACK, Suit.HEARTS: RED, Suit.CLUBS: GREEN, Suit.DIAMONDS: BLUE}
+JOKER_COLOURS: Final = (BLACK, RED)  # 小王, 大王
 
 
 def suit_colour(suit: Suit, four_color: bool) -> str:

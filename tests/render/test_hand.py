@@ -122,3 +122,12 @@ def test_the_public_view_renders_without_a_hand() -> None:
 def test_wildcards_in_hand_render_in_both_locales() -> None:
     obs = samples.observation(parse_cards("H7 H7 S7 BJ RJ S3"), Rank.SEVEN)
     assert render_hand(obs, locale="zh") != render_hand(obs, locale="en")
+
+
+def test_the_fixed_palette_keeps_the_picture_faithful() -> None:
+    obs = samples.hand_observation(seed=6)
+    labels = samples.display_labels(obs)
+    for four_color in (False, True):
+        image = hand_image(obs, selected={2, 7}, labels=labels, four_color=four_color)
+        data = render_hand(obs, selected={2, 7}, labels=labels, four_color=four_color)
+        assert mean_difference(image, decode(data)) < 0.8
