@@ -15,6 +15,9 @@ Reading conventions (RULES.md §1.5–§1.10, A7, A23, A25):
   wildcard it is also a plain straight, because the wildcard may take another suit.
 - Level cards sit at their natural place inside straights and runs; A is low only
   when joined to 2 (A2345, AA2233, AAA222); there is no wrap-around.
+- Three of a rank and both wildcards (``333 ♥T♥T``) are a 5-card bomb and also a full
+  house whose pair is the wildcards standing for another rank; both readings are kept,
+  as the full house may follow a full house where the bomb would waste a bomb.
 """
 
 from __future__ import annotations
