@@ -21,7 +21,7 @@ from render.arrange import hand_groups
 from render.encode import table_png
 from render.faces import STRIP, card_sprite, mark_of
 from render.text import fit, fitting_font, font, printable
-from render.words import is_english, rank_text, seat_name
+from render.words import is_english, rank_text, seat_name, team_name
 
 WIDTH: Final = 1280
 MARGIN: Final = 20
@@ -40,6 +40,15 @@ class _Slot:
     position: int  # index in obs.hand
     x: int
     row: int
+
+
+@dataclass(frozen=True, slots=True)
+class _Style:
+    """What every card of one picture shares."""
+
+    level: Rank
+    four_color: bool
+    english: bool
 
 
 def render_hand(
@@ -82,39 +91,29 @@ def hand_image(
 ) -> Image.Image:
     """The hand as an RGB image (see :func:`render_hand`)."""
     hand = obs.hand
-    rows = _split_rows(hand_groups(hand, obs.level, group=group), hand, obs.level)
+    rows = _split_rows(hand_groups(hand, obs.level, group=group), hand)
     slots = [slot for r, row in enumerate(rows) for slot in _place_row(row, r)]
     height = (
         HEADER + MARGIN + max(1, len(rows)) * (RAISE + theme.HAND_CARD.height + ROW_GAP) + MARGIN - ROW_GAP
     )
     image = Image.new("RGB", (WIDTH, height), theme.FELT)
     image.paste(_header(obs, locale, names), (0, 0))
-    chosen = set(selected)
+    chosen, style = set(selected), _Style(obs.level, four_color, is_english(locale))
     for slot in slots:
-        _draw_card(
-            image,
-            hand[slot.position],
-            slot,
-            obs.level,
-            slot.position in chosen,
-            (labels or {}).get(slot.position),
-            four_color,
-            locale,
-        )
+        label = (labels or {}).get(slot.position)
+        _draw_card(image, hand[slot.position], slot, style, slot.position in chosen, label)
     if not hand:
         _draw_empty(ImageDraw.Draw(image), locale)
     return image
 
 
-def _split_rows(
-    groups: list[tuple[int, ...]], hand: Sequence[Card], level: Rank
-) -> list[list[tuple[int, ...]]]:
+def _split_rows(groups: list[tuple[int, ...]], hand: Sequence[Card]) -> list[list[tuple[int, ...]]]:
     """One row, or two split at a rank boundary near the middle so no rank is torn."""
     flat = [(g, i) for g, group in enumerate(groups) for i in group]
     if len(flat) <= ROW_LIMIT:
         return [groups] if flat else []
     half = (len(flat) + 1) // 2
-    cuts = range(max(1, len(flat) - ROW_LIMIT), min(ROW_LIMIT, len(flat) - 1) + 1)
+    cuts = range(max(1, len(flat) - ROW_LIMIT), min(ROW_LIMIT, len(flat) - 1) + 1) or range(half, half + 1)
 
     def torn(cut: int) -> bool:
         (ga, a), (gb, b) = flat[cut - 1], flat[cut]
@@ -154,23 +153,16 @@ def _card_top(row: int) -> int:
 
 
 def _draw_card(
-    image: Image.Image,
-    card: Card,
-    slot: _Slot,
-    level: Rank,
-    selected: bool,
-    label: str | None,
-    four_color: bool,
-    locale: str,
+    image: Image.Image, card: Card, slot: _Slot, style: _Style, selected: bool, label: str | None
 ) -> None:
-    size = theme.HAND_CARD
+    mark = mark_of(card, style.level)
     sprite = card_sprite(
         card,
-        size,
-        four_color=four_color,
-        mark=mark_of(card, level),
+        theme.HAND_CARD,
+        four_color=style.four_color,
+        mark=mark,
         selected=selected,
-        english=is_english(locale),
+        english=style.english,
     )
     top = _card_top(slot.row) - (RAISE if selected else 0)
     image.paste(sprite, (slot.x, top), sprite)
@@ -226,7 +218,7 @@ def _who(obs: Observation, locale: str, names: Sequence[str] | None) -> str:
     english = is_english(locale)
     levels = obs.team_levels
     if obs.seat is None:
-        return f"{levels[0].char} : {levels[1].char}"
+        return " · ".join(f"{team_name(t, locale)} {rank_text(levels[t])}" for t in (0, 1))
     mine, theirs = levels[team_of(obs.seat)], levels[1 - team_of(obs.seat)]
     me = _seat_label(obs.seat, locale, names)
     partner = _seat_label(partner_of(obs.seat), locale, names)

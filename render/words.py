@@ -96,8 +96,8 @@ def _play_detail(play: Play, level: Rank, locale: str) -> str:
     if play.kind.is_sequence:
         ranks = play.sequence_ranks()
         span = f"{rank_text(ranks[0])}-{rank_text(ranks[-1])}"
-        suit = _flush_suit(play, level)
-        return (suit.symbol if suit else "") + span if play.kind is PlayKind.STRAIGHT_FLUSH else span
+        suit = _flush_suit(play, level) if play.kind is PlayKind.STRAIGHT_FLUSH else None
+        return f"{suit.symbol}{span}" if suit else span
     top = rank_text(order_rank(play.rank, level), locale)
     if play.kind is PlayKind.BOMB:
         return f"{play.size}×{top}" if is_english(locale) else f"{play.size}张{top}"
@@ -111,7 +111,7 @@ def _play_detail(play: Play, level: Rank, locale: str) -> str:
 def _flush_suit(play: Play, level: Rank) -> Suit | None:
     """The suit of a straight flush: that of its natural (non-wildcard) cards."""
     suits = {card.suit for card in play.cards if not card.is_wildcard(level)}
-    return suits.pop() if len(suits) == 1 else Suit.HEARTS if not suits else None
+    return suits.pop() if len(suits) == 1 else None
 
 
 def _full_house_pair(play: Play, level: Rank) -> Rank | None:

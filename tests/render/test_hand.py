@@ -83,7 +83,7 @@ def test_short_hands_use_one_row_and_long_hands_two() -> None:
     assert two.height > one.height
 
 
-@pytest.mark.parametrize("size", [0, 1, 2, 15, 16, 27])
+@pytest.mark.parametrize("size", [0, 1, 2, 15, 16, 27, 28, 40])
 def test_any_hand_size_renders(size: int) -> None:
     assert render_hand(samples.hand_observation(seed=2, size=size))
 
