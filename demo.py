@@ -14,7 +14,7 @@ import asyncio
 import tempfile
 from pathlib import Path
 
-from tests.e2e.harness import BotMessage, Chat, Emulator, Telegram, User, polling
+from tests.e2e.harness import BotMessage, Chat, Emulator, EmulatorError, Telegram, User, polling
 
 DEMO_TOKEN = "123456:DEMO"
 OUTPUT = Path("demo-output")
@@ -38,7 +38,7 @@ async def press(telegram: Telegram, user: User, message: BotMessage, data: str) 
     """Press a button and return the bot's answer (text, is_alert); None if it vanished."""
     try:
         query = await telegram.press(user, message, data)
-    except Exception:  # noqa: BLE001 - the keyboard changed between reading and pressing
+    except EmulatorError:  # the keyboard changed between reading and pressing
         return None
     answer = await telegram.wait_answer(query)
     return answer.text, answer.show_alert

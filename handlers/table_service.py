@@ -387,7 +387,12 @@ class TableService:
             if step is None:
                 break
             seat, action = step
-            events.extend(await self._apply(table, seat, action))
+            try:
+                events.extend(await self._apply(table, seat, action))
+            except EngineError:
+                log.exception("table %s: bot action %s refused; using the timeout default", table.id, action)
+                action = default_action(table.observe(seat))
+                events.extend(await self._apply(table, seat, action))
             actions.append((seat, action))
         return Outcome(tuple(actions), tuple(events), match.version)
 

@@ -1,0 +1,110 @@
+"""Keyboard limits and labels: ≤ 100 buttons, ≤ 8 a row, ≤ 64-byte data, one button per face."""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from engine.cards import Card, Rank, full_deck, parse_cards
+from engine.classify import classify
+from handlers.callback_data import MAX_BYTES, Op, Press
+from handlers.keyboards import (
+    MAX_BUTTONS,
+    ROW,
+    HandScope,
+    count_buttons,
+    exchange_keyboard,
+    face_label,
+    hand_keyboard,
+    lobby_keyboard,
+    play_label,
+    readings_keyboard,
+)
+
+SCOPE = HandScope(table_id=123456789, version=99999, nonce=4095)
+
+
+def _check_limits(markup) -> None:
+    assert count_buttons(markup) <= MAX_BUTTONS
+    for row in markup.inline_keyboard:
+        assert 1 <= len(row) <= ROW
+        for button in row:
+            if button.callback_data is not None:
+                assert len(str(button.callback_data).encode()) <= MAX_BYTES
+
+
+@settings(max_examples=60, deadline=None)
+@given(seed=st.integers(0, 2**32), level=st.sampled_from(list(Rank)[:13]), size=st.integers(1, 27))
+def test_hand_keyboard_limits_hold_for_any_hand(seed: int, level: Rank, size: int) -> None:
+    deck = full_deck()
+    random.Random(seed).shuffle(deck)
+    hand = deck[:size]
+    markup = hand_keyboard(
+        SCOPE, hand=hand, level=level, selection=Counter(), previous=None, autoplay=True, locale="zh"
+    )
+    _check_limits(markup)
+    toggles = [
+        Press.decode(str(b.callback_data))
+        for row in markup.inline_keyboard
+        for b in row
+        if Press.decode(str(b.callback_data)).op is Op.TOGGLE
+    ]
+    assert sorted(p.arg for p in toggles) == sorted(card.index for card in set(hand))
+
+
+def test_duplicates_share_a_button_and_show_the_count() -> None:
+    hand = parse_cards("S9 S9 H3")
+    markup = hand_keyboard(
+        SCOPE,
+        hand=hand,
+        level=Rank.TWO,
+        selection=Counter({Card.parse("S9"): 1}),
+        previous=None,
+        autoplay=False,
+        locale="zh",
+    )
+    labels = [b.text for row in markup.inline_keyboard for b in row]
+    assert "✅♠9 1/2" in labels and "♥3" in labels
+    assert face_label(Card.parse("S9"), 2, 0, "zh") == "♠9×2"
+    assert face_label(Card.parse("S9"), 2, 2, "zh") == "✅♠9×2"
+    assert "取消托管" not in labels
+
+
+def test_play_button_names_the_selection() -> None:
+    hand = parse_cards("S3 H4 C5 D6 S7 S9")
+    selection = Counter(parse_cards("S3 H4 C5 D6 S7"))
+    assert play_label(selection, hand, Rank.TWO, None, "zh") == "出牌：顺子 3-7"
+    assert play_label(selection, hand, Rank.TWO, None, "en") == "Play: Straight 3-7"
+    assert play_label(Counter(), hand, Rank.TWO, None, "zh") == "出牌"
+    assert play_label(Counter(parse_cards("S3 S9")), hand, Rank.TWO, None, "zh") == "出牌 ✖"
+
+
+def test_controls_and_autoplay_button() -> None:
+    markup = hand_keyboard(
+        SCOPE,
+        hand=parse_cards("S3"),
+        level=Rank.TWO,
+        selection=Counter(),
+        previous=None,
+        autoplay=True,
+        locale="zh",
+    )
+    labels = [b.text for row in markup.inline_keyboard for b in row]
+    assert {"提示", "不出", "清空", "取消托管"} <= set(labels)
+
+
+def test_readings_exchange_and_lobby_keyboards_within_limits() -> None:
+    options = classify(parse_cards("H2 S5 C5"), Rank.TWO)
+    _check_limits(readings_keyboard(SCOPE, options=options, level=Rank.TWO, locale="zh"))
+    full = parse_cards(" ".join(str(card) for card in full_deck()[:54:2]))
+    tribute = exchange_keyboard(SCOPE, choices=full, level=Rank.TWO, giving=False, locale="zh")
+    _check_limits(tribute)
+    assert all(b.text.startswith("还 ") for row in tribute.inline_keyboard for b in row)
+    lobby = lobby_keyboard(
+        table_id=10**9, names={0: "Ann"}, deep_link="https://t.me/bot?start=abc", locale="zh"
+    )
+    _check_limits(lobby)
+    assert lobby.inline_keyboard[-1][0].url == "https://t.me/bot?start=abc"

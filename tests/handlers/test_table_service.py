@@ -1,0 +1,163 @@
+"""The table service on a real SQLite file: lobby rules, persistence before display,
+replay on restart, timeouts into 托管, and whole matches."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from engine.actions import Pass, PlayCards
+from engine.errors import EngineError
+from engine.match import observe
+from handlers.table_service import LiveTable, TableError, TableService, default_action, rules_from_args
+from storage import Database, TableStatus
+
+SHORT = ["wechat-6-deals", "points_deals=2"]
+
+
+@pytest.fixture
+async def db(tmp_path: Path):
+    database = await Database.open(tmp_path / "t.db")
+    yield database
+    await database.close()
+
+
+async def _table(service: TableService, humans: int, chat_id: int = -1) -> LiveTable:
+    preset, rules = rules_from_args(SHORT)
+    table = await service.create(chat_id=chat_id, creator_id=1, preset=preset, rules=rules)
+    for seat in range(humans):
+        await service.take_seat(table, seat=seat, user_id=100 + seat, name=f"H{seat}", locale=None)
+    for seat in range(humans, 4):
+        await service.add_ai(table, seat=seat, name=f"AI{seat}")
+    return table
+
+
+async def _logged(db: Database, table: LiveTable) -> int:
+    return len(await db.actions.of_table(table_id=table.id))
+
+
+def test_rules_arguments() -> None:
+    name, rules = rules_from_args(["wechat-6-deals", "points_deals=2", "turn_seconds=null"])
+    assert (name, rules.points_deals, rules.turn_seconds) == ("wechat-6-deals", 2, None)
+    assert rules_from_args([])[0] == "default"
+    for bad, code in (
+        (["nope"], "unknown_preset"),
+        (["colour=red"], "unknown_setting"),
+        (["points_deals=0"], "bad_setting"),
+    ):
+        with pytest.raises(TableError) as error:
+            rules_from_args(bad)
+        assert error.value.code == code
+
+
+async def test_lobby_rules(db: Database) -> None:
+    service = TableService(db)
+    table = await _table(service, humans=1)
+    assert table.free_seats() == []
+    with pytest.raises(TableError, match="table_exists"):
+        await service.create(chat_id=-1, creator_id=2, preset="default", rules=table.rules)
+    await service.leave(table, seat=3)
+    with pytest.raises(TableError, match="seats_missing"):
+        await service.start(table)
+    with pytest.raises(TableError, match="seat_taken"):
+        await service.take_seat(table, seat=0, user_id=555, name="X", locale=None)
+    assert await service.take_seat(table, seat=None, user_id=555, name="X", locale=None) == 3
+    assert await service.take_seat(table, seat=None, user_id=100, name="H0", locale=None) == 0
+
+
+async def test_actions_are_committed_before_the_call_returns(db: Database) -> None:
+    service = TableService(db)
+    table = await _table(service, humans=2)
+    outcome = await service.start(table)
+    assert table.record.status is TableStatus.PLAYING
+    assert await _logged(db, table) == table.version == outcome.version
+    seat = table.match.to_act[0]
+    assert seat in (0, 1)
+    outcome = await service.act(table, seat=seat, action=default_action(observe(table.match, seat)))
+    assert await _logged(db, table) == table.version
+    assert outcome.actions[0][0] == seat
+
+
+async def test_refused_action_changes_nothing(db: Database) -> None:
+    service = TableService(db)
+    table = await _table(service, humans=2)
+    await service.start(table)
+    before = (table.version, await _logged(db, table))
+    waiting = next(seat for seat in (0, 1) if seat not in table.match.to_act)
+    with pytest.raises(EngineError):
+        await service.act(table, seat=waiting, action=Pass())
+    assert (table.version, await _logged(db, table)) == before
+
+
+async def test_restart_replays_to_the_same_state(db: Database) -> None:
+    service = TableService(db)
+    table = await _table(service, humans=2)
+    await service.start(table)
+    for _ in range(5):
+        seat = table.match.to_act[0]
+        await service.act(table, seat=seat, action=default_action(observe(table.match, seat)))
+    restarted = TableService(db)
+    [again] = await restarted.restore_all()
+    assert again.version == table.version
+    assert again.match.to_act == table.match.to_act
+    assert [again.match.hand(s) for s in range(4)] == [table.match.hand(s) for s in range(4)]
+    assert again.deal_events == table.deal_events
+    assert {s: st.record.name for s, st in again.seats.items()} == {
+        s: st.record.name for s, st in table.seats.items()
+    }
+
+
+async def test_two_timeouts_in_a_row_mean_autoplay(db: Database) -> None:
+    service = TableService(db)
+    table = await _table(service, humans=1)
+    await service.start(table)
+    for expected in (1, 2):
+        assert table.match.to_act == (0,)
+        await service.act(table, seat=0, action=default_action(observe(table.match, 0)), timed_out=True)
+        assert table.seats[0].record.timeouts == expected
+        if table.match.is_over:
+            break
+    assert table.seats[0].record.autoplay
+    assert table.match.is_over
+    assert table.record.status is TableStatus.FINISHED
+    assert (await db.seats.get(table_id=table.id, seat=0)).autoplay
+
+
+async def test_own_action_resets_the_timeout_count_and_cancel_autoplay(db: Database) -> None:
+    service = TableService(db)
+    table = await _table(service, humans=2)
+    await service.start(table)
+    seat = table.match.to_act[0]
+    await service.act(table, seat=seat, action=default_action(observe(table.match, seat)), timed_out=True)
+    assert table.seats[seat].record.timeouts == 1
+    while table.match.to_act[0] != seat:
+        other = table.match.to_act[0]
+        await service.act(table, seat=other, action=default_action(observe(table.match, other)))
+    await service.act(table, seat=seat, action=default_action(observe(table.match, seat)))
+    assert table.seats[seat].record.timeouts == 0
+    await service.set_autoplay(table, seat=1 - seat, on=True)
+    assert table.seats[1 - seat].record.autoplay
+    assert 1 - seat not in table.match.to_act or table.match.is_over
+
+
+async def test_four_humans_finish_a_match_with_tributes(db: Database) -> None:
+    service = TableService(db)
+    table = await _table(service, humans=4)
+    await service.start(table)
+    kinds = set()
+    for _ in range(2000):
+        if table.match.is_over:
+            break
+        seat = table.match.to_act[0]
+        obs = observe(table.match, seat)
+        action = default_action(obs)
+        if obs.hand and not isinstance(action, Pass) and table.match.legal_plays(seat):
+            action = PlayCards(max(table.match.legal_plays(seat), key=lambda p: p.size))
+        kinds.add(type(action).__name__)
+        await service.act(table, seat=seat, action=action)
+    assert table.match.is_over and table.record.status is TableStatus.FINISHED
+    assert await _logged(db, table) == table.version
+    assert {"GiveTribute", "ReturnTribute"} <= kinds or "AntiTribute" in {
+        type(e).__name__ for e in table.match.events
+    }
