@@ -61,6 +61,7 @@ def _wild_spreads(length: int, wild: int) -> tuple[tuple[int, ...], ...]:
     return tuple(spread for spread in spreads if sum(spread) <= wild)
 
 
+@lru_cache(maxsize=64)
 def _window(low: int, length: int) -> tuple[int, ...]:
     """Natural values of a sequence's ranks ordered by card index (a low A goes last)."""
     values = tuple(int(natural_rank(v)) for v in range(low, low + length))
