@@ -51,13 +51,13 @@ def card_sprite(
     return _sprite(card.index, size, four_color, mark, selected, english and card.is_joker)
 
 
-@lru_cache(maxsize=1024)
+@lru_cache(maxsize=512)  # about 64 MB at most: both sizes, both schemes, all marks
 def _sprite(
     index: int, size: theme.CardSize, four_color: bool, mark: Mark, selected: bool, english: bool
 ) -> Image.Image:
     card = CARDS[index]
     big = theme.CardSize(size.width * _SCALE, size.height * _SCALE)
-    image = Image.new("RGBA", (big.width, big.height), (0, 0, 0, 0))
+    image = Image.new("RGB", (big.width, big.height), theme.PAPER)
     draw = ImageDraw.Draw(image)
     _draw_blank(draw, big, mark, selected)
     colour = _ink(card, four_color)
@@ -67,7 +67,18 @@ def _sprite(
         _draw_plain(draw, big, card, colour)
     if mark is Mark.WILDCARD:
         _draw_wild_badge(draw, big)
-    return image.resize((size.width, size.height), Image.Resampling.LANCZOS)
+    sprite = image.reduce(_SCALE)
+    sprite.putalpha(_outline_mask(size))
+    return sprite
+
+
+@lru_cache(maxsize=8)
+def _outline_mask(size: theme.CardSize) -> Image.Image:
+    """The card's rounded shape as an alpha mask, smoothed the same way as the face."""
+    big = theme.CardSize(size.width * _SCALE, size.height * _SCALE)
+    mask = Image.new("L", (big.width, big.height), 0)
+    ImageDraw.Draw(mask).rounded_rectangle((0, 0, big.width - 1, big.height - 1), big.px(13), fill=255)
+    return mask.reduce(_SCALE)
 
 
 def _ink(card: Card, four_color: bool) -> str:

@@ -178,14 +178,17 @@ def _draw_label(image: Image.Image, label: str, x: int, top: int, selected: bool
 
 @lru_cache(maxsize=512)
 def _label_pill(label: str, selected: bool) -> Image.Image:
-    width, height = theme.HAND_CARD.px(STRIP) - 10, 38
+    """Drawn at three times the size and scaled down, for smooth rounded ends."""
+    scale = 3
+    width, height = (theme.HAND_CARD.px(STRIP) - 10) * scale, 38 * scale
     pill = Image.new("RGBA", (width, height), (0, 0, 0, 0))
     draw = ImageDraw.Draw(pill)
-    draw.rounded_rectangle((0, 0, width - 1, height - 1), 10, fill=theme.SELECT if selected else theme.LABEL)
+    fill = theme.SELECT if selected else theme.LABEL
+    draw.rounded_rectangle((0, 0, width - 1, height - 1), 10 * scale, fill=fill)
     text = printable(label)
-    face = fitting_font(text, width - 8, 28, bold=True)
+    face = fitting_font(text, width - 8 * scale, 28 * scale, bold=True)
     draw.text((width / 2, height / 2), text, font=face, fill=theme.PAPER, anchor="mm")
-    return pill
+    return pill.reduce(scale)
 
 
 def _header(obs: Observation, locale: str, names: Sequence[str] | None) -> Image.Image:

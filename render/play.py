@@ -12,7 +12,7 @@ from render import theme
 from render.arrange import arrange_play
 from render.encode import table_png
 from render.faces import STRIP, card_sprite, mark_of
-from render.text import fit, font, text_width
+from render.text import fit, font, printable, text_width
 from render.words import describe_play, is_english, play_kind_name
 
 PAD: Final = 16
@@ -57,7 +57,7 @@ def play_image(
 def _panel_width(kind: str, detail: str, caption: str | None) -> int:
     widths = [text_width(kind, font(KIND_SIZE, bold=True)), text_width(detail, font(DETAIL_SIZE, bold=True))]
     if caption:
-        widths.append(text_width(caption, font(CAPTION_SIZE)))
+        widths.append(text_width(printable(caption), font(CAPTION_SIZE)))
     return max(PANEL_MIN, min(PANEL_MAX, max(widths) + 2 * PAD + 8))
 
 
