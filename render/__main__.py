@@ -43,6 +43,7 @@ def demo(directory: Path) -> None:
 
 
 def main(argv: list[str]) -> int:
+    """Dispatch ``bench`` or ``demo DIR``; anything else prints the usage."""
     if argv[:1] == ["bench"]:
         return bench.main(argv[1:])
     if argv[:1] == ["demo"] and len(argv) == 2:

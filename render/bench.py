@@ -42,6 +42,7 @@ def time_ms(call: Callable[[], bytes], repeat: int) -> tuple[float, float, float
 
 
 def cases() -> list[tuple[str, Callable[[], bytes], Callable[[], Image.Image]]]:
+    """(name, bytes call, image call) for each picture timed."""
     obs = samples.hand_observation(seed=1)
     labels = samples.display_labels(obs)
     strip = samples.play("straight_flush")
@@ -58,6 +59,7 @@ def cases() -> list[tuple[str, Callable[[], bytes], Callable[[], Image.Image]]]:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    """Print the timing table."""
     parser = argparse.ArgumentParser(prog="python -m render bench", description=__doc__)
     parser.add_argument("--repeat", type=int, default=200)
     args = parser.parse_args(argv)

@@ -22,6 +22,8 @@ Align = Literal["left", "center", "right"]
 
 @dataclass(frozen=True, slots=True)
 class Column:
+    """A table column: header text, pixel width, alignment."""
+
     header: str
     width: int
     align: Align = "center"
@@ -29,6 +31,8 @@ class Column:
 
 @dataclass(frozen=True, slots=True)
 class Cell:
+    """One table cell's text and how it stands out."""
+
     text: str
     colour: str = theme.INK
     bold: bool = False
@@ -36,6 +40,7 @@ class Cell:
 
 
 def canvas(height: int, width: int = WIDTH) -> tuple[Image.Image, ImageDraw.ImageDraw]:
+    """A blank board and its drawing handle."""
     image = Image.new("RGB", (width, height), theme.BOARD)
     return image, ImageDraw.Draw(image)
 
@@ -101,6 +106,7 @@ def _draw_row(
 
 
 def draw_cell(draw: ImageDraw.ImageDraw, cell: Cell, x: int, top: int, column: Column) -> None:
+    """One cell's text, shortened to fit and aligned as its column says."""
     face = font(TEXT, bold=cell.bold)
     text = fit(cell.text, face, column.width - 20)
     anchor, tx = {

@@ -39,6 +39,8 @@ class StandingRow:
 
 @dataclass(frozen=True, slots=True)
 class StandingsView:
+    """A standings table, rows already in place order."""
+
     title: str
     rows: tuple[StandingRow, ...]
     subtitle: str = ""
@@ -56,12 +58,16 @@ class BracketMatch:
 
 @dataclass(frozen=True, slots=True)
 class BracketRound:
+    """One knockout round, its matches top to bottom."""
+
     name: str  # 八强, 半决赛, 决赛 …
     matches: tuple[BracketMatch, ...]
 
 
 @dataclass(frozen=True, slots=True)
 class BracketView:
+    """A knockout bracket, first round first."""
+
     title: str
     rounds: tuple[BracketRound, ...]
     subtitle: str = ""
@@ -78,6 +84,7 @@ def render_bracket(view: BracketView, *, locale: str = "zh") -> bytes:
 
 
 def standings_image(view: StandingsView, *, locale: str = "zh") -> Image.Image:
+    """The standings as an RGB image (see :func:`render_standings`)."""
     columns = _standing_columns(view, locale)
     image, draw = canvas(TITLE + 24 + ROW * (len(view.rows) + 1) + MARGIN)
     draw_title(draw, view.title, view.subtitle)

@@ -33,6 +33,7 @@ class Mark(Enum):
 
 
 def mark_of(card: Card, level: Rank) -> Mark:
+    """A card's mark at a level: wildcard (♥ of the level), other level card, or plain."""
     if card.is_wildcard(level):
         return Mark.WILDCARD
     return Mark.LEVEL if card.rank == level else Mark.PLAIN

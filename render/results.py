@@ -89,6 +89,7 @@ def render_match_summary(summary: MatchSummaryView, *, locale: str = "zh") -> by
 
 
 def deal_result_image(result: DealResultView, *, locale: str = "zh") -> Image.Image:
+    """The deal result as an RGB image (see :func:`render_deal_result`)."""
     english = is_english(locale)
     image, draw = canvas(2400)
     title = f"Deal {result.deal_number}" if english else f"第 {result.deal_number} 局结果"
@@ -111,6 +112,7 @@ def deal_result_image(result: DealResultView, *, locale: str = "zh") -> Image.Im
 
 
 def match_summary_image(summary: MatchSummaryView, *, locale: str = "zh") -> Image.Image:
+    """The match summary as an RGB image (see :func:`render_match_summary`)."""
     english = is_english(locale)
     image, draw = canvas(TITLE + 220 + 58 * (_MAX_DEAL_ROWS + 2) + 2 * MARGIN)
     levels = " : ".join(rank_text(r) for r in summary.final_levels)

@@ -57,6 +57,7 @@ def display_labels(obs: Observation, *, group: bool = False) -> dict[int, str]:
 
 
 def hand_observation(seed: int = 1, size: int = 27, level: Rank = Rank.SEVEN) -> Observation:
+    """South's view of a seeded deal, ``size`` cards in hand."""
     return observation(deal(seed, size)[2], level)
 
 
@@ -84,6 +85,7 @@ def play(name: str, level: Rank = Rank.SEVEN) -> Play:
 
 
 def deal_result(english: bool = False) -> DealResultView:
+    """Deal 3 at level 7: south first, north second, 南北 up three levels, with tributes."""
     names = ENGLISH_NAMES if english else NAMES
     tributes = (TributeView(1, 2, Card.parse("HA"), False), TributeView(2, 1, Card.parse("C4"), True))
     locale = "en" if english else "zh"
@@ -100,6 +102,7 @@ def deal_result(english: bool = False) -> DealResultView:
 
 
 def match_summary() -> MatchSummaryView:
+    """Ten seeded deals with levels climbing by the usual 3/2/1 rule."""
     levels = [(Rank.TWO, Rank.TWO)]
     lines: list[DealLine] = []
     rng = random.Random(5)
@@ -116,6 +119,7 @@ def match_summary() -> MatchSummaryView:
 
 
 def standings() -> StandingsView:
+    """Six pairs after five rounds."""
     rows = tuple(
         StandingRow(
             i + 1, f"{team}队", (f"{team}甲", f"{team}乙"), 5, 5 - (i + 1) // 2, 15 - 2 * i, f"+{9 - i}"
@@ -126,6 +130,7 @@ def standings() -> StandingsView:
 
 
 def bracket() -> BracketView:
+    """Eight pairs: quarter-finals played, one semi-final played, the final open."""
     teams = ("南京", "扬州", "淮安", "徐州", "苏州", "无锡", "常州", "镇江")
     first = tuple(
         BracketMatch((teams[2 * i], teams[2 * i + 1]), ("A", "10") if i % 2 == 0 else ("9", "K"), i % 2)

@@ -64,6 +64,7 @@ def printable(text: str) -> str:
 
 
 def text_width(text: str, face: Font) -> int:
+    """Advance width of ``text`` in whole pixels."""
     return int(face.getlength(text) + 0.5)
 
 

@@ -42,6 +42,7 @@ JOKER_COLOURS: Final = (BLACK, RED)  # 小王, 大王
 
 
 def suit_colour(suit: Suit, four_color: bool) -> str:
+    """The ink of a suit in the chosen scheme."""
     return (_FOUR_COLOUR if four_color else _TWO_COLOUR)[suit]
 
 

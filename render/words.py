@@ -37,6 +37,7 @@ def _pick(pair: tuple[str, str], locale: str) -> str:
 
 
 def is_english(locale: str) -> bool:
+    """``en``, ``en_GB``, ``en-US`` … are English; everything else reads Chinese."""
     return locale.lower().startswith("en")
 
 
