@@ -172,13 +172,20 @@ def rules_from_args(args: Iterable[str]) -> tuple[str, Rules]:
         raise TableError("bad_setting") from error
 
 
+def _random_seed() -> int:
+    return secrets.randbits(48)
+
+
 class TableService:
     """Owns the live tables; every method expects the caller to hold ``table.lock``
     (except :meth:`create` and the look-ups)."""
 
-    def __init__(self, db: Database, *, policy: Policy = choose_action) -> None:
+    def __init__(
+        self, db: Database, *, policy: Policy = choose_action, new_seed: Callable[[], int] = _random_seed
+    ) -> None:
         self.db = db
         self.policy = policy
+        self.new_seed = new_seed  # tests pin the deal
         self.tables: dict[int, LiveTable] = {}
         self.pending_seats: dict[tuple[int, int], int | None] = {}  # (table, user) → wanted seat
 
@@ -220,7 +227,7 @@ class TableService:
                 creator_id=creator_id,
                 preset=preset,
                 rules_json=rules.to_json(),
-                seed=secrets.randbits(48),
+                seed=self.new_seed(),
             )
         except StorageConflict as error:
             raise TableError("table_exists") from error

@@ -24,6 +24,7 @@ from pathlib import Path
 import aiosqlite
 
 from bot import build_application, close_services, open_services
+from demo import take_turn
 from engine.actions import PlayCards
 from engine.cards import CARDS
 from engine.match import action_from_json
@@ -39,11 +40,13 @@ FACE_PATTERN = re.compile(
 
 
 @contextlib.asynccontextmanager
-async def running_bot(emulator: Emulator, token: str, db_path: Path) -> AsyncIterator[None]:
+async def running_bot(emulator: Emulator, token: str, db_path: Path, seed: int) -> AsyncIterator[None]:
+    """The bot in this process; ``seed`` pins the deals (chosen so that tributes happen)."""
     app = build_application(
         token, db_path=str(db_path), base_url=emulator.base_url, base_file_url=emulator.base_file_url
     )
     await open_services(app, db_path=str(db_path))
+    app.bot_data.services.tables.new_seed = lambda: seed
     try:
         async with polling(app):
             yield
@@ -164,46 +167,11 @@ class Table:
 
     async def play(self, user: User) -> None:
         """Press 提示 then 出牌 (or 不出) whenever it is this player's turn; choose tributes."""
-        chat = Chat.private(user)
         while not self.over.is_set():
-            hand = await self.telegram.last_message(chat)
-            ops = buttons_by_op(hand) if hand is not None else {}
-            if hand is None or not ops:
-                await asyncio.sleep(0.05)
-                continue
-            if "g" in ops or "b" in ops:
-                await self._press(user, hand, (ops.get("g") or ops["b"])[0])
-            elif "r" in ops:
-                await self._press(user, hand, ops["r"][0])
-            elif "轮到你" in hand.content and "h" in ops:
-                await self._turn(user, chat, hand, ops)
+            if await take_turn(self.telegram, user):
+                self.presses += 1
             else:
                 await asyncio.sleep(0.05)
-
-    async def _turn(self, user: User, chat: Chat, hand: BotMessage, ops: dict[str, list[str]]) -> None:
-        answer = await self._press(user, hand, ops["h"][0])
-        if answer is not None and answer.show_alert:
-            if "不出" in answer.text:
-                await self._press(user, hand, ops["x"][0])
-            return
-
-        async def hinted() -> BotMessage | None:
-            fresh = await self.telegram.last_message(chat)
-            return fresh if fresh is not None and fresh.raw != hand.raw else None
-
-        fresh = await wait_for(hinted, what="the hint to select cards")
-        fresh_ops = buttons_by_op(fresh)
-        if "p" in fresh_ops:
-            await self._press(user, fresh, fresh_ops["p"][0])
-
-    async def _press(self, user: User, message: BotMessage, data: str):
-        self.presses += 1
-        try:
-            query = await self.telegram.press(user, message, data)
-        except Exception:  # the message moved on between reading and pressing
-            await asyncio.sleep(0.05)
-            return None
-        return await self.telegram.wait_answer(query)
 
     async def group_rate(self) -> int:
         """The most group messages in any 60-second window."""
@@ -265,7 +233,62 @@ async def test_two_humans_and_two_ai_play_a_match(
     emulator: Emulator, telegram: Telegram, token: str, tmp_path: Path
 ):
     table = Table(telegram, Chat.group(-4001, "掼蛋群"), tmp_path / "g.db")
-    async with running_bot(emulator, token, table.db_path):
+    async with running_bot(emulator, token, table.db_path, seed=9):
         await set_up(telegram, table, [ALICE, BOB])
         await play_out(table, [ALICE, BOB])
         await assert_clean_finish(telegram, table)
+    assert await exchanges(table.db_path) == {("tribute", 1), ("return", 0)}
+
+
+async def test_four_humans_play_a_match(emulator: Emulator, telegram: Telegram, token: str, tmp_path: Path):
+    humans = [ALICE, BOB, CAROL, DAVE]
+    table = Table(telegram, Chat.group(-4002, "四人桌"), tmp_path / "g.db")
+    async with running_bot(emulator, token, table.db_path, seed=2):
+        await set_up(telegram, table, humans)
+        await play_out(table, humans)
+        await assert_clean_finish(telegram, table)
+    assert await exchanges(table.db_path) == {("tribute", 0), ("tribute", 2), ("return", 1), ("return", 3)}
+
+
+async def exchanges(db_path: Path) -> set[tuple[str, int]]:
+    """The logged tributes and returns as (kind, seat): with a pinned seed, 双下 or 单下."""
+    async with (
+        aiosqlite.connect(db_path) as db,
+        db.execute("SELECT seat, action_json FROM actions") as cursor,
+    ):
+        rows = await cursor.fetchall()
+    kinds = ((json.loads(text)["type"], seat) for seat, text in rows)
+    return {(kind, seat) for kind, seat in kinds if kind in ("tribute", "return")}
+
+
+async def test_bot_killed_mid_deal_resumes_and_finishes(
+    emulator: Emulator, telegram: Telegram, token: str, tmp_path: Path
+):
+    humans = [ALICE, BOB]
+    table = Table(telegram, Chat.group(-4003, "重启桌"), tmp_path / "g.db")
+    with bot_process(emulator, token, table.db_path) as first:
+        await set_up(telegram, table, humans)
+        players = [asyncio.create_task(table.play(user)) for user in humans]
+        await wait_for(lambda: logged_at_least(table.db_path, 30), timeout=60, what="30 actions")
+        first.kill()
+        first.wait()
+    killed_at = await logged_count(table.db_path)
+    await asyncio.sleep(1.0)
+    with bot_process(emulator, token, table.db_path):
+        watcher = asyncio.create_task(table.watch())
+        try:
+            await asyncio.wait_for(table.over.wait(), MATCH_TIMEOUT)
+        finally:
+            table.over.set()
+            await asyncio.gather(*players, watcher, return_exceptions=True)
+        assert await logged_count(table.db_path) > killed_at
+        await assert_clean_finish(telegram, table)
+
+
+async def logged_count(db_path: Path) -> int:
+    async with aiosqlite.connect(db_path) as db, db.execute("SELECT COUNT(*) FROM actions") as cursor:
+        return int((await cursor.fetchone())[0])
+
+
+async def logged_at_least(db_path: Path, count: int) -> bool:
+    return db_path.exists() and await logged_count(db_path) >= count
