@@ -109,7 +109,7 @@ def _corner(size: theme.CardSize) -> float:
 def _draw_plain(draw: ImageDraw.ImageDraw, size: theme.CardSize, card: Card, colour: str) -> None:
     assert card.suit is not None
     text = rank_text(card.rank)
-    face = fitting_font(text, size.px(STRIP - 8), size.px(62), bold=True)
+    face = fitting_font(text, size.px(STRIP - 14), size.px(62), bold=True)
     x = _corner(size)
     draw.text((x, size.px(40)), text, font=face, fill=colour, anchor="mm")
     draw.text((x, size.px(100)), card.suit.symbol, font=font(size.px(50)), fill=colour, anchor="mm")

@@ -29,6 +29,7 @@ HEADER: Final = 76
 RAISE: Final = 26  # a selected card sits this much higher
 ROW_GAP: Final = 12
 GROUP_GAP: Final = 26  # space before a set-apart bomb or straight flush
+RANK_GAP: Final = 5  # space where the rank changes
 MAX_STEP: Final = 88  # widest spacing, for short hands
 ROW_LIMIT: Final = 15  # more cards than this go to two rows
 
@@ -92,7 +93,7 @@ def hand_image(
     """The hand as an RGB image (see :func:`render_hand`)."""
     hand = obs.hand
     rows = _split_rows(hand_groups(hand, obs.level, group=group), hand)
-    slots = [slot for r, row in enumerate(rows) for slot in _place_row(row, r)]
+    slots = [slot for r, row in enumerate(rows) for slot in _place_row(row, r, hand)]
     height = (
         HEADER + MARGIN + max(1, len(rows)) * (RAISE + theme.HAND_CARD.height + ROW_GAP) + MARGIN - ROW_GAP
     )
@@ -130,21 +131,23 @@ def _regroup(flat: list[tuple[int, int]]) -> list[tuple[int, ...]]:
     return [tuple(members) for members in groups.values()]
 
 
-def _place_row(groups: list[tuple[int, ...]], row: int) -> list[_Slot]:
-    """Spread a row's cards evenly, centred, with a gap between groups."""
-    count = sum(len(g) for g in groups)
-    gaps = GROUP_GAP * (len(groups) - 1)
-    room = WIDTH - 2 * MARGIN - theme.HAND_CARD.width - gaps
-    step = min(MAX_STEP, room / max(1, count - 1))
-    used = step * (count - 1) + gaps + theme.HAND_CARD.width
-    x = (WIDTH - used) / 2
-    slots: list[_Slot] = []
+def _place_row(groups: list[tuple[int, ...]], row: int, hand: Sequence[Card]) -> list[_Slot]:
+    """Spread a row's cards evenly and centred, a little apart where the rank
+    changes (so pairs and triples read as blocks) and further apart between groups."""
+    gaps = [0.0]
     for g, group in enumerate(groups):
-        if g:
-            x += GROUP_GAP
-        for position in group:
-            slots.append(_Slot(position, round(x), row))
-            x += step
+        for k, position in enumerate(group):
+            if k:
+                gaps.append(RANK_GAP if hand[group[k - 1]].rank != hand[position].rank else 0.0)
+            elif g:
+                gaps.append(GROUP_GAP)
+    room = WIDTH - 2 * MARGIN - theme.HAND_CARD.width - sum(gaps)
+    step = min(MAX_STEP, room / max(1, len(gaps) - 1))
+    x = (WIDTH - step * (len(gaps) - 1) - sum(gaps) - theme.HAND_CARD.width) / 2 - step
+    slots: list[_Slot] = []
+    for position, gap in zip((p for group in groups for p in group), gaps, strict=True):
+        x += step + gap
+        slots.append(_Slot(position, round(x), row))
     return slots
 
 
