@@ -44,8 +44,8 @@ demo: install translations emulator
 	$(PY) bot.py --demo
 
 lint: install
-	$(BIN)/ruff check .
-	$(BIN)/ruff format --check .
+	$(BIN)/ruff check --no-cache .
+	$(BIN)/ruff format --no-cache --check .
 	$(BIN)/mypy $(TYPED)
 
 test: system-deps install translations emulator lint
