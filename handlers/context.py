@@ -15,7 +15,6 @@ from storage import Database
 
 if TYPE_CHECKING:
     from handlers.board import BoardPublisher
-
     from handlers.table_service import TableService
 
 
