@@ -41,7 +41,7 @@ The users' side (all ``async``)::
 
 ``BotMessage`` is the message as the chat shows it now (after edits): ``text``,
 ``caption``, ``content`` (text or caption), ``photo_id``, ``buttons`` (rows of
-``Button(text, data)``), ``edit_count``, ``deleted`` and the ``raw`` Bot API dict.
+``Button(text, data, url)``), ``edit_count``, ``deleted`` and the ``raw`` Bot API dict.
 
 Emulated Telegram rules worth knowing, because the real bot must cope with them: a bot
 cannot write to a private chat before the user wrote to it (403, so have each player
@@ -128,10 +128,11 @@ class Chat:
 
 @dataclass(frozen=True)
 class Button:
-    """One inline keyboard button: its label and its callback data."""
+    """One inline keyboard button: its label and its callback data or link."""
 
     text: str
     data: str | None
+    url: str | None = None
 
 
 @dataclass(frozen=True)
@@ -180,7 +181,7 @@ class BotMessage:
     def buttons(self) -> list[list[Button]]:
         markup = self.raw.get("reply_markup") or {}
         return [
-            [Button(button["text"], button.get("callback_data")) for button in row]
+            [Button(button["text"], button.get("callback_data"), button.get("url")) for button in row]
             for row in markup.get("inline_keyboard", [])
         ]
 
