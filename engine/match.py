@@ -47,6 +47,7 @@ from engine.actions import (
 from engine.cards import Card, Rank, full_deck, sort_hand
 from engine.errors import IllegalAction, IllegalPlay, IllegalTribute, InvalidCards, NotYourTurn
 from engine.observation import Observation, SeatView, TributeView
+from engine.playcache import PlayCache
 from engine.plays import Play, PlayKind, beats
 from engine.rules import (
     CountVisibility,
@@ -99,6 +100,7 @@ class Match:
         self.table_seat: int | None = None
         self._trick_marks: dict[int, Play | None] = {}  # seat → its play this trick (None: passed)
         self._waiting: set[int] = set()  # seats still to answer the table play
+        self._caches: list[PlayCache | None] = [None, None, None, None]
         self._payers: tuple[int, ...] = ()
         self._double_down = False
         self.paid: dict[int, Card] = {}  # payer → tribute card
@@ -178,8 +180,10 @@ class Match:
         """Plays ``seat`` may make now (empty unless it is the seat's turn to play)."""
         if self.turn != seat:
             return []
-        plays = moves.legal_plays(self.hands[seat], self.level, self.table_play)
-        return [play for play in plays if not self._too_big(play)]
+        cache = self._caches[seat]
+        if cache is None:
+            cache = self._caches[seat] = PlayCache(self.hands[seat], self.level)
+        return [play for play in cache.plays(self.hands[seat], self.table_play) if not self._too_big(play)]
 
     def must_tribute_from(self, seat: int) -> tuple[Card, ...]:
         if self.phase is not Phase.TRIBUTE or seat not in self.to_act:
@@ -276,6 +280,7 @@ class Match:
         return []
 
     def _begin_play(self, leader: int, reason: str) -> list[Event]:
+        self._caches = [None, None, None, None]  # the hands are final for this deal
         self.phase = Phase.PLAY
         self.to_act = (leader,)
         self._clear_trick()

@@ -9,6 +9,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from engine import moves
 from engine.actions import (
     DealEnded,
     DealStarted,
@@ -274,3 +275,16 @@ def check_winner(match: Match) -> None:
 def test_random_matches_conserve_cards_and_end_with_a_correct_winner(seed: int, preset: str) -> None:
     match = run_random_match(Rules.preset(preset), seed)
     check_winner(match)
+
+
+@settings(max_examples=5, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 10**6))
+def test_cached_legal_plays_match_fresh_generation(seed: int) -> None:
+    match = Match.new(Rules.default(), seed)
+    rng = random.Random(seed)
+    while match.deal_number == 1:
+        seat = match.to_act[0]
+        fresh = moves.legal_plays(match.hands[seat], match.level, match.table_play)
+        assert Counter(match.legal_plays(seat)) == Counter(fresh)
+        assert all(match.legal_plays(other) == [] for other in range(4) if other != seat)
+        match.apply(seat, random_action(match, seat, rng))
