@@ -17,14 +17,20 @@ from collections import deque
 from dataclasses import dataclass, field
 
 from telegram.constants import ParseMode
-from telegram.error import BadRequest, TelegramError
+from telegram.error import BadRequest
 from telegram.ext import ExtBot
 
 from engine.actions import DealEnded, Event, MatchEnded, TrickWon
 from handlers.i18n import normalize_locale
 from handlers.results import deal_events, deal_result_view, match_summary_view
 from handlers.table_service import LiveTable, TableService
-from handlers.texts import board_text, closing_board_text, deal_result_text, match_result_text
+from handlers.texts import (
+    board_text,
+    closing_board_text,
+    deal_result_text,
+    finished_trick_text,
+    match_result_text,
+)
 from render.results import render_deal_result, render_match_summary
 from storage import Database, NotFound
 
@@ -115,7 +121,7 @@ class BoardPublisher:
             board.dirty = False
             try:
                 await self._flush(table, board)
-            except TelegramError:
+            except Exception:  # a failed redraw must not stop later ones; the next one redraws all
                 log.exception("board of table %s could not be updated", table.id)
             await asyncio.sleep(self.interval)
 
@@ -139,6 +145,8 @@ class BoardPublisher:
         key = (obs.deal_number, sum(isinstance(e, TrickWon) for e in table.deal_events))
         chat_id, message_id = table.record.chat_id, table.record.board_message_id
         fresh = key != board.shown_key and self.budget.has_room(chat_id, self.reserve)
+        if message_id is not None and fresh:
+            await self._finish_trick(table, board, message_id, locale)
         if message_id is None or fresh:
             await self.budget.acquire(chat_id)
             sent = await self.bot.send_message(chat_id, text, parse_mode=ParseMode.HTML)
@@ -146,6 +154,15 @@ class BoardPublisher:
         elif text != board.shown_text:
             await self._edit(chat_id, message_id, text)
         board.shown_key, board.shown_text = key, text
+
+    async def _finish_trick(self, table: LiveTable, board: _Board, message_id: int, locale: str) -> None:
+        """Before a trick gets a new message, its old one shows how it ended (no stale turn line)."""
+        if board.shown_key is None or board.shown_key[0] != table.observe(None).deal_number:
+            return
+        names = {seat: state.record.name for seat, state in table.seats.items()}
+        text = finished_trick_text(table.deal_events, board.shown_key[1], names, locale)
+        if text is not None and text != board.shown_text:
+            await self._edit(table.record.chat_id, message_id, text)
 
     async def _send_result(self, table: LiveTable, board: _Board, result: Event, locale: str) -> None:
         """Close the deal's board (its last trick and the places), then post the result picture."""

@@ -7,6 +7,7 @@ keyboard revision (nonce), which makes older buttons stale.
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from collections import Counter
 
@@ -92,9 +93,8 @@ async def refresh_hand(bot: ExtBot[None], services: Services, table: LiveTable, 
     try:
         await _show(bot, services, table, state, obs, caption, markup, locale, four_color)
     except Forbidden:
-        log.warning("user %s blocked the bot; seat %s goes to auto-play", user_id, seat)
+        log.warning("user %s blocked the bot; the turn clock will play seat %s", user_id, seat)
         await services.db.users.set_reachable(user_id=user_id, reachable=False)
-        await services.tables.set_autoplay(table, seat=seat, on=True)
         return
     state.note = None
 
@@ -195,7 +195,6 @@ async def _preferences(services: Services, state: SeatState) -> tuple[str, bool]
 
 
 async def refresh_hands(bot: ExtBot[None], services: Services, table: LiveTable) -> None:
-    """Refresh every human seat (after an action changed the public state)."""
-    for seat, state in sorted(table.seats.items()):
-        if not state.record.is_ai:
-            await refresh_hand(bot, services, table, seat)
+    """Refresh every human seat (after an action changed the public state), concurrently."""
+    seats = [seat for seat, state in sorted(table.seats.items()) if not state.record.is_ai]
+    await asyncio.gather(*(refresh_hand(bot, services, table, seat) for seat in seats))

@@ -64,7 +64,7 @@ class SeatState:
     shown_hand: tuple[int, tuple[Card, ...]] | None = None  # (deal, hand) in the DM image
     shown_caption: str | None = None
     shown_deal: int | None = None
-    note: str | None = None  # a one-off line for the caption (forced tribute, timeout)
+    note: str | None = None  # a one-off caption line (a timeout acted for the player)
 
     @property
     def is_bot(self) -> bool:
@@ -412,7 +412,6 @@ class TableService:
                 return seat, self._bot_action(obs, table.rules)
             forced = _forced_tribute(obs)
             if forced is not None:
-                state.note = "forced_tribute"
                 return seat, forced
         return None
 

@@ -213,6 +213,27 @@ def trick_lines(events: Sequence[Event], level: Rank, names: dict[int, str], loc
     return lines
 
 
+def finished_trick_text(
+    events: Sequence[Event], trick: int, names: dict[int, str], locale: str
+) -> str | None:
+    """A trick's board once it is over: its plays and who won it (no turn line).
+
+    ``trick`` counts the tricks already won in the deal before it; None if it is not over.
+    """
+    won = [i for i, event in enumerate(events) if isinstance(event, TrickWon)]
+    started = next((e for e in events if isinstance(e, DealStarted)), None)
+    if trick >= len(won) or started is None:
+        return None
+    end = won[trick]
+    winner = events[end]
+    assert isinstance(winner, TrickWon)
+    deal = _("Deal {number}", locale, number=started.deal_number)
+    lines = [f"🃏 <b>{deal}</b> · {_('playing {rank}', locale, rank=rank_text(started.level, locale))}"]
+    lines.extend(trick_lines(events[:end], started.level, names, locale))
+    lines.append("✔ " + _("Trick won by {seat}", locale, seat=who(winner.seat, names[winner.seat], locale)))
+    return "\n".join(lines)
+
+
 def status_lines(
     obs: Observation, names: dict[int, str], locale: str, autoplay: Collection[int]
 ) -> list[str]:
@@ -313,6 +334,7 @@ def hand_caption(
     lines = [header(obs, rules, locale), _("You: {seat}", locale, seat=me)]
     if note:
         lines.append(note)
+    lines.extend(tribute_lines(obs, names, locale))
     if obs.phase is Phase.TRIBUTE and obs.seat in obs.to_act:
         lines.append(_("Choose your tribute card (your largest).", locale))
     elif obs.phase is Phase.RETURN_TRIBUTE and obs.seat in obs.to_act:

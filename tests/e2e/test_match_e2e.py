@@ -292,3 +292,98 @@ async def logged_count(db_path: Path) -> int:
 
 async def logged_at_least(db_path: Path, count: int) -> bool:
     return db_path.exists() and await logged_count(db_path) >= count
+
+
+async def hand_of(telegram: Telegram, user: User) -> BotMessage:
+    return await telegram.wait_message(Chat.private(user), lambda m: bool(m.photo_id and m.buttons))
+
+
+async def answer_to(telegram: Telegram, user: User, message: BotMessage, data: str) -> tuple[str, bool]:
+    answer = await telegram.wait_answer(await telegram.press(user, message, data))
+    return answer.text, answer.show_alert
+
+
+async def test_refusals_double_taps_language_and_stop(
+    emulator: Emulator, telegram: Telegram, token: str, tmp_path: Path
+):
+    """Out of turn, a play that does not beat, a double tap, /lang en, then /stop with confirmation."""
+    table = Table(telegram, Chat.group(-4004, "规则桌"), tmp_path / "g.db")
+    async with running_bot(emulator, token, table.db_path, seed=9):
+        await set_up(telegram, table, [ALICE, BOB])
+        waiting = ALICE
+        for _ in range(200):
+            alice, bob = await hand_of(telegram, ALICE), await hand_of(telegram, BOB)
+            mover, waiting, hand = (ALICE, BOB, alice) if "轮到你" in alice.content else (BOB, ALICE, bob)
+            if "要压" in hand.content:
+                break
+            assert await take_turn(telegram, mover)
+        idle = await hand_of(telegram, waiting)
+        assert await answer_to(telegram, waiting, idle, buttons_by_op(idle)["p"][0]) == ("还没轮到你", True)
+
+        weakest = buttons_by_op(hand)["t"][-1]
+        double_tap = await asyncio.gather(*(answer_to(telegram, mover, hand, weakest) for _ in range(2)))
+        assert sorted(double_tap) == [("", False), ("按钮已过期，请使用最新的消息。", True)]
+        selected = await hand_of(telegram, mover)
+        text, alert = await answer_to(telegram, mover, selected, buttons_by_op(selected)["p"][0])
+        assert alert and text.startswith("打不过上家的"), text
+
+        await telegram.send(mover, Chat.private(mover), "/lang en")
+        await telegram.wait_message(Chat.private(mover), lambda m: m.content == "Language set.")
+        hint = buttons_by_op(await hand_of(telegram, mover))["h"][0]
+        await answer_to(telegram, mover, await hand_of(telegram, mover), hint)
+        english = await telegram.wait_message(Chat.private(mover), lambda m: "Your turn" in m.content)
+        assert any(b.text == "Pass" for row in english.buttons for b in row)
+
+        await telegram.send(BOB, table.group, "/stop")
+        refused = await telegram.wait_message(table.group, lambda m: "只有开桌人" in m.content)
+        assert not refused.buttons
+        await telegram.send(ALICE, table.group, "/stop")
+        confirm = await telegram.wait_message(table.group, lambda m: "确定结束本桌" in m.content)
+        await answer_to(telegram, ALICE, confirm, buttons_by_op(confirm)["y"][0])
+        await telegram.wait_message(table.group, lambda m: m.content == "本桌已结束。")
+        assert await final_status(table.db_path) == "stopped"
+        assert not (await telegram.last_message(Chat.private(ALICE))).buttons
+        assert await table.group_rate() <= 20
+
+
+async def test_timeouts_lead_to_autoplay_until_cancelled(
+    emulator: Emulator, telegram: Telegram, token: str, tmp_path: Path
+):
+    """Alice never moves: two timeouts put her seat in 托管; she cancels it and the match goes on."""
+    table = Table(telegram, Chat.group(-4005, "超时桌"), tmp_path / "g.db")
+    async with running_bot(emulator, token, table.db_path, seed=9):
+        await telegram.set_admins(table.group, [ALICE])
+        await telegram.send(ALICE, table.group, "/newgame wechat-6-deals points_deals=2 turn_seconds=2")
+        await table.lobby()
+        await table.join(ALICE, 0)
+        await table.join(BOB, 1)
+        for _ in range(2):
+            await table.add_ai(ALICE)
+        await table.start(ALICE)
+        bob = asyncio.create_task(table.play(BOB))
+        cancel = await telegram.wait_message(
+            Chat.private(ALICE),
+            lambda m: any(callback_op(b.data) == "a" for row in m.buttons for b in row),
+            timeout=60,
+        )
+        assert "超时" in cancel.content
+        assert await seat_flags(table.db_path, 0) == (1, 2)
+        text, alert = await answer_to(telegram, ALICE, cancel, buttons_by_op(cancel)["a"][0])
+        assert not alert, text
+        assert await seat_flags(table.db_path, 0) == (0, 0)
+        alice = asyncio.create_task(table.play(ALICE))
+        watcher = asyncio.create_task(table.watch())
+        try:
+            await asyncio.wait_for(table.over.wait(), MATCH_TIMEOUT)
+        finally:
+            table.over.set()
+            await asyncio.gather(bob, alice, watcher, return_exceptions=True)
+        await assert_clean_finish(telegram, table)
+
+
+async def seat_flags(db_path: Path, seat: int) -> tuple[int, int]:
+    """(autoplay, consecutive timeouts) of a seat as stored."""
+    query = "SELECT autoplay, timeouts FROM seats WHERE seat = ?"
+    async with aiosqlite.connect(db_path) as db, db.execute(query, (seat,)) as cursor:
+        row = await cursor.fetchone()
+    return int(row[0]), int(row[1])
