@@ -155,6 +155,13 @@ async def test_chat_queries_and_commands(emulator: Emulator, token: str) -> None
         assert (chat.type, chat.title) == ("supergroup", "牌桌")
         assert (await bot.get_chat_member(TABLE.id, ALICE.id)).status == "creator"
         assert (await bot.get_chat_member(TABLE.id, BOB.id)).status == "member"
+        carol = User(1003, "Carol")
+        await telegram.send(carol, Chat.private(carol), "/start")
+        assert (await bot.get_chat_member(TABLE.id, carol.id)).status == "left"
+        shown = await bot.send_message(TABLE.id, "坐下", reply_markup=keyboard(("坐", "sit")))
+        await telegram.press(carol, (await telegram.messages(TABLE))[-1], "sit")
+        assert shown.message_id == (await telegram.messages(TABLE))[-1].message_id
+        assert (await bot.get_chat_member(TABLE.id, carol.id)).status == "member"
         admins = await bot.get_chat_administrators(TABLE.id)
         assert [member.user.id for member in admins] == [ALICE.id]
         commands = [BotCommand("newgame", "开新局"), BotCommand("stop", "结束")]
