@@ -1,0 +1,141 @@
+"""Hand-message presses at the handler boundary: every refusal is an alert and changes nothing.
+
+A fake query records the answer; a refused press must return before any Telegram
+call, so the context needs no bot.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import pytest
+
+from engine.actions import PlayCards
+from engine.cards import Card, Rank
+from engine.match import observe
+from handlers.callback_data import Area, Op, Press
+from handlers.play import Refusal, _action, _handle
+from handlers.table_service import LiveTable, TableService, rules_from_args
+from render.words import card_text
+from storage import Database
+
+
+@dataclass
+class FakeQuery:
+    answers: list[tuple[str | None, bool]] = field(default_factory=list)
+
+    async def answer(self, text: str | None = None, show_alert: bool = False, **_: object) -> bool:
+        self.answers.append((text, show_alert))
+        return True
+
+
+@dataclass
+class FakeServices:
+    tables: TableService
+
+
+@dataclass
+class FakeContext:
+    services: FakeServices
+    bot: object = None
+    job_queue: object = None
+
+
+@pytest.fixture
+async def table(tmp_path: Path, request: pytest.FixtureRequest):
+    db = await Database.open(tmp_path / "p.db")
+    seed = getattr(request, "param", 9)
+    service = TableService(db, new_seed=lambda: seed)
+    preset, rules = rules_from_args(["wechat-6-deals", "points_deals=2"])
+    live = await service.create(chat_id=-1, creator_id=1, preset=preset, rules=rules)
+    for seat in range(4):
+        await service.take_seat(live, seat=seat, user_id=100 + seat, name=f"H{seat}", locale=None)
+    await service.start(live)
+    yield live, service
+    await db.close()
+
+
+def _press(
+    table: LiveTable, seat: int, op: Op, arg: int | None = None, *, version: int | None = None
+) -> Press:
+    nonce = table.seats[seat].nonce
+    return Press(Area.HAND, table.id, table.version if version is None else version, nonce, op, arg)
+
+
+async def _refusal(
+    table: LiveTable, service: TableService, seat: int, press: Press
+) -> tuple[str | None, bool]:
+    query = FakeQuery()
+    before = table.version
+    await _handle(query, FakeContext(FakeServices(service)), table, table.seats[seat], press)  # type: ignore[arg-type]
+    assert table.version == before
+    [answer] = query.answers
+    return answer
+
+
+async def test_stale_nonce_and_stale_version_are_refused(table) -> None:
+    live, service = table
+    seat = live.match.to_act[0]
+    stale_nonce = Press(Area.HAND, live.id, live.version, (live.seats[seat].nonce + 1) % 4096, Op.PASS)
+    assert await _refusal(live, service, seat, stale_nonce) == ("按钮已过期，请使用最新的消息。", True)
+    old_version = _press(live, seat, Op.PASS, version=live.version - 1)
+    assert await _refusal(live, service, seat, old_version) == ("按钮已过期，请使用最新的消息。", True)
+
+
+async def test_out_of_turn_and_leading_pass_are_refused(table) -> None:
+    live, service = table
+    seat = live.match.to_act[0]
+    other = (seat + 1) % 4
+    assert await _refusal(live, service, other, _press(live, other, Op.PLAY)) == ("还没轮到你", True)
+    assert observe(live.match, seat).table_play is None
+    assert await _refusal(live, service, seat, _press(live, seat, Op.PASS)) == (
+        "这一轮由你先出，不能不出",
+        True,
+    )
+    assert await _refusal(live, service, seat, _press(live, seat, Op.PLAY)) == (
+        "请先选牌，或按「提示」。",
+        True,
+    )
+
+
+async def test_forged_card_and_reading_arguments_are_refused(table) -> None:
+    live, service = table
+    seat = live.match.to_act[0]
+    missing = next(
+        card for card in (Card(Rank.BIG_JOKER), Card(Rank.SMALL_JOKER)) if card not in live.match.hand(seat)
+    )
+    assert (await _refusal(live, service, seat, _press(live, seat, Op.TOGGLE, missing.index)))[1]
+    assert (await _refusal(live, service, seat, _press(live, seat, Op.TOGGLE, 999)))[1]
+    assert (await _refusal(live, service, seat, _press(live, seat, Op.READING, 3)))[1]
+    assert (await _refusal(live, service, seat, _press(live, seat, Op.TRIBUTE, 0)))[1]
+
+
+async def test_a_play_that_does_not_beat_names_the_table_play(table) -> None:
+    live, service = table
+    leader = live.match.to_act[0]
+    highest = live.match.hand(leader)[-1]
+    single = next(p for p in live.match.legal_plays(leader) if p.cards == (highest,))
+    await service.act(live, seat=leader, action=PlayCards(single))
+    follower = live.match.to_act[0]
+    state = live.seats[follower]
+    state.selection = Counter({live.match.hand(follower)[0]: 1})
+    refusal = _action(live, state, _press(live, follower, Op.PLAY))
+    assert isinstance(refusal, Refusal) and refusal.text is not None
+    assert refusal.text == f"打不过上家的 {card_text(highest)}"
+
+
+@pytest.mark.parametrize("table", [1], indirect=True)  # seed 1: the leader holds ♥2 and two pairs
+async def test_wildcard_selection_asks_for_a_reading(table) -> None:
+    live, service = table
+    seat = live.match.to_act[0]
+    state = live.seats[seat]
+    wildcard = Card.parse("H2")
+    hand = live.match.hand(seat)
+    pairs = [c for c, n in Counter(hand).items() if n >= 2 and not c.is_wildcard(Rank.TWO) and not c.is_joker]
+    assert wildcard in hand and len(pairs) >= 2
+    state.selection = Counter({wildcard: 1, pairs[0]: 2, pairs[1]: 2})
+    assert _action(live, state, _press(live, seat, Op.PLAY)) is None
+    assert len(state.readings) >= 2
+    assert {p.kind.value for p in state.readings} == {"full_house"}
