@@ -128,7 +128,7 @@ async def test_a_play_that_does_not_beat_names_the_table_play(table) -> None:
 
 @pytest.mark.parametrize("table", [1], indirect=True)  # seed 1: the leader holds ♥2 and two pairs
 async def test_wildcard_selection_asks_for_a_reading(table) -> None:
-    live, service = table
+    live, _service = table
     seat = live.match.to_act[0]
     state = live.seats[seat]
     wildcard = Card.parse("H2")
