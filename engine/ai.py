@@ -125,3 +125,21 @@ def _indices(play: Play) -> tuple[int, ...]:
 
 def _lowest(cards: Sequence[Card], level: Rank) -> Card:
     return min(cards, key=lambda card: (card_order(card, level), card.index))
+
+
+def timeout_action(obs: Observation) -> Action:
+    """What the clock plays for a seat out of time (V21 / A13, 002-E).
+
+    A leader plays its lowest single (the §1.5 order never picks a wildcard while a
+    natural non-level card remains), a follower passes; tribute pays the first allowed
+    card and a return gives the lowest allowed card. Used when ``rules.timeout_action``
+    is ``LOWEST_OR_PASS``.
+    """
+    if obs.phase is Phase.TRIBUTE:
+        return GiveTribute(obs.must_tribute_from[0])
+    if obs.phase is Phase.RETURN_TRIBUTE:
+        return ReturnTribute(_lowest(obs.may_return, obs.level))
+    if obs.table_play is not None:
+        return Pass()
+    card = _lowest(obs.hand, obs.level)
+    return PlayCards(Play(PlayKind.SINGLE, card_order(card, obs.level), (card,)))

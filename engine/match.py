@@ -44,8 +44,8 @@ from engine.actions import (
     partner_of,
     team_of,
 )
-from engine.cards import Card, Rank, full_deck, sort_hand
-from engine.errors import IllegalAction, IllegalPlay, IllegalTribute, InvalidCards, NotYourTurn
+from engine.cards import Card, Rank, format_cards, full_deck, sort_hand
+from engine.errors import AmbiguousPlay, IllegalAction, IllegalPlay, IllegalTribute, InvalidCards, NotYourTurn
 from engine.observation import Observation, SeatView, TributeView
 from engine.playcache import PlayCache
 from engine.plays import Play, PlayKind, beats
@@ -57,6 +57,7 @@ from engine.rules import (
     NoTributeLeader,
     Rules,
     TimeUp,
+    WildcardDeclaration,
 )
 from engine.scoring import DealResult, Standing, Verdict, points_verdict, settle_deal, time_verdict
 from engine.serialize import action_from_json, action_to_json
@@ -101,6 +102,7 @@ class Match:
         self._trick_marks: dict[int, Play | None] = {}  # seat → its play this trick (None: passed)
         self._waiting: set[int] = set()  # seats still to answer the table play
         self._caches: list[PlayCache | None] = [None, None, None, None]
+        self._final_plays: dict[int, Play] = {}  # seat → the play that emptied its hand
         self._payers: tuple[int, ...] = ()
         self._double_down = False
         self.paid: dict[int, Card] = {}  # payer → tribute card
@@ -185,6 +187,42 @@ class Match:
             cache = self._caches[seat] = PlayCache(self.hands[seat], self.level)
         return [play for play in cache.plays(self.hands[seat], self.table_play) if not self._too_big(play)]
 
+    def readings(self, seat: int, cards: Sequence[Card]) -> list[Play]:
+        """The readings of a selection that ``seat`` may play now, lowest first.
+
+        Raises :class:`InvalidCards` for cards the seat does not hold.
+        """
+        self._require_held(seat, cards)
+        if self.turn != seat:
+            return []
+        found = moves.readings_for(cards, self.hands[seat], self.level, self.table_play)
+        return sorted((p for p in found if not self._too_big(p)), key=lambda p: (p.bomb_power, p.rank))
+
+    def resolve(self, seat: int, cards: Sequence[Card]) -> Play:
+        """The play a selection without a declared reading stands for (V22 / A24).
+
+        One legal reading is taken as is; with several, the lowest is used unless the
+        rules make the player declare it (:class:`AmbiguousPlay`). No legal reading
+        raises :class:`IllegalPlay` naming what is on the table.
+        """
+        if self.turn != seat:
+            raise NotYourTurn(f"seat {seat} is not to play; waiting for {list(self.to_act)}")
+        found = self.readings(seat, cards)
+        if not found:
+            raise IllegalPlay(self._no_reading_message(cards))
+        if len(found) > 1 and self.rules.wildcard_declaration is WildcardDeclaration.MUST_DECLARE:
+            raise AmbiguousPlay(f"{format_cards(cards)} can be read {len(found)} ways; declare one")
+        return found[0]
+
+    def _no_reading_message(self, cards: Sequence[Card]) -> str:
+        table = self.table_play
+        if table is None:
+            return f"{format_cards(cards)} is not a play"
+        return self._does_not_beat(format_cards(cards), table)
+
+    def _does_not_beat(self, what: str, table: Play) -> str:
+        return f"{what} does not beat {table} ({table.kind.value}) played by seat {self.table_seat}"
+
     def must_tribute_from(self, seat: int) -> tuple[Card, ...]:
         if self.phase is not Phase.TRIBUTE or seat not in self.to_act:
             return ()
@@ -243,6 +281,7 @@ class Match:
         self._deal_in_game += 1
         self.hands = hands
         self.played, self.finish_order = [], []
+        self._final_plays = {}
         self.paid, self.receivers, self.returned = {}, {}, {}
         first_of_game = self._deal_in_game == 1 or self.previous_order is None
         if self.previous_order is not None and not first_of_game:
@@ -351,6 +390,7 @@ class Match:
             events.append(CardsReported(seat, len(hand)))
         self._waiting = {s for s in self._active() if s != seat}
         if not hand:
+            self._final_plays[seat] = play
             events.append(self._finish(seat))
             if self._order_fixed():
                 return events + self._end_deal()
@@ -366,10 +406,7 @@ class Match:
             raise IllegalPlay(f"{play} cannot be read as a {play.kind.value} of rank {play.rank}")
         table = self.table_play
         if table is not None and not beats(play, table):
-            raise IllegalPlay(
-                f"{play} ({play.kind.value}) does not beat {table} ({table.kind.value}) "
-                f"played by seat {self.table_seat}"
-            )
+            raise IllegalPlay(self._does_not_beat(f"{play} ({play.kind.value})", table))
 
     def _too_big(self, play: Play) -> bool:
         return play.kind is PlayKind.BOMB and play.size > self.rules.max_bomb_size
@@ -435,7 +472,9 @@ class Match:
         order = (*self.finish_order, *rest)
         assert len(order) == 4
         self.finish_order = list(order)
-        result = DealResult(self.deal_number, order, self.declarer_team, self.level)
+        finals = tuple(self._final_plays.get(seat) for seat in range(4))
+        last_hand = tuple(self.hands[order[3]])
+        result = DealResult(self.deal_number, order, self.declarer_team, self.level, finals, last_hand)
         before = self.standing
         settled = settle_deal(before, result, self.rules)
         self.standing = settled.standing

@@ -10,7 +10,8 @@ from dataclasses import dataclass, replace
 from typing import TypeVar
 
 from engine.actions import team_of
-from engine.cards import Rank
+from engine.cards import Card, Rank
+from engine.plays import Play
 from engine.rules import (
     AFailureCount,
     APass,
@@ -18,6 +19,7 @@ from engine.rules import (
     MatchFormat,
     Overflow,
     PointsTieBreak,
+    RoundScore,
     Rules,
     TimeTieBreak,
 )
@@ -54,6 +56,8 @@ class DealResult:
     finish_order: tuple[int, int, int, int]
     declarer_team: int
     level: Rank  # the level the deal was played at
+    final_plays: tuple[Play | None, ...] = ()  # per seat: the play that emptied its hand (V30)
+    last_hand: tuple[Card, ...] = ()  # the cards the last player still held (V30)
 
     @property
     def winner_team(self) -> int:
@@ -97,10 +101,45 @@ def settle_deal(standing: Standing, result: DealResult, rules: Rules) -> Settlem
     gain = rules.level_ups[result.outcome_index]
     if attempt is not None and result.declarer_team == result.winner_team:
         gain = 0  # a failed attempt at A: the A team cannot climb past A
-    standing = _climb(standing, result.winner_team, gain, result.deal_number, rules)
+    elif rules.bonus_levels:
+        gain += bonus_levels(result)
+    if gain < 0:
+        standing = _demote(standing, result.winner_team, -gain)
+    else:
+        standing = _climb(standing, result.winner_team, gain, result.deal_number, rules)
     if rules.a_pass is APass.REACH and standing.levels[result.winner_team] is Rank.ACE:
         return Settlement(standing, gain, points, attempt, result.winner_team, "reached_a")
     return Settlement(standing, gain, points, attempt, None, None)
+
+
+def bonus_levels(result: DealResult) -> int:
+    """V30 / A28 (000-N 加级规则): extra levels for the 上游's side, possibly negative.
+
+    +1 per small card (2, or 3 at level 2) trailed in the winners' final plays (both
+    winners' in a 双下; a bomb does not count), and per small card left in the last
+    player's hand: +1 each when the last player is an opponent, −1 each when it is the
+    上游's partner.
+    """
+    small = Rank.THREE if result.level is Rank.TWO else Rank.TWO
+    winners = result.finish_order[:2] if result.outcome == "double_down" else result.finish_order[:1]
+    trailed = sum(
+        sum(card.rank is small for card in play.cards)
+        for seat in winners
+        if (play := _final_play(result, seat)) is not None and not play.is_bomb
+    )
+    kept = sum(card.rank is small for card in result.last_hand)
+    last_is_partner = team_of(result.finish_order[3]) == result.winner_team
+    return trailed - kept if last_is_partner else trailed + kept
+
+
+def _final_play(result: DealResult, seat: int) -> Play | None:
+    return result.final_plays[seat] if seat < len(result.final_plays) else None
+
+
+def _demote(standing: Standing, team: int, levels: int) -> Standing:
+    """Lose levels (V30 penalty), never below 2 (A28)."""
+    lowered = Rank(max(int(Rank.TWO), int(standing.levels[team]) - levels))
+    return replace(standing, levels=_set(standing.levels, team, lowered))
 
 
 def _deal_points(result: DealResult, rules: Rules) -> tuple[int, int]:
@@ -264,3 +303,20 @@ def _leader(values: tuple[_Comparable, _Comparable]) -> int | None:
     if values[0] == values[1]:
         return None
     return 0 if values[0] > values[1] else 1
+
+
+def round_score(standing: Standing, winner: int | None, rules: Rules) -> tuple[int, int]:
+    """What a finished match is worth in a multi-round contest (§3.10–3.12, A17).
+
+    001-B: the winner scores 100 + the level difference (the winner counting as past
+    A, 13 steps; at most 15), the loser its own steps climbed (at most 12); with no
+    winner each side scores its own steps. 002-D / 003-A: 2 for a win, 0 for a loss.
+    """
+    if rules.round_score is RoundScore.MATCH_POINTS_TWO:
+        return (0, 0) if winner is None else ((2, 0) if winner == 0 else (0, 2))
+    if rules.round_score is RoundScore.NONE:
+        return (0, 0)
+    steps = [min(12, int(level) - int(Rank.TWO)) for level in standing.levels]
+    if winner is not None:
+        steps[winner] = 100 + min(15, 13 - steps[1 - winner])
+    return (steps[0], steps[1])

@@ -288,3 +288,27 @@ def test_cached_legal_plays_match_fresh_generation(seed: int) -> None:
         assert Counter(match.legal_plays(seat)) == Counter(fresh)
         assert all(match.legal_plays(other) == [] for other in range(4) if other != seat)
         match.apply(seat, random_action(match, seat, rng))
+
+
+def test_resolve_takes_the_lowest_reading_unless_the_rules_require_a_declaration() -> None:
+    from engine.errors import AmbiguousPlay
+    from engine.rules import WildcardDeclaration
+
+    hands = [parse_cards(h) for h in ("S3 C3 S4 C4 H2 S9", "D5 D6", "C9", "D9")]
+    cards = parse_cards("S3 C3 S4 C4 H2")  # ♥2 makes either 333+44 or 444+33
+    match = Match.from_position(Rules.default(), hands)
+    readings = match.readings(0, cards)
+    assert [p.rank for p in readings] == [3, 4]
+    assert match.resolve(0, cards) == readings[0]
+    with pytest.raises(NotYourTurn):
+        match.resolve(1, parse_cards("D5"))
+    with pytest.raises(InvalidCards):
+        match.resolve(0, parse_cards("SA"))
+    strict = Match.from_position(
+        Rules.default().replace(wildcard_declaration=WildcardDeclaration.MUST_DECLARE), hands
+    )
+    with pytest.raises(AmbiguousPlay):
+        strict.resolve(0, cards)
+    match.apply(0, play("S9"))
+    with pytest.raises(IllegalPlay, match="does not beat S9"):
+        match.resolve(1, parse_cards("D5"))

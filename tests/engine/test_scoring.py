@@ -177,3 +177,41 @@ def test_points_formats_use_level_two() -> None:
     assert not Rules.preset("wechat-6-deals").uses_levels
     assert Rules.preset("huaian").uses_levels
     assert Rules.preset("huaian").match_format is MatchFormat.POINTS
+
+
+def _play(text: str, level: Rank):
+    from engine.cards import parse_cards
+    from engine.classify import classify
+
+    return classify(parse_cards(text), level)[0]
+
+
+def test_bonus_levels_for_trailed_and_kept_small_twos() -> None:
+    from engine.cards import parse_cards
+
+    rules = Rules.default().replace(bonus_levels=True)
+    level = Rank.FIVE
+    finals = (_play("S2 H2", level), None, None, None)
+    trailed = DealResult(2, ONE_THREE, 0, level, finals, tuple(parse_cards("C2 D9")))
+    settled = settle_deal(Standing(levels=(level, level)), trailed, rules)
+    assert settled.levels_gained == 2 + 2 + 1  # 1st+3rd, two trailed 2s, one 2 kept by an opponent
+    kept_by_partner = DealResult(2, ONE_FOUR, 0, level, (_play("S9", level),), tuple(parse_cards("C2 D2 S2")))
+    assert (
+        settle_deal(Standing(levels=(level, level)), kept_by_partner, rules).standing.levels[0] is Rank.THREE
+    )
+    bomb = DealResult(2, ONE_THREE, 0, level, (_play("S2 H2 C2 D2", level),), ())
+    assert settle_deal(Standing(levels=(level, level)), bomb, rules).levels_gained == 2
+    assert settle_deal(Standing(levels=(level, level)), trailed, Rules.default()).levels_gained == 2
+
+
+def test_round_scores() -> None:
+    from engine.rules import RoundScore
+    from engine.scoring import round_score
+
+    standing = Standing(levels=(Rank.ACE, Rank.NINE))
+    movement = Rules.preset("three-round-movement")
+    assert movement.round_score is RoundScore.HUNDRED_PLUS_DIFFERENCE
+    assert round_score(standing, 0, movement) == (100 + 13 - 7, 7)
+    assert round_score(standing, None, movement) == (12, 7)
+    assert round_score(standing, 1, Rules.preset("knockout-135")) == (0, 2)
+    assert round_score(standing, 1, Rules.default()) == (0, 0)

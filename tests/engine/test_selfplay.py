@@ -56,3 +56,17 @@ def test_ai_refuses_to_act_out_of_turn_and_pays_the_allowed_tribute() -> None:
         seat = match.to_act[0]
         action = choose_action(observe(match, seat), rules)
         assert action.card in match.must_tribute_from(seat)  # type: ignore[union-attr]
+
+
+def test_timeout_plays_the_lowest_single_or_passes() -> None:
+    from engine.actions import Pass, PlayCards
+    from engine.ai import timeout_action
+    from engine.cards import card_order, parse_cards
+
+    hands = [parse_cards(h) for h in ("H2 S7 D3", "S9 C4", "C5", "D6")]
+    match = Match.from_position(Rules.default(), hands)
+    action = timeout_action(observe(match, 0))
+    assert isinstance(action, PlayCards) and [str(c) for c in action.play.cards] == ["D3"]
+    match.apply(0, action)
+    assert timeout_action(observe(match, 1)) == Pass()
+    assert min(card_order(c, match.level) for c in match.hand(0)) == 7
