@@ -108,6 +108,7 @@ class Match:
         self.paid: dict[int, Card] = {}  # payer → tribute card
         self.receivers: dict[int, int] = {}  # payer → receiver
         self.returned: dict[int, Card] = {}  # payer → the card given back to it
+        self._returns_delivered = False  # returns reach the payers' hands together
         self._time_expired = False
         self._sudden_death = False
         self._expiry: tuple[int, tuple[int, ...]] | None = None  # declarer, finishers at expiry
@@ -176,6 +177,8 @@ class Match:
     def all_cards(self) -> list[Card]:
         """Every card the deal is holding: hands, played cards and tribute in transit."""
         pending = [card for payer, card in self.paid.items() if payer not in self.receivers]
+        if not self._returns_delivered:
+            pending.extend(self.returned.values())
         return [card for hand in self.hands for card in hand] + self.played + pending
 
     def legal_plays(self, seat: int) -> list[Play]:
@@ -283,6 +286,7 @@ class Match:
         self.played, self.finish_order = [], []
         self._final_plays = {}
         self.paid, self.receivers, self.returned = {}, {}, {}
+        self._returns_delivered = False
         first_of_game = self._deal_in_game == 1 or self.previous_order is None
         if self.previous_order is not None and not first_of_game:
             self.declarer_team = team_of(self.previous_order[0])
@@ -362,12 +366,14 @@ class Match:
             names = " ".join(str(c) for c in allowed)
             raise IllegalTribute(f"the card given back must be one of: {names}")
         self.hands[seat].remove(card)
-        self.hands[payer].append(card)
         self.returned[payer] = card
         self.to_act = tuple(s for s in self.to_act if s != seat)
         events: list[Event] = [TributeReturned(seat, payer, card)]
         if self.to_act:
             return events
+        for back_to, returned in self.returned.items():  # V12: revealed together
+            self.hands[back_to].append(returned)
+        self._returns_delivered = True
         assert self.previous_order is not None
         leader = tribute.leader_after(
             self.previous_order, self.paid, self.receivers, self.returned, self.level, self.rules
@@ -632,7 +638,7 @@ def _tribute_views(match: Match, observer: int | None) -> tuple[TributeView, ...
     views = [
         TributeView(payer, receiver, match.paid[payer], False) for payer, receiver in match.receivers.items()
     ]
-    hidden = match.rules.returns_face_down and match.phase is Phase.RETURN_TRIBUTE
+    hidden = match.rules.returns_face_down and match.phase is Phase.RETURN_TRIBUTE  # 暗扣 until all returned
     for payer, card in match.returned.items():
         giver = match.receivers[payer]
         seen = observer in (giver, payer) and not (hidden and observer == payer)

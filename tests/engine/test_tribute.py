@@ -218,3 +218,16 @@ def test_partner_return_below_the_level_card() -> None:
 def test_no_tribute_preset_first_place_leads() -> None:
     match = position(["S3", "D3", "C3", "S4"], SINGLE_DOWN, Rules.preset("jingfang"))
     assert match.events[1:] == [LeaderChosen(0, "no_tribute")]
+
+
+def test_face_down_returns_reach_the_payers_together() -> None:
+    rules = Rules.default().replace(returns_face_down=True)
+    match = position(["S3 S4", "SA S9", "C3 C4", "BJ S8"], DOUBLE_DOWN, rules)
+    pay_double_down(match, {1: "SA", 3: "BJ"})
+    match.apply(0, ReturnTribute(c("S3")))  # to seat 3, which paid 上游
+    assert c("S3") not in match.hand(3)
+    assert [v.card for v in observe(match, 3).tributes if v.is_return] == [None]
+    assert [v.card for v in observe(match, 0).tributes if v.is_return] == [c("S3")]
+    match.apply(2, ReturnTribute(c("C3")))
+    assert c("S3") in match.hand(3) and c("C3") in match.hand(1)
+    assert [v.card for v in observe(match, 3).tributes if v.is_return] == [c("S3"), None]
