@@ -614,6 +614,7 @@ def observe(match: Match, seat: int | None) -> Observation:
         version=match.version,
         must_tribute_from=match.must_tribute_from(seat) if seat is not None else (),
         may_return=match.may_return(seat) if seat is not None else (),
+        games_won=(match.games_won[0], match.games_won[1]),
     )
 
 

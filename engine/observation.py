@@ -63,3 +63,4 @@ class Observation:
     version: int
     must_tribute_from: tuple[Card, ...] = ()  # TRIBUTE phase: the cards this seat may pay
     may_return: tuple[Card, ...] = ()  # RETURN_TRIBUTE phase: the cards this seat may give back
+    games_won: tuple[int, int] = (0, 0)  # best-of formats: games won per team

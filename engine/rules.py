@@ -279,6 +279,9 @@ class Rules:
     must_play: tuple[int, ...] = ()  # levels below A that cannot be jumped (002-E: J = 11)
     # V05 / A7: the largest same-rank bomb (8: no wildcard-lengthened 9/10 bombs).
     max_bomb_size: int = 10
+    # V06 has no setting: every seed puts the straight flush between 5- and 6-card bombs.
+    # V07: how the top pair-run / triple-run is written (AAKKQQ, AAAKKK or QQKKAA, KKKAAA).
+    runs_written_high_first: bool = True
     # V08–V15: tribute.
     tribute: bool = True
     partner_tribute: bool = True  # V09 / A8: 4th pays a 1st who is the partner
@@ -590,6 +593,8 @@ PRESETS: dict[str, Preset] = {
             ("000-N",),
             a_failure_limit=2,
             a_failure_count=AFailureCount.CONSECUTIVE,
+            runs_written_high_first=False,
+            bonus_levels=True,
             double_down_leader=DoubleDownLeader.LAST_PLACE,
             time_limit_minutes=50,
             time_tie_break=TimeTieBreak.DECLARER,
