@@ -87,7 +87,17 @@ async def refresh_hand(bot: ExtBot[None], services: Services, table: LiveTable, 
         return
     obs = table.observe(seat)
     locale, four_color = await _preferences(services, state)
-    state.bump()
+    meaning = (
+        obs.deal_number,
+        obs.phase,
+        obs.hand,
+        tuple(sorted(state.selection.elements())),
+        state.readings,
+        state.record.autoplay,
+    )
+    if meaning != state.meaning:
+        state.meaning = meaning
+        state.bump()
     caption = hand_caption(obs=obs, names=names_of(table), rules=table.rules, locale=locale, note=state.note)
     markup = keyboard_for(table, state, obs, locale)
     try:

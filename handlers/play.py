@@ -23,6 +23,7 @@ from handlers.callback_data import Area, BadCallback, Op, Press
 from handlers.context import Context
 from handlers.hand_message import refresh_hand
 from handlers.i18n import normalize_locale
+from handlers.lobby import user_locale
 from handlers.replies import alert, refuse
 from handlers.selection import readings, select_play, suggestions, toggle
 from handlers.table_service import LiveTable, Policy, SeatState, TableError
@@ -32,6 +33,8 @@ from handlers.tribute import EXCHANGE_OPS, exchange_action
 log = logging.getLogger(__name__)
 
 SELECTION_OPS = (Op.TOGGLE, Op.CLEAR, Op.HINT, Op.CANCEL_READING)
+"""Presses that only change the selection: valid while the keyboard revision is current,
+even if others moved since (match actions also need the current version)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -46,9 +49,7 @@ async def on_hand_press(update: Update, context: Context) -> None:
     """A button of a private hand message."""
     query = update.callback_query
     assert query is not None and query.data is not None
-    locale = normalize_locale(
-        query.from_user.language_code if query.from_user.language_code == "en" else None
-    )
+    locale = await user_locale(context, query.from_user.id)
     try:
         press = Press.decode(query.data)
         table = context.services.tables.get(press.table_id)
@@ -70,7 +71,10 @@ async def _handle(
     query: CallbackQuery, context: Context, table: LiveTable, state: SeatState, press: Press
 ) -> None:
     locale = normalize_locale(state.record.locale)
-    if table.match is None or press.nonce != state.nonce or press.version != table.version:
+    if table.match is None or press.nonce != state.nonce:
+        await refuse(query, "stale", locale)
+        return
+    if press.op not in SELECTION_OPS and press.version != table.version:
         await refuse(query, "stale", locale)
         return
     if press.op in SELECTION_OPS:

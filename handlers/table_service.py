@@ -64,6 +64,7 @@ class SeatState:
     shown_hand: tuple[int, tuple[Card, ...]] | None = None  # (deal, hand) in the DM image
     shown_caption: str | None = None
     shown_deal: int | None = None
+    meaning: object = None  # what the card buttons refer to; a change makes a new revision (nonce)
     note: str | None = None  # a one-off caption line (a timeout acted for the player)
 
     @property
@@ -72,7 +73,11 @@ class SeatState:
         return self.record.is_ai or self.record.autoplay
 
     def bump(self) -> int:
-        """A new keyboard revision: buttons of older revisions are refused."""
+        """A new keyboard revision: buttons of older revisions are refused.
+
+        Revisions change with the hand, the selection, the phase or 托管 — not with every
+        move of the others — so selecting cards while others play is not interrupted.
+        """
         self.nonce = (self.nonce + 1) % 4096
         return self.nonce
 
