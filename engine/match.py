@@ -45,6 +45,7 @@ from engine.actions import (
     team_of,
 )
 from engine.cards import Card, Rank, format_cards, full_deck, sort_hand
+from engine.classify import MAX_BOMB
 from engine.errors import AmbiguousPlay, IllegalAction, IllegalPlay, IllegalTribute, InvalidCards, NotYourTurn
 from engine.observation import Observation, SeatView, TributeView
 from engine.playcache import PlayCache
@@ -188,7 +189,10 @@ class Match:
         cache = self._caches[seat]
         if cache is None:
             cache = self._caches[seat] = PlayCache(self.hands[seat], self.level)
-        return [play for play in cache.plays(self.hands[seat], self.table_play) if not self._too_big(play)]
+        plays = cache.plays(self.hands[seat], self.table_play)
+        if self.rules.max_bomb_size >= MAX_BOMB:
+            return plays
+        return [play for play in plays if not self._too_big(play)]
 
     def readings(self, seat: int, cards: Sequence[Card]) -> list[Play]:
         """The readings of a selection that ``seat`` may play now, lowest first.

@@ -52,13 +52,15 @@ class PlayCache:
     """The plays of one hand, by kind; :meth:`plays` answers for any sub-hand of it."""
 
     def __init__(self, hand: Iterable[Card], level: Rank) -> None:
+        buckets: dict[int, list[tuple[tuple[int, int], int, Play]]] = {id(kind): [] for kind in PlayKind}
+        for n, play in enumerate(legal_plays(hand, level)):
+            buckets[id(play.kind)].append((_key(play), n, play))
         self._shelves = {kind: _Shelf() for kind in PlayKind}
-        generated = legal_plays(hand, level)
-        for play in sorted(generated, key=_key):
-            shelf = self._shelves[play.kind]
-            shelf.plays.append(play)
-            shelf.keys.append(_key(play))
-            shelf.masks.append(_masks(play.cards))
+        for kind, shelf in self._shelves.items():
+            for key, _, play in sorted(buckets[id(kind)]):
+                shelf.plays.append(play)
+                shelf.keys.append(key)
+                shelf.masks.append(_masks(play.cards))
 
     def plays(self, hand: Sequence[Card], previous: Play | None) -> list[Play]:
         """Every play of ``hand`` (a sub-hand of the cached one) that may follow ``previous``."""
@@ -75,7 +77,10 @@ class PlayCache:
 
 def _key(play: Play) -> tuple[int, int]:
     """Bombs by the bomb ladder; other kinds by rank (their size is fixed by the kind)."""
-    return play.bomb_power if play.is_bomb else (0, play.rank)
+    kind = play.kind  # identity tests: an enum's hash is a Python-level call
+    if kind is PlayKind.BOMB or kind is PlayKind.STRAIGHT_FLUSH or kind is PlayKind.JOKER_BOMB:
+        return play.bomb_power
+    return (0, play.rank)
 
 
 def _masks(cards: Iterable[Card]) -> tuple[int, int]:

@@ -24,10 +24,9 @@ def random_action(match: Match, seat: int, rng: random.Random) -> Action:
         return GiveTribute(rng.choice(match.must_tribute_from(seat)))
     if match.phase is Phase.RETURN_TRIBUTE:
         return ReturnTribute(rng.choice(match.may_return(seat)))
-    options: list[Action] = [PlayCards(play) for play in match.legal_plays(seat)]
-    if match.table_play is not None:
-        options.append(Pass())
-    return rng.choice(options)
+    plays = match.legal_plays(seat)
+    choice = rng.randrange(len(plays) + (match.table_play is not None))
+    return PlayCards(plays[choice]) if choice < len(plays) else Pass()
 
 
 @dataclass(frozen=True, slots=True)
