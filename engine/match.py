@@ -17,7 +17,8 @@ import copy
 import hashlib
 import random
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from types import MappingProxyType
 
 from engine import moves, tribute
 from engine.actions import (
@@ -82,10 +83,10 @@ class Match:
         self.rules = rules
         self.seed = seed
         self.version = 0
-        self.history: list[tuple[int | None, Action]] = []
-        self.events: list[Event] = []
+        self._history: list[tuple[int | None, Action]] = []
+        self._events: list[Event] = []
         self.standing = Standing()
-        self.games_won = [0, 0]
+        self._games_won = [0, 0]
         self.deal_number = 0
         self._deal_in_game = 0
         self.declarer_team = 0
@@ -93,11 +94,11 @@ class Match:
         self.phase = Phase.PLAY
         self.to_act: tuple[int, ...] = ()
         self.winner_team: int | None = None
-        self.hands: list[list[Card]] = [[], [], [], []]
-        self.played: list[Card] = []
-        self.finish_order: list[int] = []
+        self._hands: list[list[Card]] = [[], [], [], []]
+        self._played: list[Card] = []
+        self._finish_order: list[int] = []
         self.previous_order: tuple[int, int, int, int] | None = None
-        self.deal_results: list[DealEnded] = []
+        self._deal_results: list[DealEnded] = []
         self.table_play: Play | None = None
         self.table_seat: int | None = None
         self._trick_marks: dict[int, Play | None] = {}  # seat → its play this trick (None: passed)
@@ -106,9 +107,9 @@ class Match:
         self._final_plays: dict[int, Play] = {}  # seat → the play that emptied its hand
         self._payers: tuple[int, ...] = ()
         self._double_down = False
-        self.paid: dict[int, Card] = {}  # payer → tribute card
-        self.receivers: dict[int, int] = {}  # payer → receiver
-        self.returned: dict[int, Card] = {}  # payer → the card given back to it
+        self._paid: dict[int, Card] = {}  # payer → tribute card
+        self._receivers: dict[int, int] = {}  # payer → receiver
+        self._returned: dict[int, Card] = {}  # payer → the card given back to it
         self._returns_delivered = False  # returns reach the payers' hands together
         self._time_expired = False
         self._sudden_death = False
@@ -120,7 +121,7 @@ class Match:
     def new(cls, rules: Rules, seed: int) -> Match:
         """A new match with deal 1 dealt."""
         match = cls(rules, seed)
-        match.events.extend(match._start_deal())
+        match._events.extend(match._start_deal())
         return match
 
     @classmethod
@@ -146,7 +147,7 @@ class Match:
         match._deal_in_game = 0 if previous_order is None else 1
         match.previous_order = previous_order
         match.standing = standing or Standing()
-        match.events.extend(match._open_deal([list(hand) for hand in hands], leader))
+        match._events.extend(match._open_deal([list(hand) for hand in hands], leader))
         return match
 
     @classmethod
@@ -164,6 +165,53 @@ class Match:
     # ------------------------------------------------------------ public queries
 
     @property
+    def history(self) -> tuple[tuple[int | None, Action], ...]:
+        """Every accepted ``(seat, action)``; storage keeps this and the seed."""
+        return tuple(self._history)
+
+    @property
+    def events(self) -> tuple[Event, ...]:
+        return tuple(self._events)
+
+    @property
+    def hands(self) -> tuple[tuple[Card, ...], ...]:
+        """All four hands (for tests and the engine's own tools; players get :func:`observe`)."""
+        return tuple(tuple(hand) for hand in self._hands)
+
+    @property
+    def played(self) -> tuple[Card, ...]:
+        """The cards played so far in this deal."""
+        return tuple(self._played)
+
+    @property
+    def finish_order(self) -> tuple[int, ...]:
+        """Seats out so far, 上游 first (all four once the deal has ended)."""
+        return tuple(self._finish_order)
+
+    @property
+    def deal_results(self) -> tuple[DealEnded, ...]:
+        return tuple(self._deal_results)
+
+    @property
+    def games_won(self) -> tuple[int, int]:
+        return (self._games_won[0], self._games_won[1])
+
+    @property
+    def paid(self) -> Mapping[int, Card]:
+        """This deal's tribute: payer → card."""
+        return MappingProxyType(self._paid)
+
+    @property
+    def receivers(self) -> Mapping[int, int]:
+        """This deal's tribute: payer → receiver (once every payer has paid)."""
+        return MappingProxyType(self._receivers)
+
+    @property
+    def returned(self) -> Mapping[int, Card]:
+        """This deal's return tribute: payer → the card given back to it."""
+        return MappingProxyType(self._returned)
+
+    @property
     def is_over(self) -> bool:
         return self.phase is Phase.MATCH_OVER
 
@@ -173,14 +221,17 @@ class Match:
         return self.to_act[0] if self.phase is Phase.PLAY and self.to_act else None
 
     def hand(self, seat: int) -> tuple[Card, ...]:
-        return tuple(sort_hand(self.hands[seat], self.level))
+        return tuple(sort_hand(self._hands[seat], self.level))
+
+    def cards_left(self, seat: int) -> int:
+        return len(self._hands[seat])
 
     def all_cards(self) -> list[Card]:
         """Every card the deal is holding: hands, played cards and tribute in transit."""
-        pending = [card for payer, card in self.paid.items() if payer not in self.receivers]
+        pending = [card for payer, card in self._paid.items() if payer not in self._receivers]
         if not self._returns_delivered:
-            pending.extend(self.returned.values())
-        return [card for hand in self.hands for card in hand] + self.played + pending
+            pending.extend(self._returned.values())
+        return [card for hand in self._hands for card in hand] + self._played + pending
 
     def legal_plays(self, seat: int) -> list[Play]:
         """Plays ``seat`` may make now (empty unless it is the seat's turn to play)."""
@@ -188,8 +239,8 @@ class Match:
             return []
         cache = self._caches[seat]
         if cache is None:
-            cache = self._caches[seat] = PlayCache(self.hands[seat], self.level)
-        plays = cache.plays(self.hands[seat], self.table_play)
+            cache = self._caches[seat] = PlayCache(self._hands[seat], self.level)
+        plays = cache.plays(self._hands[seat], self.table_play)
         if self.rules.max_bomb_size >= MAX_BOMB:
             return plays
         return [play for play in plays if not self._too_big(play)]
@@ -202,7 +253,7 @@ class Match:
         self._require_held(seat, cards)
         if self.turn != seat:
             return []
-        found = moves.readings_for(cards, self.hands[seat], self.level, self.table_play)
+        found = moves.readings_for(cards, self._hands[seat], self.level, self.table_play)
         return sorted((p for p in found if not self._too_big(p)), key=lambda p: (p.bomb_power, p.rank))
 
     def resolve(self, seat: int, cards: Sequence[Card]) -> Play:
@@ -233,14 +284,14 @@ class Match:
     def must_tribute_from(self, seat: int) -> tuple[Card, ...]:
         if self.phase is not Phase.TRIBUTE or seat not in self.to_act:
             return ()
-        return tribute.allowed_tribute(self.hands[seat], self.level)
+        return tribute.allowed_tribute(self._hands[seat], self.level)
 
     def may_return(self, seat: int) -> tuple[Card, ...]:
         if self.phase is not Phase.RETURN_TRIBUTE or seat not in self.to_act:
             return ()
         payer = self._payer_of(seat)
         return tribute.allowed_returns(
-            self.hands[seat], self.level, seat, payer, self._double_down, self.rules
+            self._hands[seat], self.level, seat, payer, self._double_down, self.rules
         )
 
     def trick_mark(self, seat: int) -> tuple[Play | None, bool]:
@@ -258,8 +309,8 @@ class Match:
             raise IllegalAction("the match is over")
         events = self._time_up(seat) if isinstance(action, TimeExpired) else self._seat_action(seat, action)
         self.version += 1
-        self.history.append((seat, action))
-        self.events.extend(events)
+        self._history.append((seat, action))
+        self._events.extend(events)
         return events
 
     def _seat_action(self, seat: int | None, action: Action) -> list[Event]:
@@ -286,10 +337,10 @@ class Match:
     def _open_deal(self, hands: list[list[Card]], drawn_leader: int) -> list[Event]:
         """Set up a dealt deal: level (A1), then tribute or the leader."""
         self._deal_in_game += 1
-        self.hands = hands
-        self.played, self.finish_order = [], []
+        self._hands = hands
+        self._played, self._finish_order = [], []
         self._final_plays = {}
-        self.paid, self.receivers, self.returned = {}, {}, {}
+        self._paid, self._receivers, self._returned = {}, {}, {}
         self._returns_delivered = False
         first_of_game = self._deal_in_game == 1 or self.previous_order is None
         if self.previous_order is not None and not first_of_game:
@@ -315,7 +366,7 @@ class Match:
         if not self.rules.tribute:
             random_leader = self.rules.no_tribute_leader is NoTributeLeader.RANDOM
             return self._begin_play(drawn_leader if random_leader else order[0], "no_tribute")
-        setup = tribute.setup(order, self.hands, self.rules)
+        setup = tribute.setup(order, self._hands, self.rules)
         if setup.anti_tribute:
             assert setup.leader is not None
             return [AntiTribute(setup.anti_tribute), *self._begin_play(setup.leader, "anti_tribute")]
@@ -337,50 +388,50 @@ class Match:
 
     def _give_tribute(self, seat: int, card: Card) -> list[Event]:
         self._require_held(seat, [card])
-        allowed = tribute.allowed_tribute(self.hands[seat], self.level)
+        allowed = tribute.allowed_tribute(self._hands[seat], self.level)
         if card not in allowed:
             names = " ".join(str(c) for c in allowed)
             raise IllegalTribute(f"tribute must be the largest card (wildcards excluded): {names}")
-        self.hands[seat].remove(card)
-        self.paid[seat] = card
+        self._hands[seat].remove(card)
+        self._paid[seat] = card
         self.to_act = tuple(s for s in self.to_act if s != seat)
         if self.to_act:
             return []
         order = self.previous_order
         assert order is not None
-        self.receivers = tribute.assign(order, self.paid, self.level, self.rules)
+        self._receivers = tribute.assign(order, self._paid, self.level, self.rules)
         events: list[Event] = []
-        for payer, receiver in sorted(self.receivers.items(), key=lambda item: order.index(item[1])):
-            self.hands[receiver].append(self.paid[payer])
-            events.append(TributeGiven(payer, receiver, self.paid[payer]))
+        for payer, receiver in sorted(self._receivers.items(), key=lambda item: order.index(item[1])):
+            self._hands[receiver].append(self._paid[payer])
+            events.append(TributeGiven(payer, receiver, self._paid[payer]))
         self.phase = Phase.RETURN_TRIBUTE
-        self.to_act = tuple(sorted(self.receivers.values()))
+        self.to_act = tuple(sorted(self._receivers.values()))
         return events
 
     def _payer_of(self, receiver: int) -> int:
-        return next(payer for payer, r in self.receivers.items() if r == receiver)
+        return next(payer for payer, r in self._receivers.items() if r == receiver)
 
     def _return_tribute(self, seat: int, card: Card) -> list[Event]:
         self._require_held(seat, [card])
         payer = self._payer_of(seat)
         allowed = tribute.allowed_returns(
-            self.hands[seat], self.level, seat, payer, self._double_down, self.rules
+            self._hands[seat], self.level, seat, payer, self._double_down, self.rules
         )
         if card not in allowed:
             names = " ".join(str(c) for c in allowed)
             raise IllegalTribute(f"the card given back must be one of: {names}")
-        self.hands[seat].remove(card)
-        self.returned[payer] = card
+        self._hands[seat].remove(card)
+        self._returned[payer] = card
         self.to_act = tuple(s for s in self.to_act if s != seat)
         events: list[Event] = [TributeReturned(seat, payer, card)]
         if self.to_act:
             return events
-        for back_to, returned in self.returned.items():  # V12: revealed together
-            self.hands[back_to].append(returned)
+        for back_to, returned in self._returned.items():  # V12: revealed together
+            self._hands[back_to].append(returned)
         self._returns_delivered = True
         assert self.previous_order is not None
         leader = tribute.leader_after(
-            self.previous_order, self.paid, self.receivers, self.returned, self.level, self.rules
+            self.previous_order, self._paid, self._receivers, self._returned, self.level, self.rules
         )
         return events + self._begin_play(leader, "tribute")
 
@@ -389,10 +440,10 @@ class Match:
     def _play(self, seat: int, play: Play) -> list[Event]:
         self._require_held(seat, play.cards)
         self._check_play(seat, play)
-        hand = self.hands[seat]
+        hand = self._hands[seat]
         for card in play.cards:
             hand.remove(card)
-        self.played.extend(play.cards)
+        self._played.extend(play.cards)
         self.table_play, self.table_seat = play, seat
         self._trick_marks[seat] = play
         events: list[Event] = [Played(seat, play, len(hand))]
@@ -412,7 +463,7 @@ class Match:
     def _check_play(self, seat: int, play: Play) -> None:
         if self._too_big(play):
             raise IllegalPlay(f"bombs of more than {self.rules.max_bomb_size} cards are not allowed")
-        if not moves.is_legal(play, self.hands[seat], self.level):
+        if not moves.is_legal(play, self._hands[seat], self.level):
             raise IllegalPlay(f"{play} cannot be read as a {play.kind.value} of rank {play.rank}")
         table = self.table_play
         if table is not None and not beats(play, table):
@@ -436,16 +487,16 @@ class Match:
         return next(s % 4 for s in range(seat + 1, seat + 4) if s % 4 in self._waiting)
 
     def _active(self) -> list[int]:
-        return [s for s in range(4) if s not in self.finish_order]
+        return [s for s in range(4) if s not in self._finish_order]
 
     def _win_trick(self) -> list[Event]:
         """Everyone else passed: the table seat leads, or its partner by 接风 if it is out."""
         winner = self.table_seat
         assert winner is not None
-        jiefeng = winner in self.finish_order
-        if jiefeng and self.rules.jiefeng is JiefengScope.FIRST_ONLY and self.finish_order[0] != winner:
+        jiefeng = winner in self._finish_order
+        if jiefeng and self.rules.jiefeng is JiefengScope.FIRST_ONLY and self._finish_order[0] != winner:
             leader, jiefeng = (
-                next(s % 4 for s in range(winner + 1, winner + 4) if s % 4 not in self.finish_order),
+                next(s % 4 for s in range(winner + 1, winner + 4) if s % 4 not in self._finish_order),
                 False,
             )
         else:
@@ -466,24 +517,24 @@ class Match:
     # ------------------------------------------------------------ end of a deal
 
     def _finish(self, seat: int) -> PlayerFinished:
-        self.finish_order.append(seat)
+        self._finish_order.append(seat)
         self._waiting.discard(seat)
-        return PlayerFinished(seat, len(self.finish_order))
+        return PlayerFinished(seat, len(self._finish_order))
 
     def _order_fixed(self) -> bool:
         """A22: both players of a team are out, or three players are."""
-        out = self.finish_order
+        out = self._finish_order
         team_out = any(team_of(a) == team_of(b) for i, a in enumerate(out) for b in out[i + 1 :])
         return team_out or len(out) == 3
 
     def _end_deal(self) -> list[Event]:
-        last = self.finish_order[-1]
-        rest = [s % 4 for s in range(last + 1, last + 4) if s % 4 not in self.finish_order]
-        order = (*self.finish_order, *rest)
+        last = self._finish_order[-1]
+        rest = [s % 4 for s in range(last + 1, last + 4) if s % 4 not in self._finish_order]
+        order = (*self._finish_order, *rest)
         assert len(order) == 4
-        self.finish_order = list(order)
+        self._finish_order = list(order)
         finals = tuple(self._final_plays.get(seat) for seat in range(4))
-        last_hand = tuple(self.hands[order[3]])
+        last_hand = tuple(self._hands[order[3]])
         result = DealResult(self.deal_number, order, self.declarer_team, self.level, finals, last_hand)
         before = self.standing
         settled = settle_deal(before, result, self.rules)
@@ -499,7 +550,7 @@ class Match:
             self.standing.levels,
             settled.a_attempt,
         )
-        self.deal_results.append(ended)
+        self._deal_results.append(ended)
         self.previous_order = result.finish_order
         self._clear_trick()
         return [ended, *self._after_deal(result, settled.game_won, settled.reason)]
@@ -541,8 +592,8 @@ class Match:
 
     def _game_over(self, winner: int) -> list[Event]:
         """Best-of: count the game; a new game restarts both teams at 2."""
-        self.games_won[winner] += 1
-        if self.games_won[winner] > self.rules.best_of // 2:
+        self._games_won[winner] += 1
+        if self._games_won[winner] > self.rules.best_of // 2:
             return self._end_match(winner, "best_of")
         self.standing = Standing()
         self._deal_in_game = 0
@@ -566,10 +617,10 @@ class Match:
         if self._time_expired:
             raise IllegalAction("the time has already expired")
         self._time_expired = True
-        self._expiry = (self.declarer_team, tuple(self.finish_order))
+        self._expiry = (self.declarer_team, tuple(self._finish_order))
         if self.rules.time_up is not TimeUp.STOP_AT_ONCE:
             return []
-        last = self.deal_results[-1].winner_team if self.deal_results else None
+        last = self._deal_results[-1].winner_team if self._deal_results else None
         if self.rules.match_format is MatchFormat.POINTS:
             verdict = points_verdict(self.standing, self.deal_number, last, self.rules, time_up=True)
         else:
@@ -583,7 +634,7 @@ class Match:
 
     def _require_held(self, seat: int, cards: Sequence[Card]) -> None:
         missing = Counter(cards)
-        missing.subtract(Counter(self.hands[seat]))
+        missing.subtract(Counter(self._hands[seat]))
         lacking = sorted((card for card, n in missing.items() if n > 0), key=lambda card: card.index)
         if lacking:
             raise InvalidCards(f"seat {seat} does not hold: {' '.join(str(c) for c in lacking)}")
@@ -618,7 +669,7 @@ def observe(match: Match, seat: int | None) -> Observation:
         version=match.version,
         must_tribute_from=match.must_tribute_from(seat) if seat is not None else (),
         may_return=match.may_return(seat) if seat is not None else (),
-        games_won=(match.games_won[0], match.games_won[1]),
+        games_won=match.games_won,
     )
 
 
@@ -630,7 +681,7 @@ def _seat_view(match: Match, seat: int, observer: int | None) -> SeatView:
 
 def _visible_count(match: Match, seat: int, observer: int | None) -> int | None:
     """Own count always; others per the 报牌 rule (V20 / A29)."""
-    left = len(match.hands[seat])
+    left = match.cards_left(seat)
     visibility = match.rules.count_visibility
     if seat == observer or left == 0 or visibility is CountVisibility.ALWAYS:
         return left

@@ -228,8 +228,9 @@ def _finish_deal(match: Match) -> int:
 
 def test_time_expired_finishes_the_deal_then_the_higher_level_wins() -> None:
     rules = Rules.preset("lujiang-school")
-    match = Match.new(rules, 11)
-    match.standing = Standing(levels=(Rank.NINE, Rank.FIVE))
+    dealt = Match.new(rules, 11)
+    standing = Standing(levels=(Rank.NINE, Rank.FIVE))
+    match = Match.from_position(rules, dealt.hands, standing=standing, leader=dealt.to_act[0], seed=11)
     assert match.apply(None, TimeExpired()) == []
     with pytest.raises(IllegalAction):
         match.apply(None, TimeExpired())

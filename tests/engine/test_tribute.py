@@ -150,7 +150,10 @@ def test_equal_tributes_smaller_return_leads_option(returns, leader) -> None:
 
 def test_anti_tribute_single_down_last_player_holds_both_big_jokers() -> None:
     match = position(["S3", "D3", "C3", "RJ RJ S4"], SINGLE_DOWN)
-    assert match.events[1:] == [AntiTribute((3,)), LeaderChosen(0, "anti_tribute")]
+    assert match.events[1:] == (
+        AntiTribute((3,)),
+        LeaderChosen(0, "anti_tribute"),
+    )
     assert match.phase is Phase.PLAY and match.to_act == (0,)
 
 
@@ -167,7 +170,10 @@ def test_single_down_big_jokers_split_with_partner_is_no_anti_tribute_by_default
 )
 def test_anti_tribute_double_down_jokers_anywhere_on_the_losing_side(hands, holders) -> None:
     match = position(hands, DOUBLE_DOWN)
-    assert match.events[1:] == [AntiTribute(holders), LeaderChosen(0, "anti_tribute")]
+    assert match.events[1:] == (
+        AntiTribute(holders),
+        LeaderChosen(0, "anti_tribute"),
+    )
 
 
 def test_one_big_joker_is_no_anti_tribute() -> None:
@@ -205,7 +211,7 @@ def test_one_four_partner_still_pays_by_default() -> None:
 def test_one_four_partner_tribute_option_off() -> None:
     rules = Rules.default().replace(partner_tribute=False)
     match = position(["S3 S9", "D3", "SK S4", "C3"], ONE_FOUR, rules)
-    assert match.events[1:] == [LeaderChosen(0, "no_tribute")]
+    assert match.events[1:] == (LeaderChosen(0, "no_tribute"),)
 
 
 def test_partner_return_below_the_level_card() -> None:
@@ -217,7 +223,7 @@ def test_partner_return_below_the_level_card() -> None:
 
 def test_no_tribute_preset_first_place_leads() -> None:
     match = position(["S3", "D3", "C3", "S4"], SINGLE_DOWN, Rules.preset("jingfang"))
-    assert match.events[1:] == [LeaderChosen(0, "no_tribute")]
+    assert match.events[1:] == (LeaderChosen(0, "no_tribute"),)
 
 
 def test_face_down_returns_reach_the_payers_together() -> None:
