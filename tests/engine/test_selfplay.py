@@ -70,3 +70,23 @@ def test_timeout_plays_the_lowest_single_or_passes() -> None:
     match.apply(0, action)
     assert timeout_action(observe(match, 1)) == Pass()
     assert min(card_order(c, match.level) for c in match.hand(0)) == 7
+
+
+def test_ai_team_beats_random_players() -> None:
+    import random
+
+    from engine.actions import DealEnded
+    from engine.selfplay import random_action
+
+    rules = Rules.preset("wechat-6-deals")
+    wins = [0, 0]
+    match = Match.new(rules, 0)
+    rng = random.Random(0)
+    while not match.is_over:
+        seat = match.to_act[0]
+        ai_seat = seat % 2 == 0
+        action = choose_action(observe(match, seat), rules) if ai_seat else random_action(match, seat, rng)
+        for event in match.apply(seat, action):
+            if isinstance(event, DealEnded):
+                wins[event.winner_team] += 1
+    assert wins[0] >= 5 and wins[0] > 3 * wins[1]
