@@ -160,7 +160,20 @@ class Match:
 
     def copy(self) -> Match:
         """An independent snapshot (undo by keeping one, never by reverse steps)."""
-        return copy.deepcopy(self, {id(self.rules): self.rules})
+        clone = copy.copy(self)  # immutable values (rules, cards, plays, events) are shared
+        clone._history, clone._events = list(self._history), list(self._events)
+        clone._hands = [list(hand) for hand in self._hands]
+        clone._played, clone._finish_order = list(self._played), list(self._finish_order)
+        clone._deal_results, clone._games_won = list(self._deal_results), list(self._games_won)
+        clone._trick_marks, clone._waiting = dict(self._trick_marks), set(self._waiting)
+        clone._final_plays = dict(self._final_plays)
+        clone._paid, clone._receivers, clone._returned = (
+            dict(self._paid),
+            dict(self._receivers),
+            dict(self._returned),
+        )
+        clone._caches = [None, None, None, None]  # rebuilt on demand from the clone's hands
+        return clone
 
     # ------------------------------------------------------------ public queries
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import random
+from collections import Counter
 from pathlib import Path
 
 import pytest
@@ -46,12 +47,25 @@ def test_replay_reproduces_the_state_for_every_seat(seed: int, steps: int) -> No
 
 
 def test_copy_is_an_independent_snapshot() -> None:
-    match = Match.new(Rules.default(), 5)
+    rules = Rules.default()
+    match = Match.new(rules, 5)
+    rng = random.Random(1)
+    for _ in range(150):
+        seat = match.to_act[0]
+        match.apply(seat, random_action(match, seat, rng))
     snapshot = match.copy()
-    seat = match.to_act[0]
-    match.apply(seat, random_action(match, seat, random.Random(1)))
-    assert snapshot.version == 0 and match.version == 1
-    assert views(snapshot) == views(Match.new(Rules.default(), 5))
+    frozen = views(snapshot)
+    for _ in range(60):
+        seat = match.to_act[0]
+        match.apply(seat, random_action(match, seat, rng))
+    assert views(snapshot) == frozen and snapshot.version == 150 and match.version == 210
+    assert views(Match.replay(rules, 5, snapshot.history)) == frozen
+    seat = snapshot.to_act[0]
+    assert Counter(snapshot.legal_plays(seat)) == Counter(
+        Match.replay(rules, 5, snapshot.history).legal_plays(seat)
+    )
+    snapshot.apply(seat, random_action(snapshot, seat, random.Random(2)))
+    assert snapshot.version == 151
 
 
 @pytest.mark.parametrize(
