@@ -313,3 +313,22 @@ def test_resolve_takes_the_lowest_reading_unless_the_rules_require_a_declaration
     match.apply(0, play("S9"))
     with pytest.raises(IllegalPlay, match="does not beat S9"):
         match.resolve(1, parse_cards("D5"))
+
+
+def test_best_of_three_counts_games_and_resets_levels() -> None:
+    rules = Rules.preset("best-of-3")
+    hands = [parse_cards(h) for h in ("SK", "S3 S4", "SQ", "D3 D4")]
+    standing = Standing(levels=(Rank.ACE, Rank.NINE))
+    match = Match.from_position(rules, hands, previous_order=(2, 1, 0, 3), standing=standing)
+    match.apply(3, GiveTribute(match.must_tribute_from(3)[0]))
+    match.apply(2, ReturnTribute(match.may_return(2)[0]))
+    match.apply(3, play("D3", Rank.ACE))
+    match.apply(0, play("SK", Rank.ACE))
+    for seat in (1, 2, 3):
+        match.apply(seat, Pass())
+    events = match.apply(2, play("SQ", Rank.ACE))
+    assert not match.is_over and match.games_won == (1, 0)
+    started = next(e for e in events if isinstance(e, DealStarted))
+    assert started.level is Rank.TWO and match.standing.levels == (Rank.TWO, Rank.TWO)
+    assert isinstance(events[-1], LeaderChosen) and events[-1].reason == "first_deal"
+    assert observe(match, None).games_won == (1, 0)
