@@ -62,6 +62,8 @@ def play_label(
     try:
         found = readings(selection, hand, level, previous)
     except EngineError:
+        found = []
+    if not found:
         return _("Play ✖", locale)
     suffix = " …" if len(found) > 1 else ""
     return _("Play: {play}", locale, play=describe_play(found[0], level, locale)) + suffix

@@ -15,9 +15,11 @@ from telegram import CallbackQuery, Update
 
 from engine.actions import Action, Pass, Phase, PlayCards
 from engine.cards import CARDS
-from engine.errors import EngineError, IllegalAction, IllegalPlay, NotYourTurn
+from engine.classify import classify
+from engine.errors import EngineError, IllegalAction, InvalidCards, NotYourTurn
 from engine.observation import Observation
 from engine.plays import Play
+from engine.rules import WildcardDeclaration
 from handlers import flow
 from handlers.callback_data import Area, BadCallback, Op, Press
 from handlers.context import Context
@@ -25,7 +27,7 @@ from handlers.hand_message import refresh_hand
 from handlers.i18n import normalize_locale
 from handlers.lobby import user_locale
 from handlers.replies import alert, refuse
-from handlers.selection import readings, select_play, suggestions, toggle
+from handlers.selection import select_play, selected_cards, suggestions, toggle
 from handlers.table_service import LiveTable, Policy, SeatState, TableError
 from handlers.texts import cannot_beat, error_text
 from handlers.tribute import EXCHANGE_OPS, exchange_action
@@ -120,19 +122,20 @@ def _action(table: LiveTable, state: SeatState, press: Press) -> Action | Refusa
         return Refusal("empty")
     if state.hint_play is not None and select_play(state.hint_play) == state.selection:
         return PlayCards(state.hint_play)
+    cards = selected_cards(state.selection)
     try:
-        found = readings(state.selection, obs.hand, obs.level, previous)
-    except IllegalPlay as error:
-        if str(error) == "does not beat" and previous is not None:
+        found = table.match.readings(seat, cards)
+    except InvalidCards:
+        return Refusal("stale")
+    if not found:
+        if previous is not None and classify(cards, obs.level):
             return Refusal(
                 "cannot_beat", cannot_beat(previous, obs.level, normalize_locale(state.record.locale))
             )
         return Refusal("no_such_play")
-    except EngineError:
-        return Refusal("no_such_play")
-    if len(found) == 1:
+    if len(found) == 1 or table.rules.wildcard_declaration is WildcardDeclaration.LOWEST:
         return PlayCards(found[0])
-    state.readings = tuple(found)
+    state.readings = tuple(found)  # 逢人配: the player picks the reading
     return None
 
 

@@ -10,10 +10,8 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterable, Sequence
 
-from engine.actions import Action, Pass, PlayCards
-from engine.cards import Card, Rank, sort_hand
-from engine.classify import classify
-from engine.errors import IllegalPlay, InvalidCards
+from engine.cards import Card, Rank
+from engine.errors import InvalidCards
 from engine.moves import legal_plays, readings_for
 from engine.plays import Play, PlayKind
 from render.arrange import arrange_hand
@@ -47,16 +45,9 @@ def select_play(play: Play) -> Counter[Card]:
 def readings(
     selection: Counter[Card], hand: Sequence[Card], level: Rank, previous: Play | None
 ) -> list[Play]:
-    """The ways the selection may be played now; raises IllegalPlay with the cause."""
+    """The ways the selection may be played now ([] if none); names the play button."""
     cards = selected_cards(selection)
-    if not cards:
-        raise IllegalPlay("empty selection")
-    found = readings_for(cards, hand, level, previous)
-    if found:
-        return found
-    if previous is not None and classify(cards, level):
-        raise IllegalPlay("does not beat")
-    raise IllegalPlay("no such play")
+    return readings_for(cards, hand, level, previous) if cards else []
 
 
 def hint_order(plays: Iterable[Play], preferred: Play | None) -> list[Play]:
@@ -72,16 +63,3 @@ def suggestions(
     hand: Sequence[Card], level: Rank, previous: Play | None, preferred: Play | None
 ) -> list[Play]:
     return hint_order(legal_plays(hand, level, previous), preferred)
-
-
-def timeout_action(hand: Sequence[Card], level: Rank, previous: Play | None) -> Action:
-    """A13: on timeout the leader plays the lowest single, a follower passes."""
-    if previous is not None:
-        return Pass()
-    lowest = sort_hand(hand, level)[0]
-    return PlayCards(classify([lowest], level)[0])
-
-
-def lowest_card(cards: Iterable[Card], level: Rank) -> Card:
-    """The default tribute/return choice when the clock runs out."""
-    return sort_hand(cards, level)[0]

@@ -22,19 +22,16 @@ from engine.actions import (
     DealStarted,
     Event,
     GiveTribute,
-    Pass,
     Phase,
     PlayCards,
-    ReturnTribute,
 )
-from engine.ai import choose_action
+from engine.ai import choose_action, timeout_action
 from engine.cards import Card
 from engine.errors import EngineError
 from engine.match import Match, action_from_json, action_to_json, observe
 from engine.observation import Observation
 from engine.plays import Play
 from engine.rules import PRESETS, Rules
-from handlers.selection import lowest_card, timeout_action
 from storage import Database, NotFound, SeatRecord, StorageConflict, TableRecord, TableStatus
 
 log = logging.getLogger(__name__)
@@ -403,7 +400,7 @@ class TableService:
                 events.extend(await self._apply(table, seat, action))
             except EngineError:
                 log.exception("table %s: bot action %s refused; using the timeout default", table.id, action)
-                action = default_action(table.observe(seat))
+                action = timeout_action(table.observe(seat))
                 events.extend(await self._apply(table, seat, action))
             actions.append((seat, action))
         return Outcome(tuple(actions), tuple(events), match.version)
@@ -425,7 +422,7 @@ class TableService:
             return self.policy(obs, rules)
         except EngineError:
             log.exception("AI policy failed; using the timeout default")
-            return default_action(obs)
+            return timeout_action(obs)
 
     async def _count_timeout(self, table: LiveTable, seat: int, timed_out: bool) -> None:
         record = table.seats[seat].record
@@ -454,18 +451,6 @@ class TableService:
             raise TableError("table_not_" + status.value)
 
 
-def default_action(obs: Observation) -> Action:
-    """What the clock does for a seat: lowest single or pass; tribute the forced card;
-    return the lowest allowed card (A13)."""
-    if obs.phase is Phase.TRIBUTE:
-        return GiveTribute(obs.must_tribute_from[0])
-    if obs.phase is Phase.RETURN_TRIBUTE:
-        return ReturnTribute(lowest_card(obs.may_return, obs.level))
-    if obs.table_play is not None and obs.table_seat != obs.seat:
-        return Pass()
-    return timeout_action(obs.hand, obs.level, None)
-
-
 def _forced_tribute(obs: Observation) -> Action | None:
     """A tribute with only one possible card is paid at once (the player is shown it)."""
     if obs.phase is Phase.TRIBUTE and len(set(obs.must_tribute_from)) == 1:
@@ -486,6 +471,5 @@ __all__ = [
     "SeatState",
     "TableError",
     "TableService",
-    "default_action",
     "rules_from_args",
 ]

@@ -15,9 +15,11 @@ from typing import Any
 from telegram.ext import JobQueue
 
 from engine.actions import Passed, Phase, Played
+from engine.ai import timeout_action
+from engine.rules import TimeoutAction
 from handlers import flow
 from handlers.context import Context
-from handlers.table_service import LiveTable, TableError, default_action
+from handlers.table_service import LiveTable, TableError
 from handlers.texts import _
 
 log = logging.getLogger(__name__)
@@ -42,6 +44,8 @@ def seconds_for(table: LiveTable) -> int | None:
     """The preset's limit: tribute time, the first play of a deal, or a normal turn."""
     assert table.match is not None
     rules = table.rules
+    if rules.timeout_action is TimeoutAction.NONE:
+        return None  # the referee handles it (V21): no clock
     if table.match.phase in (Phase.TRIBUTE, Phase.RETURN_TRIBUTE):
         return rules.tribute_seconds
     first = not any(isinstance(event, Played | Passed) for event in table.deal_events)
@@ -100,7 +104,7 @@ async def on_timeout(context: Context) -> None:
         state = table.seats[clock.seat]
         locale = state.record.locale or "zh"
         outcome = await context.services.tables.act(
-            table, seat=clock.seat, action=default_action(table.observe(clock.seat)), timed_out=True
+            table, seat=clock.seat, action=timeout_action(table.observe(clock.seat)), timed_out=True
         )
         state.note = _("⏰ Time ran out: the bot acted for you.", locale)
         if state.record.autoplay:

@@ -6,12 +6,11 @@ from collections import Counter
 
 import pytest
 
-from engine.actions import Pass, PlayCards
 from engine.cards import Card, Rank, parse_cards
 from engine.classify import classify
-from engine.errors import IllegalPlay, InvalidCards
+from engine.errors import InvalidCards
 from engine.plays import PlayKind
-from handlers.selection import faces, hint_order, readings, suggestions, timeout_action, toggle
+from handlers.selection import faces, hint_order, readings, suggestions, toggle
 
 LEVEL = Rank.TWO
 
@@ -56,15 +55,15 @@ def test_wildcard_selection_has_several_readings() -> None:
     assert {p.kind for p in pair_with_wild} == {PlayKind.PAIR}
 
 
-def test_selection_that_does_not_beat_says_so() -> None:
-    hand = parse_cards("S3 S8")
+def test_selection_that_cannot_be_played_has_no_reading() -> None:
+    hand = parse_cards("S3 S8 SJ")
     previous = classify(parse_cards("S9"), LEVEL)[0]
-    with pytest.raises(IllegalPlay, match="does not beat"):
-        readings(Counter(parse_cards("S8")), hand, LEVEL, previous)
-    with pytest.raises(IllegalPlay, match="no such play"):
-        readings(Counter(parse_cards("S3 S8")), hand, LEVEL, previous)
-    with pytest.raises(IllegalPlay, match="empty"):
-        readings(Counter(), hand, LEVEL, previous)
+    assert readings(Counter(parse_cards("S8")), hand, LEVEL, previous) == []
+    assert readings(Counter(parse_cards("S3 S8")), hand, LEVEL, previous) == []
+    assert readings(Counter(), hand, LEVEL, previous) == []
+    assert len(readings(Counter(parse_cards("SJ")), hand, LEVEL, previous)) == 1
+    with pytest.raises(InvalidCards):
+        readings(Counter(parse_cards("HA")), hand, LEVEL, previous)
 
 
 def test_hints_put_the_preferred_play_first_and_bombs_last() -> None:
@@ -79,11 +78,3 @@ def test_hints_put_the_preferred_play_first_and_bombs_last() -> None:
 def test_nothing_beats_means_no_hint() -> None:
     previous = classify(parse_cards("RJ"), LEVEL)[0]
     assert suggestions(parse_cards("S3 H9"), LEVEL, previous, None) == []
-
-
-def test_timeout_leader_plays_lowest_single_follower_passes() -> None:
-    hand = parse_cards("HA S3 RJ")
-    action = timeout_action(hand, LEVEL, None)
-    assert isinstance(action, PlayCards)
-    assert action.play.cards == (Card.parse("S3"),)
-    assert isinstance(timeout_action(hand, LEVEL, classify(parse_cards("S9"), LEVEL)[0]), Pass)

@@ -8,9 +8,10 @@ from pathlib import Path
 import pytest
 
 from engine.actions import Pass, PlayCards
+from engine.ai import timeout_action
 from engine.errors import EngineError
 from engine.match import observe
-from handlers.table_service import LiveTable, TableError, TableService, default_action, rules_from_args
+from handlers.table_service import LiveTable, TableError, TableService, rules_from_args
 from storage import Database, TableStatus
 
 SHORT = ["wechat-6-deals", "points_deals=2"]
@@ -74,7 +75,7 @@ async def test_actions_are_committed_before_the_call_returns(db: Database) -> No
     assert await _logged(db, table) == table.version == outcome.version
     seat = table.match.to_act[0]
     assert seat in (0, 1)
-    outcome = await service.act(table, seat=seat, action=default_action(observe(table.match, seat)))
+    outcome = await service.act(table, seat=seat, action=timeout_action(observe(table.match, seat)))
     assert await _logged(db, table) == table.version
     assert outcome.actions[0][0] == seat
 
@@ -96,7 +97,7 @@ async def test_restart_replays_to_the_same_state(db: Database) -> None:
     await service.start(table)
     for _ in range(5):
         seat = table.match.to_act[0]
-        await service.act(table, seat=seat, action=default_action(observe(table.match, seat)))
+        await service.act(table, seat=seat, action=timeout_action(observe(table.match, seat)))
     restarted = TableService(db)
     [again] = await restarted.restore_all()
     assert again.version == table.version
@@ -114,7 +115,7 @@ async def test_two_timeouts_in_a_row_mean_autoplay(db: Database) -> None:
     await service.start(table)
     for expected in (1, 2):
         assert table.match.to_act == (0,)
-        await service.act(table, seat=0, action=default_action(observe(table.match, 0)), timed_out=True)
+        await service.act(table, seat=0, action=timeout_action(observe(table.match, 0)), timed_out=True)
         assert table.seats[0].record.timeouts == expected
         if table.match.is_over:
             break
@@ -129,12 +130,12 @@ async def test_own_action_resets_the_timeout_count_and_cancel_autoplay(db: Datab
     table = await _table(service, humans=2)
     await service.start(table)
     seat = table.match.to_act[0]
-    await service.act(table, seat=seat, action=default_action(observe(table.match, seat)), timed_out=True)
+    await service.act(table, seat=seat, action=timeout_action(observe(table.match, seat)), timed_out=True)
     assert table.seats[seat].record.timeouts == 1
     while table.match.to_act[0] != seat:
         other = table.match.to_act[0]
-        await service.act(table, seat=other, action=default_action(observe(table.match, other)))
-    await service.act(table, seat=seat, action=default_action(observe(table.match, seat)))
+        await service.act(table, seat=other, action=timeout_action(observe(table.match, other)))
+    await service.act(table, seat=seat, action=timeout_action(observe(table.match, seat)))
     assert table.seats[seat].record.timeouts == 0
     await service.set_autoplay(table, seat=1 - seat, on=True)
     assert table.seats[1 - seat].record.autoplay
@@ -151,7 +152,7 @@ async def test_four_humans_finish_a_match_with_tributes(db: Database, seed: int)
             break
         seat = table.match.to_act[0]
         obs = observe(table.match, seat)
-        action = default_action(obs)
+        action = timeout_action(obs)
         if obs.hand and not isinstance(action, Pass) and table.match.legal_plays(seat):
             action = PlayCards(max(table.match.legal_plays(seat), key=lambda p: p.size))
         await service.act(table, seat=seat, action=action)
