@@ -105,7 +105,6 @@ class Match:
         self._waiting: set[int] = set()  # seats still to answer the table play
         self._caches: list[PlayCache | None] = [None, None, None, None]
         self._final_plays: dict[int, Play] = {}  # seat → the play that emptied its hand
-        self._payers: tuple[int, ...] = ()
         self._double_down = False
         self._paid: dict[int, Card] = {}  # payer → tribute card
         self._receivers: dict[int, int] = {}  # payer → receiver
@@ -386,7 +385,7 @@ class Match:
         if not setup.payers:
             assert setup.leader is not None
             return self._begin_play(setup.leader, "no_tribute")
-        self._payers, self._double_down = setup.payers, setup.double_down
+        self._double_down = setup.double_down
         self.phase, self.to_act = Phase.TRIBUTE, setup.payers
         return []
 
@@ -503,20 +502,21 @@ class Match:
         return [s for s in range(4) if s not in self._finish_order]
 
     def _win_trick(self) -> list[Event]:
-        """Everyone else passed: the table seat leads, or its partner by 接风 if it is out."""
+        """Everyone else passed: the table seat leads again; if it is out, its partner
+        leads (接风, V23), or under the 上游-only scope the next player still in."""
         winner = self.table_seat
         assert winner is not None
-        jiefeng = winner in self._finish_order
-        if jiefeng and self.rules.jiefeng is JiefengScope.FIRST_ONLY and self._finish_order[0] != winner:
-            leader, jiefeng = (
-                next(s % 4 for s in range(winner + 1, winner + 4) if s % 4 not in self._finish_order),
-                False,
-            )
-        else:
-            leader = partner_of(winner) if jiefeng else winner
+        out = winner in self._finish_order
+        jiefeng = out and (self.rules.jiefeng is JiefengScope.ANY_PLAYER or self._finish_order[0] == winner)
+        leader = winner
+        if out:
+            leader = partner_of(winner) if jiefeng else self._next_active(winner)
         self._clear_trick()
         self.to_act = (leader,)
         return [TrickWon(winner, leader, jiefeng)]
+
+    def _next_active(self, seat: int) -> int:
+        return next(s % 4 for s in range(seat + 1, seat + 4) if s % 4 not in self._finish_order)
 
     def _clear_trick(self) -> None:
         self.table_play, self.table_seat = None, None
