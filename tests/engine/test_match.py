@@ -31,7 +31,7 @@ from engine.classify import classify
 from engine.errors import IllegalAction, IllegalPlay, InvalidCards, NotYourTurn
 from engine.match import Match, deal_seed, observe
 from engine.plays import Play
-from engine.rules import JiefengScope, MatchFormat, Rules
+from engine.rules import PRESETS, JiefengScope, MatchFormat, Rules
 from engine.scoring import Standing
 from engine.selfplay import random_action
 
@@ -269,10 +269,11 @@ def check_winner(match: Match) -> None:
         assert match.games_won[end.winner_team] == rules.best_of // 2 + 1
 
 
-@settings(max_examples=6, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(
-    seed=st.integers(0, 10**6), preset=st.sampled_from(["default", "wechat-6-deals", "jingfang", "huaian"])
-)
+UNTIMED_ENDING = sorted(set(PRESETS) - {"xiexiebang"})  # 002-A cycles past A: only its clock ends it
+
+
+@settings(max_examples=10, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 10**6), preset=st.sampled_from(UNTIMED_ENDING))
 def test_random_matches_conserve_cards_and_end_with_a_correct_winner(seed: int, preset: str) -> None:
     match = run_random_match(Rules.preset(preset), seed)
     check_winner(match)
@@ -332,3 +333,20 @@ def test_best_of_three_counts_games_and_resets_levels() -> None:
     assert started.level is Rank.TWO and match.standing.levels == (Rank.TWO, Rank.TWO)
     assert isinstance(events[-1], LeaderChosen) and events[-1].reason == "first_deal"
     assert observe(match, None).games_won == (1, 0)
+
+
+def test_cycling_levels_end_only_by_the_clock() -> None:
+    rules = Rules.preset("xiexiebang")
+    match = Match.new(rules, 4)
+    rng = random.Random(4)
+    while match.deal_number <= 12:
+        seat = match.to_act[0]
+        match.apply(seat, random_action(match, seat, rng))
+    assert not match.is_over
+    match.apply(None, TimeExpired())
+    _finish_deal(match)
+    keys = (match.standing.rank_key(0), match.standing.rank_key(1))
+    if keys[0] != keys[1]:
+        assert match.is_over and match.winner_team == (0 if keys[0] > keys[1] else 1)
+    else:
+        assert match.is_over or match.deal_number == 14  # tie with nobody out: sudden death
