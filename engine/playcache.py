@@ -33,6 +33,14 @@ class _Shelf:
     masks: list[tuple[int, int]] = field(default_factory=list)
     pruned_at: int = -1  # hand size when last pruned
 
+    @classmethod
+    def of(cls, plays: list[Play]) -> _Shelf:
+        keys = [_key(play) for play in plays]
+        order = sorted(range(len(plays)), key=keys.__getitem__)
+        return cls(
+            [plays[i] for i in order], [keys[i] for i in order], [_masks(plays[i].cards) for i in order]
+        )
+
     def prune(self, held: tuple[int, int], size: int) -> None:
         """Drop plays whose cards have left the hand (they never come back this deal)."""
         if self.pruned_at == size:
@@ -52,15 +60,10 @@ class PlayCache:
     """The plays of one hand, by kind; :meth:`plays` answers for any sub-hand of it."""
 
     def __init__(self, hand: Iterable[Card], level: Rank) -> None:
-        buckets: dict[int, list[tuple[tuple[int, int], int, Play]]] = {id(kind): [] for kind in PlayKind}
-        for n, play in enumerate(legal_plays(hand, level)):
-            buckets[id(play.kind)].append((_key(play), n, play))
-        self._shelves = {kind: _Shelf() for kind in PlayKind}
-        for kind, shelf in self._shelves.items():
-            for key, _, play in sorted(buckets[id(kind)]):
-                shelf.plays.append(play)
-                shelf.keys.append(key)
-                shelf.masks.append(_masks(play.cards))
+        groups: dict[int, list[Play]] = {id(kind): [] for kind in PlayKind}
+        for play in legal_plays(hand, level):
+            groups[id(play.kind)].append(play)
+        self._shelves = {kind: _Shelf.of(groups[id(kind)]) for kind in PlayKind}
 
     def plays(self, hand: Sequence[Card], previous: Play | None) -> list[Play]:
         """Every play of ``hand`` (a sub-hand of the cached one) that may follow ``previous``."""
