@@ -350,3 +350,16 @@ def test_cycling_levels_end_only_by_the_clock() -> None:
         assert match.is_over and match.winner_team == (0 if keys[0] > keys[1] else 1)
     else:
         assert match.is_over or match.deal_number == 14  # tie with nobody out: sudden death
+
+
+def test_bombs_longer_than_the_preset_allows_are_refused() -> None:
+    cards = "S5 S5 H5 H5 C5 C5 D5 D5 H2 H2"
+    hands = [parse_cards(h) for h in (cards + " S9", "D3", "C3", "D4")]
+    ten = next(p for p in classify(parse_cards(cards), Rank.TWO) if p.size == 10)
+    short = Match.from_position(Rules.default().replace(max_bomb_size=8), hands)
+    assert all(p.size <= 8 for p in short.legal_plays(0) if p.is_bomb)
+    with pytest.raises(IllegalPlay, match="more than 8"):
+        short.apply(0, PlayCards(ten))
+    full = Match.from_position(Rules.default(), hands)
+    assert ten in full.legal_plays(0)
+    full.apply(0, PlayCards(ten))
