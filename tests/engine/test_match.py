@@ -55,8 +55,8 @@ def test_new_match_deals_27_cards_each_reproducibly() -> None:
     assert [len(match.hand(seat)) for seat in range(4)] == [27] * 4
     assert Counter(match.all_cards()) == Counter(full_deck())
     started, leader = match.events
-    assert started == DealStarted(1, Rank.TWO, team_of(leader.seat), deal_seed(42, 1))
     assert isinstance(leader, LeaderChosen) and leader.reason == "first_deal"
+    assert started == DealStarted(1, Rank.TWO, team_of(leader.seat), deal_seed(42, 1))
     again = Match.new(Rules.default(), 42)
     assert [again.hand(s) for s in range(4)] == [match.hand(s) for s in range(4)]
     other = Match.new(Rules.default(), 43)
@@ -192,7 +192,8 @@ def test_passing_a_ends_the_match() -> None:
         match.apply(seat, Pass())
     events = match.apply(2, play("SQ", Rank.ACE))
     assert events[-1] == MatchEnded(0, "passed_a")
-    assert match.is_over and match.winner_team == 0 and match.to_act == ()
+    assert match.is_over and match.winner_team == 0
+    assert not match.to_act
     with pytest.raises(IllegalAction):
         match.apply(1, Pass())
 
@@ -255,18 +256,20 @@ def check_winner(match: Match) -> None:
     assert match.is_over
     end = match.events[-1]
     assert isinstance(end, MatchEnded) and end.winner_team == match.winner_team
+    winner = end.winner_team
+    assert winner is not None
     last = match.deal_results[-1]
     rules = match.rules
     if rules.match_format is MatchFormat.POINTS:
         points = match.standing.points
-        assert points[end.winner_team] >= points[1 - end.winner_team]
+        assert points[winner] >= points[1 - winner]
     elif end.reason == "passed_a":
         assert last.winner_team == end.winner_team and last.a_attempt == "passed"
-        assert last.levels_before[end.winner_team] is Rank.ACE
+        assert last.levels_before[winner] is Rank.ACE
     elif end.reason == "reached_a":
-        assert last.levels_after[end.winner_team] is Rank.ACE
+        assert last.levels_after[winner] is Rank.ACE
     elif end.reason == "best_of":
-        assert match.games_won[end.winner_team] == rules.best_of // 2 + 1
+        assert match.games_won[winner] == rules.best_of // 2 + 1
 
 
 UNTIMED_ENDING = sorted(set(PRESETS) - {"xiexiebang"})  # 002-A cycles past A: only its clock ends it

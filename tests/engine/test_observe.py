@@ -39,12 +39,11 @@ def check_view(match: Match, seat: int | None) -> None:
     for view in obs.seats:
         if view.seat != seat and view.cards_left is not None:
             assert view.cards_left <= match.rules.report_threshold or view.cards_left == 0
-    for view in obs.tributes:
-        if view.is_return and view.card is not None:
-            assert seat in (view.giver, view.receiver)
-    for view in obs.tributes:
-        if not view.is_return:
-            assert match.paid[view.giver] == view.card  # the tribute card itself is public
+    for exchange in obs.tributes:
+        if exchange.is_return and exchange.card is not None:
+            assert seat in (exchange.giver, exchange.receiver)
+        if not exchange.is_return:
+            assert match.paid[exchange.giver] == exchange.card  # the tribute card itself is public
     if seat is not None:
         own = Counter(obs.hand)
         assert all(own[card] for card in shown_cards(obs) - _tribute_cards(obs))

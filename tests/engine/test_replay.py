@@ -91,7 +91,7 @@ def test_unknown_action_json_is_refused() -> None:
         action_from_json({"type": "cheat"})
 
 
-def transcript(preset: str, seed: int, deals: int) -> list[dict]:
+def transcript(preset: str, seed: int, deals: int) -> list[dict[str, object]]:
     """Events of the first ``deals`` deals, every seat played by the engine AI."""
     rules = Rules.preset(preset)
     match = Match.new(rules, seed)

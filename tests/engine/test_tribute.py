@@ -5,7 +5,9 @@ from __future__ import annotations
 import pytest
 
 from engine.actions import (
+    Action,
     AntiTribute,
+    Event,
     GiveTribute,
     LeaderChosen,
     Phase,
@@ -51,18 +53,20 @@ def test_single_down_pays_the_largest_card_wildcard_excluded_and_the_payer_leads
     assert match.phase is Phase.TRIBUTE and match.to_act == (3,)
     assert observe(match, 3).must_tribute_from == (c("SA"), c("HA"))  # ♥2 is the wildcard at level 2
     before = snapshot(match)
-    for seat, action, error in [
+    refusals: list[tuple[int, Action, type[Exception]]] = [
         (3, GiveTribute(c("S6")), IllegalTribute),
         (3, GiveTribute(c("H2")), IllegalTribute),
         (3, GiveTribute(c("CA")), InvalidCards),
         (0, GiveTribute(c("S3")), NotYourTurn),
         (3, ReturnTribute(c("S6")), IllegalAction),
-    ]:
+    ]
+    for seat, action, error in refusals:
         with pytest.raises(error):
             match.apply(seat, action)
         assert snapshot(match) == before
     assert match.apply(3, GiveTribute(c("HA"))) == [TributeGiven(3, 0, c("HA"))]
-    assert match.phase is Phase.RETURN_TRIBUTE and match.to_act == (0,)
+    assert match.to_act == (0,)
+    assert match.phase is Phase.RETURN_TRIBUTE  # type: ignore[comparison-overlap]  # apply moved it on
     assert observe(match, 0).may_return == (c("S3"), c("S4"), c("C5"))
     with pytest.raises(IllegalTribute):
         match.apply(0, ReturnTribute(c("SJ")))
@@ -77,7 +81,7 @@ def test_a_joker_is_paid_as_tribute() -> None:
     assert match.must_tribute_from(3) == (c("RJ"),)
 
 
-def pay_double_down(match: Match, cards: dict[int, str]) -> list:
+def pay_double_down(match: Match, cards: dict[int, str]) -> list[Event]:
     events = []
     for seat in (1, 3):
         events += match.apply(seat, GiveTribute(c(cards[seat])))
@@ -112,7 +116,7 @@ def test_double_down_by_place_assignment() -> None:
     assert set(events) == {TributeGiven(1, 0, c("SA")), TributeGiven(3, 2, c("BJ"))}
 
 
-def equal_tributes(rules: Rules, returns: dict[int, str]) -> tuple[list, list]:
+def equal_tributes(rules: Rules, returns: dict[int, str]) -> tuple[list[Event], list[Event]]:
     match = position(["S3 S9", "SA S4", "C3 C9", "HA S5"], DOUBLE_DOWN, rules)
     given = pay_double_down(match, {1: "SA", 3: "HA"})
     order = sorted(match.to_act)
