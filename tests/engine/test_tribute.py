@@ -73,7 +73,7 @@ def test_single_down_pays_the_largest_card_wildcard_excluded_and_the_payer_leads
     events = match.apply(0, ReturnTribute(c("C5")))
     assert events == [TributeReturned(0, 3, c("C5")), LeaderChosen(3, "tribute")]
     assert c("HA") in match.hand(0) and c("C5") in match.hand(3)
-    assert match.phase is Phase.PLAY and match.to_act == (3,)
+    assert observe(match, 3).phase is Phase.PLAY and match.to_act == (3,)
 
 
 def test_a_joker_is_paid_as_tribute() -> None:
