@@ -31,6 +31,7 @@ async def lang(update: Update, context: Context) -> None:
         for table, seat in context.services.tables.tables_of_user(user.id):
             await db.seats.set_locale(table_id=table.id, seat=seat, locale=choice)
             table.seats[seat].record = await db.seats.get(table_id=table.id, seat=seat)
+            table.seats[seat].preferences = None
     else:
         try:
             table = context.services.tables.in_chat(chat.id)

@@ -196,12 +196,15 @@ def _seat_names(table: LiveTable) -> list[str]:
 
 
 async def _preferences(services: Services, state: SeatState) -> tuple[str, bool]:
+    """The player's language and four-colour choice, read once per seat (/lang resets it)."""
     assert state.record.user_id is not None
-    try:
-        user = await services.db.users.get(user_id=state.record.user_id)
-    except NotFound:
-        return normalize_locale(state.record.locale), False
-    return normalize_locale(user.locale or state.record.locale), user.four_color
+    if state.preferences is None:
+        try:
+            user = await services.db.users.get(user_id=state.record.user_id)
+            state.preferences = (normalize_locale(user.locale or state.record.locale), user.four_color)
+        except NotFound:
+            state.preferences = (normalize_locale(state.record.locale), False)
+    return state.preferences
 
 
 async def refresh_hands(bot: ExtBot[None], services: Services, table: LiveTable) -> None:

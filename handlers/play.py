@@ -7,9 +7,12 @@ version before anything is applied; engine refusals become localized alerts.
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from collections import Counter
+from collections.abc import Coroutine
 from dataclasses import dataclass
+from typing import Any
 
 from telegram import CallbackQuery, Update
 
@@ -84,16 +87,14 @@ async def _handle(
         return
     if press.op is Op.CANCEL_AUTOPLAY:
         outcome = await context.services.tables.set_autoplay(table, seat=state.record.seat, on=False)
-        await query.answer()
-        await flow.show_in(context, table, outcome)
+        await _answered(query, flow.show_in(context, table, outcome))
         return
     action = _action(table, state, press)
     if isinstance(action, Refusal):
         await alert(query, action.text or error_text(action.code, locale))
         return
     if action is None:
-        await query.answer()
-        await refresh_hand(context.bot, context.services, table, state.record.seat)
+        await _answered(query, refresh_hand(context.bot, context.services, table, state.record.seat))
         return
     await _act(query, context, table, state, action, locale)
 
@@ -139,6 +140,11 @@ def _action(table: LiveTable, state: SeatState, press: Press) -> Action | Refusa
     return None
 
 
+async def _answered(query: CallbackQuery, showing: Coroutine[Any, Any, None]) -> None:
+    """Accepted: answer the press while the messages are being updated, not before."""
+    await asyncio.gather(query.answer(), showing)
+
+
 async def _act(
     query: CallbackQuery, context: Context, table: LiveTable, state: SeatState, action: Action, locale: str
 ) -> None:
@@ -154,8 +160,7 @@ async def _act(
         log.info("refused %s at table %s: %s", action, table.id, error)
         await refuse(query, "no_such_play", locale)
         return
-    await query.answer()
-    await flow.show_in(context, table, outcome)
+    await _answered(query, flow.show_in(context, table, outcome))
 
 
 async def _select(
@@ -185,8 +190,7 @@ async def _select(
         if refusal is not None:
             await refuse(query, refusal, locale)
             return
-    await query.answer()
-    await refresh_hand(context.bot, context.services, table, seat)
+    await _answered(query, refresh_hand(context.bot, context.services, table, seat))
 
 
 def _hint(table: LiveTable, state: SeatState, policy: Policy) -> str | None:

@@ -61,6 +61,7 @@ class SeatState:
     shown_hand: tuple[int, tuple[Card, ...]] | None = None  # (deal, hand) in the DM image
     shown_caption: str | None = None
     shown_deal: int | None = None
+    preferences: tuple[str, bool] | None = None  # (locale, four-colour), cached from the user row
     meaning: object = None  # what the card buttons refer to; a change makes a new revision (nonce)
     note: str | None = None  # a one-off caption line (a timeout acted for the player)
 
