@@ -63,6 +63,8 @@ def keyboard_for(
         )
     if obs.phase is Phase.RETURN_TRIBUTE and seat in obs.to_act and not state.is_bot:
         return exchange_keyboard(scope, choices=obs.may_return, level=obs.level, giving=False, locale=locale)
+    if obs.phase is Phase.MATCH_OVER:
+        return None
     if obs.phase is not Phase.PLAY or not obs.hand:
         return waiting_keyboard(scope, autoplay=state.record.autoplay, locale=locale)
     if state.readings:

@@ -23,7 +23,6 @@ from engine.actions import (
     Event,
     GiveTribute,
     Phase,
-    PlayCards,
 )
 from engine.ai import choose_action, timeout_action
 from engine.cards import Card
@@ -32,7 +31,7 @@ from engine.match import Match, action_from_json, action_to_json, observe
 from engine.observation import Observation
 from engine.plays import Play
 from engine.rules import PRESETS, Rules
-from storage import Database, NotFound, SeatRecord, StorageConflict, TableRecord, TableStatus
+from storage import Database, SeatRecord, StorageConflict, TableRecord, TableStatus
 
 log = logging.getLogger(__name__)
 
@@ -95,7 +94,6 @@ class LiveTable:
     seats: dict[int, SeatState]
     match: Match | None = None
     deal_events: list[Event] = field(default_factory=list)  # this deal's events, for the board
-    last_events: list[Event] = field(default_factory=list)  # the previous deal's, for its result
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
 
     @property
@@ -123,9 +121,10 @@ class LiveTable:
         return observe(self.match, seat)
 
     def remember(self, events: Iterable[Event]) -> None:
+        """Keep the current deal's events (the board is drawn from them)."""
         for event in events:
             if isinstance(event, DealStarted):
-                self.last_events, self.deal_events = self.deal_events, []
+                self.deal_events = []
             self.deal_events.append(event)
 
 
@@ -300,8 +299,7 @@ class TableService:
             raise TableError("seats_missing")
         table.match = Match.new(table.rules, table.record.seed)
         await self._set_status(table, TableStatus.PLAYING)
-        table.deal_events = []
-        table.remember(_initial_events(table.match))
+        table.remember(table.match.events)
         return await self._run_bots(table, [], list(table.deal_events))
 
     async def stop(self, table: LiveTable) -> None:
@@ -346,13 +344,11 @@ class TableService:
         seats = {s.seat: SeatState(s) for s in await self.db.seats.of_table(table_id=record.id)}
         table = LiveTable(record=record, rules=rules, seats=seats)
         if record.status is TableStatus.PLAYING:
-            match = Match.new(rules, record.seed)
-            table.remember(_initial_events(match))
-            for row in await self.db.actions.of_table(table_id=record.id):
-                table.remember(
-                    match.apply(row.seat if row.seat is not None else -1, decode_action(row.action_json))
-                )
-            table.match = match
+            rows = await self.db.actions.of_table(table_id=record.id)
+            table.match = Match.replay(
+                rules, record.seed, [(r.seat, decode_action(r.action_json)) for r in rows]
+            )
+            table.remember(table.match.events)
         self.tables[record.id] = table
         return table
 
@@ -457,20 +453,3 @@ def _forced_tribute(obs: Observation) -> Action | None:
     if obs.phase is Phase.TRIBUTE and len(set(obs.must_tribute_from)) == 1:
         return GiveTribute(obs.must_tribute_from[0])
     return None
-
-
-def _initial_events(match: Match) -> list[Event]:
-    """The events of dealing the first hand (``Match.new`` keeps them in ``events``)."""
-    return list(match.events)
-
-
-__all__ = [
-    "LiveTable",
-    "NotFound",
-    "Outcome",
-    "PlayCards",
-    "SeatState",
-    "TableError",
-    "TableService",
-    "rules_from_args",
-]
