@@ -325,6 +325,21 @@ def match_result_text(result: MatchEnded, locale: str) -> str:
 # ---------------------------------------------------------------- private hand
 
 
+def trick_summary(obs: Observation, locale: str) -> str:
+    """The others' moves in the current trick, in playing order after the viewer: 西 顺子 3-7 · 南 不出."""
+    assert obs.seat is not None
+    moves = []
+    for offset in range(1, 4):
+        view = obs.seats[(obs.seat + offset) % 4]
+        if view.last_action is not None:
+            moves.append(
+                f"{seat_name(view.seat, locale)} {describe_play(view.last_action, obs.level, locale)}"
+            )
+        elif view.passed:
+            moves.append(f"{seat_name(view.seat, locale)} {_('pass', locale)}")
+    return " · ".join(moves)
+
+
 def hand_caption(
     *, obs: Observation, names: dict[int, str], rules: Rules, locale: str, note: str | None
 ) -> str:
@@ -340,6 +355,9 @@ def hand_caption(
     elif obs.phase is Phase.RETURN_TRIBUTE and obs.seat in obs.to_act:
         lines.append(_("Choose the card to return.", locale))
     elif obs.phase is Phase.PLAY:
+        trick = trick_summary(obs, locale)
+        if trick:
+            lines.append(_("This trick: {plays}", locale, plays=trick))
         if obs.table_play is not None and obs.table_seat is not None and obs.table_seat != obs.seat:
             previous = play_text(obs.table_play, obs.level, locale)
             lines.append(
