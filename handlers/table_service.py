@@ -17,13 +17,7 @@ from collections import Counter
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
-from engine.actions import (
-    Action,
-    DealStarted,
-    Event,
-    GiveTribute,
-    Phase,
-)
+from engine.actions import Action, DealStarted, Event, GiveTribute, Phase, TimeExpired
 from engine.ai import choose_action, timeout_action
 from engine.cards import Card
 from engine.errors import EngineError
@@ -298,7 +292,8 @@ class TableService:
         if len(table.seats) < 4:
             raise TableError("seats_missing")
         table.match = Match.new(table.rules, table.record.seed)
-        await self._set_status(table, TableStatus.PLAYING)
+        await self.db.tables.start(table_id=table.id)
+        table.record = await self.db.tables.get(table_id=table.id)
         table.remember(table.match.events)
         return await self._run_bots(table, [], list(table.deal_events))
 
@@ -314,6 +309,12 @@ class TableService:
         events = await self._apply(table, seat, action)
         await self._count_timeout(table, seat, timed_out)
         return await self._run_bots(table, [(seat, action)], events)
+
+    async def expire(self, table: LiveTable) -> Outcome:
+        """The match clock ran out (timed formats): the engine ends per the preset's rule."""
+        self._require(table, TableStatus.PLAYING)
+        events = await self._apply(table, None, TimeExpired())
+        return await self._run_bots(table, [], events)
 
     async def set_autoplay(self, table: LiveTable, *, seat: int, on: bool) -> Outcome:
         """托管 on (bots act for the seat now) or off (取消托管)."""
@@ -354,7 +355,7 @@ class TableService:
 
     # ---------------------------------------------------------------- internals
 
-    async def _apply(self, table: LiveTable, seat: int, action: Action) -> list[Event]:
+    async def _apply(self, table: LiveTable, seat: int | None, action: Action) -> list[Event]:
         """Engine first (it refuses without changing state), then the log, then memory."""
         assert table.match is not None
         events = table.match.apply(seat, action)
@@ -368,7 +369,7 @@ class TableService:
         table.remember(events)
         for state in table.seats.values():
             state.readings = ()
-        if seat in table.seats:
+        if seat is not None and seat in table.seats:
             table.seats[seat].clear_selection()
         if table.match.is_over:
             await self._set_status(table, TableStatus.FINISHED)

@@ -1,4 +1,5 @@
-"""Turn clocks: one JobQueue job per waiting seat, named ``turn:<table>:<seat>``.
+"""Turn clocks: one JobQueue job per waiting seat, named ``turn:<table>:<seat>``; and the
+match clock of timed formats, ``clock:<table>``.
 
 On timeout the seat does the default (A13): the leader plays the lowest single, a
 follower passes, a tribute pays the forced card, a return gives the lowest
@@ -10,11 +11,12 @@ from __future__ import annotations
 
 import logging
 from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from telegram.ext import JobQueue
 
-from engine.actions import Passed, Phase, Played
+from engine.actions import Passed, Phase, Played, TimeExpired
 from engine.ai import timeout_action
 from engine.rules import TimeoutAction
 from handlers import flow
@@ -55,9 +57,41 @@ def seconds_for(table: LiveTable) -> int | None:
 
 
 def cancel(job_queue: JobQueue[Any], table_id: int) -> None:
-    for seat in range(4):
-        for job in job_queue.get_jobs_by_name(job_name(table_id, seat)):
+    for name in [*(job_name(table_id, seat) for seat in range(4)), clock_name(table_id)]:
+        for job in job_queue.get_jobs_by_name(name):
             job.schedule_removal()
+
+
+def clock_name(table_id: int) -> str:
+    return f"clock:{table_id}"
+
+
+def arm_match_clock(job_queue: JobQueue[Any], table: LiveTable) -> None:
+    """Timed formats: one job at the match's start + time limit (re-armed on restart)."""
+    match, started = table.match, table.record.started_at
+    minutes = table.rules.time_limit_minutes
+    if match is None or match.is_over or minutes is None or started is None:
+        return
+    if job_queue.get_jobs_by_name(clock_name(table.id)):
+        return
+    if any(isinstance(action, TimeExpired) for _, action in match.history):
+        return
+    left = (started + timedelta(minutes=minutes) - datetime.now(UTC)).total_seconds()
+    job_queue.run_once(on_match_clock, max(left, 0.0), data=table.id, name=clock_name(table.id))
+
+
+async def on_match_clock(context: Context) -> None:
+    """Time is up for a timed match: tell the engine, then show what it decided."""
+    assert context.job is not None and isinstance(context.job.data, int)
+    try:
+        table = context.services.tables.get(context.job.data)
+    except TableError:
+        return
+    async with table.lock:
+        if table.match is None or table.match.is_over:
+            return
+        outcome = await context.services.tables.expire(table)
+        await flow.show_in(context, table, outcome)
 
 
 def rearm(job_queue: JobQueue[Any], table: LiveTable) -> None:
@@ -66,6 +100,7 @@ def rearm(job_queue: JobQueue[Any], table: LiveTable) -> None:
     if match is None or match.is_over or not table.record.status.is_active:
         cancel(job_queue, table.id)
         return
+    arm_match_clock(job_queue, table)
     seconds = seconds_for(table)
     for seat in range(4):
         name = job_name(table.id, seat)

@@ -7,6 +7,7 @@ values, so storage does not depend on the engine's classes.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from datetime import datetime
 from enum import Enum
 
 
@@ -33,6 +34,7 @@ class TableRecord:
     seed: int
     lobby_message_id: int | None
     board_message_id: int | None
+    started_at: datetime | None = None  # when the match was dealt (timed formats)
 
 
 @dataclass(frozen=True, slots=True)

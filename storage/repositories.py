@@ -15,7 +15,8 @@ from storage.errors import NotFound, StorageConflict
 from storage.models import ActionRecord, ChatRecord, SeatRecord, TableRecord, TableStatus, UserRecord
 
 _TABLE_COLUMNS = (
-    "id, chat_id, token, creator_id, status, preset, rules_json, seed, lobby_message_id, board_message_id"
+    "id, chat_id, token, creator_id, status, preset, rules_json, seed, lobby_message_id, board_message_id,"
+    " started_at"
 )
 _SEAT_COLUMNS = "table_id, seat, user_id, name, is_ai, locale, dm_message_id, autoplay, timeouts"
 
@@ -25,7 +26,7 @@ def _now() -> str:
 
 
 def _table(row: Iterable[Any]) -> TableRecord:
-    id_, chat_id, token, creator_id, status, preset, rules_json, seed, lobby_id, board_id = row
+    id_, chat_id, token, creator_id, status, preset, rules_json, seed, lobby_id, board_id, started = row
     return TableRecord(
         id=id_,
         chat_id=chat_id,
@@ -37,6 +38,7 @@ def _table(row: Iterable[Any]) -> TableRecord:
         seed=seed,
         lobby_message_id=lobby_id,
         board_message_id=board_id,
+        started_at=datetime.fromisoformat(started) if started else None,
     )
 
 
@@ -129,6 +131,10 @@ class TableRepository(_Repository):
 
     async def set_status(self, *, table_id: int, status: TableStatus) -> None:
         await self._update(table_id, "status = ?", (status.value,))
+
+    async def start(self, *, table_id: int) -> None:
+        """The match was dealt: status playing, and the clock's start is now."""
+        await self._update(table_id, "status = 'playing', started_at = ?", (_now(),))
 
     async def set_rules(self, *, table_id: int, preset: str, rules_json: str) -> None:
         await self._update(table_id, "preset = ?, rules_json = ?", (preset, rules_json))

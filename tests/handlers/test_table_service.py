@@ -161,3 +161,22 @@ async def test_four_humans_finish_a_match_with_tributes(db: Database, seed: int)
     logged = {type(action).__name__ for _, action in table.match.history}
     events = {type(event).__name__ for event in table.match.events}
     assert {"GiveTribute", "ReturnTribute"} <= logged and "AntiTribute" not in events
+
+
+async def test_timed_match_ends_after_the_clock_and_survives_a_restart(db: Database) -> None:
+    service = TableService(db, new_seed=lambda: 5)
+    _, rules = rules_from_args(["default", "time_limit_minutes=1"])
+    table = await service.create(chat_id=-9, creator_id=1, preset="default", rules=rules)
+    await service.take_seat(table, seat=0, user_id=100, name="H0", locale=None)
+    for seat in range(1, 4):
+        await service.add_ai(table, seat=seat, name=f"AI{seat}")
+    await service.start(table)
+    assert table.record.started_at is not None
+    await service.expire(table)
+    [again] = await TableService(db).restore_all()
+    assert again.version == table.version
+    while not table.match.is_over:
+        await service.act(table, seat=0, action=timeout_action(observe(table.match, 0)))
+    ended = [e for e in table.match.events if type(e).__name__ == "MatchEnded"]
+    assert ended and ended[0].reason == "time"
+    assert table.match.deal_number == 1

@@ -153,3 +153,11 @@ async def test_users_and_chats(db: Database) -> None:
     assert (user.reachable, user.locale, user.four_color) == (True, "en", True)
     await db.chats.set_locale(chat_id=-1, locale="en")
     assert (await db.chats.get(chat_id=-1)).locale == "en"
+
+
+async def test_start_records_when_the_match_began(db: Database) -> None:
+    table = await _table(db)
+    assert table.started_at is None
+    await db.tables.start(table_id=table.id)
+    started = await db.tables.get(table_id=table.id)
+    assert started.status is TableStatus.PLAYING and started.started_at is not None
