@@ -32,7 +32,7 @@ from handlers.texts import (
     match_result_text,
 )
 from render.results import render_deal_result, render_match_summary
-from storage import Database, NotFound
+from storage import Database, NotFound, TableStatus
 
 log = logging.getLogger(__name__)
 
@@ -130,7 +130,7 @@ class BoardPublisher:
         results, board.results = board.results, []
         for result in results:
             await self._send_result(table, board, result, locale)
-        if table.match is None or table.match.is_over:
+        if table.match is None or table.match.is_over or table.record.status is TableStatus.STOPPED:
             return
         await self._draw(table, board, locale)
 
