@@ -55,6 +55,7 @@ COMMANDS = (
     ("stop", "结束本桌 / stop the table"),
     ("lang", "语言 zh|en / language"),
     ("rules", "规则预设 / rule presets"),
+    ("fourcolor", "四色牌 / four-colour suits"),
     ("help", "帮助 / help"),
     ("start", "私聊开始 / start the private chat"),
 )
@@ -123,6 +124,7 @@ def register_handlers(app: App) -> None:
     app.add_handler(CommandHandler("lang", admin.lang))
     app.add_handler(CommandHandler("help", admin.help_command))
     app.add_handler(CommandHandler("rules", admin.rules_command))
+    app.add_handler(CommandHandler("fourcolor", admin.four_color))
     app.add_handler(CallbackQueryHandler(play.on_hand_press, pattern=r"^h:"))
     app.add_handler(CallbackQueryHandler(lobby.on_lobby_press, pattern=r"^[ls]:"))
     app.add_handler(CallbackQueryHandler(unknown_button))

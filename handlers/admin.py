@@ -13,6 +13,7 @@ from handlers.i18n import LOCALES
 from handlers.lobby import chat_locale, is_manager, user_locale
 from handlers.table_service import TableError
 from handlers.texts import _, error_text, format_summary, preset_title
+from storage import NotFound
 
 
 async def lang(update: Update, context: Context) -> None:
@@ -44,6 +45,23 @@ async def lang(update: Update, context: Context) -> None:
     await message.reply_text(_("Language set.", choice))
 
 
+async def four_color(update: Update, context: Context) -> None:
+    """/fourcolor: switch your hand pictures between two-colour and four-colour suits."""
+    message, user = update.effective_message, update.effective_user
+    assert message is not None and user is not None
+    db = context.services.db
+    locale = await user_locale(context, user.id)
+    try:
+        current = (await db.users.get(user_id=user.id)).four_color
+    except NotFound:
+        current = False
+    await db.users.set_four_color(user_id=user.id, four_color=not current)
+    for table, seat in context.services.tables.tables_of_user(user.id):
+        table.seats[seat].preferences = None
+    text = _("Four-colour suits: on.", locale) if not current else _("Four-colour suits: off.", locale)
+    await message.reply_text(text)
+
+
 async def help_command(update: Update, context: Context) -> None:
     """/help: how to play, in the chat's or user's language."""
     message, chat, user = update.effective_message, update.effective_chat, update.effective_user
@@ -63,7 +81,7 @@ def help_text(locale: str) -> str:
             _("Your hand arrives privately: tap cards, then Play; Hint suggests plays; Pass; Clear.", locale),
             _("Tributes and returns are chosen in the private chat too.", locale),
             _("/stop — end the table (creator or admin)", locale),
-            _("/rules — rule presets · /lang zh|en — language", locale),
+            _("/rules — rule presets · /lang zh|en — language · /fourcolor — four-colour suits", locale),
         ]
     )
 
