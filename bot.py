@@ -86,7 +86,7 @@ def build_application(
         .post_shutdown(close_services)
     )
     if rate_limiter:
-        builder = builder.rate_limiter(AIORateLimiter())
+        builder = builder.rate_limiter(AIORateLimiter(max_retries=3))
     if base_url:
         builder = builder.base_url(base_url)
         builder = builder.base_file_url(base_file_url or base_url.replace("/bot", "/file/bot"))
