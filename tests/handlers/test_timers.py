@@ -1,0 +1,93 @@
+"""Turn clocks: which seats get one, for how long, and the match clock of timed formats."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from engine.ai import timeout_action
+from engine.match import observe
+from handlers import timers
+from handlers.table_service import TableService, rules_from_args
+from storage import Database
+
+
+@dataclass
+class FakeJob:
+    name: str
+    when: float
+    data: Any
+    removed: bool = False
+
+    def schedule_removal(self) -> None:
+        self.removed = True
+
+
+@dataclass
+class FakeJobQueue:
+    jobs: list[FakeJob] = field(default_factory=list)
+
+    def get_jobs_by_name(self, name: str) -> list[FakeJob]:
+        return [job for job in self.jobs if job.name == name and not job.removed]
+
+    def run_once(self, callback: Any, when: float, data: Any = None, name: str = "") -> FakeJob:
+        job = FakeJob(name, when, data)
+        self.jobs.append(job)
+        return job
+
+    def live(self) -> dict[str, float]:
+        return {job.name: job.when for job in self.jobs if not job.removed}
+
+
+@pytest.fixture
+async def service(tmp_path: Path):
+    db = await Database.open(tmp_path / "t.db")
+    yield TableService(db, new_seed=lambda: 9)
+    await db.close()
+
+
+async def _started(service: TableService, *args: str, humans: int = 2):
+    _, rules = rules_from_args(["wechat-6-deals", "points_deals=2", *args])
+    table = await service.create(chat_id=-1, creator_id=1, preset="x", rules=rules)
+    for seat in range(4):
+        if seat < humans:
+            await service.take_seat(table, seat=seat, user_id=10 + seat, name=f"H{seat}", locale=None)
+        else:
+            await service.add_ai(table, seat=seat, name=f"AI{seat}")
+    await service.start(table)
+    return table
+
+
+async def test_the_human_to_act_gets_the_turn_limit(service: TableService) -> None:
+    table = await _started(service, "turn_seconds=20", "first_turn_seconds=45")
+    queue = FakeJobQueue()
+    timers.rearm(queue, table)  # type: ignore[arg-type]
+    seat = table.match.to_act[0]
+    assert queue.live() == {timers.job_name(table.id, seat): 45}
+    await service.act(table, seat=seat, action=timeout_action(observe(table.match, seat)))
+    timers.rearm(queue, table)  # type: ignore[arg-type]
+    assert queue.live() == {timers.job_name(table.id, table.match.to_act[0]): 20}
+
+
+async def test_no_clock_for_bots_or_when_the_referee_keeps_time(service: TableService) -> None:
+    table = await _started(service, "timeout_action=none")
+    queue = FakeJobQueue()
+    timers.rearm(queue, table)  # type: ignore[arg-type]
+    assert queue.live() == {}
+    await service.set_autoplay(table, seat=0, on=True)
+    await service.set_autoplay(table, seat=1, on=True)
+    assert table.match.is_over
+    timers.rearm(queue, table)  # type: ignore[arg-type]
+    assert queue.live() == {}
+
+
+async def test_timed_match_arms_its_clock_once(service: TableService) -> None:
+    table = await _started(service, "time_limit_minutes=30")
+    queue = FakeJobQueue()
+    timers.rearm(queue, table)  # type: ignore[arg-type]
+    timers.rearm(queue, table)  # type: ignore[arg-type]
+    clocks = [job for job in queue.jobs if job.name == timers.clock_name(table.id) and not job.removed]
+    assert len(clocks) == 1 and 29 * 60 < clocks[0].when <= 30 * 60
