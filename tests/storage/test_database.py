@@ -6,6 +6,10 @@ from pathlib import Path
 
 import pytest
 
+from engine.ai import choose_action
+from engine.match import Match, observe
+from engine.rules import Rules
+from handlers.table_service import decode_action, encode_action
 from storage import Database, NotFound, StorageConflict, TableStatus
 from storage.database import migrations
 
@@ -165,11 +169,6 @@ async def test_start_records_when_the_match_began(db: Database) -> None:
 
 async def test_action_log_replays_the_match(tmp_path: Path) -> None:
     """What the log holds is enough to rebuild a match exactly (hands, turn, version)."""
-    from engine.ai import choose_action
-    from engine.match import Match, observe
-    from engine.rules import Rules
-    from handlers.table_service import decode_action, encode_action
-
     rules = Rules.default()
     match = Match.new(rules, seed=11)
     db = await Database.open(tmp_path / "r.db")
