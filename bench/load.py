@@ -1,0 +1,860 @@
+"""Load benchmark: N tables played at once against the Bot API emulator on loopback.
+
+    python bench/load.py [--tables 100] [--deals 1] [--seed 1] [--think 1.0] [--max-seconds 300]
+
+What runs where:
+
+* the emulator (``emulator/server.js``, node) on a free 127.0.0.1 port;
+* this process: the real bot ``Application`` from ``bot.build_application`` (same
+  builder, ``AIORateLimiter`` on unless ``--no-rate-limiter``, a temporary SQLite file),
+  long-polling the emulator; it measures;
+* a forked child: the simulated people. Each table is a group with one or two humans
+  (alternating) and AI seats; the humans open their private chat, sit, add the AIs,
+  start, and then play by pressing the bot's own buttons: 提示 then the play button, or
+  不出 when the hint says nothing beats; tribute and return choices. Each human waits a
+  think time before a press (uniform 0.5–1.5 × ``--think`` seconds). Keeping the users out
+  of the bot's process keeps their CPU off the bot's event loop. Instead of polling every
+  chat, the child is told by this process which chat the bot just wrote to (and which
+  callback query it answered); it then reads that chat from the emulator as a user would.
+
+Per button press of a hand message (an ``h:`` callback update) it records:
+
+* ``received``: the updater handed the update to the application (``update_queue.put``);
+* every Bot API call the handling made: ``asked`` (the handler asked the bot for it, i.e.
+  it entered the rate limiter), ``issued`` (the HTTP request left for the emulator, after
+  any limiter wait) and ``done`` (the response arrived). Calls are attributed to the update
+  through a context variable set by a ``TypeHandler`` in group -1000; the handling ends in
+  a ``TypeHandler`` of group 1000. Calls made later by tasks the handling started (the
+  coalesced group board, which redraws at most every 3 s, and turn clocks) are counted as
+  background calls, not as part of the press.
+
+Figures per press (milliseconds, from ``received``):
+
+* ``server (excl. limiter)``: the last call's issue time minus the time any of the press's
+  calls spent waiting in ``AIORateLimiter`` (its deliberate pacing for Telegram's limits:
+  30 requests/s overall, 20 a minute per group);
+* ``server (incl. limiter)``: the last call's issue time, limiter waits included;
+* ``handled``: until the handler returned (includes waiting for the emulator's answers);
+* ``queued``: until the handler started.
+
+Memory per table: growth of this process's resident set (VmRSS, and with
+``--tracemalloc`` the Python heap traced by tracemalloc, which slows everything down)
+from a warmed-up baseline with no table to the peak with all N tables resident, / N.
+
+The run is bounded: setup and play stop at ``--max-seconds`` even if tables are
+unfinished (they are counted). The last line printed is a JSON summary.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import cProfile
+import io
+import json
+import multiprocessing
+import os
+import pstats
+import random
+import sys
+import tempfile
+import time
+import tracemalloc
+from collections import Counter
+from collections.abc import Callable
+from contextvars import ContextVar
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))  # run as a script: the project's packages live one level up
+
+from telegram import Update  # noqa: E402
+from telegram.ext import BaseRateLimiter, TypeHandler  # noqa: E402
+from telegram.request import BaseRequest, RequestData  # noqa: E402
+
+from bot import App, build_application, open_services  # noqa: E402
+from tests.e2e.harness import (  # noqa: E402
+    BotMessage,
+    Chat,
+    Emulator,
+    EmulatorError,
+    Telegram,
+    User,
+    polling,
+)
+
+TOKEN = "424242:BENCH"
+HAND_KINDS = {
+    "h": "hint",
+    "p": "play",
+    "x": "pass",
+    "t": "toggle",
+    "g": "tribute",
+    "b": "return",
+    "r": "reading",
+    "z": "reading",
+    "a": "autoplay",
+    "c": "clear",
+}
+MEMORY_SAMPLE = 0.5  # seconds between RSS samples
+ANSWER_TIMEOUT = 30.0  # a press the bot never answers is counted as lost after this
+FALLBACK_POLL = 2.0  # users re-read their chat this often even without a notification
+
+
+# ============================================================ the bot's side: measuring
+
+
+@dataclass
+class ApiCall:
+    endpoint: str
+    asked: float
+    issued: float | None = None
+    done: float | None = None
+
+
+@dataclass
+class Handling:
+    """One update as the bot handled it, with the API calls it made."""
+
+    kind: str
+    received: float
+    started: float
+    finished: float | None = None
+    calls: list[ApiCall] = field(default_factory=list)
+
+    def last_issue(self) -> float | None:
+        issued = [call.issued for call in self.calls if call.issued is not None]
+        return max(issued) if issued else None
+
+    def limiter_wait(self, until: float) -> float:
+        """Time in [received, until] during which some call of this update sat in the limiter."""
+        spans = sorted(
+            (max(call.asked, self.received), min(call.issued, until))
+            for call in self.calls
+            if call.issued is not None and call.issued > call.asked
+        )
+        total, end = 0.0, self.received
+        for start, stop in spans:
+            if stop > max(start, end):
+                total += stop - max(start, end)
+                end = stop
+        return total
+
+
+UPDATE: ContextVar[Handling | None] = ContextVar("bench_update", default=None)
+CALL: ContextVar[ApiCall | None] = ContextVar("bench_call", default=None)
+
+
+class Recorder:
+    """Collects handlings and API calls; tells the users which chat changed."""
+
+    def __init__(self, notify: Callable[[str], None]) -> None:
+        self.notify = notify
+        self.received: dict[int, float] = {}
+        self.handlings: list[Handling] = []
+        self.background: list[ApiCall] = []
+        self.recording = False
+
+    def new_call(self, endpoint: str) -> ApiCall:
+        call = ApiCall(endpoint, time.perf_counter())
+        handling = UPDATE.get()
+        if handling is not None and handling.finished is None:
+            handling.calls.append(call)
+        elif self.recording:
+            self.background.append(call)
+        return call
+
+    def answered(self, endpoint: str, data: RequestData | None) -> None:
+        if data is None:
+            return
+        parameters = data.parameters
+        if "callback_query_id" in parameters:
+            self.notify(f"q {parameters['callback_query_id']}")
+        elif "chat_id" in parameters and endpoint != "sendChatAction":
+            self.notify(f"c {parameters['chat_id']}")
+
+    async def begin(self, update: Update, context: object) -> None:
+        now = time.perf_counter()
+        handling = Handling(kind_of(update), self.received.pop(update.update_id, now), now)
+        UPDATE.set(handling)
+        if self.recording:
+            self.handlings.append(handling)
+
+    async def end(self, update: Update, context: object) -> None:
+        handling = UPDATE.get()
+        if handling is not None:
+            handling.finished = time.perf_counter()
+
+
+def kind_of(update: Update) -> str:
+    query = update.callback_query
+    if query is None or query.data is None:
+        return "command"
+    parts = query.data.split(":")
+    if parts[0] != "h" or len(parts) < 5:
+        return "lobby"
+    return HAND_KINDS.get(parts[4], "other")
+
+
+class RecordingRequest(BaseRequest):
+    """The bot's HTTP requests, timed when each one goes on the wire."""
+
+    def __init__(self, inner: BaseRequest, recorder: Recorder) -> None:
+        self.inner = inner
+        self.recorder = recorder
+
+    @property
+    def read_timeout(self) -> float | None:
+        return self.inner.read_timeout
+
+    async def initialize(self) -> None:
+        await self.inner.initialize()
+
+    async def shutdown(self) -> None:
+        await self.inner.shutdown()
+
+    async def do_request(
+        self,
+        url: str,
+        method: str,
+        request_data: RequestData | None = None,
+        *args: Any,
+        **kwargs: Any,
+    ) -> tuple[int, bytes]:
+        endpoint = url.rsplit("/", 1)[-1]
+        call = CALL.get() or self.recorder.new_call(endpoint)
+        call.issued = time.perf_counter()
+        try:
+            result = await self.inner.do_request(url, method, request_data, *args, **kwargs)
+        finally:
+            call.done = time.perf_counter()
+        self.recorder.answered(endpoint, request_data)
+        return result
+
+
+class TimedLimiter(BaseRateLimiter[int]):
+    """Wraps the bot's AIORateLimiter to note when a call was asked for (before its wait)."""
+
+    def __init__(self, inner: BaseRateLimiter[Any], recorder: Recorder) -> None:
+        self.inner = inner
+        self.recorder = recorder
+
+    async def initialize(self) -> None:
+        await self.inner.initialize()
+
+    async def shutdown(self) -> None:
+        await self.inner.shutdown()
+
+    async def process_request(
+        self,
+        callback: Any,
+        args: Any,
+        kwargs: dict[str, Any],
+        endpoint: str,
+        data: dict[str, Any],
+        rate_limit_args: int | None,
+    ) -> Any:
+        token = CALL.set(self.recorder.new_call(endpoint))
+        try:
+            return await self.inner.process_request(callback, args, kwargs, endpoint, data, rate_limit_args)
+        finally:
+            CALL.reset(token)
+
+
+def instrument(app: App, recorder: Recorder) -> None:
+    """Time the updates and API calls of the real application (before it is initialized)."""
+    bot = app.bot
+    bot._request = (bot._request[0], RecordingRequest(bot._request[1], recorder))
+    if bot.rate_limiter is not None:
+        bot._rate_limiter = TimedLimiter(bot.rate_limiter, recorder)
+    queue = app.update_queue
+    put = queue.put
+
+    async def timed_put(item: object) -> None:
+        if isinstance(item, Update):
+            recorder.received[item.update_id] = time.perf_counter()
+        await put(item)
+
+    queue.put = timed_put  # type: ignore[method-assign]
+    app.add_handler(TypeHandler(Update, recorder.begin), group=-1000)
+    app.add_handler(TypeHandler(Update, recorder.end), group=1000)
+
+
+def rss_bytes() -> int:
+    with open("/proc/self/status") as status:
+        for line in status:
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1]) * 1024
+    return 0
+
+
+def warm_up() -> None:
+    """Load fonts, sprites and engine tables once so the baseline does not bill them to tables."""
+    from engine.match import Match, observe
+    from engine.rules import PRESETS
+    from render.hand import render_hand
+
+    match = Match.new(PRESETS["wechat-6-deals"].rules, 1)
+    render_hand(observe(match, 0), locale="zh", four_color=False, names=["a", "b", "c", "d"])
+
+
+# ============================================================ the users' side
+
+
+@dataclass
+class UserConfig:
+    url: str
+    tables: int
+    deals: int
+    seed: int
+    think: float
+    max_seconds: float
+    concurrency: int = 10
+
+
+@dataclass
+class TableRun:
+    index: int
+    group: Chat
+    humans: list[User]
+    over: bool = False
+    setup_failed: str | None = None
+
+
+@dataclass
+class UserStats:
+    presses: Counter[str] = field(default_factory=Counter)
+    alerts: Counter[str] = field(default_factory=Counter)
+    vanished: int = 0
+    lost: int = 0
+
+
+def ops_of(message: BotMessage) -> dict[str, list[str]]:
+    """A message's callback buttons by operation (``area:table:version:nonce:op[:arg]``)."""
+    found: dict[str, list[str]] = {}
+    for row in message.buttons:
+        for button in row:
+            parts = (button.data or "").split(":")
+            if len(parts) >= 5 and button.data:
+                found.setdefault(parts[4], []).append(button.data)
+    return found
+
+
+class People:
+    """The simulated users: they react to what the bot shows them, with a think time."""
+
+    def __init__(self, telegram: Telegram, config: UserConfig) -> None:
+        self.telegram = telegram
+        self.config = config
+        self.rng = random.Random(config.seed)
+        self.chat_changed: dict[int, asyncio.Event] = {}
+        self.answers: dict[str, asyncio.Event] = {}
+        self.stats = UserStats()
+        self.stop = asyncio.Event()
+
+    # ---- notifications from the bot's process
+
+    def notified(self, line: str) -> None:
+        kind, _, key = line.partition(" ")
+        if kind == "c":
+            self.changed(int(key)).set()
+        elif kind == "q":
+            self.answers.setdefault(key, asyncio.Event()).set()
+
+    def changed(self, chat_id: int) -> asyncio.Event:
+        return self.chat_changed.setdefault(chat_id, asyncio.Event())
+
+    async def wait_change(self, chat: Chat, timeout: float = FALLBACK_POLL) -> None:
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(self.changed(chat.id).wait(), timeout)
+
+    async def newest(self, chat: Chat, matches: Callable[[BotMessage], bool], timeout: float) -> BotMessage:
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline and not self.stop.is_set():
+            self.changed(chat.id).clear()
+            found = [m for m in await self.telegram.messages(chat) if matches(m)]
+            if found:
+                return found[-1]
+            await self.wait_change(chat, min(FALLBACK_POLL, max(0.0, deadline - time.monotonic())))
+        raise TimeoutError(f"nothing matching in chat {chat.id}")
+
+    async def press(self, user: User, message: BotMessage, data: str, kind: str) -> tuple[str, bool] | None:
+        """Press and wait for the bot's answer; None if the button was gone or no answer came."""
+        try:
+            query = await self.telegram.press(user, message, data)
+        except EmulatorError:
+            self.stats.vanished += 1
+            return None
+        self.stats.presses[kind] += 1
+        event = self.answers.setdefault(query, asyncio.Event())
+        deadline = time.monotonic() + ANSWER_TIMEOUT
+        while time.monotonic() < deadline:
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(event.wait(), FALLBACK_POLL)
+            answer = await self.telegram.answer(query)
+            if answer is not None:
+                del self.answers[query]
+                if answer.show_alert:
+                    self.stats.alerts[answer.text] += 1
+                return answer.text, answer.show_alert
+        self.stats.lost += 1
+        return None
+
+    async def think(self) -> None:
+        if self.config.think > 0:
+            await asyncio.sleep(self.config.think * self.rng.uniform(0.5, 1.5))
+
+    # ---- setup
+
+    async def set_up(self, table: TableRun) -> None:
+        first = table.humans[0]
+        for user in table.humans:
+            dm = Chat.private(user)
+            await self.telegram.send(user, dm, "/start")
+            await self.newest(dm, lambda m: True, 60)
+        command = (
+            f"/newgame wechat-6-deals points_deals={self.config.deals} turn_seconds=600 tribute_seconds=600"
+        )
+        await self.telegram.send(first, table.group, command)
+        lobby = await self.newest(table.group, lambda m: bool(ops_of(m).get("s")), 60)
+        for seat, user in enumerate(table.humans):
+            answer = await self.press(user, lobby, ops_of(lobby)["s"][seat], "lobby")
+            if answer is None or answer[1]:
+                raise RuntimeError(f"could not sit: {answer}")
+        for _ in range(4 - len(table.humans)):
+            answer = await self.press(first, lobby, ops_of(lobby)["i"][0], "lobby")
+            if answer is None or answer[1]:
+                raise RuntimeError(f"could not add an AI: {answer}")
+        answer = await self.press(first, lobby, ops_of(lobby)["go"][0], "lobby")
+        if answer is None or answer[1]:
+            raise RuntimeError(f"could not start: {answer}")
+
+    # ---- play
+
+    async def play(self, table: TableRun, user: User) -> None:
+        dm = Chat.private(user)
+        while not table.over and not self.stop.is_set():
+            self.changed(dm.id).clear()
+            hand = await self.telegram.last_message(dm)
+            if hand is None or not await self.step(user, dm, hand):
+                await self.wait_change(dm)
+
+    async def step(self, user: User, dm: Chat, hand: BotMessage) -> bool:
+        """One decision on the newest hand message; False when there was nothing to do."""
+        ops = ops_of(hand)
+        for op, kind in (("g", "tribute"), ("b", "return"), ("r", "reading"), ("a", "autoplay")):
+            if op in ops:
+                await self.think()
+                await self.press(user, hand, ops[op][0], kind)
+                return True
+        if "h" not in ops or "轮到你" not in hand.content:
+            return False
+        await self.think()
+        self.changed(dm.id).clear()
+        answer = await self.press(user, hand, ops["h"][0], "hint")
+        if answer is None:
+            return True
+        if answer[1]:
+            if "x" in ops:
+                await self.think()
+                await self.press(user, hand, ops["x"][0], "pass")
+            return True
+        selected = await self.edited(dm, hand)
+        play = ops_of(selected).get("p") if selected is not None else None
+        if selected is not None and play:
+            await self.think()
+            await self.press(user, selected, play[0], "play")
+        return True
+
+    async def edited(self, dm: Chat, before: BotMessage) -> BotMessage | None:
+        """The hand message once the bot changed it (after 提示), or None if it did not."""
+        deadline = time.monotonic() + ANSWER_TIMEOUT
+        while time.monotonic() < deadline and not self.stop.is_set():
+            fresh = await self.telegram.last_message(dm)
+            if fresh is not None and fresh.raw != before.raw:
+                return fresh
+            await self.wait_change(dm, 0.5)
+            self.changed(dm.id).clear()
+        return None
+
+    async def watch(self, table: TableRun) -> None:
+        """The table is over once the group shows the match result (🏆)."""
+        while not table.over and not self.stop.is_set():
+            await self.wait_change(table.group)
+            self.changed(table.group.id).clear()
+            if any("🏆" in m.content for m in await self.telegram.messages(table.group)):
+                table.over = True
+            await asyncio.sleep(1.0)
+
+
+def tables_for(config: UserConfig) -> list[TableRun]:
+    runs = []
+    for index in range(config.tables):
+        base = 10_000_000 + index * 10
+        humans = [User(base + k, f"P{index}-{k}") for k in range(1 + index % 2)]
+        runs.append(TableRun(index, Chat.group(-(10_000_000 + index), f"bench {index}"), humans))
+    return runs
+
+
+async def run_people(config: UserConfig, commands: int, results: int) -> None:
+    """The child process: wait for "go", set the tables up, play, report one JSON line."""
+    loop = asyncio.get_running_loop()
+    reader = asyncio.StreamReader()
+    await loop.connect_read_pipe(lambda: asyncio.StreamReaderProtocol(reader), os.fdopen(commands, "rb"))
+    out = os.fdopen(results, "w", buffering=1)
+    emulator = Emulator(config.url, None)  # type: ignore[arg-type]  # the address is all users need
+    async with Telegram(emulator, TOKEN) as telegram:
+        people = People(telegram, config)
+        go = asyncio.Event()
+
+        async def listen() -> None:
+            while line := (await reader.readline()).decode().strip():
+                if line == "go":
+                    go.set()
+                elif line == "stop":
+                    people.stop.set()
+                else:
+                    people.notified(line)
+            people.stop.set()
+
+        listener = asyncio.create_task(listen())
+        await go.wait()
+        deadline = time.monotonic() + config.max_seconds
+        tables = tables_for(config)
+        gate = asyncio.Semaphore(config.concurrency)
+
+        async def set_up(table: TableRun) -> None:
+            async with gate:
+                try:
+                    await people.set_up(table)
+                except (RuntimeError, TimeoutError, EmulatorError, KeyError, IndexError) as error:
+                    table.setup_failed = repr(error)
+
+        started = time.monotonic()
+        setting_up = asyncio.gather(*(set_up(table) for table in tables))
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(setting_up, max(1.0, deadline - time.monotonic()))
+        setup_seconds = time.monotonic() - started
+        ready = [table for table in tables if table.setup_failed is None]
+        out.write(json.dumps({"event": "playing", "tables": len(ready)}) + "\n")
+        tasks = [asyncio.create_task(people.play(t, u)) for t in ready for u in t.humans]
+        tasks += [asyncio.create_task(people.watch(t)) for t in ready]
+        play_started = time.monotonic()
+        while time.monotonic() < deadline and not all(t.over for t in ready) and not people.stop.is_set():
+            await asyncio.sleep(0.5)
+        people.stop.set()
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+        listener.cancel()
+        summary = {
+            "event": "done",
+            "setup_seconds": round(setup_seconds, 1),
+            "play_seconds": round(time.monotonic() - play_started, 1),
+            "tables_ready": len(ready),
+            "tables_finished": sum(t.over for t in ready),
+            "setup_failures": [t.setup_failed for t in tables if t.setup_failed][:3],
+            "presses": dict(people.stats.presses),
+            "alerts": dict(people.stats.alerts.most_common(5)),
+            "vanished_buttons": people.stats.vanished,
+            "unanswered": people.stats.lost,
+        }
+        out.write(json.dumps(summary, ensure_ascii=False) + "\n")
+
+
+def people_process(config: UserConfig, commands: int, results: int) -> None:
+    asyncio.run(run_people(config, commands, results))
+
+
+# ============================================================ the run
+
+
+@dataclass
+class Memory:
+    baseline_rss: int
+    peak_rss: int = 0
+    baseline_traced: int = 0
+    peak_traced: int = 0
+    resident_tables: int = 0
+
+    def sample(self, tables: int) -> None:
+        rss = rss_bytes()
+        if rss > self.peak_rss:
+            self.peak_rss = rss
+        if tracemalloc.is_tracing():
+            self.peak_traced = max(self.peak_traced, tracemalloc.get_traced_memory()[0])
+        self.resident_tables = max(self.resident_tables, tables)
+
+
+class Pipe:
+    """Non-blocking line writer to the users' process (the bot must never block on it)."""
+
+    def __init__(self, fd: int) -> None:
+        self.fd = fd
+        self.transport: asyncio.WriteTransport | None = None
+
+    async def open(self) -> None:
+        loop = asyncio.get_running_loop()
+        self.transport, _ = await loop.connect_write_pipe(asyncio.Protocol, os.fdopen(self.fd, "wb"))
+
+    def send(self, line: str) -> None:
+        if self.transport is not None and not self.transport.is_closing():
+            self.transport.write(line.encode() + b"\n")
+
+
+async def read_results(fd: int) -> asyncio.StreamReader:
+    loop = asyncio.get_running_loop()
+    reader = asyncio.StreamReader()
+    await loop.connect_read_pipe(lambda: asyncio.StreamReaderProtocol(reader), os.fdopen(fd, "rb"))
+    return reader
+
+
+async def run_bot(
+    args: argparse.Namespace, emulator: Emulator, recorder: Recorder, pipe: Pipe, results_fd: int
+) -> dict[str, Any]:
+    """The real bot on a temporary database, instrumented, until the users are done."""
+    await pipe.open()
+    results = await read_results(results_fd)
+    with tempfile.TemporaryDirectory(prefix="guandan-bench-") as folder:
+        db_path = str(Path(folder) / "bench.db")
+        app = build_application(
+            TOKEN,
+            db_path=db_path,
+            base_url=emulator.base_url,
+            base_file_url=emulator.base_file_url,
+            rate_limiter=not args.no_rate_limiter,
+        )
+        instrument(app, recorder)
+        await open_services(app, db_path=db_path)
+        seeds = random.Random(args.seed)
+        app.bot_data.services.tables.new_seed = lambda: seeds.getrandbits(48)
+        warm_up()
+        async with polling(app):
+            return await measure(args, app, recorder, pipe, results)
+
+
+async def measure(
+    args: argparse.Namespace, app: App, recorder: Recorder, pipe: Pipe, results: asyncio.StreamReader
+) -> dict[str, Any]:
+    tables = app.bot_data.services.tables.tables
+    memory = Memory(rss_bytes())
+    if args.tracemalloc:
+        tracemalloc.start()
+        memory.baseline_traced = tracemalloc.get_traced_memory()[0]
+    recorder.recording = True
+    pipe.send("go")
+    playing = json.loads(await asyncio.wait_for(results.readline(), args.max_seconds + 60))
+    profiler = cProfile.Profile() if args.profile else None
+    cpu_start, wall_start = time.process_time(), time.perf_counter()
+    if profiler is not None:
+        profiler.enable()
+    done_line = asyncio.ensure_future(results.readline())
+    give_up = time.monotonic() + args.max_seconds + 90
+    while not done_line.done() and time.monotonic() < give_up:
+        memory.sample(len(tables))
+        await asyncio.wait([done_line], timeout=MEMORY_SAMPLE)
+    if profiler is not None:
+        profiler.disable()
+    cpu, wall = time.process_time() - cpu_start, time.perf_counter() - wall_start
+    recorder.recording = False
+    memory.sample(len(tables))
+    if not done_line.done():
+        pipe.send("stop")
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(done_line, 30)
+    summary = json.loads(done_line.result()) if done_line.done() and done_line.result() else {}
+    if profiler is not None:
+        report_profile(profiler, args.profile)
+    return {"users": summary, "playing": playing, "memory": memory, "cpu": cpu, "wall": wall}
+
+
+def report_profile(profiler: cProfile.Profile, path: str) -> None:
+    profiler.dump_stats(path)
+    text = io.StringIO()
+    stats = pstats.Stats(profiler, stream=text)
+    stats.sort_stats("tottime").print_stats(25)
+    stats.sort_stats("cumulative").print_stats(40)
+    print(text.getvalue())
+
+
+# ============================================================ the report
+
+
+def percentile(values: list[float], q: float) -> float:
+    if not values:
+        return float("nan")
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, max(0, round(q / 100 * len(ordered) + 0.5) - 1))]
+
+
+def figures(handlings: list[Handling]) -> dict[str, list[float]]:
+    """Per-press times in milliseconds, keyed by measure."""
+    out: dict[str, list[float]] = {"excl": [], "incl": [], "handled": [], "queued": [], "calls": []}
+    for h in handlings:
+        last = h.last_issue()
+        if last is None or h.finished is None:
+            continue
+        incl = last - h.received
+        out["incl"].append(incl * 1000)
+        out["excl"].append((incl - h.limiter_wait(last)) * 1000)
+        out["handled"].append((h.finished - h.received) * 1000)
+        out["queued"].append((h.started - h.received) * 1000)
+        out["calls"].append(len(h.calls))
+    return out
+
+
+def report(args: argparse.Namespace, recorder: Recorder, run: dict[str, Any]) -> dict[str, Any]:
+    presses = [h for h in recorder.handlings if h.kind not in ("command", "lobby")]
+    overall = figures(presses)
+    memory: Memory = run["memory"]
+    resident = max(memory.resident_tables, 1)
+    users = run["users"]
+    print()
+    print(
+        f"guandan-bot load benchmark: {args.tables} tables, {args.deals} deal(s), seed {args.seed}, "
+        f"think {args.think:g} s, rate limiter {'off' if args.no_rate_limiter else 'AIORateLimiter'}"
+    )
+    print(
+        f"tables playing {users.get('tables_ready', run['playing'].get('tables'))}, finished "
+        f"{users.get('tables_finished', '?')}; setup {users.get('setup_seconds', '?')} s, "
+        f"play {users.get('play_seconds', '?')} s; presses by users {sum(users.get('presses', {}).values())}"
+        f" (unanswered {users.get('unanswered', '?')}, vanished buttons {users.get('vanished_buttons', '?')})"
+    )
+    print()
+    header = f"{'per press (ms)':<28}{'n':>7}{'p50':>9}{'p90':>9}{'p99':>9}{'max':>9}"
+    print(header)
+    print("-" * len(header))
+    rows = [
+        ("server, excl. limiter waits", overall["excl"]),
+        ("server, incl. limiter waits", overall["incl"]),
+        ("handled (handler returned)", overall["handled"]),
+        ("queued before handler", overall["queued"]),
+    ]
+    for label, values in rows:
+        print(
+            f"{label:<28}{len(values):>7}{percentile(values, 50):>9.1f}{percentile(values, 90):>9.1f}"
+            f"{percentile(values, 99):>9.1f}{max(values, default=float('nan')):>9.1f}"
+        )
+    print()
+    print(f"{'by button, excl. limiter':<28}{'n':>7}{'p50':>9}{'p99':>9}{'calls':>9}")
+    for kind in sorted({h.kind for h in presses}):
+        values = figures([h for h in presses if h.kind == kind])
+        calls = sum(values["calls"]) / max(len(values["calls"]), 1)
+        print(
+            f"{kind:<28}{len(values['excl']):>7}{percentile(values['excl'], 50):>9.1f}"
+            f"{percentile(values['excl'], 99):>9.1f}{calls:>9.2f}"
+        )
+    lobby = figures([h for h in recorder.handlings if h.kind in ("command", "lobby")])
+    waits = [
+        (c.issued - c.asked) * 1000
+        for c in recorder.background
+        if c.issued is not None and c.asked is not None
+    ]
+    print()
+    print(
+        f"setup updates (commands, lobby): {len(lobby['excl'])}, excl. limiter p50 "
+        f"{percentile(lobby['excl'], 50):.1f} ms, p99 {percentile(lobby['excl'], 99):.1f} ms"
+    )
+    print(
+        f"background calls (group board, clocks): {len(recorder.background)}, limiter wait p50 "
+        f"{percentile(waits, 50):.0f} ms, p99 {percentile(waits, 99):.0f} ms"
+    )
+    n_presses = max(len(presses), 1)
+    rss_per_table = (memory.peak_rss - memory.baseline_rss) / resident
+    print(
+        f"bot process CPU: {run['cpu']:.1f} s over {run['wall']:.1f} s of play "
+        f"({run['cpu'] / max(run['wall'], 1e-9):.0%} of one core), {run['cpu'] * 1000 / n_presses:.1f} ms "
+        f"per press (includes board redraws, AI moves and SQLite)"
+    )
+    print(
+        f"memory: RSS {memory.baseline_rss / 2**20:.1f} MiB → peak {memory.peak_rss / 2**20:.1f} MiB "
+        f"with {resident} tables resident: {rss_per_table / 2**20:.3f} MiB per table (RSS growth / N)"
+    )
+    traced_per_table = None
+    if args.tracemalloc:
+        traced_per_table = (memory.peak_traced - memory.baseline_traced) / resident
+        print(
+            f"memory: tracemalloc heap growth {traced_per_table / 2**20:.3f} MiB per table "
+            "(latencies above are inflated by tracemalloc)"
+        )
+    if users.get("setup_failures"):
+        print(f"setup failures (first 3): {users['setup_failures']}")
+    if users.get("alerts"):
+        print(f"alerts shown to users: {users['alerts']}")
+    p99 = percentile(overall["excl"], 99)
+    summary = {
+        "tables": args.tables,
+        "deals": args.deals,
+        "seed": args.seed,
+        "think_s": args.think,
+        "rate_limiter": not args.no_rate_limiter,
+        "tables_finished": users.get("tables_finished"),
+        "presses": len(overall["excl"]),
+        "p50_ms_excl_limiter": round(percentile(overall["excl"], 50), 2),
+        "p99_ms_excl_limiter": round(p99, 2),
+        "p50_ms_incl_limiter": round(percentile(overall["incl"], 50), 2),
+        "p99_ms_incl_limiter": round(percentile(overall["incl"], 99), 2),
+        "p99_ms_handled": round(percentile(overall["handled"], 99), 2),
+        "cpu_ms_per_press": round(run["cpu"] * 1000 / n_presses, 2),
+        "rss_mib_per_table": round(rss_per_table / 2**20, 3),
+        "traced_mib_per_table": None if traced_per_table is None else round(traced_per_table / 2**20, 3),
+        "target_p99_le_50ms": p99 <= 50.0,
+        "target_mem_le_1mb": rss_per_table <= 2**20,
+    }
+    print()
+    print(json.dumps(summary))
+    return summary
+
+
+def parse_args(argv: list[str] | None) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
+    parser.add_argument("--tables", type=int, default=100, help="tables played at once (default 100)")
+    parser.add_argument("--deals", type=int, default=1, help="deals per match (default 1)")
+    parser.add_argument("--seed", type=int, default=1, help="seeds the deals and the think times")
+    parser.add_argument(
+        "--think", type=float, default=1.0, help="mean seconds a user waits before a press (default 1.0)"
+    )
+    parser.add_argument(
+        "--max-seconds", type=float, default=300.0, help="stop setup + play after this (default 300)"
+    )
+    parser.add_argument("--no-rate-limiter", action="store_true", help="build the bot without AIORateLimiter")
+    parser.add_argument("--tracemalloc", action="store_true", help="also trace Python heap growth (slow)")
+    parser.add_argument("--profile", metavar="FILE", help="cProfile the bot during play; dump to FILE")
+    args = parser.parse_args(argv)
+    if args.tables < 1 or args.deals < 1 or args.max_seconds <= 0 or args.think < 0:
+        parser.error("--tables and --deals must be ≥ 1, --max-seconds > 0, --think ≥ 0")
+    return args
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = parse_args(argv)
+    emulator = Emulator.start()
+    commands_read, commands_write = os.pipe()
+    results_read, results_write = os.pipe()
+    config = UserConfig(emulator.url, args.tables, args.deals, args.seed, args.think, args.max_seconds)
+    child = multiprocessing.get_context("fork").Process(
+        target=people_process, args=(config, commands_read, results_write), daemon=True
+    )
+    try:
+        child.start()
+        os.close(commands_read)
+        os.close(results_write)
+        pipe = Pipe(commands_write)
+        recorder = Recorder(pipe.send)
+        run_result = asyncio.run(run_bot(args, emulator, recorder, pipe, results_read))
+        report(args, recorder, run_result)
+    finally:
+        child.join(timeout=10)
+        if child.is_alive():
+            child.kill()
+            child.join()
+        emulator.stop()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
