@@ -434,8 +434,11 @@ class TableService:
         table.seats[seat].record = await self.db.seats.get(table_id=table.id, seat=seat)
 
     async def _set_status(self, table: LiveTable, status: TableStatus) -> None:
+        """Finished and stopped tables leave memory (their callers still hold them to show the end)."""
         await self.db.tables.set_status(table_id=table.id, status=status)
         table.record = await self.db.tables.get(table_id=table.id)
+        if not status.is_active:
+            self.tables.pop(table.id, None)
 
     def _first_free(self, table: LiveTable) -> int:
         free = table.free_seats()
