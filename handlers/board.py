@@ -117,6 +117,7 @@ class BoardPublisher:
                     await board.task
 
     async def _run(self, table: LiveTable, board: _Board) -> None:
+        """Redraw while there is something new; forget the board once its table is over."""
         while board.dirty:
             board.dirty = False
             try:
@@ -124,6 +125,8 @@ class BoardPublisher:
             except Exception:  # a failed redraw must not stop later ones; the next one redraws all
                 log.exception("board of table %s could not be updated", table.id)
             await asyncio.sleep(self.interval)
+        if not table.record.status.is_active and not board.dirty:
+            self._boards.pop(table.id, None)
 
     async def _flush(self, table: LiveTable, board: _Board) -> None:
         locale = await self._locale(table.record.chat_id)

@@ -439,6 +439,8 @@ class TableService:
         table.record = await self.db.tables.get(table_id=table.id)
         if not status.is_active:
             self.tables.pop(table.id, None)
+            for key in [key for key in self.pending_seats if key[0] == table.id]:
+                del self.pending_seats[key]
 
     def _first_free(self, table: LiveTable) -> int:
         free = table.free_seats()
