@@ -10,8 +10,7 @@ from telegram.constants import ParseMode
 from engine.rules import PRESETS
 from handlers.context import Context
 from handlers.i18n import LOCALES
-from handlers.lobby import chat_locale, is_manager, user_locale
-from handlers.table_service import TableError
+from handlers.lobby import chat_locale, is_group_admin, user_locale
 from handlers.texts import _, error_text, format_summary, preset_title
 from storage import NotFound
 
@@ -34,13 +33,9 @@ async def lang(update: Update, context: Context) -> None:
             table.seats[seat].record = await db.seats.get(table_id=table.id, seat=seat)
             table.seats[seat].preferences = None
     else:
-        try:
-            table = context.services.tables.in_chat(chat.id)
-            if not await is_manager(context, table, user.id):
-                await message.reply_text(error_text("not_allowed", current))
-                return
-        except TableError:
-            pass
+        if not await is_group_admin(context, chat.id, user.id):
+            await message.reply_text(error_text("not_allowed", current))
+            return
         await db.chats.set_locale(chat_id=chat.id, locale=choice)
     await message.reply_text(_("Language set.", choice))
 

@@ -50,10 +50,12 @@ def display_name(user: User) -> str:
 
 async def is_manager(context: Context, table: LiveTable, user_id: int) -> bool:
     """The table's creator or an administrator of the group may start and stop it."""
-    if user_id == table.record.creator_id:
-        return True
+    return user_id == table.record.creator_id or await is_group_admin(context, table.record.chat_id, user_id)
+
+
+async def is_group_admin(context: Context, chat_id: int, user_id: int) -> bool:
     try:
-        member = await context.bot.get_chat_member(table.record.chat_id, user_id)
+        member = await context.bot.get_chat_member(chat_id, user_id)
     except TelegramError:
         return False
     return member.status in (ChatMemberStatus.ADMINISTRATOR, ChatMemberStatus.OWNER)

@@ -306,7 +306,8 @@ async def answer_to(telegram: Telegram, user: User, message: BotMessage, data: s
 async def test_refusals_double_taps_language_and_stop(
     emulator: Emulator, telegram: Telegram, token: str, tmp_path: Path
 ):
-    """Out of turn, a play that does not beat, a double tap, /lang en, then /stop with confirmation."""
+    """Out of turn, a play that does not beat, a double tap, /lang en for a player and for the
+    group (admins only), then /stop with confirmation (creator or admin only)."""
     table = Table(telegram, Chat.group(-4004, "规则桌"), tmp_path / "g.db")
     async with running_bot(emulator, token, table.db_path, seed=9):
         await set_up(telegram, table, [ALICE, BOB])
@@ -334,13 +335,17 @@ async def test_refusals_double_taps_language_and_stop(
         english = await telegram.wait_message(Chat.private(mover), lambda m: "Your turn" in m.content)
         assert any(b.text == "Pass" for row in english.buttons for b in row)
 
+        await telegram.send(BOB, table.group, "/lang en")
+        await telegram.wait_message(table.group, lambda m: "只有开桌人" in m.content)
+        await telegram.send(ALICE, table.group, "/lang en")
+        await telegram.wait_message(table.group, lambda m: m.content == "Language set.")
         await telegram.send(BOB, table.group, "/stop")
-        refused = await telegram.wait_message(table.group, lambda m: "只有开桌人" in m.content)
+        refused = await telegram.wait_message(table.group, lambda m: "Only the table's creator" in m.content)
         assert not refused.buttons
         await telegram.send(ALICE, table.group, "/stop")
-        confirm = await telegram.wait_message(table.group, lambda m: "确定结束本桌" in m.content)
+        confirm = await telegram.wait_message(table.group, lambda m: "Stop this table" in m.content)
         await answer_to(telegram, ALICE, confirm, buttons_by_op(confirm)["y"][0])
-        await telegram.wait_message(table.group, lambda m: m.content == "本桌已结束。")
+        await telegram.wait_message(table.group, lambda m: m.content == "The table was stopped.")
         assert await final_status(table.db_path) == "stopped"
         assert not (await telegram.last_message(Chat.private(ALICE))).buttons
         assert await table.group_rate() <= 20
