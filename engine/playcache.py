@@ -6,53 +6,74 @@ every later play. Following needs only the table's kind (above the table's rank)
 and the bombs above the table's bomb. This turns one full generation per turn into
 one per seat per deal plus cheap filtering, which is what makes self-play fast.
 
-A hand is held as two 54-bit masks (faces held at least once, and twice: two
-packs give at most two copies of a face), so "are this play's cards still held"
-is two integer operations.
+A multiset of cards is held as one integer of packed counts, three bits per face
+(two packs give at most two copies). "Are this play's cards still held" is then
+one subtraction: each face's field of ``hand + guard - play`` keeps its guard bit
+exactly when the hand holds enough copies, and no field borrows from the next.
 """
 
 from __future__ import annotations
 
 from bisect import bisect_right
-from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Callable, Iterable, Sequence
+from itertools import compress
+from operator import attrgetter
+from typing import Final
 
-from engine.cards import Card, Rank
+from engine.cards import CARDS, Card, Rank
 from engine.moves import legal_plays
 from engine.plays import Play, PlayKind
 
-_BOMBS = (PlayKind.BOMB, PlayKind.STRAIGHT_FLUSH, PlayKind.JOKER_BOMB)
+_UNIT: Final[dict[Card, int]] = {card: 1 << (3 * card.index) for card in CARDS}
+"""One copy of a face in the packed counts (a dict: a Card hashes by identity, in C)."""
+
+_GUARD: Final = sum(4 << (3 * card.index) for card in CARDS)
+"""The top bit of every face's three-bit field."""
+
+_BOMBS: Final = (PlayKind.BOMB, PlayKind.STRAIGHT_FLUSH, PlayKind.JOKER_BOMB)
+_RANK: Final[Callable[[Play], int]] = attrgetter("rank")
 
 
-@dataclass(slots=True)
+def _ladder(play: Play) -> int:
+    """:attr:`Play.bomb_power` as one int (ranks are below 32), so bisection compares ints."""
+    tier, rank = play.bomb_power
+    return tier * 32 + rank
+
+
+def packed_counts(cards: Iterable[Card]) -> int:
+    """The multiset ``cards`` as packed per-face counts (see the module docstring)."""
+    return sum(map(_UNIT.__getitem__, cards))
+
+
 class _Shelf:
-    """The plays of one kind, sorted by their comparison key, with the card masks they need."""
+    """The plays of one kind, sorted (stably) by their comparison key, with their packed counts.
 
-    plays: list[Play] = field(default_factory=list)
-    keys: list[tuple[int, int]] = field(default_factory=list)
-    masks: list[tuple[int, int]] = field(default_factory=list)
-    pruned_at: int = -1  # hand size when last pruned
+    Non-bomb kinds have a fixed size, so their key is the rank; bombs use the bomb ladder.
+    """
 
-    @classmethod
-    def of(cls, plays: list[Play]) -> _Shelf:
-        keys = [_key(play) for play in plays]
-        order = sorted(range(len(plays)), key=keys.__getitem__)
-        return cls(
-            [plays[i] for i in order], [keys[i] for i in order], [_masks(plays[i].cards) for i in order]
-        )
+    __slots__ = ("keys", "needs", "plays", "pruned_at")
 
-    def prune(self, held: tuple[int, int], size: int) -> None:
-        """Drop plays whose cards have left the hand (they never come back this deal)."""
+    def __init__(self, plays: list[Play], key: Callable[[Play], int]) -> None:
+        ordered = sorted(plays, key=key)
+        self.plays = ordered
+        self.keys = list(map(key, ordered))
+        self.needs = [packed_counts(play.cards) for play in ordered]
+        self.pruned_at = -1  # hand size when last pruned
+
+    def prune(self, available: int, size: int) -> None:
+        """Drop plays whose cards have left the hand (they never come back this deal).
+
+        ``available`` is the hand's packed counts plus the guard bits.
+        """
         if self.pruned_at == size:
             return
-        once, twice = held
-        keep = [i for i, (m1, m2) in enumerate(self.masks) if not (m1 & ~once or m2 & ~twice)]
-        self.plays = [self.plays[i] for i in keep]
-        self.keys = [self.keys[i] for i in keep]
-        self.masks = [self.masks[i] for i in keep]
+        held = [(available - need) & _GUARD == _GUARD for need in self.needs]
+        self.plays = list(compress(self.plays, held))
+        self.keys = list(compress(self.keys, held))
+        self.needs = list(compress(self.needs, held))
         self.pruned_at = size
 
-    def above(self, key: tuple[int, int]) -> list[Play]:
+    def above(self, key: int) -> list[Play]:
         return self.plays[bisect_right(self.keys, key) :]
 
 
@@ -63,35 +84,36 @@ class PlayCache:
         groups: dict[int, list[Play]] = {id(kind): [] for kind in PlayKind}
         for play in legal_plays(hand, level):
             groups[id(play.kind)].append(play)
-        self._shelves = {kind: _Shelf.of(groups[id(kind)]) for kind in PlayKind}
+        self._shelves = {
+            kind: _Shelf(groups[id(kind)], _ladder if kind in _BOMBS else _RANK) for kind in PlayKind
+        }
+        self._size = -1  # size of the hand ``_available`` was computed for
+        self._available = 0
 
     def plays(self, hand: Sequence[Card], previous: Play | None) -> list[Play]:
-        """Every play of ``hand`` (a sub-hand of the cached one) that may follow ``previous``."""
-        held, size = _masks(hand), len(hand)
-        for shelf in self._shelves.values():
-            shelf.prune(held, size)
+        """Every play of ``hand`` (a sub-hand of the cached one) that may follow ``previous``.
+
+        Only the shelves asked about are pruned; a hand's size identifies it, as it only shrinks.
+        """
+        size = len(hand)
+        if size != self._size:
+            self._size, self._available = size, packed_counts(hand) + _GUARD
+        shelves = self._shelves
         if previous is None:
-            return [play for shelf in self._shelves.values() for play in shelf.plays]
-        found = [] if previous.is_bomb else self._shelves[previous.kind].above(_key(previous))
+            found: list[Play] = []
+            for shelf in shelves.values():
+                shelf.prune(self._available, size)
+                found += shelf.plays
+            return found
+        if previous.is_bomb:
+            found = []
+        else:
+            shelf = shelves[previous.kind]
+            shelf.prune(self._available, size)
+            found = shelf.above(previous.rank)
+        power = _ladder(previous)
         for kind in _BOMBS:
-            found.extend(self._shelves[kind].above(previous.bomb_power))
+            shelf = shelves[kind]
+            shelf.prune(self._available, size)
+            found += shelf.above(power)
         return found
-
-
-def _key(play: Play) -> tuple[int, int]:
-    """Bombs by the bomb ladder; other kinds by rank (their size is fixed by the kind)."""
-    kind = play.kind  # identity tests: an enum's hash is a Python-level call
-    if kind is PlayKind.BOMB or kind is PlayKind.STRAIGHT_FLUSH or kind is PlayKind.JOKER_BOMB:
-        return play.bomb_power
-    return (0, play.rank)
-
-
-def _masks(cards: Iterable[Card]) -> tuple[int, int]:
-    """Faces present at least once, and twice."""
-    once = twice = 0
-    for card in cards:
-        bit = 1 << card.index
-        if once & bit:
-            twice |= bit
-        once |= bit
-    return once, twice
