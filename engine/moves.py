@@ -33,6 +33,22 @@ _NATURAL_RANKS: Final = tuple(range(2, 15))
 _RUN_SHAPES: Final = {PlayKind.PAIR_RUN: (3, 2), PlayKind.TRIPLE_RUN: (2, 3)}
 """(number of ranks, cards per rank) of the two multi-rank runs."""
 
+_NEW: Final = object.__new__
+_SET_KIND: Final = Play.__dict__["kind"].__set__
+_SET_RANK: Final = Play.__dict__["rank"].__set__
+_SET_CARDS: Final = Play.__dict__["cards"].__set__
+
+
+def _play(kind: PlayKind, rank: int, cards: Cards) -> Play:
+    """``Play(kind, rank, cards)`` without the frozen dataclass ``__init__``, which sets each
+    field through ``object.__setattr__``: a hand of 27 cards has hundreds of plays."""
+    play: Play = _NEW(Play)
+    _SET_KIND(play, kind)
+    _SET_RANK(play, rank)
+    _SET_CARDS(play, cards)
+    return play
+
+
 _SMALL_JOKER: Final = CARDS[52]
 _BIG_JOKER: Final = CARDS[53]
 _BY_INDEX: Final = attrgetter("index")
@@ -150,9 +166,9 @@ def _singles(hand: _HandCounts, min_rank: int, plays: list[Play]) -> None:
             card = CARDS[index]
             rank = level_order(card.rank, hand.level)
             if rank >= min_rank:
-                plays.append(Play(PlayKind.SINGLE, rank, (card,)))
+                plays.append(_play(PlayKind.SINGLE, rank, (card,)))
     if hand.wild and min_rank <= 15:
-        plays.append(Play(PlayKind.SINGLE, 15, (hand.wildcard,)))
+        plays.append(_play(PlayKind.SINGLE, 15, (hand.wildcard,)))
 
 
 def _same_rank(kind: PlayKind, size: int) -> Generator:
@@ -164,9 +180,11 @@ def _same_rank(kind: PlayKind, size: int) -> Generator:
             if order >= min_rank:
                 for used, shares in enumerate(hand.shares(rank, size)):
                     if used < size or order == 15:
-                        plays.extend([Play(kind, order, cards) for cards in shares])
+                        plays.extend([_play(kind, order, cards) for cards in shares])
         if kind is PlayKind.PAIR:
-            plays.extend([Play(kind, order, pair) for order, pair in _joker_pairs(hand) if order >= min_rank])
+            plays.extend(
+                [_play(kind, order, pair) for order, pair in _joker_pairs(hand) if order >= min_rank]
+            )
 
     return generate
 
@@ -205,14 +223,14 @@ def _full_houses(hand: _HandCounts, min_rank: int, plays: list[Play]) -> None:
                 if used or pair_used:
                     plays.extend(
                         [
-                            Play(kind, order, tuple(sorted(t + p, key=_BY_INDEX)))
+                            _play(kind, order, tuple(sorted(t + p, key=_BY_INDEX)))
                             for t in triples
                             for _, p in others
                         ]
                     )
                 else:
                     plays.extend(
-                        [Play(kind, order, p + t if r < rank else t + p) for t in triples for r, p in others]
+                        [_play(kind, order, p + t if r < rank else t + p) for t in triples for r, p in others]
                     )
 
 
@@ -233,14 +251,14 @@ def _straights(hand: _HandCounts, min_rank: int, plays: list[Play]) -> None:
                 if used:
                     plays.extend(
                         [
-                            Play(PlayKind.STRAIGHT, top, tuple(sorted(cards + fill[:used], key=_BY_INDEX)))
+                            _play(PlayKind.STRAIGHT, top, tuple(sorted(cards + fill[:used], key=_BY_INDEX)))
                             for cards in product(*lists)
                         ]
                     )
                 else:
                     flushes = _flushes(lists)
                     plays.extend(
-                        [Play(PlayKind.STRAIGHT, top, c) for c in product(*lists) if c not in flushes]
+                        [_play(PlayKind.STRAIGHT, top, c) for c in product(*lists) if c not in flushes]
                     )
 
 
@@ -277,7 +295,7 @@ def _runs(kind: PlayKind) -> Generator:
                     )
                 else:
                     cards = (tuple(chain.from_iterable(parts)) for parts in product(*lists))
-                plays.extend([Play(kind, top, c) for c in cards])
+                plays.extend([_play(kind, top, c) for c in cards])
 
     return generate
 
@@ -293,11 +311,11 @@ def _bombs(hand: _HandCounts, above: tuple[int, int], plays: list[Play]) -> None
         for size in range(4, min(hand.natural_count(rank) + hand.wild, MAX_BOMB) + 1):
             if (_bomb_tier(size), order) > above:
                 for shares in hand.shares(rank, size):
-                    plays.extend([Play(PlayKind.BOMB, order, cards) for cards in shares])
+                    plays.extend([_play(PlayKind.BOMB, order, cards) for cards in shares])
     if above < (5, 14):
         _straight_flushes(hand, above[1] + 1 if above[0] == 5 else 0, plays)
     if hand.counts[52] == 2 and hand.counts[53] == 2:
-        plays.append(Play(PlayKind.JOKER_BOMB, 17, (_SMALL_JOKER,) * 2 + (_BIG_JOKER,) * 2))
+        plays.append(_play(PlayKind.JOKER_BOMB, 17, (_SMALL_JOKER,) * 2 + (_BIG_JOKER,) * 2))
 
 
 def _straight_flushes(hand: _HandCounts, min_rank: int, plays: list[Play]) -> None:
@@ -313,7 +331,7 @@ def _straight_flushes(hand: _HandCounts, min_rank: int, plays: list[Play]) -> No
                 for replaced in combinations(held, used - missing):
                     kept = [card for card in held if card not in replaced]
                     cards = tuple(sorted(kept + [hand.wildcard] * used, key=_BY_INDEX))
-                    plays.append(Play(PlayKind.STRAIGHT_FLUSH, low + 4, cards))
+                    plays.append(_play(PlayKind.STRAIGHT_FLUSH, low + 4, cards))
 
 
 _FOLLOW_GENERATORS: Final[dict[PlayKind, Generator]] = {
