@@ -475,11 +475,21 @@ class Match:
     def _check_play(self, seat: int, play: Play) -> None:
         if self._too_big(play):
             raise IllegalPlay(f"bombs of more than {self.rules.max_bomb_size} cards are not allowed")
-        if not moves.is_legal(play, self._hands[seat], self.level):
+        if not self._is_reading(seat, play):
             raise IllegalPlay(f"{play} cannot be read as a {play.kind.value} of rank {play.rank}")
         table = self.table_play
         if table is not None and not beats(play, table):
             raise IllegalPlay(self._does_not_beat(f"{play} ({play.kind.value})", table))
+
+    def _is_reading(self, seat: int, play: Play) -> bool:
+        """Whether ``play`` reads its cards truly (the cards are known to be held).
+
+        A play the seat's cache handed out is one by construction; anything else is classified.
+        """
+        cache = self._caches[seat]
+        if cache is not None and cache.generated(play):
+            return True
+        return moves.is_legal(play, self._hands[seat], self.level)
 
     def _too_big(self, play: Play) -> bool:
         return play.kind is PlayKind.BOMB and play.size > self.rules.max_bomb_size
@@ -646,6 +656,15 @@ class Match:
     # ------------------------------------------------------------ helpers
 
     def _require_held(self, seat: int, cards: Sequence[Card]) -> None:
+        rest = list(self._hands[seat])
+        try:
+            for card in cards:
+                rest.remove(card)  # cards are interned: identity, in C
+        except ValueError:
+            self._refuse_unheld(seat, cards)
+
+    def _refuse_unheld(self, seat: int, cards: Sequence[Card]) -> None:
+        """Name every card of the selection beyond what the seat holds."""
         missing = Counter(cards)
         missing.subtract(Counter(self._hands[seat]))
         lacking = sorted((card for card, n in missing.items() if n > 0), key=lambda card: card.index)

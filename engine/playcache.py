@@ -81,14 +81,20 @@ class PlayCache:
     """The plays of one hand, by kind; :meth:`plays` answers for any sub-hand of it."""
 
     def __init__(self, hand: Iterable[Card], level: Rank) -> None:
+        self._all = legal_plays(hand, level)  # keeps every play alive, so their ids stay unique
         groups: dict[int, list[Play]] = {id(kind): [] for kind in PlayKind}
-        for play in legal_plays(hand, level):
+        for play in self._all:
             groups[id(play.kind)].append(play)
-        self._shelves = {
-            kind: _Shelf(groups[id(kind)], _ladder if kind in _BOMBS else _RANK) for kind in PlayKind
+        self._shelves = {  # by id: an enum's hash is a Python-level call
+            id(kind): _Shelf(groups[id(kind)], _ladder if kind in _BOMBS else _RANK) for kind in PlayKind
         }
+        self._generated = frozenset(map(id, self._all))
         self._size = -1  # size of the hand ``_available`` was computed for
         self._available = 0
+
+    def generated(self, play: Play) -> bool:
+        """Whether this very object came from the cache, so it is a true reading of its cards."""
+        return id(play) in self._generated
 
     def plays(self, hand: Sequence[Card], previous: Play | None) -> list[Play]:
         """Every play of ``hand`` (a sub-hand of the cached one) that may follow ``previous``.
@@ -108,12 +114,12 @@ class PlayCache:
         if previous.is_bomb:
             found = []
         else:
-            shelf = shelves[previous.kind]
+            shelf = shelves[id(previous.kind)]
             shelf.prune(self._available, size)
             found = shelf.above(previous.rank)
         power = _ladder(previous)
         for kind in _BOMBS:
-            shelf = shelves[kind]
+            shelf = shelves[id(kind)]
             shelf.prune(self._available, size)
             found += shelf.above(power)
         return found
