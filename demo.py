@@ -79,8 +79,10 @@ async def take_turn(telegram: Telegram, user: User) -> bool:
     return True
 
 
-async def play_until(telegram: Telegram, user: User, done: asyncio.Event) -> None:
+async def play_until(telegram: Telegram, user: User, done: asyncio.Event, think: float = 0.0) -> None:
+    """Take turns until ``done``; ``think`` seconds before each turn let a watcher follow."""
     while not done.is_set():
+        await asyncio.sleep(think)
         if not await take_turn(telegram, user):
             await asyncio.sleep(0.05)
 
@@ -112,6 +114,10 @@ class Printer:
             if message.photo_id and self.seen.get(key, (-1, ""))[1] != message.photo_id:
                 self.seen[key] = (message.edit_count, message.photo_id)
                 await self.save(message, "your-hand")
+            caption_key = (message.chat_id, -message.message_id - 10**9)
+            if self.seen.get(caption_key, (-1, ""))[1] != message.content:
+                self.seen[caption_key] = (message.edit_count, message.content)
+                print(f"\n[your private chat #{message.message_id}]\n{message.content}", flush=True)
         return over
 
     async def save(self, message: BotMessage, what: str) -> None:
@@ -130,9 +136,13 @@ async def demo() -> None:
         with tempfile.TemporaryDirectory() as folder:
             db_path = str(Path(folder) / "demo.db")
             app = build_application(
-                DEMO_TOKEN, db_path=db_path, base_url=emulator.base_url, base_file_url=emulator.base_file_url
+                DEMO_TOKEN,
+                db_path=db_path,
+                base_url=emulator.base_url,
+                base_file_url=emulator.base_file_url,
+                board_interval=1.0,
             )
-            await open_services(app, db_path=db_path)
+            await open_services(app, db_path=db_path, board_interval=1.0)
             async with Telegram(emulator, DEMO_TOKEN) as telegram, polling(app):
                 await run_table(telegram)
             await close_services(app)
@@ -152,7 +162,7 @@ async def run_table(telegram: Telegram) -> None:
     await press(telegram, YOU, lobby, ops_of(lobby)["go"][0])
     printer = Printer(telegram)
     done = asyncio.Event()
-    player = asyncio.create_task(play_until(telegram, YOU, done))
+    player = asyncio.create_task(play_until(telegram, YOU, done, think=0.7))
     while not await printer.poll():
         await asyncio.sleep(0.5)
     done.set()

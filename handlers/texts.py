@@ -228,7 +228,8 @@ def finished_trick_text(
     winner = events[end]
     assert isinstance(winner, TrickWon)
     deal = _("Deal {number}", locale, number=started.deal_number)
-    lines = [f"🃏 <b>{deal}</b> · {_('playing {rank}', locale, rank=rank_text(started.level, locale))}"]
+    playing = _("playing {rank}", locale, rank=rank_text(started.level, locale))
+    lines = [f"🃏 <b>{deal}</b> · {playing}"]
     lines.extend(trick_lines(events[:end], started.level, names, locale))
     lines.append("✔ " + _("Trick won by {seat}", locale, seat=who(winner.seat, names[winner.seat], locale)))
     return "\n".join(lines)
@@ -307,7 +308,8 @@ def closing_board_text(events: Sequence[Event], result: DealEnded, names: dict[i
     """The board's last state for a finished deal: its last trick and the places."""
     started = next(e for e in events if isinstance(e, DealStarted))
     deal = _("Deal {number}", locale, number=result.deal_number)
-    lines = [f"🃏 <b>{deal}</b> · {_('playing {rank}', locale, rank=rank_text(started.level, locale))}"]
+    playing = _("playing {rank}", locale, rank=rank_text(started.level, locale))
+    lines = [f"🃏 <b>{deal}</b> · {playing}"]
     lines.extend(
         trick_lines([e for e in events if not isinstance(e, DealEnded)], started.level, names, locale)
     )
@@ -336,7 +338,8 @@ def trick_summary(obs: Observation, locale: str) -> str:
                 f"{seat_name(view.seat, locale)} {describe_play(view.last_action, obs.level, locale)}"
             )
         elif view.passed:
-            moves.append(f"{seat_name(view.seat, locale)} {_('pass', locale)}")
+            passed = _("pass", locale)
+            moves.append(f"{seat_name(view.seat, locale)} {passed}")
     return " · ".join(moves)
 
 
