@@ -6,10 +6,11 @@ every later play. Following needs only the table's kind (above the table's rank)
 and the bombs above the table's bomb. This turns one full generation per turn into
 one per seat per deal plus cheap filtering, which is what makes self-play fast.
 
-A multiset of cards is held as one integer of packed counts, three bits per face
-(two packs give at most two copies). "Are this play's cards still held" is then
-one subtraction: each face's field of ``hand + guard - play`` keeps its guard bit
-exactly when the hand holds enough copies, and no field borrows from the next.
+A play's cards are held as one integer with two bits per face, the sum of one
+``01`` per card, so a face used once reads ``01`` and twice ``10`` (two packs give
+at most two copies). The hand is held as what it lacks: per face, ``11`` when it
+has none and ``10`` when it has one. "Are this play's cards still held" is then
+one AND.
 """
 
 from __future__ import annotations
@@ -24,11 +25,10 @@ from engine.cards import CARDS, Card, Rank
 from engine.moves import legal_plays
 from engine.plays import Play, PlayKind
 
-_UNIT: Final[dict[Card, int]] = {card: 1 << (3 * card.index) for card in CARDS}
-"""One copy of a face in the packed counts (a dict: a Card hashes by identity, in C)."""
+_ONE: Final[dict[Card, int]] = {card: 1 << (2 * card.index) for card in CARDS}
+"""One copy of a face (a dict: a Card hashes by identity, in C)."""
 
-_GUARD: Final = sum(4 << (3 * card.index) for card in CARDS)
-"""The top bit of every face's three-bit field."""
+_LACKS_ALL: Final = (1 << (2 * len(CARDS))) - 1
 
 _BOMBS: Final = (PlayKind.BOMB, PlayKind.STRAIGHT_FLUSH, PlayKind.JOKER_BOMB)
 _RANK: Final[Callable[[Play], int]] = attrgetter("rank")
@@ -40,13 +40,22 @@ def _ladder(play: Play) -> int:
     return tier * 32 + rank
 
 
-def packed_counts(cards: Iterable[Card]) -> int:
-    """The multiset ``cards`` as packed per-face counts (see the module docstring)."""
-    return sum(map(_UNIT.__getitem__, cards))
+def _needs(cards: Iterable[Card]) -> int:
+    """What a play's cards need from the hand (see the module docstring)."""
+    return sum(map(_ONE.__getitem__, cards))
+
+
+def _lacking(hand: Iterable[Card]) -> int:
+    """What a hand lacks: the first copy of a face clears its ``01`` bit, the second its ``10``."""
+    lacking = _LACKS_ALL
+    for card in hand:
+        one = _ONE[card]
+        lacking &= ~(one if lacking & one else one << 1)
+    return lacking
 
 
 class _Shelf:
-    """The plays of one kind, sorted (stably) by their comparison key, with their packed counts.
+    """The plays of one kind, sorted (stably) by their comparison key, with what they need.
 
     Non-bomb kinds have a fixed size, so their key is the rank; bombs use the bomb ladder.
     """
@@ -57,17 +66,14 @@ class _Shelf:
         ordered = sorted(plays, key=key)
         self.plays = ordered
         self.keys = list(map(key, ordered))
-        self.needs = [packed_counts(play.cards) for play in ordered]
+        self.needs = [_needs(play.cards) for play in ordered]
         self.pruned_at = -1  # hand size when last pruned
 
-    def prune(self, available: int, size: int) -> None:
-        """Drop plays whose cards have left the hand (they never come back this deal).
-
-        ``available`` is the hand's packed counts plus the guard bits.
-        """
+    def prune(self, lacking: int, size: int) -> None:
+        """Drop plays whose cards have left the hand (they never come back this deal)."""
         if self.pruned_at == size:
             return
-        held = [(available - need) & _GUARD == _GUARD for need in self.needs]
+        held = [not (lacking & need) for need in self.needs]
         self.plays = list(compress(self.plays, held))
         self.keys = list(compress(self.keys, held))
         self.needs = list(compress(self.needs, held))
@@ -89,8 +95,8 @@ class PlayCache:
             id(kind): _Shelf(groups[id(kind)], _ladder if kind in _BOMBS else _RANK) for kind in PlayKind
         }
         self._generated = frozenset(map(id, self._all))
-        self._size = -1  # size of the hand ``_available`` was computed for
-        self._available = 0
+        self._size = -1  # size of the hand ``_lacks`` was computed for
+        self._lacks = 0
 
     def generated(self, play: Play) -> bool:
         """Whether this very object came from the cache, so it is a true reading of its cards."""
@@ -103,23 +109,23 @@ class PlayCache:
         """
         size = len(hand)
         if size != self._size:
-            self._size, self._available = size, packed_counts(hand) + _GUARD
+            self._size, self._lacks = size, _lacking(hand)
         shelves = self._shelves
         if previous is None:
             found: list[Play] = []
             for shelf in shelves.values():
-                shelf.prune(self._available, size)
+                shelf.prune(self._lacks, size)
                 found += shelf.plays
             return found
         if previous.is_bomb:
             found = []
         else:
             shelf = shelves[id(previous.kind)]
-            shelf.prune(self._available, size)
+            shelf.prune(self._lacks, size)
             found = shelf.above(previous.rank)
         power = _ladder(previous)
         for kind in _BOMBS:
             shelf = shelves[id(kind)]
-            shelf.prune(self._available, size)
+            shelf.prune(self._lacks, size)
             found += shelf.above(power)
         return found
