@@ -251,7 +251,7 @@ class Match:
             return []
         cache = self._caches[seat]
         if cache is None:
-            cache = self._caches[seat] = PlayCache(self._hands[seat], self.level)
+            cache = self._caches[seat] = PlayCache(self.level)
         plays = cache.plays(self._hands[seat], self.table_play)
         if self.rules.max_bomb_size >= MAX_BOMB:
             return plays

@@ -160,6 +160,20 @@ def legal_plays(hand: Iterable[Card], level: Rank | str, previous: Play | None =
     return plays
 
 
+def plays_of_kind(hand: Iterable[Card], level: Rank, kind: PlayKind) -> list[Play]:
+    """Every play of one non-bomb ``kind`` in ``hand``, of any rank, in :func:`legal_plays` order."""
+    plays: list[Play] = []
+    _FOLLOW_GENERATORS[kind](_HandCounts(hand, level), 0, plays)
+    return plays
+
+
+def bombs_of(hand: Iterable[Card], level: Rank) -> list[Play]:
+    """Every bomb of ``hand`` (炸弹, 同花顺, 四王 in that order), in :func:`legal_plays` order."""
+    plays: list[Play] = []
+    _bombs(_HandCounts(hand, level), (0, 0), plays)
+    return plays
+
+
 def _singles(hand: _HandCounts, min_rank: int, plays: list[Play]) -> None:
     for index, n in enumerate(hand.counts):
         if n:

@@ -1,10 +1,11 @@
-"""One seat's plays for one deal, generated once and pruned as its cards leave.
+"""One seat's plays for one deal, each kind generated once and pruned as cards leave.
 
 Cards only leave a hand during play, and a play is legal from a hand exactly when
-its cards are still held, so the plays of the hand at the start of play contain
-every later play. Following needs only the table's kind (above the table's rank)
-and the bombs above the table's bomb. This turns one full generation per turn into
-one per seat per deal plus cheap filtering, which is what makes self-play fast.
+its cards are still held, so the plays of a kind generated at one turn contain
+every later play of that kind. Following needs only the table's kind (above the
+table's rank) and the bombs above the table's bomb. This turns one full generation
+per turn into at most one per kind per seat per deal plus cheap filtering, which is
+what makes self-play fast.
 
 A play's cards are held as one integer with two bits per face, the sum of one
 ``01`` per card, so a face used once reads ``01`` and twice ``10`` (two packs give
@@ -22,7 +23,7 @@ from operator import attrgetter
 from typing import Final
 
 from engine.cards import CARDS, Card, Rank
-from engine.moves import legal_plays
+from engine.moves import bombs_of, plays_of_kind
 from engine.plays import Play, PlayKind
 
 _ONE: Final[dict[Card, int]] = {card: 1 << (2 * card.index) for card in CARDS}
@@ -30,6 +31,7 @@ _ONE: Final[dict[Card, int]] = {card: 1 << (2 * card.index) for card in CARDS}
 
 _LACKS_ALL: Final = (1 << (2 * len(CARDS))) - 1
 
+_KINDS: Final = tuple(PlayKind)
 _BOMBS: Final = (PlayKind.BOMB, PlayKind.STRAIGHT_FLUSH, PlayKind.JOKER_BOMB)
 _RANK: Final[Callable[[Play], int]] = attrgetter("rank")
 
@@ -62,12 +64,13 @@ class _Shelf:
 
     __slots__ = ("keys", "needs", "plays", "pruned_at")
 
-    def __init__(self, plays: list[Play], key: Callable[[Play], int]) -> None:
+    def __init__(self, plays: list[Play], key: Callable[[Play], int], size: int) -> None:
+        """``plays`` are those of a hand of ``size`` cards."""
         ordered = sorted(plays, key=key)
         self.plays = ordered
         self.keys = list(map(key, ordered))
         self.needs = [_needs(play.cards) for play in ordered]
-        self.pruned_at = -1  # hand size when last pruned
+        self.pruned_at = size  # hand size when last pruned
 
     def prune(self, lacking: int, size: int) -> None:
         """Drop plays whose cards have left the hand (they never come back this deal)."""
@@ -84,17 +87,19 @@ class _Shelf:
 
 
 class PlayCache:
-    """The plays of one hand, by kind; :meth:`plays` answers for any sub-hand of it."""
+    """The plays of one seat's hand, by kind; :meth:`plays` answers for the hand as it shrinks.
 
-    def __init__(self, hand: Iterable[Card], level: Rank) -> None:
-        self._all = legal_plays(hand, level)  # keeps every play alive, so their ids stay unique
-        groups: dict[int, list[Play]] = {id(kind): [] for kind in PlayKind}
-        for play in self._all:
-            groups[id(play.kind)].append(play)
-        self._shelves = {  # by id: an enum's hash is a Python-level call
-            id(kind): _Shelf(groups[id(kind)], _ladder if kind in _BOMBS else _RANK) for kind in PlayKind
-        }
-        self._generated = frozenset(map(id, self._all))
+    A kind is generated the first time it is asked for, from the hand as it is then:
+    followers ask for one kind and the bombs, and a later lead generates from fewer cards.
+    Generation order is consistent between a hand and its sub-hands, so the answers are
+    those of a full generation at the start of the deal, pruned.
+    """
+
+    def __init__(self, level: Rank) -> None:
+        self._level = level
+        self._shelves: dict[int, _Shelf] = {}  # by id(kind), an enum's hash being a Python call
+        self._kept: list[Play] = []  # every play handed out, alive so that their ids stay unique
+        self._generated: set[int] = set()
         self._size = -1  # size of the hand ``_lacks`` was computed for
         self._lacks = 0
 
@@ -103,29 +108,38 @@ class PlayCache:
         return id(play) in self._generated
 
     def plays(self, hand: Sequence[Card], previous: Play | None) -> list[Play]:
-        """Every play of ``hand`` (a sub-hand of the cached one) that may follow ``previous``.
+        """Every play of ``hand`` (a sub-hand of the hands seen before) that may follow ``previous``.
 
         Only the shelves asked about are pruned; a hand's size identifies it, as it only shrinks.
         """
         size = len(hand)
         if size != self._size:
             self._size, self._lacks = size, _lacking(hand)
-        shelves = self._shelves
         if previous is None:
             found: list[Play] = []
-            for shelf in shelves.values():
-                shelf.prune(self._lacks, size)
-                found += shelf.plays
+            for kind in _KINDS:
+                found += self._shelf(kind, hand).plays
             return found
-        if previous.is_bomb:
-            found = []
-        else:
-            shelf = shelves[id(previous.kind)]
-            shelf.prune(self._lacks, size)
-            found = shelf.above(previous.rank)
+        found = [] if previous.is_bomb else self._shelf(previous.kind, hand).above(previous.rank)
         power = _ladder(previous)
         for kind in _BOMBS:
-            shelf = shelves[id(kind)]
-            shelf.prune(self._lacks, size)
-            found += shelf.above(power)
+            found += self._shelf(kind, hand).above(power)
         return found
+
+    def _shelf(self, kind: PlayKind, hand: Sequence[Card]) -> _Shelf:
+        """The pruned shelf of ``kind``, generating it (bombs: all three bomb kinds) on first use."""
+        shelf = self._shelves.get(id(kind))
+        if shelf is not None:
+            shelf.prune(self._lacks, self._size)
+            return shelf
+        if kind in _BOMBS:
+            self._stock(bombs_of(hand, self._level), _BOMBS, _ladder)
+        else:
+            self._stock(plays_of_kind(hand, self._level, kind), (kind,), _RANK)
+        return self._shelves[id(kind)]
+
+    def _stock(self, plays: list[Play], kinds: tuple[PlayKind, ...], key: Callable[[Play], int]) -> None:
+        self._kept += plays
+        self._generated.update(map(id, plays))
+        for kind in kinds:
+            self._shelves[id(kind)] = _Shelf([play for play in plays if play.kind is kind], key, self._size)
