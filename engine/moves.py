@@ -25,7 +25,7 @@ from engine.errors import InvalidCards
 from engine.plays import Play, PlayKind, beats
 
 Cards = tuple[Card, ...]
-Generator = Callable[["_HandCounts", int, list[Play]], None]
+Generator = Callable[["HandCounts", int, list[Play]], None]
 
 _NATURAL_RANKS: Final = tuple(range(2, 15))
 """Natural values of the thirteen plain ranks, 2..A."""
@@ -84,7 +84,7 @@ def _window(low: int, length: int) -> tuple[int, ...]:
     return values[1:] + values[:1] if low == 1 else values
 
 
-class _HandCounts:
+class HandCounts:
     """A hand counted per card face, with its wildcards (逢人配) set apart.
 
     ``shares(rank, size)`` lists, by number of wildcards used, every way to show
@@ -147,7 +147,7 @@ class _HandCounts:
 
 def legal_plays(hand: Iterable[Card], level: Rank | str, previous: Play | None = None) -> list[Play]:
     """Every distinct play ``hand`` may make: any play when leading, else those beating ``previous``."""
-    counts = _HandCounts(hand, parse_rank(level))
+    counts = HandCounts(hand, parse_rank(level))
     plays: list[Play] = []
     if previous is None:
         for generate in _LEAD_GENERATORS:
@@ -160,21 +160,21 @@ def legal_plays(hand: Iterable[Card], level: Rank | str, previous: Play | None =
     return plays
 
 
-def plays_of_kind(hand: Iterable[Card], level: Rank, kind: PlayKind) -> list[Play]:
+def plays_of_kind(hand: HandCounts, kind: PlayKind) -> list[Play]:
     """Every play of one non-bomb ``kind`` in ``hand``, of any rank, in :func:`legal_plays` order."""
     plays: list[Play] = []
-    _FOLLOW_GENERATORS[kind](_HandCounts(hand, level), 0, plays)
+    _FOLLOW_GENERATORS[kind](hand, 0, plays)
     return plays
 
 
-def bombs_of(hand: Iterable[Card], level: Rank) -> list[Play]:
+def bombs_of(hand: HandCounts) -> list[Play]:
     """Every bomb of ``hand`` (炸弹, 同花顺, 四王 in that order), in :func:`legal_plays` order."""
     plays: list[Play] = []
-    _bombs(_HandCounts(hand, level), (0, 0), plays)
+    _bombs(hand, (0, 0), plays)
     return plays
 
 
-def _singles(hand: _HandCounts, min_rank: int, plays: list[Play]) -> None:
+def _singles(hand: HandCounts, min_rank: int, plays: list[Play]) -> None:
     for index, n in enumerate(hand.counts):
         if n:
             card = CARDS[index]
@@ -188,7 +188,7 @@ def _singles(hand: _HandCounts, min_rank: int, plays: list[Play]) -> None:
 def _same_rank(kind: PlayKind, size: int) -> Generator:
     """Pairs or triples; only the level rank may be shown by wildcards alone."""
 
-    def generate(hand: _HandCounts, min_rank: int, plays: list[Play]) -> None:
+    def generate(hand: HandCounts, min_rank: int, plays: list[Play]) -> None:
         for rank in _NATURAL_RANKS:
             order = hand.order(rank)
             if order >= min_rank:
@@ -203,7 +203,7 @@ def _same_rank(kind: PlayKind, size: int) -> Generator:
     return generate
 
 
-def _joker_pairs(hand: _HandCounts) -> list[tuple[int, Cards]]:
+def _joker_pairs(hand: HandCounts) -> list[tuple[int, Cards]]:
     return [
         (rank, (joker,) * 2)
         for rank, joker in ((16, _SMALL_JOKER), (17, _BIG_JOKER))
@@ -211,7 +211,7 @@ def _joker_pairs(hand: _HandCounts) -> list[tuple[int, Cards]]:
     ]
 
 
-def _pairs_by_wildcards(hand: _HandCounts) -> list[list[tuple[int, Cards]]]:
+def _pairs_by_wildcards(hand: HandCounts) -> list[list[tuple[int, Cards]]]:
     """Entry ``u``: (natural rank, cards) of every pair using ``u`` wildcards; ♥♥ once, as rank 0."""
     pairs: list[list[tuple[int, Cards]]] = [[], [], []]
     for rank in _NATURAL_RANKS:
@@ -223,7 +223,7 @@ def _pairs_by_wildcards(hand: _HandCounts) -> list[list[tuple[int, Cards]]]:
     return pairs
 
 
-def _full_houses(hand: _HandCounts, min_rank: int, plays: list[Play]) -> None:
+def _full_houses(hand: HandCounts, min_rank: int, plays: list[Play]) -> None:
     """三带二: any triple with a pair of another rank (joker pairs and ♥♥ included)."""
     pairs = _pairs_by_wildcards(hand)
     kind = PlayKind.FULL_HOUSE
@@ -248,7 +248,7 @@ def _full_houses(hand: _HandCounts, min_rank: int, plays: list[Play]) -> None:
                     )
 
 
-def _straights(hand: _HandCounts, min_rank: int, plays: list[Play]) -> None:
+def _straights(hand: HandCounts, min_rank: int, plays: list[Play]) -> None:
     """顺子 of exactly five; same-suit naturals without a wildcard are straight flushes instead (A23)."""
     wild = hand.wild
     fill = (hand.wildcard,) * wild
@@ -294,7 +294,7 @@ def _flushes(lists: list[list[Card]]) -> set[Cards]:
 def _runs(kind: PlayKind) -> Generator:
     length, per_rank = _RUN_SHAPES[kind]
 
-    def generate(hand: _HandCounts, min_rank: int, plays: list[Play]) -> None:
+    def generate(hand: HandCounts, min_rank: int, plays: list[Play]) -> None:
         spreads = _wild_spreads(length, hand.wild)
         for low in range(1, 16 - length):
             top = low + length - 1
@@ -318,7 +318,7 @@ def _bomb_tier(size: int) -> int:
     return {4: 3, 5: 4}.get(size, size)
 
 
-def _bombs(hand: _HandCounts, above: tuple[int, int], plays: list[Play]) -> None:
+def _bombs(hand: HandCounts, above: tuple[int, int], plays: list[Play]) -> None:
     """Every bomb whose place on the ladder (:attr:`Play.bomb_power`) is above ``above``."""
     for rank in _NATURAL_RANKS:
         order = hand.order(rank)
@@ -332,7 +332,7 @@ def _bombs(hand: _HandCounts, above: tuple[int, int], plays: list[Play]) -> None
         plays.append(_play(PlayKind.JOKER_BOMB, 17, (_SMALL_JOKER,) * 2 + (_BIG_JOKER,) * 2))
 
 
-def _straight_flushes(hand: _HandCounts, min_rank: int, plays: list[Play]) -> None:
+def _straight_flushes(hand: HandCounts, min_rank: int, plays: list[Play]) -> None:
     """同花顺 suit by suit; a wildcard may fill a gap or replace a card held."""
     for suit in range(4):
         for low in STRAIGHT_LOWS:

@@ -23,7 +23,7 @@ from operator import attrgetter
 from typing import Final
 
 from engine.cards import CARDS, Card, Rank
-from engine.moves import bombs_of, plays_of_kind
+from engine.moves import HandCounts, bombs_of, plays_of_kind
 from engine.plays import Play, PlayKind
 
 _ONE: Final[dict[Card, int]] = {card: 1 << (2 * card.index) for card in CARDS}
@@ -102,6 +102,8 @@ class PlayCache:
         self._generated: set[int] = set()
         self._size = -1  # size of the hand ``_lacks`` was computed for
         self._lacks = 0
+        self._counts: HandCounts | None = None  # for generating, with the size it was counted at
+        self._counts_size = -1
 
     def generated(self, play: Play) -> bool:
         """Whether this very object came from the cache, so it is a true reading of its cards."""
@@ -132,10 +134,12 @@ class PlayCache:
         if shelf is not None:
             shelf.prune(self._lacks, self._size)
             return shelf
+        if self._counts is None or self._counts_size != self._size:  # shared by kinds generated together
+            self._counts, self._counts_size = HandCounts(hand, self._level), self._size
         if kind in _BOMBS:
-            self._stock(bombs_of(hand, self._level), _BOMBS, _ladder)
+            self._stock(bombs_of(self._counts), _BOMBS, _ladder)
         else:
-            self._stock(plays_of_kind(hand, self._level, kind), (kind,), _RANK)
+            self._stock(plays_of_kind(self._counts, kind), (kind,), _RANK)
         return self._shelves[id(kind)]
 
     def _stock(self, plays: list[Play], kinds: tuple[PlayKind, ...], key: Callable[[Play], int]) -> None:
