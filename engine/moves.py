@@ -314,8 +314,11 @@ def _runs(kind: PlayKind) -> Generator:
     return generate
 
 
+_LOW_BOMB_TIERS: Final = {4: 3, 5: 4}
+
+
 def _bomb_tier(size: int) -> int:
-    return {4: 3, 5: 4}.get(size, size)
+    return _LOW_BOMB_TIERS.get(size, size)
 
 
 def _bombs(hand: HandCounts, above: tuple[int, int], plays: list[Play]) -> None:
@@ -332,11 +335,19 @@ def _bombs(hand: HandCounts, above: tuple[int, int], plays: list[Play]) -> None:
         plays.append(_play(PlayKind.JOKER_BOMB, 17, (_SMALL_JOKER,) * 2 + (_BIG_JOKER,) * 2))
 
 
+_SUIT_RUNS: Final = tuple(
+    tuple((int(natural_rank(value)) - 2) * 4 + suit for value in range(1, 15)) for suit in range(4)
+)
+"""Per suit, the card indices at natural values 1 (low A) .. 14 (A)."""
+
+
 def _straight_flushes(hand: HandCounts, min_rank: int, plays: list[Play]) -> None:
     """同花顺 suit by suit; a wildcard may fill a gap or replace a card held."""
+    counts = hand.counts
     for suit in range(4):
+        held_at = [counts[index] > 0 for index in _SUIT_RUNS[suit]]
         for low in STRAIGHT_LOWS:
-            if low + 4 < min_rank:
+            if low + 4 < min_rank or 5 - sum(held_at[low - 1 : low + 4]) > hand.wild:
                 continue
             naturals = [CARDS[(rank - 2) * 4 + suit] for rank in _window(low, 5)]
             held = [card for card in naturals if hand.counts[card.index]]

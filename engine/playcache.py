@@ -42,11 +42,6 @@ def _ladder(play: Play) -> int:
     return tier * 32 + rank
 
 
-def _needs(cards: Iterable[Card]) -> int:
-    """What a play's cards need from the hand (see the module docstring)."""
-    return sum(map(_ONE.__getitem__, cards))
-
-
 def _lacking(hand: Iterable[Card]) -> int:
     """What a hand lacks: the first copy of a face clears its ``01`` bit, the second its ``10``."""
     lacking = _LACKS_ALL
@@ -69,7 +64,8 @@ class _Shelf:
         ordered = sorted(plays, key=key)
         self.plays = ordered
         self.keys = list(map(key, ordered))
-        self.needs = [_needs(play.cards) for play in ordered]
+        one = _ONE.__getitem__
+        self.needs = [sum(map(one, play.cards)) for play in ordered]  # see the module docstring
         self.pruned_at = size  # hand size when last pruned
 
     def prune(self, lacking: int, size: int) -> None:
@@ -146,4 +142,5 @@ class PlayCache:
         self._kept += plays
         self._generated.update(map(id, plays))
         for kind in kinds:
-            self._shelves[id(kind)] = _Shelf([play for play in plays if play.kind is kind], key, self._size)
+            of_kind = plays if len(kinds) == 1 else [play for play in plays if play.kind is kind]
+            self._shelves[id(kind)] = _Shelf(of_kind, key, self._size)
