@@ -15,6 +15,7 @@ import argparse
 import logging
 import os
 import sys
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 from telegram import BotCommand, Update
@@ -105,7 +106,10 @@ async def open_services(app: App, *, db_path: str, board_interval: float = 3.0) 
     db = await Database.open(db_path)
     tables = TableService(db)
     board = BoardPublisher(app.bot, tables, db, interval=board_interval)
-    app.bot_data.open(Services(db=db, tables=tables, board=board, bot_username=app.bot.username))
+    renderer = ThreadPoolExecutor(max_workers=2, thread_name_prefix="render")
+    app.bot_data.open(
+        Services(db=db, tables=tables, board=board, bot_username=app.bot.username, renderer=renderer)
+    )
     await app.bot.set_my_commands([BotCommand(name, text) for name, text in COMMANDS])
     await resume_tables(app)
 
@@ -114,6 +118,7 @@ async def close_services(app: App) -> None:
     services = app.bot_data.close()
     if services is not None:
         await services.board.close()
+        services.renderer.shutdown(wait=True)
         await services.db.close()
 
 

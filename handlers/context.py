@@ -6,6 +6,7 @@ Handlers reach the database, the table service and the board publisher through
 
 from __future__ import annotations
 
+from concurrent.futures import Executor
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -24,6 +25,7 @@ class Services:
     tables: TableService
     board: BoardPublisher
     bot_username: str
+    renderer: Executor  # draws hand pictures off the event loop (a small fixed pool bounds memory)
 
     def deep_link(self, payload: str) -> str:
         """``t.me/<bot>?start=<payload>``: opens the private chat with /start <payload>."""

@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections import Counter
+from functools import partial
 
 from telegram import InlineKeyboardMarkup, InputMediaPhoto
 from telegram.constants import ParseMode
@@ -132,7 +133,7 @@ async def _show(
             await _drop_keyboard(bot, chat_id, message_id)
         await _send(bot, services, table, state, obs, caption, markup, locale, four_color)
     elif state.shown_hand != key:
-        photo = await _picture(table, obs, locale, four_color)
+        photo = await _picture(services, table, obs, locale, four_color)
         media = InputMediaPhoto(photo, caption=caption, parse_mode=ParseMode.HTML)
         try:
             await _edit(
@@ -170,7 +171,7 @@ async def _send(
     four_color: bool,
 ) -> None:
     assert state.record.user_id is not None
-    photo = await _picture(table, obs, locale, four_color)
+    photo = await _picture(services, table, obs, locale, four_color)
     sent = await bot.send_photo(
         state.record.user_id, photo, caption=caption, parse_mode=ParseMode.HTML, reply_markup=markup
     )
@@ -193,10 +194,12 @@ async def _drop_keyboard(bot: ExtBot[None], chat_id: int, message_id: int) -> No
         log.debug("old hand message %s already without keyboard", message_id)
 
 
-async def _picture(table: LiveTable, obs: Observation, locale: str, four_color: bool) -> bytes:
-    """The hand picture, drawn in a worker thread so other tables' presses are not held up."""
-    names = _seat_names(table)
-    return await asyncio.to_thread(render_hand, obs, locale=locale, four_color=four_color, names=names)
+async def _picture(
+    services: Services, table: LiveTable, obs: Observation, locale: str, four_color: bool
+) -> bytes:
+    """The hand picture, drawn in the render pool so other tables' presses are not held up."""
+    draw = partial(render_hand, obs, locale=locale, four_color=four_color, names=_seat_names(table))
+    return await asyncio.get_running_loop().run_in_executor(services.renderer, draw)
 
 
 def _seat_names(table: LiveTable) -> list[str]:
