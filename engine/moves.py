@@ -12,6 +12,7 @@ hand's plays (python-chess's ``board.is_legal(move)`` next to ``board.legal_move
 
 from __future__ import annotations
 
+from bisect import bisect_left
 from collections import Counter
 from collections.abc import Callable, Iterable
 from functools import lru_cache
@@ -47,6 +48,13 @@ def _play(kind: PlayKind, rank: int, cards: Cards) -> Play:
     _SET_RANK(play, rank)
     _SET_CARDS(play, cards)
     return play
+
+
+def _with_fill(cards: Cards, fill: Cards) -> Cards:
+    """``cards`` (sorted by index, no wildcard among them) with the wildcards ``fill`` put in
+    index order: one binary search instead of a sort."""
+    at = bisect_left(cards, fill[0].index, key=_BY_INDEX)
+    return cards[:at] + fill + cards[at:]
 
 
 _SMALL_JOKER: Final = CARDS[52]
@@ -263,11 +271,9 @@ def _straights(hand: HandCounts, min_rank: int, plays: list[Play]) -> None:
             for wild_at in combinations(range(5), used):
                 lists = [cards for position, cards in enumerate(faces) if position not in wild_at]
                 if used:
+                    wilds = fill[:used]
                     plays.extend(
-                        [
-                            _play(PlayKind.STRAIGHT, top, tuple(sorted(cards + fill[:used], key=_BY_INDEX)))
-                            for cards in product(*lists)
-                        ]
+                        [_play(PlayKind.STRAIGHT, top, _with_fill(cards, wilds)) for cards in product(*lists)]
                     )
                 else:
                     flushes = _flushes(lists)
