@@ -30,9 +30,13 @@ Per button press of a hand message (an ``h:`` callback update) it records:
 
 Figures per press (milliseconds, from ``received``):
 
+* ``bot only``: the last call's issue time minus the time during which some earlier call of
+  the press was waiting in the rate limiter or for the emulator's response, i.e. the bot's
+  own work (Python, SQLite, event-loop queueing) on the way to its last call;
 * ``server (excl. limiter)``: the last call's issue time minus the time any of the press's
   calls spent waiting in ``AIORateLimiter`` (its deliberate pacing for Telegram's limits:
-  30 requests/s overall, 20 a minute per group);
+  30 requests/s overall, 20 a minute per group); includes the emulator's response times
+  of the calls the handler awaited before its last one (``answerCallbackQuery`` first);
 * ``server (incl. limiter)``: the last call's issue time, limiter waits included;
 * ``handled``: until the handler returned (includes waiting for the emulator's answers);
 * ``queued``: until the handler started.
@@ -40,6 +44,7 @@ Figures per press (milliseconds, from ``received``):
 Memory per table: growth of this process's resident set (VmRSS, and with
 ``--tracemalloc`` the Python heap traced by tracemalloc, which slows everything down)
 from a warmed-up baseline with no table to the peak with all N tables resident, / N.
+"Resident" is the most tables the table service held at once (finished tables leave it).
 
 The run is bounded: setup and play stop at ``--max-seconds`` even if tables are
 unfinished (they are counted). The last line printed is a JSON summary.
@@ -76,7 +81,7 @@ from telegram import Update  # noqa: E402
 from telegram.ext import BaseRateLimiter, TypeHandler  # noqa: E402
 from telegram.request import BaseRequest, RequestData  # noqa: E402
 
-from bot import App, build_application, open_services  # noqa: E402
+from bot import App, build_application, close_services, open_services  # noqa: E402
 from tests.e2e.harness import (  # noqa: E402
     BotMessage,
     Chat,
@@ -125,6 +130,7 @@ class Handling:
     started: float
     finished: float | None = None
     calls: list[ApiCall] = field(default_factory=list)
+    sqlite: list[tuple[float, float]] = field(default_factory=list)  # awaited SQLite operations
 
     def last_issue(self) -> float | None:
         issued = [call.issued for call in self.calls if call.issued is not None]
@@ -132,10 +138,19 @@ class Handling:
 
     def limiter_wait(self, until: float) -> float:
         """Time in [received, until] during which some call of this update sat in the limiter."""
+        return self._covered(until, [(call.asked, call.issued) for call in self.calls])
+
+    def outside_wait(self, until: float) -> float:
+        """Time in [received, until] during which some call was in the limiter or at the emulator."""
+        return self._covered(until, [(call.asked, call.done) for call in self.calls])
+
+    def sqlite_wait(self, until: float) -> float:
+        """Time in [received, until] during which the handling awaited SQLite."""
+        return self._covered(until, list(self.sqlite))
+
+    def _covered(self, until: float, spans_in: list[tuple[float, float | None]]) -> float:
         spans = sorted(
-            (max(call.asked, self.received), min(call.issued, until))
-            for call in self.calls
-            if call.issued is not None and call.issued > call.asked
+            (max(start, self.received), min(stop, until)) for start, stop in spans_in if stop is not None
         )
         total, end = 0.0, self.received
         for start, stop in spans:
@@ -282,6 +297,22 @@ def instrument(app: App, recorder: Recorder) -> None:
     queue.put = timed_put  # type: ignore[method-assign]
     app.add_handler(TypeHandler(Update, recorder.begin), group=-1000)
     app.add_handler(TypeHandler(Update, recorder.end), group=1000)
+
+
+def instrument_sqlite(conn: Any) -> None:
+    """Time every operation the bot awaits on its aiosqlite connection, per update."""
+    execute = conn._execute
+
+    async def timed(fn: Any, *args: Any, **kwargs: Any) -> Any:
+        start = time.perf_counter()
+        try:
+            return await execute(fn, *args, **kwargs)
+        finally:
+            handling = UPDATE.get()
+            if handling is not None and handling.finished is None:
+                handling.sqlite.append((start, time.perf_counter()))
+
+    conn._execute = timed
 
 
 def rss_bytes() -> int:
@@ -580,6 +611,8 @@ class Memory:
     baseline_traced: int = 0
     peak_traced: int = 0
     resident_tables: int = 0
+    baseline_snapshot: tracemalloc.Snapshot | None = None
+    growth: list[str] = field(default_factory=list)
 
     def sample(self, tables: int) -> None:
         rss = rss_bytes()
@@ -630,11 +663,15 @@ async def run_bot(
         )
         instrument(app, recorder)
         await open_services(app, db_path=db_path)
+        instrument_sqlite(app.bot_data.services.db.conn)
         seeds = random.Random(args.seed)
         app.bot_data.services.tables.new_seed = lambda: seeds.getrandbits(48)
         warm_up()
-        async with polling(app):
-            return await measure(args, app, recorder, pipe, results)
+        try:
+            async with polling(app):
+                return await measure(args, app, recorder, pipe, results)
+        finally:
+            await close_services(app)
 
 
 async def measure(
@@ -645,6 +682,7 @@ async def measure(
     if args.tracemalloc:
         tracemalloc.start()
         memory.baseline_traced = tracemalloc.get_traced_memory()[0]
+        memory.baseline_snapshot = tracemalloc.take_snapshot()
     recorder.recording = True
     pipe.send("go")
     playing = json.loads(await asyncio.wait_for(results.readline(), args.max_seconds + 60))
@@ -662,6 +700,9 @@ async def measure(
     cpu, wall = time.process_time() - cpu_start, time.perf_counter() - wall_start
     recorder.recording = False
     memory.sample(len(tables))
+    if memory.baseline_snapshot is not None:
+        top = tracemalloc.take_snapshot().compare_to(memory.baseline_snapshot, "lineno")[:12]
+        memory.growth = [str(stat) for stat in top]
     if not done_line.done():
         pipe.send("stop")
         with contextlib.suppress(TimeoutError):
@@ -693,7 +734,16 @@ def percentile(values: list[float], q: float) -> float:
 
 def figures(handlings: list[Handling]) -> dict[str, list[float]]:
     """Per-press times in milliseconds, keyed by measure."""
-    out: dict[str, list[float]] = {"excl": [], "incl": [], "handled": [], "queued": [], "calls": []}
+    out: dict[str, list[float]] = {
+        "own": [],
+        "excl": [],
+        "incl": [],
+        "handled": [],
+        "queued": [],
+        "calls": [],
+        "sqlite": [],
+        "sqlite_ops": [],
+    }
     for h in handlings:
         last = h.last_issue()
         if last is None or h.finished is None:
@@ -701,6 +751,9 @@ def figures(handlings: list[Handling]) -> dict[str, list[float]]:
         incl = last - h.received
         out["incl"].append(incl * 1000)
         out["excl"].append((incl - h.limiter_wait(last)) * 1000)
+        out["own"].append((incl - h.outside_wait(last)) * 1000)
+        out["sqlite"].append(h.sqlite_wait(last) * 1000)
+        out["sqlite_ops"].append(len(h.sqlite))
         out["handled"].append((h.finished - h.received) * 1000)
         out["queued"].append((h.started - h.received) * 1000)
         out["calls"].append(len(h.calls))
@@ -729,6 +782,7 @@ def report(args: argparse.Namespace, recorder: Recorder, run: dict[str, Any]) ->
     print(header)
     print("-" * len(header))
     rows = [
+        ("bot only (no limiter/API)", overall["own"]),
         ("server, excl. limiter waits", overall["excl"]),
         ("server, incl. limiter waits", overall["incl"]),
         ("handled (handler returned)", overall["handled"]),
@@ -740,13 +794,19 @@ def report(args: argparse.Namespace, recorder: Recorder, run: dict[str, Any]) ->
             f"{percentile(values, 99):>9.1f}{max(values, default=float('nan')):>9.1f}"
         )
     print()
-    print(f"{'by button, excl. limiter':<28}{'n':>7}{'p50':>9}{'p99':>9}{'calls':>9}")
+    print(
+        f"{'by button (ms)':<16}{'n':>6}{'bot p50':>9}{'bot p99':>9}{'excl p50':>9}{'excl p99':>9}"
+        f"{'sql p50':>9}{'sql p99':>9}{'sql ops':>8}{'calls':>7}"
+    )
     for kind in sorted({h.kind for h in presses}):
         values = figures([h for h in presses if h.kind == kind])
-        calls = sum(values["calls"]) / max(len(values["calls"]), 1)
+        n = max(len(values["calls"]), 1)
         print(
-            f"{kind:<28}{len(values['excl']):>7}{percentile(values['excl'], 50):>9.1f}"
-            f"{percentile(values['excl'], 99):>9.1f}{calls:>9.2f}"
+            f"{kind:<16}{len(values['excl']):>6}{percentile(values['own'], 50):>9.1f}"
+            f"{percentile(values['own'], 99):>9.1f}{percentile(values['excl'], 50):>9.1f}"
+            f"{percentile(values['excl'], 99):>9.1f}{percentile(values['sqlite'], 50):>9.1f}"
+            f"{percentile(values['sqlite'], 99):>9.1f}{sum(values['sqlite_ops']) / n:>8.1f}"
+            f"{sum(values['calls']) / n:>7.2f}"
         )
     lobby = figures([h for h in recorder.handlings if h.kind in ("command", "lobby")])
     waits = [
@@ -781,6 +841,14 @@ def report(args: argparse.Namespace, recorder: Recorder, run: dict[str, Any]) ->
             f"memory: tracemalloc heap growth {traced_per_table / 2**20:.3f} MiB per table "
             "(latencies above are inflated by tracemalloc)"
         )
+        print("largest heap growth by line:")
+        for line in memory.growth:
+            print(f"  {line}")
+    unfinished = [h for h in recorder.handlings if h.finished is None]
+    if unfinished:
+        kinds = Counter(h.kind for h in unfinished)
+        calls = Counter(c.endpoint for h in unfinished for c in h.calls)
+        print(f"updates still being handled at the end: {dict(kinds)}, their API calls: {dict(calls)}")
     if users.get("setup_failures"):
         print(f"setup failures (first 3): {users['setup_failures']}")
     if users.get("alerts"):
@@ -794,6 +862,8 @@ def report(args: argparse.Namespace, recorder: Recorder, run: dict[str, Any]) ->
         "rate_limiter": not args.no_rate_limiter,
         "tables_finished": users.get("tables_finished"),
         "presses": len(overall["excl"]),
+        "p50_ms_bot_only": round(percentile(overall["own"], 50), 2),
+        "p99_ms_bot_only": round(percentile(overall["own"], 99), 2),
         "p50_ms_excl_limiter": round(percentile(overall["excl"], 50), 2),
         "p99_ms_excl_limiter": round(p99, 2),
         "p50_ms_incl_limiter": round(percentile(overall["incl"], 50), 2),
