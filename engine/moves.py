@@ -57,6 +57,11 @@ def _with_fill(cards: Cards, fill: Cards) -> Cards:
     return cards[:at] + fill + cards[at:]
 
 
+_SINGLE: Final = PlayKind.SINGLE
+_STRAIGHT: Final = PlayKind.STRAIGHT
+_BOMB: Final = PlayKind.BOMB
+"""Enum members bound once: looking one up on its class is an ``EnumType`` call in hot loops."""
+
 _SMALL_JOKER: Final = CARDS[52]
 _BIG_JOKER: Final = CARDS[53]
 _BY_INDEX: Final = attrgetter("index")
@@ -188,7 +193,7 @@ def _singles(hand: HandCounts, min_rank: int, plays: list[Play]) -> None:
             card = CARDS[index]
             rank = level_order(card.rank, hand.level)
             if rank >= min_rank:
-                plays.append(_play(PlayKind.SINGLE, rank, (card,)))
+                plays.append(_play(_SINGLE, rank, (card,)))
     if hand.wild and min_rank <= 15:
         plays.append(_play(PlayKind.SINGLE, 15, (hand.wildcard,)))
 
@@ -273,13 +278,11 @@ def _straights(hand: HandCounts, min_rank: int, plays: list[Play]) -> None:
                 if used:
                     wilds = fill[:used]
                     plays.extend(
-                        [_play(PlayKind.STRAIGHT, top, _with_fill(cards, wilds)) for cards in product(*lists)]
+                        [_play(_STRAIGHT, top, _with_fill(cards, wilds)) for cards in product(*lists)]
                     )
                 else:
                     flushes = _flushes(lists)
-                    plays.extend(
-                        [_play(PlayKind.STRAIGHT, top, c) for c in product(*lists) if c not in flushes]
-                    )
+                    plays.extend([_play(_STRAIGHT, top, c) for c in product(*lists) if c not in flushes])
 
 
 def _flushes(lists: list[list[Card]]) -> set[Cards]:
@@ -334,7 +337,7 @@ def _bombs(hand: HandCounts, above: tuple[int, int], plays: list[Play]) -> None:
         for size in range(4, min(hand.natural_count(rank) + hand.wild, MAX_BOMB) + 1):
             if (_bomb_tier(size), order) > above:
                 for shares in hand.shares(rank, size):
-                    plays.extend([_play(PlayKind.BOMB, order, cards) for cards in shares])
+                    plays.extend([_play(_BOMB, order, cards) for cards in shares])
     if above < (5, 14):
         _straight_flushes(hand, above[1] + 1 if above[0] == 5 else 0, plays)
     if hand.counts[52] == 2 and hand.counts[53] == 2:

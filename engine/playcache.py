@@ -118,7 +118,8 @@ class PlayCache:
             for kind in _KINDS:
                 found += self._shelf(kind, hand).plays
             return found
-        found = [] if previous.is_bomb else self._shelf(previous.kind, hand).above(previous.rank)
+        kind = previous.kind
+        found = [] if kind in _BOMBS else self._shelf(kind, hand).above(previous.rank)
         power = _ladder(previous)
         for kind in _BOMBS:
             found += self._shelf(kind, hand).above(power)
