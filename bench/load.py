@@ -315,6 +315,16 @@ def instrument_sqlite(conn: Any) -> None:
     conn._execute = timed
 
 
+def cpu_seconds(pid: int) -> float:
+    """User + system CPU seconds of a process so far (0 if it is gone)."""
+    try:
+        with open(f"/proc/{pid}/stat") as stat:
+            fields = stat.read().rsplit(")", 1)[1].split()
+    except OSError:
+        return 0.0
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
 def rss_bytes() -> int:
     with open("/proc/self/status") as status:
         for line in status:
@@ -688,16 +698,20 @@ async def measure(
     playing = json.loads(await asyncio.wait_for(results.readline(), args.max_seconds + 60))
     profiler = cProfile.Profile() if args.profile else None
     cpu_start, wall_start = time.process_time(), time.perf_counter()
+    peers_start = {name: cpu_seconds(pid) for name, pid in args.peer_pids.items()}
+    load = 0.0
     if profiler is not None:
         profiler.enable()
     done_line = asyncio.ensure_future(results.readline())
     give_up = time.monotonic() + args.max_seconds + 90
     while not done_line.done() and time.monotonic() < give_up:
         memory.sample(len(tables))
+        load = max(load, os.getloadavg()[0])
         await asyncio.wait([done_line], timeout=MEMORY_SAMPLE)
     if profiler is not None:
         profiler.disable()
     cpu, wall = time.process_time() - cpu_start, time.perf_counter() - wall_start
+    peers = {name: cpu_seconds(pid) - peers_start[name] for name, pid in args.peer_pids.items()}
     recorder.recording = False
     memory.sample(len(tables))
     if memory.baseline_snapshot is not None:
@@ -710,7 +724,15 @@ async def measure(
     summary = json.loads(done_line.result()) if done_line.done() and done_line.result() else {}
     if profiler is not None:
         report_profile(profiler, args.profile)
-    return {"users": summary, "playing": playing, "memory": memory, "cpu": cpu, "wall": wall}
+    return {
+        "users": summary,
+        "playing": playing,
+        "memory": memory,
+        "cpu": cpu,
+        "wall": wall,
+        "peers": peers,
+        "load": load,
+    }
 
 
 def report_profile(profiler: cProfile.Profile, path: str) -> None:
@@ -830,6 +852,11 @@ def report(args: argparse.Namespace, recorder: Recorder, run: dict[str, Any]) ->
         f"({run['cpu'] / max(run['wall'], 1e-9):.0%} of one core), {run['cpu'] * 1000 / n_presses:.1f} ms "
         f"per press (includes board redraws, AI moves and SQLite)"
     )
+    peers = ", ".join(f"{name} {seconds:.1f} s" for name, seconds in run["peers"].items())
+    print(
+        f"other CPU during play: {peers}; peak 1-min load average {run['load']:.1f} on "
+        f"{os.cpu_count()} cores (other sessions' work included)"
+    )
     print(
         f"memory: RSS {memory.baseline_rss / 2**20:.1f} MiB → peak {memory.peak_rss / 2**20:.1f} MiB "
         f"with {resident} tables resident: {rss_per_table / 2**20:.3f} MiB per table (RSS growth / N)"
@@ -911,6 +938,7 @@ def main(argv: list[str] | None = None) -> int:
     )
     try:
         child.start()
+        args.peer_pids = {"emulator (node)": emulator.process.pid, "simulated users": child.pid}
         os.close(commands_read)
         os.close(results_write)
         pipe = Pipe(commands_write)
