@@ -88,6 +88,7 @@ class LiveTable:
     seats: dict[int, SeatState]
     match: Match | None = None
     deal_events: list[Event] = field(default_factory=list)  # this deal's events, for the board
+    unsaved: list[tuple[int, int | None, str]] = field(default_factory=list)  # applied, not yet logged
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
 
     @property
@@ -306,14 +307,14 @@ class TableService:
         A timeout counts towards 托管 (two in a row); a player's own action resets it.
         """
         self._require(table, TableStatus.PLAYING)
-        events = await self._apply(table, seat, action)
+        events = self._apply(table, seat, action)
         await self._count_timeout(table, seat, timed_out)
         return await self._run_bots(table, [(seat, action)], events)
 
     async def expire(self, table: LiveTable) -> Outcome:
         """The match clock ran out (timed formats): the engine ends per the preset's rule."""
         self._require(table, TableStatus.PLAYING)
-        events = await self._apply(table, None, TimeExpired())
+        events = self._apply(table, None, TimeExpired())
         return await self._run_bots(table, [], events)
 
     async def set_autoplay(self, table: LiveTable, *, seat: int, on: bool) -> Outcome:
@@ -355,25 +356,31 @@ class TableService:
 
     # ---------------------------------------------------------------- internals
 
-    async def _apply(self, table: LiveTable, seat: int | None, action: Action) -> list[Event]:
-        """Engine first (it refuses without changing state), then the log, then memory."""
+    def _apply(self, table: LiveTable, seat: int | None, action: Action) -> list[Event]:
+        """Engine first (it refuses without changing state); the log is written by :meth:`_save`."""
         assert table.match is not None
         events = table.match.apply(seat, action)
-        try:
-            await self.db.actions.append(
-                table_id=table.id, version=table.match.version, seat=seat, action_json=encode_action(action)
-            )
-        except BaseException:
-            await self._reload_match(table)
-            raise
+        table.unsaved.append((table.match.version, seat, encode_action(action)))
         table.remember(events)
         for state in table.seats.values():
             state.readings = ()
         if seat is not None and seat in table.seats:
             table.seats[seat].clear_selection()
-        if table.match.is_over:
-            await self._set_status(table, TableStatus.FINISHED)
         return events
+
+    async def _save(self, table: LiveTable) -> None:
+        """Commit the actions applied since the last save, before anything is shown.
+
+        If the write fails, the match goes back to what the log holds.
+        """
+        rows, table.unsaved = table.unsaved, []
+        try:
+            await self.db.actions.append_many(table_id=table.id, actions=rows)
+        except BaseException:
+            await self._reload_match(table)
+            raise
+        if table.match is not None and table.match.is_over:
+            await self._set_status(table, TableStatus.FINISHED)
 
     async def _reload_match(self, table: LiveTable) -> None:
         """The log write failed: go back to what the log says."""
@@ -384,7 +391,8 @@ class TableService:
     async def _run_bots(
         self, table: LiveTable, actions: list[tuple[int, Action]], events: list[Event]
     ) -> Outcome:
-        """Let AI seats, seats in 托管 and forced tributes act until a human must choose."""
+        """Let AI seats, seats in 托管 and forced tributes act until a human must choose,
+        then commit every action of the request in one write."""
         match = table.match
         assert match is not None
         for _ in range(MAX_BOT_STEPS):
@@ -395,12 +403,13 @@ class TableService:
                 break
             seat, action = step
             try:
-                events.extend(await self._apply(table, seat, action))
+                events.extend(self._apply(table, seat, action))
             except EngineError:
                 log.exception("table %s: bot action %s refused; using the timeout default", table.id, action)
                 action = timeout_action(table.observe(seat))
-                events.extend(await self._apply(table, seat, action))
+                events.extend(self._apply(table, seat, action))
             actions.append((seat, action))
+        await self._save(table)
         return Outcome(tuple(actions), tuple(events), match.version)
 
     def _bot_step(self, table: LiveTable) -> tuple[int, Action] | None:

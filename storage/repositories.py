@@ -5,7 +5,7 @@ statement each (autocommit) and return domain records; a missing row raises
 from __future__ import annotations
 
 import sqlite3
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from datetime import UTC, datetime
 from typing import Any
 
@@ -18,6 +18,7 @@ _TABLE_COLUMNS = (
     "id, chat_id, token, creator_id, status, preset, rules_json, seed, lobby_message_id, board_message_id,"
     " started_at"
 )
+_CHUNK = 500  # rows per INSERT: 2,500 parameters, far below SQLite's limit
 _SEAT_COLUMNS = "table_id, seat, user_id, name, is_ai, locale, dm_message_id, autoplay, timeouts"
 
 
@@ -224,6 +225,25 @@ class ActionLog(_Repository):
             (table_id, version, seat, action_json, _now()),
             f"action {version} of table {table_id}",
         )
+
+    async def append_many(self, *, table_id: int, actions: Sequence[tuple[int, int | None, str]]) -> None:
+        """Write (version, seat, action JSON) rows in order, one statement per chunk.
+
+        Each statement commits atomically; chunks go oldest first, so a failure can only
+        leave a prefix of the log, which still replays.
+        """
+        now = _now()
+        for start in range(0, len(actions), _CHUNK):
+            chunk = actions[start : start + _CHUNK]
+            rows = ", ".join("(?, ?, ?, ?, ?)" for _ in chunk)
+            params = tuple(
+                value for version, seat, text in chunk for value in (table_id, version, seat, text, now)
+            )
+            await self._write(
+                f"INSERT INTO actions (table_id, version, seat, action_json, created_at) VALUES {rows}",
+                params,
+                f"actions {chunk[0][0]}..{chunk[-1][0]} of table {table_id}",
+            )
 
     async def of_table(self, *, table_id: int) -> list[ActionRecord]:
         rows = await self._all(
