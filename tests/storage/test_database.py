@@ -187,3 +187,14 @@ async def test_action_log_replays_the_match(tmp_path: Path) -> None:
     again = Match.replay(rules, 11, [(row.seat, decode_action(row.action_json)) for row in rows])
     assert again.version == match.version and again.to_act == match.to_act
     assert [again.hand(seat) for seat in range(4)] == [match.hand(seat) for seat in range(4)]
+
+
+async def test_append_many_writes_in_order_across_chunks(db: Database) -> None:
+    table = await _table(db)
+    rows = [(version, version % 4, f'"{version}"') for version in range(1, 1203)]
+    await db.actions.append_many(table_id=table.id, actions=rows)
+    logged = await db.actions.of_table(table_id=table.id)
+    assert [(a.version, a.seat, a.action_json) for a in logged] == rows
+    with pytest.raises(StorageConflict):
+        await db.actions.append_many(table_id=table.id, actions=[(1203, 0, "{}"), (5, 0, "{}")])
+    assert len(await db.actions.of_table(table_id=table.id)) == 1202
