@@ -298,6 +298,17 @@ async def hand_of(telegram: Telegram, user: User) -> BotMessage:
     return await telegram.wait_message(Chat.private(user), lambda m: bool(m.photo_id and m.buttons))
 
 
+async def settled_hand(telegram: Telegram, user: User) -> BotMessage:
+    """The hand message once the bot has stopped editing it (two equal reads 0.3 s apart)."""
+    await telegram.wait_idle()
+    while True:
+        first = await hand_of(telegram, user)
+        await asyncio.sleep(0.3)
+        second = await hand_of(telegram, user)
+        if first.raw == second.raw:
+            return second
+
+
 async def answer_to(telegram: Telegram, user: User, message: BotMessage, data: str) -> tuple[str, bool]:
     answer = await telegram.wait_answer(await telegram.press(user, message, data))
     return answer.text, answer.show_alert
@@ -311,27 +322,26 @@ async def test_refusals_double_taps_language_and_stop(
     table = Table(telegram, Chat.group(-4004, "规则桌"), tmp_path / "g.db")
     async with running_bot(emulator, token, table.db_path, seed=9):
         await set_up(telegram, table, [ALICE, BOB])
-        waiting = ALICE
         for _ in range(200):
-            alice, bob = await hand_of(telegram, ALICE), await hand_of(telegram, BOB)
+            alice, bob = await settled_hand(telegram, ALICE), await settled_hand(telegram, BOB)
             mover, waiting, hand = (ALICE, BOB, alice) if "轮到你" in alice.content else (BOB, ALICE, bob)
             if "要压" in hand.content:
                 break
             assert await take_turn(telegram, mover)
-        idle = await hand_of(telegram, waiting)
+        idle = await settled_hand(telegram, waiting)
         assert await answer_to(telegram, waiting, idle, buttons_by_op(idle)["p"][0]) == ("还没轮到你", True)
 
         weakest = buttons_by_op(hand)["t"][-1]
         double_tap = await asyncio.gather(*(answer_to(telegram, mover, hand, weakest) for _ in range(2)))
         assert sorted(double_tap) == [("", False), ("按钮已过期，请使用最新的消息。", True)]
-        selected = await hand_of(telegram, mover)
+        selected = await settled_hand(telegram, mover)
         text, alert = await answer_to(telegram, mover, selected, buttons_by_op(selected)["p"][0])
         assert alert and text.startswith("打不过上家的"), text
 
         await telegram.send(mover, Chat.private(mover), "/lang en")
         await telegram.wait_message(Chat.private(mover), lambda m: m.content == "Language set.")
-        hint = buttons_by_op(await hand_of(telegram, mover))["h"][0]
-        await answer_to(telegram, mover, await hand_of(telegram, mover), hint)
+        current = await settled_hand(telegram, mover)
+        await answer_to(telegram, mover, current, buttons_by_op(current)["h"][0])
         english = await telegram.wait_message(Chat.private(mover), lambda m: "Your turn" in m.content)
         assert any(b.text == "Pass" for row in english.buttons for b in row)
 
