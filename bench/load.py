@@ -190,7 +190,7 @@ class Recorder:
         if "callback_query_id" in parameters:
             self.notify(f"q {parameters['callback_query_id']}")
         elif "chat_id" in parameters and endpoint != "sendChatAction":
-            self.notify(f"c {parameters['chat_id']}")
+            self.notify(f"c {parameters['chat_id']} {endpoint}")
 
     async def begin(self, update: Update, context: object) -> None:
         now = time.perf_counter()
@@ -393,6 +393,7 @@ class People:
         self.config = config
         self.rng = random.Random(config.seed)
         self.chat_changed: dict[int, asyncio.Event] = {}
+        self.photos: dict[int, asyncio.Event] = {}
         self.answers: dict[str, asyncio.Event] = {}
         self.stats = UserStats()
         self.stop = asyncio.Event()
@@ -400,11 +401,16 @@ class People:
     # ---- notifications from the bot's process
 
     def notified(self, line: str) -> None:
-        kind, _, key = line.partition(" ")
+        kind, key, *endpoint = line.split(" ")
         if kind == "c":
             self.changed(int(key)).set()
+            if endpoint == ["sendPhoto"]:
+                self.photo_sent(int(key)).set()
         elif kind == "q":
             self.answers.setdefault(key, asyncio.Event()).set()
+
+    def photo_sent(self, chat_id: int) -> asyncio.Event:
+        return self.photos.setdefault(chat_id, asyncio.Event())
 
     def changed(self, chat_id: int) -> asyncio.Event:
         return self.chat_changed.setdefault(chat_id, asyncio.Event())
@@ -523,13 +529,14 @@ class People:
         return None
 
     async def watch(self, table: TableRun) -> None:
-        """The table is over once the group shows the match result (🏆)."""
+        """The table is over once the group shows the match result (🏆, a picture)."""
+        sent = self.photo_sent(table.group.id)
         while not table.over and not self.stop.is_set():
-            await self.wait_change(table.group)
-            self.changed(table.group.id).clear()
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(sent.wait(), 10 * FALLBACK_POLL)
+            sent.clear()
             if any("🏆" in m.content for m in await self.telegram.messages(table.group)):
                 table.over = True
-            await asyncio.sleep(1.0)
 
 
 def tables_for(config: UserConfig) -> list[TableRun]:
