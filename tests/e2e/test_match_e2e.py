@@ -29,7 +29,7 @@ from engine.actions import PlayCards
 from engine.cards import CARDS
 from engine.match import action_from_json
 from render.words import card_text
-from tests.e2e.harness import BotMessage, Chat, Emulator, Telegram, User, polling, wait_for
+from tests.e2e.harness import BotMessage, Chat, Emulator, EmulatorError, Telegram, User, polling, wait_for
 
 ROOT = Path(__file__).resolve().parents[2]
 SHORT_MATCH = "/newgame wechat-6-deals points_deals=2"
@@ -383,8 +383,7 @@ async def test_timeouts_lead_to_autoplay_until_cancelled(
         )
         assert "超时" in cancel.content
         assert await seat_flags(table.db_path, 0) == (1, 2)
-        text, alert = await answer_to(telegram, ALICE, cancel, buttons_by_op(cancel)["a"][0])
-        assert not alert, text
+        await wait_for(lambda: cancel_autoplay(telegram, ALICE), timeout=20, what="取消托管 to be accepted")
         assert await seat_flags(table.db_path, 0) == (0, 0)
         alice = asyncio.create_task(table.play(ALICE))
         watcher = asyncio.create_task(table.watch())
@@ -394,6 +393,19 @@ async def test_timeouts_lead_to_autoplay_until_cancelled(
             table.over.set()
             await asyncio.gather(bob, alice, watcher, return_exceptions=True)
         await assert_clean_finish(telegram, table)
+
+
+async def cancel_autoplay(telegram: Telegram, user: User) -> bool:
+    """Press 取消托管 on the newest hand message; False if it moved on meanwhile (press again)."""
+    hand = await telegram.last_message(Chat.private(user))
+    ops = buttons_by_op(hand) if hand is not None else {}
+    if hand is None or "a" not in ops:
+        return False
+    try:
+        _text, alert = await answer_to(telegram, user, hand, ops["a"][0])
+    except EmulatorError:
+        return False
+    return not alert
 
 
 async def seat_flags(db_path: Path, seat: int) -> tuple[int, int]:
