@@ -241,9 +241,8 @@ async def _lobby_press(
     elif press.op is Op.PRESET:
         if not await is_manager(context, table, user.id):
             raise TableError("not_allowed")
-        await services.tables.set_rules(
-            table, preset=(name := _next_preset(table.record.preset)), rules=PRESETS[name].rules
-        )
+        name = _next_preset(table.record.preset)
+        await services.tables.set_rules(table, preset=name, rules=PRESETS[name].rules)
     elif press.op is Op.START:
         await _start(query, context, table, locale)
         return
