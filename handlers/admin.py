@@ -37,6 +37,7 @@ async def lang(update: Update, context: Context) -> None:
             await message.reply_text(error_text("not_allowed", current))
             return
         await db.chats.set_locale(chat_id=chat.id, locale=choice)
+        context.services.board.forget_locale(chat.id)
     await message.reply_text(_("Language set.", choice))
 
 

@@ -94,6 +94,7 @@ class BoardPublisher:
         self.interval = interval
         self.reserve = reserve  # sends kept free for results and the lobby
         self._boards: dict[int, _Board] = {}
+        self._locales: dict[int, str] = {}
 
     def publish(self, table: LiveTable, events: tuple[Event, ...] | list[Event] = ()) -> None:
         """Schedule a redraw; deal and match results are queued to be sent in order."""
@@ -209,7 +210,13 @@ class BoardPublisher:
                 raise
 
     async def _locale(self, chat_id: int) -> str:
-        try:
-            return normalize_locale((await self.db.chats.get(chat_id=chat_id)).locale)
-        except NotFound:
-            return normalize_locale(None)
+        """The group's language, read once (``forget_locale`` after /lang)."""
+        if chat_id not in self._locales:
+            try:
+                self._locales[chat_id] = normalize_locale((await self.db.chats.get(chat_id=chat_id)).locale)
+            except NotFound:
+                self._locales[chat_id] = normalize_locale(None)
+        return self._locales[chat_id]
+
+    def forget_locale(self, chat_id: int) -> None:
+        self._locales.pop(chat_id, None)

@@ -54,19 +54,19 @@ async def on_hand_press(update: Update, context: Context) -> None:
     """A button of a private hand message."""
     query = update.callback_query
     assert query is not None and query.data is not None
-    locale = await user_locale(context, query.from_user.id)
     try:
         press = Press.decode(query.data)
         table = context.services.tables.get(press.table_id)
     except BadCallback:
-        await refuse(query, "bad_button", locale)
+        await refuse(query, "bad_button", await user_locale(context, query.from_user.id))
         return
     except TableError as error:
-        await refuse(query, error.code if error.code != "no_table" else "stale", locale)
+        code = error.code if error.code != "no_table" else "stale"
+        await refuse(query, code, await user_locale(context, query.from_user.id))
         return
     seat = table.seat_of(query.from_user.id)
     if press.area is not Area.HAND or seat is None:
-        await refuse(query, "not_seated", locale)
+        await refuse(query, "not_seated", await user_locale(context, query.from_user.id))
         return
     async with table.lock:
         await _handle(query, context, table, table.seats[seat], press)
@@ -75,7 +75,7 @@ async def on_hand_press(update: Update, context: Context) -> None:
 async def _handle(
     query: CallbackQuery, context: Context, table: LiveTable, state: SeatState, press: Press
 ) -> None:
-    locale = normalize_locale(state.record.locale)
+    locale = state.preferences[0] if state.preferences else normalize_locale(state.record.locale)
     if table.match is None or press.nonce != state.nonce:
         await refuse(query, "stale", locale)
         return

@@ -15,7 +15,7 @@ import logging
 import secrets
 from collections import Counter
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from engine.actions import Action, DealStarted, Event, GiveTribute, Phase, TimeExpired
 from engine.ai import choose_action, timeout_action
@@ -275,15 +275,15 @@ class TableService:
 
     async def set_lobby_message(self, table: LiveTable, message_id: int | None) -> None:
         await self.db.tables.set_lobby_message(table_id=table.id, message_id=message_id)
-        table.record = await self.db.tables.get(table_id=table.id)
+        table.record = replace(table.record, lobby_message_id=message_id)
 
     async def set_board_message(self, table: LiveTable, message_id: int | None) -> None:
         await self.db.tables.set_board_message(table_id=table.id, message_id=message_id)
-        table.record = await self.db.tables.get(table_id=table.id)
+        table.record = replace(table.record, board_message_id=message_id)
 
     async def set_dm_message(self, table: LiveTable, seat: int, message_id: int | None) -> None:
         await self.db.seats.set_dm_message(table_id=table.id, seat=seat, message_id=message_id)
-        table.seats[seat].record = await self.db.seats.get(table_id=table.id, seat=seat)
+        table.seats[seat].record = replace(table.seats[seat].record, dm_message_id=message_id)
 
     # ---------------------------------------------------------------- match lifecycle
 
@@ -440,12 +440,12 @@ class TableService:
 
     async def _store_autoplay(self, table: LiveTable, seat: int, *, autoplay: bool, timeouts: int) -> None:
         await self.db.seats.set_autoplay(table_id=table.id, seat=seat, autoplay=autoplay, timeouts=timeouts)
-        table.seats[seat].record = await self.db.seats.get(table_id=table.id, seat=seat)
+        table.seats[seat].record = replace(table.seats[seat].record, autoplay=autoplay, timeouts=timeouts)
 
     async def _set_status(self, table: LiveTable, status: TableStatus) -> None:
         """Finished and stopped tables leave memory (their callers still hold them to show the end)."""
         await self.db.tables.set_status(table_id=table.id, status=status)
-        table.record = await self.db.tables.get(table_id=table.id)
+        table.record = replace(table.record, status=status)
         if not status.is_active:
             self.tables.pop(table.id, None)
             for key in [key for key in self.pending_seats if key[0] == table.id]:
