@@ -199,9 +199,14 @@ def _hint(table: LiveTable, state: SeatState, policy: Policy) -> str | None:
     assert table.match is not None
     if table.match.phase is not Phase.PLAY or seat not in table.match.to_act:
         return "not_your_turn"
-    obs = table.observe(seat)
-    previous = obs.table_play if obs.table_seat != seat else None
-    options = suggestions(obs.hand, obs.level, previous, _preferred(table, obs, policy))
+    if state.hints is None or state.hints[0] != table.version:
+        obs = table.observe(seat)
+        previous = obs.table_play if obs.table_seat != seat else None
+        state.hints = (
+            table.version,
+            tuple(suggestions(obs.hand, obs.level, previous, _preferred(table, obs, policy))),
+        )
+    options = state.hints[1]
     if not options:
         return "no_hint"
     play = options[state.hint_index % len(options)]

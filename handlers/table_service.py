@@ -49,6 +49,7 @@ class SeatState:
     selection: Counter[Card] = field(default_factory=Counter)
     hint_index: int = 0
     hint_play: Play | None = None  # the reading 提示 chose, played as is if the selection is unchanged
+    hints: tuple[int, tuple[Play, ...]] | None = None  # (match version, suggestions) for 提示 cycling
     readings: tuple[Play, ...] = ()  # several readings of the selection: the player picks one
     nonce: int = field(default_factory=lambda: secrets.randbelow(4096))
     shown_hand: tuple[int, tuple[Card, ...]] | None = None  # (deal, hand) in the DM image
