@@ -56,12 +56,14 @@ import argparse
 import asyncio
 import contextlib
 import cProfile
+import ctypes
 import io
 import json
 import multiprocessing
 import os
 import pstats
 import random
+import subprocess
 import sys
 import tempfile
 import time
@@ -323,6 +325,27 @@ def cpu_seconds(pid: int) -> float:
     except OSError:
         return 0.0
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def trimmed_rss_bytes() -> int:
+    """RSS after glibc returns its free heap pages (what the allocator kept but nothing uses)."""
+    with contextlib.suppress(OSError, AttributeError):
+        ctypes.CDLL("libc.so.6").malloc_trim(0)
+    return rss_bytes()
+
+
+def revision() -> str:
+    """The commit measured (with ``+`` if the working tree differs from it)."""
+    try:
+        head = subprocess.run(
+            ["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, capture_output=True, text=True, check=True
+        ).stdout.strip()
+        dirty = subprocess.run(
+            ["git", "status", "--porcelain", "--untracked-files=no"], cwd=ROOT, capture_output=True, text=True
+        ).stdout.strip()
+    except (OSError, subprocess.CalledProcessError):
+        return "unknown"
+    return head + ("+" if dirty else "")
 
 
 def rss_bytes() -> int:
@@ -628,6 +651,7 @@ class Memory:
     baseline_traced: int = 0
     peak_traced: int = 0
     resident_tables: int = 0
+    trimmed_rss: int = 0
     baseline_snapshot: tracemalloc.Snapshot | None = None
     growth: list[str] = field(default_factory=list)
 
@@ -721,6 +745,7 @@ async def measure(
     peers = {name: cpu_seconds(pid) - peers_start[name] for name, pid in args.peer_pids.items()}
     recorder.recording = False
     memory.sample(len(tables))
+    memory.trimmed_rss = trimmed_rss_bytes()
     if memory.baseline_snapshot is not None:
         top = tracemalloc.take_snapshot().compare_to(memory.baseline_snapshot, "lineno")[:12]
         memory.growth = [str(stat) for stat in top]
@@ -789,6 +814,14 @@ def figures(handlings: list[Handling]) -> dict[str, list[float]]:
     return out
 
 
+def render_caches() -> str:
+    from render import faces, hand
+
+    caches = {"sprites": faces._sprite, "header bands": hand._header_band, "label pills": hand._label_pill}
+    sizes = {name: cached.cache_info() for name, cached in caches.items()}
+    return ", ".join(f"{name} {info.currsize}/{info.maxsize}" for name, info in sizes.items())
+
+
 def report(args: argparse.Namespace, recorder: Recorder, run: dict[str, Any]) -> dict[str, Any]:
     presses = [h for h in recorder.handlings if h.kind not in ("command", "lobby")]
     overall = figures(presses)
@@ -797,7 +830,8 @@ def report(args: argparse.Namespace, recorder: Recorder, run: dict[str, Any]) ->
     users = run["users"]
     print()
     print(
-        f"guandan-bot load benchmark: {args.tables} tables, {args.deals} deal(s), seed {args.seed}, "
+        f"guandan-bot load benchmark at {revision()}: {args.tables} tables, {args.deals} deal(s), "
+        f"seed {args.seed}, "
         f"think {args.think:g} s, rate limiter {'off' if args.no_rate_limiter else 'AIORateLimiter'}"
     )
     print(
@@ -868,6 +902,10 @@ def report(args: argparse.Namespace, recorder: Recorder, run: dict[str, Any]) ->
         f"memory: RSS {memory.baseline_rss / 2**20:.1f} MiB → peak {memory.peak_rss / 2**20:.1f} MiB "
         f"with {resident} tables resident: {rss_per_table / 2**20:.3f} MiB per table (RSS growth / N)"
     )
+    print(
+        f"memory: RSS at the end after malloc_trim {memory.trimmed_rss / 2**20:.1f} MiB; render caches "
+        f"(bounded LRU of PIL images): {render_caches()}"
+    )
     traced_per_table = None
     if args.tracemalloc:
         traced_per_table = (memory.peak_traced - memory.baseline_traced) / resident
@@ -889,6 +927,7 @@ def report(args: argparse.Namespace, recorder: Recorder, run: dict[str, Any]) ->
         print(f"alerts shown to users: {users['alerts']}")
     p99 = percentile(overall["excl"], 99)
     summary = {
+        "revision": revision(),
         "tables": args.tables,
         "deals": args.deals,
         "seed": args.seed,
