@@ -21,10 +21,11 @@ from engine.actions import (
     Passed,
     Phase,
     Played,
+    PlayerFinished,
     TrickWon,
 )
 from engine.cards import Card, Rank
-from engine.observation import Observation
+from engine.observation import Observation, TributeView
 from engine.plays import Play
 from engine.rules import PRESETS, MatchFormat, Rules
 from handlers.i18n import translator
@@ -136,6 +137,9 @@ def format_summary(rules: Rules, locale: str) -> str:
 # ---------------------------------------------------------------- board
 
 
+TRICK_RULE = "──────────"  # between two tricks on the board
+
+
 def header(obs: Observation, rules: Rules, locale: str) -> str:
     deal = _("Deal {number}", locale, number=obs.deal_number)
     level = _("playing {rank}", locale, rank=rank_text(obs.level, locale))
@@ -153,85 +157,115 @@ def board_text(
     names: dict[int, str],
     rules: Rules,
     locale: str,
+    first: int = 0,
     autoplay: Collection[int] = (),
 ) -> str:
-    """The live board of the current trick: plays, tributes, counts, places, whose turn."""
+    """The live board message: every play of tricks ``first`` through the current one, then whose turn.
+
+    ``events`` are the deal's public events; the deal's opening (tributes, who leads) goes
+    with its first trick.
+    """
     lines = [header(obs, rules, locale)]
-    lines.extend(tribute_lines(obs, names, locale))
-    lines.extend(trick_lines(events, obs.level, names, locale))
+    if first == 0:
+        lines.extend(tribute_lines(obs, names, locale))
+        lines.extend(anti_tribute_lines(events, names, locale))
+    for block in trick_blocks(events, obs.level, names, locale)[first:]:
+        lines.extend(block)
     lines.extend(status_lines(obs, names, locale, autoplay))
     return "\n".join(lines)
 
 
 def tribute_lines(obs: Observation, names: dict[int, str], locale: str) -> list[str]:
+    return [exchange_line(view, names, locale) for view in obs.tributes]
+
+
+def exchange_line(tribute: TributeView, names: dict[int, str], locale: str) -> str:
+    """进贡 or 还贡 as the group sees it (🂠 for a card it may not see)."""
+    card = card_text(tribute.card, locale) if tribute.card is not None else "🂠"
+    message = (
+        "Return: {giver} → {receiver} {card}" if tribute.is_return else "Tribute: {giver} → {receiver} {card}"
+    )
+    return _(
+        message,
+        locale,
+        giver=who(tribute.giver, names[tribute.giver], locale),
+        receiver=who(tribute.receiver, names[tribute.receiver], locale),
+        card=card,
+    )
+
+
+def anti_tribute_lines(events: Sequence[Event], names: dict[int, str], locale: str) -> list[str]:
     lines = []
-    for tribute in obs.tributes:
-        card = card_text(tribute.card, locale) if tribute.card is not None else "🂠"
-        message = (
-            "Return: {giver} → {receiver} {card}"
-            if tribute.is_return
-            else "Tribute: {giver} → {receiver} {card}"
-        )
-        lines.append(
-            _(
-                message,
-                locale,
-                giver=who(tribute.giver, names[tribute.giver], locale),
-                receiver=who(tribute.receiver, names[tribute.receiver], locale),
-                card=card,
-            )
-        )
-    return lines
-
-
-def trick_lines(events: Sequence[Event], level: Rank, names: dict[int, str], locale: str) -> list[str]:
-    """This deal's leader and anti-tribute notes, the last trick's winner, this trick's plays."""
-    start = 0
-    lines: list[str] = []
-    for i, event in enumerate(events):
-        if isinstance(event, TrickWon):
-            start = i + 1
     for event in events:
         if isinstance(event, AntiTribute):
             seats = "、".join(who(s, names[s], locale) for s in event.seats)
             lines.append(_("Anti-tribute! {seats} hold both red jokers: no tribute.", locale, seats=seats))
-    won = [e for e in events[:start] if isinstance(e, TrickWon)]
-    if won:
-        last = won[-1]
-        note = _(" (partner takes over)", locale) if last.jiefeng else ""
-        lines.append(_("Last trick: {seat}", locale, seat=who(last.seat, names[last.seat], locale)) + note)
-    lines.append("──────────")
-    for event in events[start:]:
-        if isinstance(event, LeaderChosen):
-            lines.append(_("{seat} leads", locale, seat=who(event.seat, names[event.seat], locale)))
-        elif isinstance(event, Played):
-            lines.append(
-                f"{who(event.seat, names[event.seat], locale)}: {play_text(event.play, level, locale)}"
-            )
-        elif isinstance(event, Passed):
-            lines.append(_("{seat}: pass", locale, seat=who(event.seat, names[event.seat], locale)))
     return lines
 
 
-def finished_trick_text(
-    events: Sequence[Event], trick: int, names: dict[int, str], locale: str
-) -> str | None:
-    """A trick's board once it is over: its plays and who won it (no turn line).
+def move_line(seat: int, name: str, move: str, locale: str) -> str:
+    """名字：顺子 … / Name: Straight …: one separator for plays and passes (full-width in Chinese)."""
+    return f"{who(seat, name, locale)}{colon(locale)}{move}"
 
-    ``trick`` counts the tricks already won in the deal before it; None if it is not over.
+
+def colon(locale: str) -> str:
+    return ": " if locale.startswith("en") else "："
+
+
+def place_line(place: int, seat: int, name: str, locale: str) -> str:
+    """🏁 上游：名字."""
+    return f"🏁 {place_name(place, locale)}{colon(locale)}{who(seat, name, locale)}"
+
+
+def trick_blocks(events: Sequence[Event], level: Rank, names: dict[int, str], locale: str) -> list[list[str]]:
+    """The deal's tricks as lines, one block per trick: a rule, who leads (first trick),
+    every play and pass in order (🏁 on the play that took a player out), and ``✔`` with
+    the winner once the trick is won. The last block is the trick in play (maybe empty).
     """
-    won = [i for i, event in enumerate(events) if isinstance(event, TrickWon)]
-    started = next((e for e in events if isinstance(e, DealStarted)), None)
-    if trick >= len(won) or started is None:
-        return None
-    end = won[trick]
-    winner = events[end]
-    assert isinstance(winner, TrickWon)
+    blocks: list[list[str]] = [[TRICK_RULE]]
+    last_play: Played | None = None  # the latest play of the trick, whose player may go out with it
+    for event in events:
+        lines = blocks[-1]
+        if isinstance(event, LeaderChosen):
+            lines.append(_("{seat} leads", locale, seat=who(event.seat, names[event.seat], locale)))
+        elif isinstance(event, Played):
+            last_play = event
+            lines.append(
+                move_line(event.seat, names[event.seat], play_text(event.play, level, locale), locale)
+            )
+        elif isinstance(event, Passed):
+            lines.append(move_line(event.seat, names[event.seat], _("pass", locale), locale))
+        elif isinstance(event, PlayerFinished) and last_play is not None and last_play.seat == event.seat:
+            lines[-1] += f" 🏁 {place_name(event.place, locale)}"
+        elif isinstance(event, TrickWon):
+            note = _(" (partner takes over)", locale) if event.jiefeng else ""
+            seat = who(event.seat, names[event.seat], locale)
+            lines.append("✔ " + _("Trick won by {seat}", locale, seat=seat) + note)
+            blocks.append([TRICK_RULE])
+            last_play = None
+    return blocks
+
+
+def finished_board_text(
+    *,
+    events: Sequence[Event],
+    first: int,
+    last: int,
+    tributes: Sequence[TributeView],
+    names: dict[int, str],
+    locale: str,
+) -> str:
+    """A board message once play has moved on: every play of its tricks ``first``..``last``
+    and who won each (no turn line). ``tributes`` are the deal's exchanges as the group sees them."""
+    started = next(e for e in events if isinstance(e, DealStarted))
     deal = _("Deal {number}", locale, number=started.deal_number)
     playing = _("playing {rank}", locale, rank=rank_text(started.level, locale))
     lines = [f"🃏 <b>{deal}</b> · {playing}"]
-    lines.extend(trick_lines(events[:end], started.level, names, locale))
-    lines.append("✔ " + _("Trick won by {seat}", locale, seat=who(winner.seat, names[winner.seat], locale)))
+    if first == 0:
+        lines.extend(exchange_line(view, names, locale) for view in tributes)
+        lines.extend(anti_tribute_lines(events, names, locale))
+    for block in trick_blocks(events, started.level, names, locale)[first : last + 1]:
+        lines.extend(block)
     return "\n".join(lines)
 
 
@@ -247,7 +281,7 @@ def status_lines(
     if counts:
         lines.append(_("Cards left: {counts}", locale, counts=" · ".join(counts)))
     for place, seat in enumerate(obs.finish_order, start=1):
-        lines.append(f"🏁 {place_name(place, locale)}: {who(seat, names[seat], locale)}")
+        lines.append(place_line(place, seat, names[seat], locale))
     if autoplay:
         seats = " ".join(seat_name(seat, locale) for seat in sorted(autoplay))
         lines.append(_("Auto-play: {seats}", locale, seats=seats))
@@ -304,17 +338,24 @@ def a_attempt_text(attempt: str, locale: str) -> str:
     return _(message, locale, result=attempt)
 
 
-def closing_board_text(events: Sequence[Event], result: DealEnded, names: dict[int, str], locale: str) -> str:
-    """The board's last state for a finished deal: its last trick and the places."""
-    started = next(e for e in events if isinstance(e, DealStarted))
-    deal = _("Deal {number}", locale, number=result.deal_number)
-    playing = _("playing {rank}", locale, rank=rank_text(started.level, locale))
-    lines = [f"🃏 <b>{deal}</b> · {playing}"]
-    lines.extend(
-        trick_lines([e for e in events if not isinstance(e, DealEnded)], started.level, names, locale)
-    )
+def closing_board_text(
+    *,
+    events: Sequence[Event],
+    result: DealEnded,
+    first: int,
+    tributes: Sequence[TributeView],
+    names: dict[int, str],
+    locale: str,
+) -> str:
+    """The last board message of a finished deal: every play from trick ``first`` on, and the places."""
+    last = sum(isinstance(e, TrickWon) for e in events)
+    lines = [
+        finished_board_text(
+            events=events, first=first, last=last, tributes=tributes, names=names, locale=locale
+        )
+    ]
     for place, seat in enumerate(result.finish_order, start=1):
-        lines.append(f"🏁 {place_name(place, locale)}: {who(seat, names[seat], locale)}")
+        lines.append(place_line(place, seat, names[seat], locale))
     return "\n".join(lines)
 
 

@@ -25,9 +25,11 @@ import aiosqlite
 
 from bot import build_application, close_services, open_services
 from demo import take_turn
-from engine.actions import PlayCards
-from engine.cards import CARDS
-from engine.match import action_from_json
+from engine.actions import DealStarted, PlayCards, Played
+from engine.cards import CARDS, Rank
+from engine.match import Match, action_from_json
+from engine.rules import Rules
+from handlers.texts import move_line, play_text
 from render.words import card_text
 from tests.e2e.harness import BotMessage, Chat, Emulator, EmulatorError, Telegram, User, polling, wait_for
 
@@ -227,6 +229,34 @@ async def assert_clean_finish(telegram: Telegram, table: Table) -> None:
     assert await table.group_rate() <= 20
     messages = await telegram.messages(table.group)
     assert any("第 2 副" in m.content for m in messages)
+    assert plays_missing_from(await plays_of_match(table.db_path), messages) == []
+
+
+async def plays_of_match(db_path: Path) -> list[str]:
+    """Every play of the match as the board writes it (名字：牌型 牌), replayed from the stored log."""
+    async with aiosqlite.connect(db_path) as db:
+        async with db.execute("SELECT rules_json, seed FROM game_tables") as cursor:
+            rules_json, seed = await cursor.fetchone()
+        async with db.execute("SELECT seat, name FROM seats") as cursor:
+            names = {int(seat): str(name) for seat, name in await cursor.fetchall()}
+        async with db.execute("SELECT seat, action_json FROM actions ORDER BY version") as cursor:
+            history = [(seat, action_from_json(json.loads(text))) for seat, text in await cursor.fetchall()]
+    match = Match.replay(Rules.from_json(rules_json), int(seed), history)
+    level, plays = Rank.TWO, []
+    for event in match.events:
+        if isinstance(event, DealStarted):
+            level = event.level
+        elif isinstance(event, Played):
+            plays.append(move_line(event.seat, names[event.seat], play_text(event.play, level, "zh"), "zh"))
+    return plays
+
+
+def plays_missing_from(plays: list[str], messages: list[BotMessage]) -> list[str]:
+    """The plays that no group message shows (as it reads now)."""
+    shown = {line for message in messages for line in message.content.split("\n")}
+    return [
+        play for play in plays if play not in shown and not any(s.startswith(play + " 🏁") for s in shown)
+    ]
 
 
 async def test_two_humans_and_two_ai_play_a_match(
