@@ -229,13 +229,13 @@ class BoardPublisher:
         chat_id = table.record.chat_id
         for first, last in ranges:
             shown = text(first, last)
-            message_id = table.record.board_message_id
-            if message_id is None or first != board.first:
+            message_id = table.record.board_message_id if first == board.first else None
+            if message_id is not None and shown != board.shown_text:
+                message_id = message_id if await self._edit(chat_id, message_id, shown) else None
+            if message_id is None:
                 await self.budget.acquire(chat_id)
                 sent = await self.bot.send_message(chat_id, shown, parse_mode=ParseMode.HTML)
                 await self.tables.set_board_message(table, sent.message_id)
-            elif shown != board.shown_text:
-                await self._edit(chat_id, message_id, shown)
             board.first, board.shown_text = first, shown
 
     async def _send_result(self, table: LiveTable, board: _Board, result: Event, locale: str) -> None:
@@ -296,14 +296,17 @@ class BoardPublisher:
     def _names(table: LiveTable) -> dict[int, str]:
         return {seat: state.record.name for seat, state in table.seats.items()}
 
-    async def _edit(self, chat_id: int, message_id: int, text: str) -> None:
+    async def _edit(self, chat_id: int, message_id: int, text: str) -> bool:
+        """False if the message can no longer be edited (deleted in the group): its plays go to a new one."""
         try:
             await self.bot.edit_message_text(
                 text, chat_id=chat_id, message_id=message_id, parse_mode=ParseMode.HTML
             )
         except BadRequest as error:
             if "not modified" not in str(error).lower():
-                raise
+                log.info("board message %s in chat %s not edited: %s", message_id, chat_id, error)
+                return False
+        return True
 
     async def _locale(self, chat_id: int) -> str:
         """The group's language, read once (``forget_locale`` after /lang)."""

@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from telegram.error import BadRequest
 
 from engine.actions import DealEnded, DealStarted, Event, Passed, Played, TributeGiven, TrickWon
 from engine.ai import choose_action, timeout_action
@@ -41,6 +42,8 @@ class FakeBot:
     """Keeps every message's current text; ``public`` gives the card faces the group may see now."""
 
     public: Callable[[], set[str]] = set
+    delete_first: bool = False  # an admin deletes the first board message as soon as it appears
+    gone: set[int] = field(default_factory=set)
     sent: list[Sent] = field(default_factory=list)
     texts: dict[int, str] = field(default_factory=dict)
     edits: int = 0
@@ -56,6 +59,8 @@ class FakeBot:
 
     async def edit_message_text(self, text: str, *, message_id: int, **_: Any) -> None:
         assert message_id in self.texts
+        if message_id in self.gone:
+            raise BadRequest("Message to edit not found")
         self.edits += 1
         self._check(text)
         self.texts[message_id] = text
@@ -65,6 +70,8 @@ class FakeBot:
         self._check(text)
         self.sent.append(Sent(kind, time.monotonic(), self.next_id))
         self.texts[self.next_id] = text
+        if self.delete_first and kind == "text" and not self.gone:
+            self.gone.add(self.next_id)
         return type("Message", (), {"message_id": self.next_id})()
 
     def _check(self, text: str) -> None:
@@ -78,7 +85,8 @@ class FakeBot:
 
     def board_lines(self) -> list[str]:
         """The final texts of the text messages, in the order they were sent, line by line."""
-        return [line for s in self.sent if s.kind == "text" for line in self.texts[s.message_id].split("\n")]
+        shown = [s.message_id for s in self.sent if s.kind == "text" and s.message_id not in self.gone]
+        return [line for message_id in shown for line in self.texts[message_id].split("\n")]
 
 
 @pytest.fixture
@@ -199,6 +207,16 @@ async def test_fast_play_shows_every_play_and_pass_in_order(
     assert max(len(text) for text in texts) <= text_limit
     assert max(text.count("✔") for text in texts) >= 2  # a message that covers several tricks
     assert not any("⏳" in text for text in texts)  # every message ended with exactly its tricks
+
+
+async def test_a_deleted_board_message_is_replaced_without_losing_plays(db: Database) -> None:
+    service, table = await seated_table(db, seed=5)
+    bot = FakeBot(delete_first=True)
+    board = BoardPublisher(bot, service, db, budget=ChatBudget(limit=3, window=0.3), interval=0.02)  # type: ignore[arg-type]
+    await play_fast(service, table, board, [])
+    assert table.match is not None
+    assert bot.gone
+    assert missing_moves(moves_in_order(table.match.events), bot.board_lines()) == []
 
 
 def test_tricks_are_split_by_length_without_dropping_any() -> None:
