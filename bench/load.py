@@ -32,7 +32,9 @@ Figures per press (milliseconds, from ``received``):
 
 * ``bot only``: the last call's issue time minus the time during which some earlier call of
   the press was waiting in the rate limiter or for the emulator's response, i.e. the bot's
-  own work (Python, SQLite, event-loop queueing) on the way to its last call;
+  own work (Python, SQLite, event-loop queueing) on the way to its last call — and any wait
+  for the table's lock, which another press of the same table may hold while *its* calls
+  wait in the limiter (so a saturated limiter also shows here);
 * ``server (excl. limiter)``: the last call's issue time minus the time any of the press's
   calls spent waiting in ``AIORateLimiter`` (its deliberate pacing for Telegram's limits:
   30 requests/s overall, 20 a minute per group); includes the emulator's response times
