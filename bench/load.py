@@ -864,14 +864,14 @@ def report(args: argparse.Namespace, recorder: Recorder, run: dict[str, Any]) ->
         f"{'sql p50':>9}{'sql p99':>9}{'sql ops':>8}{'calls':>7}"
     )
     for kind in sorted({h.kind for h in presses}):
-        values = figures([h for h in presses if h.kind == kind])
-        n = max(len(values["calls"]), 1)
+        of_kind = figures([h for h in presses if h.kind == kind])
+        n = max(len(of_kind["calls"]), 1)
         print(
-            f"{kind:<16}{len(values['excl']):>6}{percentile(values['own'], 50):>9.1f}"
-            f"{percentile(values['own'], 99):>9.1f}{percentile(values['excl'], 50):>9.1f}"
-            f"{percentile(values['excl'], 99):>9.1f}{percentile(values['sqlite'], 50):>9.1f}"
-            f"{percentile(values['sqlite'], 99):>9.1f}{sum(values['sqlite_ops']) / n:>8.1f}"
-            f"{sum(values['calls']) / n:>7.2f}"
+            f"{kind:<16}{len(of_kind['excl']):>6}{percentile(of_kind['own'], 50):>9.1f}"
+            f"{percentile(of_kind['own'], 99):>9.1f}{percentile(of_kind['excl'], 50):>9.1f}"
+            f"{percentile(of_kind['excl'], 99):>9.1f}{percentile(of_kind['sqlite'], 50):>9.1f}"
+            f"{percentile(of_kind['sqlite'], 99):>9.1f}{sum(of_kind['sqlite_ops']) / n:>8.1f}"
+            f"{sum(of_kind['calls']) / n:>7.2f}"
         )
     lobby = figures([h for h in recorder.handlings if h.kind in ("command", "lobby")])
     waits = [
