@@ -14,24 +14,13 @@ import asyncio
 import tempfile
 from pathlib import Path
 
-from tests.e2e.harness import BotMessage, Chat, Emulator, EmulatorError, Telegram, User, polling
+from tests.e2e.harness import BotMessage, Chat, Emulator, EmulatorError, Telegram, User, callback_ops, polling
 
 DEMO_TOKEN = "123456:DEMO"
 OUTPUT = Path("demo-output")
 YOU = User(7001, "You")
 GROUP = Chat.group(-7001, "掼蛋 demo")
 DEMO_TABLE = "/newgame wechat-6-deals points_deals=1 turn_seconds=60"
-
-
-def ops_of(message: BotMessage) -> dict[str, list[str]]:
-    """The message's callback buttons by operation (``h:table:version:nonce:op[:arg]``)."""
-    found: dict[str, list[str]] = {}
-    for row in message.buttons:
-        for button in row:
-            parts = (button.data or "").split(":")
-            if len(parts) >= 5 and button.data:
-                found.setdefault(parts[4], []).append(button.data)
-    return found
 
 
 async def press(telegram: Telegram, user: User, message: BotMessage, data: str) -> tuple[str, bool] | None:
@@ -50,7 +39,7 @@ async def take_turn(telegram: Telegram, user: User) -> bool:
     """One step of a simulated player in its private chat; False when there was nothing to do."""
     chat = Chat.private(user)
     hand = await telegram.last_message(chat)
-    ops = ops_of(hand) if hand is not None else {}
+    ops = callback_ops(hand) if hand is not None else {}
     if hand is None or not ops:
         return False
     if "g" in ops or "b" in ops:
@@ -71,7 +60,7 @@ async def take_turn(telegram: Telegram, user: User) -> bool:
     for _ in range(100):
         fresh = await telegram.last_message(chat)
         if fresh is not None and fresh.raw != hand.raw:
-            fresh_ops = ops_of(fresh)
+            fresh_ops = callback_ops(fresh)
             if "p" in fresh_ops:
                 await press(telegram, user, fresh, fresh_ops["p"][0])
             return True
@@ -157,9 +146,9 @@ async def run_table(telegram: Telegram) -> None:
     await press(telegram, YOU, lobby, lobby.buttons[0][0].data or "")
     for _ in range(3):
         lobby = await telegram.wait_message(GROUP, lambda m: bool(m.buttons))
-        await press(telegram, YOU, lobby, ops_of(lobby)["i"][0])
+        await press(telegram, YOU, lobby, callback_ops(lobby)["i"][0])
     lobby = await telegram.wait_message(GROUP, lambda m: bool(m.buttons) and "AI 丁" in m.content)
-    await press(telegram, YOU, lobby, ops_of(lobby)["go"][0])
+    await press(telegram, YOU, lobby, callback_ops(lobby)["go"][0])
     printer = Printer(telegram)
     done = asyncio.Event()
     player = asyncio.create_task(play_until(telegram, YOU, done, think=0.7))

@@ -93,6 +93,7 @@ from tests.e2e.harness import (  # noqa: E402
     EmulatorError,
     Telegram,
     User,
+    callback_ops,
     polling,
 )
 
@@ -399,17 +400,6 @@ class UserStats:
     lost: int = 0
 
 
-def ops_of(message: BotMessage) -> dict[str, list[str]]:
-    """A message's callback buttons by operation (``area:table:version:nonce:op[:arg]``)."""
-    found: dict[str, list[str]] = {}
-    for row in message.buttons:
-        for button in row:
-            parts = (button.data or "").split(":")
-            if len(parts) >= 5 and button.data:
-                found.setdefault(parts[4], []).append(button.data)
-    return found
-
-
 class People:
     """The simulated users: they react to what the bot shows them, with a think time."""
 
@@ -492,16 +482,16 @@ class People:
             f"/newgame wechat-6-deals points_deals={self.config.deals} turn_seconds=600 tribute_seconds=600"
         )
         await self.telegram.send(first, table.group, command)
-        lobby = await self.newest(table.group, lambda m: bool(ops_of(m).get("s")), 60)
+        lobby = await self.newest(table.group, lambda m: bool(callback_ops(m).get("s")), 60)
         for seat, user in enumerate(table.humans):
-            answer = await self.press(user, lobby, ops_of(lobby)["s"][seat], "lobby")
+            answer = await self.press(user, lobby, callback_ops(lobby)["s"][seat], "lobby")
             if answer is None or answer[1]:
                 raise RuntimeError(f"could not sit: {answer}")
         for _ in range(4 - len(table.humans)):
-            answer = await self.press(first, lobby, ops_of(lobby)["i"][0], "lobby")
+            answer = await self.press(first, lobby, callback_ops(lobby)["i"][0], "lobby")
             if answer is None or answer[1]:
                 raise RuntimeError(f"could not add an AI: {answer}")
-        answer = await self.press(first, lobby, ops_of(lobby)["go"][0], "lobby")
+        answer = await self.press(first, lobby, callback_ops(lobby)["go"][0], "lobby")
         if answer is None or answer[1]:
             raise RuntimeError(f"could not start: {answer}")
 
@@ -517,7 +507,7 @@ class People:
 
     async def step(self, user: User, dm: Chat, hand: BotMessage) -> bool:
         """One decision on the newest hand message; False when there was nothing to do."""
-        ops = ops_of(hand)
+        ops = callback_ops(hand)
         for op, kind in (("g", "tribute"), ("b", "return"), ("r", "reading"), ("a", "autoplay")):
             if op in ops:
                 await self.think()
@@ -536,7 +526,7 @@ class People:
                 await self.press(user, hand, ops["x"][0], "pass")
             return True
         selected = await self.edited(dm, hand)
-        play = ops_of(selected).get("p") if selected is not None else None
+        play = callback_ops(selected).get("p") if selected is not None else None
         if selected is not None and play:
             await self.think()
             await self.press(user, selected, play[0], "play")

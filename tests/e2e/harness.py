@@ -196,6 +196,21 @@ class BotMessage:
         return close[0]
 
 
+def callback_ops(message: BotMessage) -> dict[str, list[str]]:
+    """The message's callback buttons grouped by operation.
+
+    The bot's callback data reads ``area:table:version:nonce:op[:arg]`` (see
+    ``handlers/callback_data.py``); simulated users pick buttons by ``op``.
+    """
+    found: dict[str, list[str]] = {}
+    for row in message.buttons:
+        for button in row:
+            parts = (button.data or "").split(":")
+            if len(parts) >= 5 and button.data:
+                found.setdefault(parts[4], []).append(button.data)
+    return found
+
+
 async def wait_for(
     check: Callable[[], Awaitable[T | None]],
     timeout: float = DEFAULT_TIMEOUT,
