@@ -32,6 +32,7 @@ GROUP_GAP: Final = 26  # space before a set-apart bomb or straight flush
 RANK_GAP: Final = 5  # space where the rank changes
 MAX_STEP: Final = 88  # widest spacing, for short hands
 ROW_LIMIT: Final = 15  # more cards than this go to two rows
+MAX_HAND: Final = 27  # the widest card count the header makes room for
 
 
 @dataclass(frozen=True, slots=True)
@@ -98,7 +99,7 @@ def hand_image(
         HEADER + MARGIN + max(1, len(rows)) * (RAISE + theme.HAND_CARD.height + ROW_GAP) + MARGIN - ROW_GAP
     )
     image = Image.new("RGB", (WIDTH, height), theme.FELT)
-    image.paste(_header(obs, locale, names), (0, 0))
+    _draw_header(image, obs, locale, names)
     chosen, style = set(selected), _Style(obs.level, four_color, is_english(locale))
     for slot in slots:
         label = (labels or {}).get(slot.position)
@@ -194,14 +195,28 @@ def _label_pill(label: str, selected: bool) -> Image.Image:
     return pill.reduce(scale)
 
 
-def _header(obs: Observation, locale: str, names: Sequence[str] | None) -> Image.Image:
-    who = _who(obs, locale, names)
-    return _header_band(rank_text(obs.level), who, len(obs.hand), is_english(locale))
+def _draw_header(image: Image.Image, obs: Observation, locale: str, names: Sequence[str] | None) -> None:
+    """The cached band, then the card count on top of it."""
+    english = is_english(locale)
+    image.paste(_header_band(rank_text(obs.level), _who(obs, locale, names), english), (0, 0))
+    tally = _tally(len(obs.hand), english)
+    draw = ImageDraw.Draw(image)
+    draw.text(
+        (WIDTH - MARGIN, HEADER / 2), tally, font=font(36, bold=True), fill=theme.LIGHT_TEXT, anchor="rm"
+    )
 
 
-@lru_cache(maxsize=256)
-def _header_band(level: str, who: str, count: int, english: bool) -> Image.Image:
-    """Level badge, own seat and partner, both teams' levels, card count."""
+def _tally(count: int, english: bool) -> str:
+    return f"{count} {'cards' if english else '张'}"
+
+
+@lru_cache(maxsize=32)  # 32 × 1280×76 RGB ≈ 9 MB; the card count is drawn on a copy
+def _header_band(level: str, who: str, english: bool) -> Image.Image:
+    """Level badge, own seat and partner, both teams' levels; room for the card count.
+
+    The count is not part of the key: it changes with every play, and keying on it
+    filled the cache with near-identical bands (hundreds of MB at a hundred tables).
+    """
     band = Image.new("RGB", (WIDTH, HEADER), theme.FELT_DARK)
     draw = ImageDraw.Draw(band)
     badge = f"{'Level' if english else '打'} {level}"
@@ -209,10 +224,8 @@ def _header_band(level: str, who: str, count: int, english: bool) -> Image.Image
     badge_right = MARGIN + int(badge_face.getlength(badge)) + 32
     draw.rounded_rectangle((MARGIN, 12, badge_right, HEADER - 12), 12, fill=theme.GOLD)
     draw.text(((MARGIN + badge_right) / 2, HEADER / 2), badge, font=badge_face, fill=theme.INK, anchor="mm")
-    tally = f"{count} {'cards' if english else '张'}"
-    tally_face = font(36, bold=True)
-    draw.text((WIDTH - MARGIN, HEADER / 2), tally, font=tally_face, fill=theme.LIGHT_TEXT, anchor="rm")
-    room = WIDTH - MARGIN - int(tally_face.getlength(tally)) - 24 - (badge_right + 24)
+    widest_tally = font(36, bold=True).getlength(_tally(MAX_HAND, english))
+    room = WIDTH - MARGIN - int(widest_tally) - 24 - (badge_right + 24)
     face = font(30)
     draw.text(
         (badge_right + 24, HEADER / 2), fit(who, face, room), font=face, fill=theme.LIGHT_TEXT, anchor="lm"
