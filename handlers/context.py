@@ -7,11 +7,12 @@ Handlers reach the database, the table service and the board publisher through
 from __future__ import annotations
 
 from concurrent.futures import Executor
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from telegram.ext import CallbackContext, ExtBot
 
+from handlers.sender import LatestWins
 from storage import Database
 
 if TYPE_CHECKING:
@@ -26,6 +27,7 @@ class Services:
     board: BoardPublisher
     bot_username: str
     renderer: Executor  # draws hand pictures off the event loop (a small fixed pool bounds memory)
+    sender: LatestWins = field(default_factory=LatestWins)  # hand-message edits, outside the table lock
 
     def deep_link(self, payload: str) -> str:
         """``t.me/<bot>?start=<payload>``: opens the private chat with /start <payload>."""

@@ -10,11 +10,15 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections import Counter
+from collections.abc import Coroutine
+from dataclasses import dataclass
+from enum import Enum
 from functools import partial
+from typing import Any
 
 from telegram import InlineKeyboardMarkup, InputMediaPhoto
 from telegram.constants import ParseMode
-from telegram.error import BadRequest, Forbidden
+from telegram.error import BadRequest, Forbidden, TelegramError
 from telegram.ext import ExtBot
 
 from engine.actions import Phase
@@ -29,6 +33,7 @@ from handlers.keyboards import (
     readings_keyboard,
     waiting_keyboard,
 )
+from handlers.sender import sent
 from handlers.table_service import LiveTable, SeatState
 from handlers.texts import hand_caption
 from render.hand import render_hand
@@ -83,11 +88,23 @@ def keyboard_for(
 
 
 async def refresh_hand(bot: ExtBot[None], services: Services, table: LiveTable, seat: int) -> None:
-    """Bring one seat's hand message up to date (send it for a new deal)."""
+    """Bring one seat's hand message up to date and wait until the edit has been sent."""
+    await (await post_hand(bot, services, table, seat))
+
+
+async def post_hand(
+    bot: ExtBot[None], services: Services, table: LiveTable, seat: int
+) -> asyncio.Future[None]:
+    """Compose one seat's hand message now (table lock held); the returned future is its delivery.
+
+    A new message (first deal, new deal) is sent before this returns; edits go through
+    the per-message sender, so the caller can release the lock before awaiting them, and
+    are skipped when the message would look the same.
+    """
     state = table.seats[seat]
     user_id = state.record.user_id
     if user_id is None or table.match is None:
-        return
+        return sent()
     obs = table.observe(seat)
     locale, four_color = await _preferences(services, state)
     meaning = (
@@ -102,80 +119,152 @@ async def refresh_hand(bot: ExtBot[None], services: Services, table: LiveTable, 
         state.meaning = meaning
         state.bump()
     caption = hand_caption(obs=obs, names=names_of(table), rules=table.rules, locale=locale, note=state.note)
-    markup = keyboard_for(table, state, obs, locale)
-    try:
-        await _show(bot, services, table, state, obs, caption, markup, locale, four_color)
-    except Forbidden:
-        log.warning("user %s blocked the bot; the turn clock will play seat %s", user_id, seat)
-        await services.db.users.set_reachable(user_id=user_id, reachable=False)
-        return
     state.note = None
+    look = _Look(
+        obs, caption, keyboard_for(table, state, obs, locale), locale, four_color, _seat_names(table)
+    )
+    message_id = state.record.dm_message_id
+    new_deal = state.shown_deal is not None and state.shown_deal != obs.deal_number
+    if message_id is None or new_deal or state.lost_message:
+        dropped = sent()
+        if message_id is not None:
+            dropped = services.sender.submit(
+                (user_id, message_id), partial(_drop_keyboard, bot, user_id, message_id)
+            )
+        try:
+            await _send(bot, services, table, state, look)
+        except Forbidden:
+            await _unreachable(services, user_id, seat)
+            return dropped
+        _remember(state, look)
+        return dropped
+    if (look.hand_key, caption, look.markup) == (state.shown_hand, state.shown_caption, state.shown_markup):
+        return sent()
+    edit = partial(_edit_message, bot, services, table, state, message_id, look)
+    _remember(state, look)
+    return services.sender.submit((user_id, message_id), edit)
 
 
-async def _show(
+@dataclass(frozen=True)
+class _Look:
+    """Everything a hand message shows, taken under the table lock."""
+
+    obs: Observation
+    caption: str
+    markup: InlineKeyboardMarkup | None
+    locale: str
+    four_color: bool
+    names: list[str]
+
+    @property
+    def hand_key(self) -> tuple[int, tuple[Card, ...]]:
+        return (self.obs.deal_number, self.obs.hand)
+
+
+class _Kind(Enum):
+    """The cheapest edit that shows a new look."""
+
+    MEDIA = "media"  # the hand changed: new picture
+    CAPTION = "caption"
+    MARKUP = "markup"
+
+
+def _kind(state: SeatState, message_id: int, look: _Look) -> _Kind:
+    """Compared with what was delivered, not what was queued: a skipped newer-wins edit
+    may have been the one that changed the picture."""
+    if state.delivered is None or state.delivered[:2] != (message_id, look.hand_key):
+        return _Kind.MEDIA
+    return _Kind.CAPTION if state.delivered[2] != look.caption else _Kind.MARKUP
+
+
+def _remember(state: SeatState, look: _Look) -> None:
+    state.shown_hand, state.shown_caption, state.shown_deal = (
+        look.hand_key,
+        look.caption,
+        look.obs.deal_number,
+    )
+    state.shown_markup = look.markup
+    state.lost_message = False
+
+
+async def _edit_message(
     bot: ExtBot[None],
     services: Services,
     table: LiveTable,
     state: SeatState,
-    obs: Observation,
-    caption: str,
-    markup: InlineKeyboardMarkup | None,
-    locale: str,
-    four_color: bool,
+    message_id: int,
+    look: _Look,
 ) -> None:
-    key = (obs.deal_number, obs.hand)
-    message_id = state.record.dm_message_id
+    """Send one edit (outside the table lock). A message that cannot be edited any more
+    is replaced by a new one, under the lock, by a background refresh."""
     chat_id = state.record.user_id
     assert chat_id is not None
-    new_deal = state.shown_deal is not None and state.shown_deal != obs.deal_number
-    if message_id is None or new_deal:
-        if message_id is not None:
-            await _drop_keyboard(bot, chat_id, message_id)
-        await _send(bot, services, table, state, obs, caption, markup, locale, four_color)
-    elif state.shown_hand != key:
-        photo = await _picture(services, table, obs, locale, four_color)
-        media = InputMediaPhoto(photo, caption=caption, parse_mode=ParseMode.HTML)
-        try:
-            await _edit(
-                bot.edit_message_media(media, chat_id=chat_id, message_id=message_id, reply_markup=markup)
-            )
-        except BadRequest:
-            log.info("hand message %s cannot be edited; sending a new one", message_id)
-            await _send(bot, services, table, state, obs, caption, markup, locale, four_color)
-    elif state.shown_caption != caption:
-        await _edit(
-            bot.edit_message_caption(
-                chat_id=chat_id,
-                message_id=message_id,
-                caption=caption,
-                parse_mode=ParseMode.HTML,
-                reply_markup=markup,
-            )
+    try:
+        await _edit(_request(bot, services, chat_id, message_id, look, _kind(state, message_id, look)))
+        state.delivered = (message_id, look.hand_key, look.caption)
+    except Forbidden:
+        await _unreachable(services, chat_id, state.record.seat)
+    except BadRequest:
+        log.info("hand message %s cannot be edited; sending a new one", message_id)
+        if state.record.dm_message_id == message_id:
+            state.lost_message = True
+            _start(_resend(bot, services, table, state.record.seat))
+    except TelegramError:
+        state.delivered = state.shown_caption = state.shown_markup = None  # the next refresh sends it all
+        raise
+
+
+async def _request(
+    bot: ExtBot[None], services: Services, chat_id: int, message_id: int, look: _Look, kind: _Kind
+) -> object:
+    if kind is _Kind.MEDIA:
+        photo = await _picture(services, look)
+        media = InputMediaPhoto(photo, caption=look.caption, parse_mode=ParseMode.HTML)
+        return await bot.edit_message_media(
+            media, chat_id=chat_id, message_id=message_id, reply_markup=look.markup
         )
-    else:
-        await _edit(
-            bot.edit_message_reply_markup(chat_id=chat_id, message_id=message_id, reply_markup=markup)
+    if kind is _Kind.CAPTION:
+        return await bot.edit_message_caption(
+            chat_id=chat_id,
+            message_id=message_id,
+            caption=look.caption,
+            parse_mode=ParseMode.HTML,
+            reply_markup=look.markup,
         )
-    state.shown_hand, state.shown_caption, state.shown_deal = key, caption, obs.deal_number
+    return await bot.edit_message_reply_markup(
+        chat_id=chat_id, message_id=message_id, reply_markup=look.markup
+    )
+
+
+_background: set[asyncio.Task[None]] = set()
+
+
+def _start(job: Coroutine[Any, Any, None]) -> None:
+    task = asyncio.create_task(job)
+    _background.add(task)
+    task.add_done_callback(_background.discard)
+
+
+async def _resend(bot: ExtBot[None], services: Services, table: LiveTable, seat: int) -> None:
+    async with table.lock:
+        await refresh_hand(bot, services, table, seat)
+
+
+async def _unreachable(services: Services, user_id: int, seat: int) -> None:
+    log.warning("user %s blocked the bot; the turn clock will play seat %s", user_id, seat)
+    await services.db.users.set_reachable(user_id=user_id, reachable=False)
 
 
 async def _send(
-    bot: ExtBot[None],
-    services: Services,
-    table: LiveTable,
-    state: SeatState,
-    obs: Observation,
-    caption: str,
-    markup: InlineKeyboardMarkup | None,
-    locale: str,
-    four_color: bool,
+    bot: ExtBot[None], services: Services, table: LiveTable, state: SeatState, look: _Look
 ) -> None:
     assert state.record.user_id is not None
-    photo = await _picture(services, table, obs, locale, four_color)
-    sent = await bot.send_photo(
-        state.record.user_id, photo, caption=caption, parse_mode=ParseMode.HTML, reply_markup=markup
+    photo = await _picture(services, look)
+    sent_message = await bot.send_photo(
+        state.record.user_id, photo, caption=look.caption, parse_mode=ParseMode.HTML, reply_markup=look.markup
     )
-    await services.tables.set_dm_message(table, state.record.seat, sent.message_id)
+    await services.tables.set_dm_message(table, state.record.seat, sent_message.message_id)
+    state.delivered = (sent_message.message_id, look.hand_key, look.caption)
 
 
 async def _edit(request: object) -> None:
@@ -194,11 +283,9 @@ async def _drop_keyboard(bot: ExtBot[None], chat_id: int, message_id: int) -> No
         log.debug("old hand message %s already without keyboard", message_id)
 
 
-async def _picture(
-    services: Services, table: LiveTable, obs: Observation, locale: str, four_color: bool
-) -> bytes:
+async def _picture(services: Services, look: _Look) -> bytes:
     """The hand picture, drawn in the render pool so other tables' presses are not held up."""
-    draw = partial(render_hand, obs, locale=locale, four_color=four_color, names=_seat_names(table))
+    draw = partial(render_hand, look.obs, locale=look.locale, four_color=look.four_color, names=look.names)
     return await asyncio.get_running_loop().run_in_executor(services.renderer, draw)
 
 
@@ -218,7 +305,8 @@ async def _preferences(services: Services, state: SeatState) -> tuple[str, bool]
     return state.preferences
 
 
-async def refresh_hands(bot: ExtBot[None], services: Services, table: LiveTable) -> None:
-    """Refresh every human seat (after an action changed the public state), concurrently."""
+async def post_hands(bot: ExtBot[None], services: Services, table: LiveTable) -> asyncio.Future[Any]:
+    """Compose every human seat's message (table lock held); the future is their delivery."""
     seats = [seat for seat, state in sorted(table.seats.items()) if not state.record.is_ai]
-    await asyncio.gather(*(refresh_hand(bot, services, table, seat) for seat in seats))
+    deliveries = await asyncio.gather(*(post_hand(bot, services, table, seat) for seat in seats))
+    return asyncio.gather(*deliveries)

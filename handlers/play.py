@@ -10,7 +10,6 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections import Counter
-from collections.abc import Coroutine
 from dataclasses import dataclass
 from typing import Any
 
@@ -26,7 +25,7 @@ from engine.rules import WildcardDeclaration
 from handlers import flow
 from handlers.callback_data import Area, BadCallback, Op, Press
 from handlers.context import Context
-from handlers.hand_message import refresh_hand
+from handlers.hand_message import post_hand
 from handlers.i18n import normalize_locale
 from handlers.lobby import user_locale
 from handlers.replies import alert, refuse
@@ -36,6 +35,9 @@ from handlers.texts import cannot_beat, error_text
 from handlers.tribute import EXCHANGE_OPS, exchange_action
 
 log = logging.getLogger(__name__)
+
+Delivery = asyncio.Future[Any]
+"""Message edits composed under the table lock, sent after it (see :mod:`handlers.sender`)."""
 
 SELECTION_OPS = (Op.TOGGLE, Op.CLEAR, Op.HINT, Op.CANCEL_READING)
 """Presses that only change the selection: valid while the keyboard revision is current,
@@ -69,34 +71,35 @@ async def on_hand_press(update: Update, context: Context) -> None:
         await refuse(query, "not_seated", await user_locale(context, query.from_user.id))
         return
     async with table.lock:
-        await _handle(query, context, table, table.seats[seat], press)
+        delivery = await _handle(query, context, table, table.seats[seat], press)
+    if delivery is not None:
+        await asyncio.gather(query.answer(), delivery)
 
 
 async def _handle(
     query: CallbackQuery, context: Context, table: LiveTable, state: SeatState, press: Press
-) -> None:
+) -> Delivery | None:
+    """Apply a press under the table lock: a refusal is answered here; an accepted press
+    returns the delivery of the messages it changed, awaited (and answered) after the lock."""
     locale = state.preferences[0] if state.preferences else normalize_locale(state.record.locale)
     if table.match is None or press.nonce != state.nonce:
         await refuse(query, "stale", locale)
-        return
+        return None
     if press.op not in SELECTION_OPS and press.version != table.version:
         await refuse(query, "stale", locale)
-        return
+        return None
     if press.op in SELECTION_OPS:
-        await _select(query, context, table, state, press, locale)
-        return
+        return await _select(query, context, table, state, press, locale)
     if press.op is Op.CANCEL_AUTOPLAY:
         outcome = await context.services.tables.set_autoplay(table, seat=state.record.seat, on=False)
-        await _answered(query, flow.show_in(context, table, outcome))
-        return
+        return await flow.post_in(context, table, outcome)
     action = _action(table, state, press)
     if isinstance(action, Refusal):
         await alert(query, action.text or error_text(action.code, locale))
-        return
+        return None
     if action is None:
-        await _answered(query, refresh_hand(context.bot, context.services, table, state.record.seat))
-        return
-    await _act(query, context, table, state, action, locale)
+        return await post_hand(context.bot, context.services, table, state.record.seat)
+    return await _act(query, context, table, state, action, locale)
 
 
 def _action(table: LiveTable, state: SeatState, press: Press) -> Action | Refusal | None:
@@ -140,44 +143,39 @@ def _action(table: LiveTable, state: SeatState, press: Press) -> Action | Refusa
     return None
 
 
-async def _answered(query: CallbackQuery, showing: Coroutine[Any, Any, None]) -> None:
-    """Accepted: answer the press while the messages are being updated, not before."""
-    await asyncio.gather(query.answer(), showing)
-
-
 async def _act(
     query: CallbackQuery, context: Context, table: LiveTable, state: SeatState, action: Action, locale: str
-) -> None:
+) -> Delivery | None:
     try:
         outcome = await context.services.tables.act(table, seat=state.record.seat, action=action)
     except NotYourTurn:
         await refuse(query, "not_your_turn", locale)
-        return
+        return None
     except IllegalAction:
         await refuse(query, "must_lead", locale)
-        return
+        return None
     except EngineError as error:
         log.info("refused %s at table %s: %s", action, table.id, error)
         await refuse(query, "no_such_play", locale)
-        return
-    await _answered(query, flow.show_in(context, table, outcome))
+        return None
+    return await flow.post_in(context, table, outcome)
 
 
 async def _select(
     query: CallbackQuery, context: Context, table: LiveTable, state: SeatState, press: Press, locale: str
-) -> None:
+) -> Delivery | None:
     """Selection changes touch only the keyboard (the image shows the hand)."""
     seat = state.record.seat
     obs = table.observe(seat)
     if press.op is Op.TOGGLE:
         if press.arg is None or not 0 <= press.arg < len(CARDS):
             await refuse(query, "bad_button", locale)
-            return
+            return None
         card = CARDS[press.arg]
         held = Counter(obs.hand)[card]
         if held == 0:
             await refuse(query, "stale", locale)
-            return
+            return None
         state.selection = toggle(state.selection, card, held)
         state.hint_index = 0
         state.hint_play = None
@@ -189,8 +187,8 @@ async def _select(
         refusal = _hint(table, state, context.services.tables.policy)
         if refusal is not None:
             await refuse(query, refusal, locale)
-            return
-    await _answered(query, refresh_hand(context.bot, context.services, table, seat))
+            return None
+    return await post_hand(context.bot, context.services, table, seat)
 
 
 def _hint(table: LiveTable, state: SeatState, policy: Policy) -> str | None:

@@ -55,6 +55,9 @@ class SeatState:
     shown_hand: tuple[int, tuple[Card, ...]] | None = None  # (deal, hand) in the DM image
     shown_caption: str | None = None
     shown_deal: int | None = None
+    shown_markup: object = None  # the keyboard last handed to the sender
+    delivered: tuple[int, tuple[int, tuple[Card, ...]], str] | None = None  # (message, hand, caption) sent
+    lost_message: bool = False  # the hand message cannot be edited: the next refresh sends a new one
     preferences: tuple[str, bool] | None = None  # (locale, four-colour), cached from the user row
     meaning: object = None  # what the card buttons refer to; a change makes a new revision (nonce)
     note: str | None = None  # a one-off caption line (a timeout acted for the player)

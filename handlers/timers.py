@@ -91,7 +91,8 @@ async def on_match_clock(context: Context) -> None:
         if table.match is None or table.match.is_over:
             return
         outcome = await context.services.tables.expire(table)
-        await flow.show_in(context, table, outcome)
+        delivery = await flow.post_in(context, table, outcome)
+    await delivery
 
 
 def rearm(job_queue: JobQueue[Any], table: LiveTable) -> None:
@@ -144,4 +145,5 @@ async def on_timeout(context: Context) -> None:
         state.note = _("⏰ Time ran out: the bot acted for you.", locale)
         if state.record.autoplay:
             state.note += "\n" + _("Auto-play is on; press Cancel auto-play to play again.", locale)
-        await flow.show_in(context, table, outcome)
+        delivery = await flow.post_in(context, table, outcome)
+    await delivery
