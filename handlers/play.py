@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections import Counter
+from collections.abc import Coroutine
 from dataclasses import dataclass
 from typing import Any
 
@@ -38,6 +39,9 @@ log = logging.getLogger(__name__)
 
 Delivery = asyncio.Future[Any]
 """Message edits composed under the table lock, sent after it (see :mod:`handlers.sender`)."""
+Reply = Coroutine[Any, Any, object]
+"""What a press sends back, started after the table lock is released (even the alerts wait
+in the rate limiter)."""
 
 SELECTION_OPS = (Op.TOGGLE, Op.CLEAR, Op.HINT, Op.CANCEL_READING)
 """Presses that only change the selection: valid while the keyboard revision is current,
@@ -71,34 +75,30 @@ async def on_hand_press(update: Update, context: Context) -> None:
         await refuse(query, "not_seated", await user_locale(context, query.from_user.id))
         return
     async with table.lock:
-        delivery = await _handle(query, context, table, table.seats[seat], press)
-    if delivery is not None:
-        await asyncio.gather(query.answer(), delivery)
+        reply = await _handle(query, context, table, table.seats[seat], press)
+    await reply
 
 
 async def _handle(
     query: CallbackQuery, context: Context, table: LiveTable, state: SeatState, press: Press
-) -> Delivery | None:
-    """Apply a press under the table lock: a refusal is answered here; an accepted press
-    returns the delivery of the messages it changed, awaited (and answered) after the lock."""
+) -> Reply:
+    """Apply a press under the table lock; the reply (a refusal's alert, or the answer and
+    the edits of an accepted press) is returned to be sent after the lock is released."""
     locale = state.preferences[0] if state.preferences else normalize_locale(state.record.locale)
     if table.match is None or press.nonce != state.nonce:
-        await refuse(query, "stale", locale)
-        return None
+        return refuse(query, "stale", locale)
     if press.op not in SELECTION_OPS and press.version != table.version:
-        await refuse(query, "stale", locale)
-        return None
+        return refuse(query, "stale", locale)
     if press.op in SELECTION_OPS:
         return await _select(query, context, table, state, press, locale)
     if press.op is Op.CANCEL_AUTOPLAY:
         outcome = await context.services.tables.set_autoplay(table, seat=state.record.seat, on=False)
-        return await flow.post_in(context, table, outcome)
+        return _accepted(query, await flow.post_in(context, table, outcome))
     action = _action(table, state, press)
     if isinstance(action, Refusal):
-        await alert(query, action.text or error_text(action.code, locale))
-        return None
+        return alert(query, action.text or error_text(action.code, locale))
     if action is None:
-        return await post_hand(context.bot, context.services, table, state.record.seat)
+        return _accepted(query, await post_hand(context.bot, context.services, table, state.record.seat))
     return await _act(query, context, table, state, action, locale)
 
 
@@ -143,39 +143,38 @@ def _action(table: LiveTable, state: SeatState, press: Press) -> Action | Refusa
     return None
 
 
+async def _accepted(query: CallbackQuery, delivery: Delivery) -> None:
+    await asyncio.gather(query.answer(), delivery)
+
+
 async def _act(
     query: CallbackQuery, context: Context, table: LiveTable, state: SeatState, action: Action, locale: str
-) -> Delivery | None:
+) -> Reply:
     try:
         outcome = await context.services.tables.act(table, seat=state.record.seat, action=action)
     except NotYourTurn:
-        await refuse(query, "not_your_turn", locale)
-        return None
+        return refuse(query, "not_your_turn", locale)
     except IllegalAction:
-        await refuse(query, "must_lead", locale)
-        return None
+        return refuse(query, "must_lead", locale)
     except EngineError as error:
         log.info("refused %s at table %s: %s", action, table.id, error)
-        await refuse(query, "no_such_play", locale)
-        return None
-    return await flow.post_in(context, table, outcome)
+        return refuse(query, "no_such_play", locale)
+    return _accepted(query, await flow.post_in(context, table, outcome))
 
 
 async def _select(
     query: CallbackQuery, context: Context, table: LiveTable, state: SeatState, press: Press, locale: str
-) -> Delivery | None:
+) -> Reply:
     """Selection changes touch only the keyboard (the image shows the hand)."""
     seat = state.record.seat
     obs = table.observe(seat)
     if press.op is Op.TOGGLE:
         if press.arg is None or not 0 <= press.arg < len(CARDS):
-            await refuse(query, "bad_button", locale)
-            return None
+            return refuse(query, "bad_button", locale)
         card = CARDS[press.arg]
         held = Counter(obs.hand)[card]
         if held == 0:
-            await refuse(query, "stale", locale)
-            return None
+            return refuse(query, "stale", locale)
         state.selection = toggle(state.selection, card, held)
         state.hint_index = 0
         state.hint_play = None
@@ -186,9 +185,8 @@ async def _select(
     elif press.op is Op.HINT:
         refusal = _hint(table, state, context.services.tables.policy)
         if refusal is not None:
-            await refuse(query, refusal, locale)
-            return None
-    return await post_hand(context.bot, context.services, table, seat)
+            return refuse(query, refusal, locale)
+    return _accepted(query, await post_hand(context.bot, context.services, table, seat))
 
 
 def _hint(table: LiveTable, state: SeatState, policy: Policy) -> str | None:

@@ -69,7 +69,7 @@ async def _refusal(
 ) -> tuple[str | None, bool]:
     query = FakeQuery()
     before = table.version
-    await _handle(query, FakeContext(FakeServices(service)), table, table.seats[seat], press)  # type: ignore[arg-type]
+    await (await _handle(query, FakeContext(FakeServices(service)), table, table.seats[seat], press))  # type: ignore[arg-type]
     assert table.version == before
     [answer] = query.answers
     return answer
