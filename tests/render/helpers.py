@@ -6,7 +6,12 @@ import io
 import os
 from pathlib import Path
 
+import pytest
 from PIL import Image, ImageChops, ImageStat
+
+from engine.cards import Card
+from render import faces
+from render import hand as hand_module
 
 GOLDEN = Path(__file__).resolve().parents[1] / "data" / "golden"
 FAILED = Path(__file__).resolve().parents[1] / "output" / "render"
@@ -44,3 +49,16 @@ def assert_matches_golden(name: str, data: bytes) -> None:
             f"{name}: {actual.size} vs {expected.size}, mean difference {difference:.2f} > {TOLERANCE}; "
             f"see {FAILED}"
         )
+
+
+def record_drawn_cards(monkeypatch: pytest.MonkeyPatch) -> list[Card]:
+    """Every card face the hand renderer draws from now on, in order (privacy checks)."""
+    drawn: list[Card] = []
+    original = faces.card_sprite
+
+    def recording(card: Card, *args: object, **kwargs: object) -> Image.Image:
+        drawn.append(card)
+        return original(card, *args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(hand_module, "card_sprite", recording)
+    return drawn

@@ -6,27 +6,18 @@ import dataclasses
 from collections import Counter
 
 import pytest
-from PIL import Image
 
 from engine.actions import Phase
-from engine.cards import Card, Rank, parse_cards
+from engine.cards import Rank, parse_cards
 from engine.classify import classify
 from engine.observation import Observation, SeatView, TributeView
-from render import faces, samples
-from render import hand as hand_module
+from render import samples
 from render.hand import WIDTH, hand_image, render_hand
-from tests.render.helpers import decode, mean_difference
+from tests.render.helpers import decode, mean_difference, record_drawn_cards
 
 
 def test_draws_exactly_the_cards_in_obs_hand(monkeypatch: pytest.MonkeyPatch) -> None:
-    drawn: list[Card] = []
-    original = faces.card_sprite
-
-    def recording(card: Card, *args: object, **kwargs: object) -> Image.Image:
-        drawn.append(card)
-        return original(card, *args, **kwargs)  # type: ignore[arg-type]
-
-    monkeypatch.setattr(hand_module, "card_sprite", recording)
+    drawn = record_drawn_cards(monkeypatch)
     obs = with_other_seats_visible(samples.hand_observation(seed=3))
     render_hand(obs)
     assert Counter(drawn) == Counter(obs.hand)

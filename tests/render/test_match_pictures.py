@@ -5,28 +5,18 @@ from __future__ import annotations
 from collections import Counter
 
 import pytest
-from PIL import Image
 
 from engine.actions import PlayCards
 from engine.ai import choose_action
-from engine.cards import Card
 from engine.match import Match, observe
 from engine.rules import Rules
-from render import faces
-from render import hand as hand_module
 from render.hand import render_hand
 from render.play import render_play
+from tests.render.helpers import record_drawn_cards
 
 
 def test_hand_images_along_a_match_show_only_the_seat_own_cards(monkeypatch: pytest.MonkeyPatch) -> None:
-    drawn: list[Card] = []
-    original = faces.card_sprite
-
-    def recording(card: Card, *args: object, **kwargs: object) -> Image.Image:
-        drawn.append(card)
-        return original(card, *args, **kwargs)  # type: ignore[arg-type]
-
-    monkeypatch.setattr(hand_module, "card_sprite", recording)
+    drawn = record_drawn_cards(monkeypatch)
     match = Match.new(Rules.default(), 20261130)
     for _ in range(40):
         seat = match.to_act[0]
