@@ -863,6 +863,15 @@ def report(args: argparse.Namespace, recorder: Recorder, run: dict[str, Any]) ->
             f"{percentile(of_kind['sqlite'], 99):>9.1f}{sum(of_kind['sqlite_ops']) / n:>8.1f}"
             f"{sum(of_kind['calls']) / n:>7.2f}"
         )
+    print()
+    print("API calls per press, by method (withdrawn: superseded while queued at the limiter, never sent)")
+    for kind in sorted({h.kind for h in presses}):
+        of_kind = [h for h in presses if h.kind == kind]
+        methods = Counter(c.endpoint if c.issued is not None else "withdrawn" for h in of_kind for c in h.calls)
+        shares = ", ".join(f"{name} {count / len(of_kind):.2f}" for name, count in methods.most_common())
+        print(f"  {kind:<14}{shares}")
+    background = Counter(c.endpoint for c in recorder.background)
+    print(f"  {'background':<14}" + ", ".join(f"{name} {count}" for name, count in background.most_common()))
     lobby = figures([h for h in recorder.handlings if h.kind in ("command", "lobby")])
     waits = [
         (c.issued - c.asked) * 1000

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import contextvars
 import logging
 import time
 from collections import deque
@@ -143,7 +144,8 @@ class BoardPublisher:
             board.snapshot = _Snapshot(table.observe(None), tuple(table.deal_events))
         board.dirty = True
         if board.task is None or board.task.done():
-            board.task = asyncio.create_task(self._run(table, board))
+            # The redraw serves the table, not the press that woke it: no request context.
+            board.task = asyncio.create_task(self._run(table, board), context=contextvars.Context())
 
     async def drain(self, table_id: int) -> None:
         """Wait for the pending redraws of a table (tests, shutdown)."""

@@ -5,6 +5,12 @@ committed) and hand the edit to :class:`LatestWins`; the request leaves after th
 is released, so the table's next press does not queue behind the rate limiter. Per
 message at most one request is in flight; an edit queued while an older one is still
 unsent replaces it, so an older state is never sent after a newer one.
+
+Under load most of an edit's life is spent waiting for the rate limiter (Telegram
+allows about 30 requests a second in all). An edit that is still waiting there when a
+newer one arrives is withdrawn: it has not left, so nothing was shown, and sending it
+would spend a request on a look the player will never need. :class:`TrackingLimiter`
+wraps the bot's rate limiter to tell the sender which requests have left.
 """
 
 from __future__ import annotations
@@ -16,9 +22,60 @@ from collections.abc import Callable, Coroutine, Hashable
 from dataclasses import dataclass, field
 from typing import Any
 
+from telegram.ext import BaseRateLimiter
+
 log = logging.getLogger(__name__)
 
 Send = Callable[[], Coroutine[Any, Any, None]]
+
+
+@dataclass
+class Flight:
+    """How far one edit got: queued at the rate limiter, or left for Telegram."""
+
+    waiting: bool = False  # a request of this edit waits in the rate limiter
+    left: bool = False  # a request of this edit went out: too late to withdraw
+
+    @property
+    def withdrawable(self) -> bool:
+        return self.waiting and not self.left
+
+
+FLIGHT: contextvars.ContextVar[Flight | None] = contextvars.ContextVar("sender_flight", default=None)
+"""The edit the current task is sending, for :class:`TrackingLimiter` to update."""
+
+
+class TrackingLimiter(BaseRateLimiter[int]):
+    """A rate limiter that notes, for the sender, when a request waits and when it leaves."""
+
+    def __init__(self, inner: BaseRateLimiter[int]) -> None:
+        self.inner = inner
+
+    async def initialize(self) -> None:
+        await self.inner.initialize()
+
+    async def shutdown(self) -> None:
+        await self.inner.shutdown()
+
+    async def process_request(
+        self,
+        callback: Callable[..., Coroutine[Any, Any, Any]],
+        args: Any,
+        kwargs: dict[str, Any],
+        endpoint: str,
+        data: dict[str, Any],
+        rate_limit_args: int | None,
+    ) -> Any:
+        flight = FLIGHT.get()
+        if flight is None:
+            return await self.inner.process_request(callback, args, kwargs, endpoint, data, rate_limit_args)
+
+        async def leave(*call_args: Any, **call_kwargs: Any) -> Any:
+            flight.left = True
+            return await callback(*call_args, **call_kwargs)
+
+        flight.waiting = True
+        return await self.inner.process_request(leave, args, kwargs, endpoint, data, rate_limit_args)
 
 
 @dataclass
@@ -28,6 +85,7 @@ class _Mailbox:
     send: Send | None = None
     context: contextvars.Context | None = None
     waiters: list[asyncio.Future[None]] = field(default_factory=list)
+    sending: tuple[asyncio.Task[None], Flight] | None = None  # the edit under way
 
 
 class LatestWins:
@@ -50,6 +108,8 @@ class LatestWins:
             worker = asyncio.create_task(self._drain(key, box))
             self._workers.add(worker)
             worker.add_done_callback(self._workers.discard)
+        elif box.sending is not None and box.sending[1].withdrawable:
+            box.sending[0].cancel()  # still queued at the limiter: this edit supersedes it
         box.send, box.context = send, contextvars.copy_context()
         box.waiters.append(done)
         return done
@@ -59,14 +119,21 @@ class LatestWins:
             while box.send is not None:
                 send, context, waiters = box.send, box.context, box.waiters
                 box.send, box.context, box.waiters = None, None, []
-                try:
-                    await asyncio.create_task(send(), context=context)
-                except Exception:
-                    log.exception("edit of message %s failed", key)
-                finally:
-                    for waiter in waiters:
-                        if not waiter.done():
-                            waiter.set_result(None)
+                assert context is not None
+                flight = Flight()
+                context.run(FLIGHT.set, flight)
+                task = asyncio.create_task(send(), context=context)
+                box.sending = (task, flight)
+                await asyncio.wait([task])
+                box.sending = None
+                if task.cancelled():
+                    box.waiters[:0] = waiters  # withdrawn: the newer edit answers them
+                    continue
+                if task.exception() is not None:
+                    log.error("edit of message %s failed", key, exc_info=task.exception())
+                for waiter in waiters:
+                    if not waiter.done():
+                        waiter.set_result(None)
         finally:
             del self._boxes[key]
 

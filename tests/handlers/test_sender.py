@@ -5,7 +5,9 @@ from __future__ import annotations
 import asyncio
 import contextvars
 
-from handlers.sender import LatestWins, Send
+from telegram.ext import AIORateLimiter
+
+from handlers.sender import LatestWins, Send, TrackingLimiter
 
 press: contextvars.ContextVar[str] = contextvars.ContextVar("press", default="")
 
@@ -49,3 +51,31 @@ async def test_messages_do_not_wait_for_each_other_and_failures_resolve() -> Non
     gate.set()
     await slow
     await sender.join()
+
+
+async def test_an_edit_still_waiting_at_the_rate_limiter_is_withdrawn_for_a_newer_one() -> None:
+    """Only the newest look is worth a request; one that already left is never cut short."""
+    tracking = TrackingLimiter(AIORateLimiter(overall_max_rate=1, overall_time_period=0.3, group_max_rate=0))
+    await tracking.initialize()
+    sender, sent = LatestWins(), []
+
+    def edit(name: str) -> Send:
+        async def send() -> None:
+            async def request() -> None:
+                await asyncio.sleep(0.05)  # on the wire: v1 is past withdrawing here
+                sent.append(name)
+
+            await tracking.process_request(request, (), {}, "editMessageCaption", {"chat_id": 7}, None)
+
+        return send
+
+    first = sender.submit("m", edit("v1"))
+    await asyncio.sleep(0.01)
+    second = sender.submit("m", edit("v2"))  # queued behind v1, which has left
+    await first
+    await asyncio.sleep(0.01)  # v2 now waits at the limiter (one request per 0.3 s)
+    third = sender.submit("m", edit("v3"))
+    await asyncio.gather(second, third)
+    assert sent == ["v1", "v3"]
+    await sender.join()
+    await tracking.shutdown()
