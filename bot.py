@@ -63,7 +63,7 @@ COMMANDS = (
 )
 
 
-CONNECTION_POOL_SIZE = 32
+CONNECTION_POOL_SIZE = 8
 """Connections to the Bot API kept open. The rate limiter lets about 30 requests a second
 through (plus the unlimited callback answers), a few dozen in flight at most; PTB's default
 of 256 made httpcore scan hundreds of idle connections for every request, which cost the

@@ -110,6 +110,7 @@ HAND_KINDS = {
     "a": "autoplay",
     "c": "clear",
 }
+USER_CONNECTIONS = 12  # the simulated users' connections to the emulator
 MEMORY_SAMPLE = 0.5  # seconds between RSS samples
 ANSWER_TIMEOUT = 30.0  # a press the bot never answers is counted as lost after this
 FALLBACK_POLL = 2.0  # users re-read their chat this often even without a notification
@@ -570,7 +571,9 @@ async def run_people(config: UserConfig, commands: int, results: int) -> None:
     await loop.connect_read_pipe(lambda: asyncio.StreamReaderProtocol(reader), os.fdopen(commands, "rb"))
     out = os.fdopen(results, "w", buffering=1)
     emulator = Emulator(config.url, None)  # type: ignore[arg-type]  # the address is all users need
-    async with Telegram(emulator, TOKEN) as telegram:
+    # A few connections: httpcore scans every pooled connection per request, which made the
+    # simulated users cost more CPU than the bot they were measuring.
+    async with Telegram(emulator, TOKEN, connections=USER_CONNECTIONS) as telegram:
         people = People(telegram, config)
         go = asyncio.Event()
 

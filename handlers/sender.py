@@ -7,10 +7,11 @@ message at most one request is in flight; an edit queued while an older one is s
 unsent replaces it, so an older state is never sent after a newer one.
 
 Under load most of an edit's life is spent waiting for the rate limiter (Telegram
-allows about 30 requests a second in all). An edit that is still waiting there when a
-newer one arrives is withdrawn: it has not left, so nothing was shown, and sending it
-would spend a request on a look the player will never need. :class:`TrackingLimiter`
-wraps the bot's rate limiter to tell the sender which requests have left.
+allows about 30 requests a second in all). When a newer look of the message arrives
+meanwhile, the waiting edit keeps its place in the limiter's queue but, when its turn
+comes, the newest look is sent in its stead: one request, the freshest state, and a busy
+message (a waiting seat whose caption changes with every play) is never starved by its
+own updates. :class:`TrackingLimiter` wraps the bot's rate limiter to make that swap.
 """
 
 from __future__ import annotations
@@ -31,22 +32,31 @@ Send = Callable[[], Coroutine[Any, Any, None]]
 
 @dataclass
 class Flight:
-    """How far one edit got: queued at the rate limiter, or left for Telegram."""
+    """How far one edit got, for :class:`TrackingLimiter` and the sender to agree on."""
 
-    waiting: bool = False  # a request of this edit waits in the rate limiter
-    left: bool = False  # a request of this edit went out: too late to withdraw
+    granted: bool = False  # the limiter already let an older look of this message through
+    superseded: bool = False  # a newer look arrived: this one must not be sent
+    left: bool = False  # the request went out: too late to replace
 
-    @property
-    def withdrawable(self) -> bool:
-        return self.waiting and not self.left
+
+class Withdrawn(Exception):
+    """An edit was replaced by a newer look before its request left.
+
+    ``granted`` says whether it had already been let through the rate limiter, in which
+    case the newer look is sent at once in its place.
+    """
+
+    def __init__(self, granted: bool) -> None:
+        super().__init__("superseded by a newer look")
+        self.granted = granted
 
 
 FLIGHT: contextvars.ContextVar[Flight | None] = contextvars.ContextVar("sender_flight", default=None)
-"""The edit the current task is sending, for :class:`TrackingLimiter` to update."""
+"""The edit the current task is sending, for :class:`TrackingLimiter` to consult."""
 
 
 class TrackingLimiter(BaseRateLimiter[int]):
-    """A rate limiter that notes, for the sender, when a request waits and when it leaves."""
+    """The bot's rate limiter, letting a newer look of a message take an older one's turn."""
 
     def __init__(self, inner: BaseRateLimiter[int]) -> None:
         self.inner = inner
@@ -69,12 +79,18 @@ class TrackingLimiter(BaseRateLimiter[int]):
         flight = FLIGHT.get()
         if flight is None:
             return await self.inner.process_request(callback, args, kwargs, endpoint, data, rate_limit_args)
+        if flight.superseded:
+            raise Withdrawn(flight.granted)
+        if flight.granted:  # an older look's turn: no second wait
+            flight.left = True
+            return await callback(*args, **kwargs)
 
         async def leave(*call_args: Any, **call_kwargs: Any) -> Any:
+            if flight.superseded:
+                raise Withdrawn(granted=True)
             flight.left = True
             return await callback(*call_args, **call_kwargs)
 
-        flight.waiting = True
         return await self.inner.process_request(leave, args, kwargs, endpoint, data, rate_limit_args)
 
 
@@ -85,7 +101,7 @@ class _Mailbox:
     send: Send | None = None
     context: contextvars.Context | None = None
     waiters: list[asyncio.Future[None]] = field(default_factory=list)
-    sending: tuple[asyncio.Task[None], Flight] | None = None  # the edit under way
+    sending: Flight | None = None  # the edit under way
 
 
 class LatestWins:
@@ -108,29 +124,32 @@ class LatestWins:
             worker = asyncio.create_task(self._drain(key, box))
             self._workers.add(worker)
             worker.add_done_callback(self._workers.discard)
-        elif box.sending is not None and box.sending[1].withdrawable:
-            box.sending[0].cancel()  # still queued at the limiter: this edit supersedes it
+        elif box.sending is not None and not box.sending.left:
+            box.sending.superseded = True  # sent in its stead when its turn comes
         box.send, box.context = send, contextvars.copy_context()
         box.waiters.append(done)
         return done
 
     async def _drain(self, key: Hashable, box: _Mailbox) -> None:
+        granted = False
         try:
             while box.send is not None:
                 send, context, waiters = box.send, box.context, box.waiters
                 box.send, box.context, box.waiters = None, None, []
                 assert context is not None
-                flight = Flight()
-                context.run(FLIGHT.set, flight)
+                box.sending = Flight(granted=granted)
+                context.run(FLIGHT.set, box.sending)
                 task = asyncio.create_task(send(), context=context)
-                box.sending = (task, flight)
                 await asyncio.wait([task])
                 box.sending = None
-                if task.cancelled():
-                    box.waiters[:0] = waiters  # withdrawn: the newer edit answers them
+                error = None if task.cancelled() else task.exception()
+                if isinstance(error, Withdrawn):
+                    granted = error.granted
+                    box.waiters[:0] = waiters  # the newer look answers them
                     continue
-                if task.exception() is not None:
-                    log.error("edit of message %s failed", key, exc_info=task.exception())
+                granted = False
+                if error is not None:
+                    log.error("edit of message %s failed", key, exc_info=error)
                 for waiter in waiters:
                     if not waiter.done():
                         waiter.set_result(None)

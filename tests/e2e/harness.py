@@ -315,10 +315,11 @@ async def polling(app: Application[Any, Any, Any, Any, Any, Any], timeout: int =
 class Telegram:
     """The users' side of the emulator for one bot token: what people do and see."""
 
-    def __init__(self, emulator: Emulator, token: str) -> None:
+    def __init__(self, emulator: Emulator, token: str, *, connections: int = 100) -> None:
         self.emulator = emulator
         self.token = token
-        self._http = httpx.AsyncClient(base_url=emulator.url, timeout=10.0)
+        limits = httpx.Limits(max_connections=connections, max_keepalive_connections=connections)
+        self._http = httpx.AsyncClient(base_url=emulator.url, timeout=10.0, limits=limits)
 
     async def __aenter__(self) -> Self:
         return self

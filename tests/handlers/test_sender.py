@@ -79,3 +79,60 @@ async def test_an_edit_still_waiting_at_the_rate_limiter_is_withdrawn_for_a_newe
     assert sent == ["v1", "v3"]
     await sender.join()
     await tracking.shutdown()
+
+
+async def test_an_edit_superseded_while_being_drawn_is_withdrawn_at_the_limiter() -> None:
+    """A picture still being drawn when a newer look arrives never spends a request."""
+    tracking = TrackingLimiter(AIORateLimiter(overall_max_rate=30, overall_time_period=1, group_max_rate=0))
+    await tracking.initialize()
+    sender, sent, drawing = LatestWins(), [], asyncio.Event()
+
+    def edit(name: str, gate: asyncio.Event | None = None) -> Send:
+        async def send() -> None:
+            if gate is not None:
+                await gate.wait()  # drawing the picture, before any request
+
+            async def request() -> None:
+                sent.append(name)
+
+            await tracking.process_request(request, (), {}, "editMessageMedia", {"chat_id": 7}, None)
+
+        return send
+
+    first = sender.submit("m", edit("v1", drawing))
+    await asyncio.sleep(0.01)
+    second = sender.submit("m", edit("v2"))
+    drawing.set()
+    await asyncio.gather(first, second)
+    assert sent == ["v2"]
+    await sender.join()
+    await tracking.shutdown()
+
+
+async def test_a_message_updated_faster_than_the_limiter_keeps_its_place_in_the_queue() -> None:
+    """A waiting seat's caption changes with every play while other tables keep the limiter
+    busy: if each new look went to the back of the queue, the seat would never see one."""
+    tracking = TrackingLimiter(AIORateLimiter(overall_max_rate=1, overall_time_period=0.05, group_max_rate=0))
+    await tracking.initialize()
+    sender, sent = LatestWins(), []
+
+    def edit(name: str) -> Send:
+        async def send() -> None:
+            async def request() -> None:
+                sent.append(name)
+
+            await tracking.process_request(request, (), {}, "editMessageCaption", {"chat_id": 7}, None)
+
+        return send
+
+    others = []
+    for step in range(40):  # 2 s: other messages at 25/s against 20/s, and a new look of "m" each step
+        others.append(sender.submit(("other", step), edit("other")))
+        sender.submit("m", edit(f"m{step}"))
+        await asyncio.sleep(0.05)
+    shown = [name for name in sent if name.startswith("m")]
+    assert len(shown) >= 2, sent  # the seat saw its message change while the table was busy
+    await asyncio.gather(*others)
+    await sender.join()
+    assert [name for name in sent if name.startswith("m")][-1] == "m39"
+    await tracking.shutdown()
