@@ -33,8 +33,8 @@ from handlers import admin, flow, lobby, play
 from handlers.board import BoardPublisher
 from handlers.context import BotData, Context, Services
 from handlers.replies import refuse
-from handlers.table_service import TableService
 from handlers.sender import TrackingLimiter
+from handlers.table_service import TableService
 from storage import Database, TableStatus
 from storage.database import default_path
 

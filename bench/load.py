@@ -870,7 +870,9 @@ def report(args: argparse.Namespace, recorder: Recorder, run: dict[str, Any]) ->
     print("API calls per press, by method (withdrawn: superseded while queued at the limiter, never sent)")
     for kind in sorted({h.kind for h in presses}):
         of_kind = [h for h in presses if h.kind == kind]
-        methods = Counter(c.endpoint if c.issued is not None else "withdrawn" for h in of_kind for c in h.calls)
+        methods = Counter(
+            c.endpoint if c.issued is not None else "withdrawn" for h in of_kind for c in h.calls
+        )
         shares = ", ".join(f"{name} {count / len(of_kind):.2f}" for name, count in methods.most_common())
         print(f"  {kind:<14}{shares}")
     background = Counter(c.endpoint for c in recorder.background)
