@@ -1,9 +1,11 @@
-"""Timing of :func:`legal_plays` on full 27-card hands (``python -m engine bench``).
+"""Timing of :func:`legal_plays` and the AI's :func:`choose_action` on full 27-card
+hands (``python -m engine bench``).
 
 Hands are dealt from a seeded RNG with exactly 0, 1 and 2 wildcards, because
 wildcards multiply the number of plays. Each hand is timed leading and following a
 realistic table play: a single, pair, triple, full house, straight or run that a
-second random hand could make.
+second random hand could make. The AI runs in the bot's event loop for every AI
+seat and every hint, so its time per decision is a latency budget.
 """
 
 from __future__ import annotations
@@ -13,11 +15,15 @@ import random
 import statistics
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
+from engine.ai import choose_action
 from engine.cards import SUITS, Card, Rank, full_deck, parse_rank
+from engine.match import Match, observe
 from engine.moves import legal_plays
+from engine.observation import Observation
 from engine.plays import Play
+from engine.rules import Rules
 
 HAND_SIZE = 27
 
@@ -48,13 +54,17 @@ def table_play(rng: random.Random, level: Rank) -> Play:
 
 def time_calls(call: Callable[[], list[Play]], repeat: int) -> tuple[float, int]:
     """Best of ``repeat`` wall-clock times in ms (filters scheduler noise), and the result size."""
+    return best_ms(call, repeat), len(call())
+
+
+def best_ms(call: Callable[[], object], repeat: int) -> float:
+    """Best of ``repeat`` wall-clock times of ``call`` in ms."""
     best = float("inf")
-    size = 0
     for _ in range(repeat):
         start = time.perf_counter()
-        size = len(call())
+        call()
         best = min(best, (time.perf_counter() - start) * 1000)
-    return best, size
+    return best
 
 
 def summarize(times: list[float], sizes: list[int]) -> Timing:
@@ -79,22 +89,66 @@ def measure(hands: int, wildcards: int, level: Rank, seed: int, repeat: int) -> 
     return summarize(lead_times, lead_sizes), summarize(follow_times, follow_sizes)
 
 
+def ai_views(base: Observation, hand: list[Card], level: Rank, previous: Play) -> tuple[Observation, ...]:
+    """Seat ``base.seat`` holding ``hand``: leading, then following ``previous`` by an
+    opponent while every other seat is about to go out, so bombs are considered too."""
+    assert base.seat is not None
+    north, west, south, east = (
+        replace(view, place=None, cards_left=len(hand) if view.seat == base.seat else 5)
+        for view in base.seats
+    )
+    lead = replace(
+        base,
+        hand=tuple(hand),
+        level=level,
+        to_act=(base.seat,),
+        seats=(north, west, south, east),
+        table_play=None,
+    )
+    opponent = (base.seat + 1) % 4
+    return lead, replace(lead, table_play=previous, table_seat=opponent)
+
+
+def measure_ai(hands: int, wildcards: int, level: Rank, seed: int, repeat: int) -> tuple[Timing, Timing]:
+    """(lead, follow) timings of :func:`choose_action` on the hands :func:`measure` times."""
+    rules = Rules.default()
+    base = observe(Match.new(rules, seed), 0)
+    rng = random.Random(f"{seed}/{wildcards}")
+    lead_times, follow_times = [], []
+    for _ in range(hands):
+        hand = deal_hand(rng, level, wildcards)
+        lead, follow = ai_views(base, hand, level, table_play(rng, level))
+        lead_times.append(best_ms(lambda: choose_action(lead, rules), repeat))  # noqa: B023
+        follow_times.append(best_ms(lambda: choose_action(follow, rules), repeat))  # noqa: B023
+    return summarize(lead_times, [1] * hands), summarize(follow_times, [1] * hands)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
-    """Print median / p99 ms and mean plays for leading and following, per wildcard count."""
+    """Print median / p99 ms for leading and following, per wildcard count and section."""
     parser = argparse.ArgumentParser(prog="python -m engine bench", description=__doc__)
     parser.add_argument("--hands", type=int, default=200, help="hands per wildcard count")
     parser.add_argument("--level", default="2", help="level rank (2..A)")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--repeat", type=int, default=3, help="timed calls per hand (best kept)")
+    parser.add_argument("--section", choices=("all", "moves", "ai"), default="all")
     args = parser.parse_args(argv)
     level = parse_rank(args.level)
-    print(f"legal_plays on {args.hands} seeded 27-card hands per row, level {level.char}")
-    print(f"{'wild':>4} {'mode':>6} {'median ms':>10} {'p99 ms':>8} {'mean plays':>11}")
-    for wildcards in (0, 1, 2):
-        lead, follow = measure(args.hands, wildcards, level, args.seed, args.repeat)
-        for mode, timing in (("lead", lead), ("follow", follow)):
-            print(
-                f"{wildcards:>4} {mode:>6} {timing.median_ms:>10.3f} {timing.p99_ms:>8.3f}"
-                f" {timing.mean_plays:>11.1f}"
-            )
+    if args.section in ("all", "moves"):
+        print(f"legal_plays on {args.hands} seeded 27-card hands per row, level {level.char}")
+        print(f"{'wild':>4} {'mode':>6} {'median ms':>10} {'p99 ms':>8} {'mean plays':>11}")
+        for wildcards in (0, 1, 2):
+            lead, follow = measure(args.hands, wildcards, level, args.seed, args.repeat)
+            print_rows(wildcards, lead, follow, show_plays=True)
+    if args.section in ("all", "ai"):
+        print(f"choose_action on {args.hands} seeded 27-card hands per row, level {level.char}")
+        print(f"{'wild':>4} {'mode':>6} {'median ms':>10} {'p99 ms':>8}")
+        for wildcards in (0, 1, 2):
+            lead, follow = measure_ai(args.hands, wildcards, level, args.seed, args.repeat)
+            print_rows(wildcards, lead, follow, show_plays=False)
     return 0
+
+
+def print_rows(wildcards: int, lead: Timing, follow: Timing, *, show_plays: bool) -> None:
+    for mode, timing in (("lead", lead), ("follow", follow)):
+        plays = f" {timing.mean_plays:>11.1f}" if show_plays else ""
+        print(f"{wildcards:>4} {mode:>6} {timing.median_ms:>10.3f} {timing.p99_ms:>8.3f}{plays}")

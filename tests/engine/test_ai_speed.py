@@ -16,6 +16,7 @@ from collections.abc import Iterator, Sequence
 
 import pytest
 
+from engine import bench
 from engine.actions import Action, Pass, Phase, PlayCards, partner_of
 from engine.ai import LEAD_KINDS, choose_action
 from engine.cards import PLAIN_RANKS, SUITS, Card, Rank, card_order, full_deck
@@ -154,7 +155,7 @@ def big_hand_views(base: Observation, seed: int, count: int) -> Iterator[Observa
             candidates = legal_plays(deal(rng, level, rng.randint(0, 2), 27), level)
             table = rng.choice([p for p in candidates if p.is_bomb == (n % 10 == 1)] or candidates)
             table_seat = (seat + rng.choice((1, 2, 3))) % 4
-        seats = tuple(
+        north, west, south, east = (
             dataclasses.replace(
                 view, place=None, cards_left=len(hand) if view.seat == seat else rng.choice((2, 6, 9, 20))
             )
@@ -166,7 +167,7 @@ def big_hand_views(base: Observation, seed: int, count: int) -> Iterator[Observa
             level=level,
             table_play=table,
             table_seat=table_seat,
-            seats=seats,
+            seats=(north, west, south, east),
             phase=Phase.PLAY,
         )
 
@@ -191,6 +192,15 @@ def test_same_decisions_as_the_reference_on_27_card_hands(seed: int) -> None:
         assert action == Reference(obs, rules).choose(), obs
         played[isinstance(action, PlayCards)] += 1
     assert played[True] >= 30 and played[False] >= 5
+
+
+def test_bench_times_the_ai(capsys: pytest.CaptureFixture[str]) -> None:
+    assert bench.main(["--hands", "2", "--repeat", "1", "--section", "ai"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0].startswith("choose_action on 2 seeded 27-card hands")
+    rows = [line.split() for line in lines[2:]]
+    assert [(row[0], row[1]) for row in rows] == [(w, m) for w in "012" for m in ("lead", "follow")]
+    assert all(float(row[2]) > 0 for row in rows)
 
 
 def test_lead_kinds_follow_legal_plays_order() -> None:
