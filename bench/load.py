@@ -86,6 +86,7 @@ from telegram.ext import BaseRateLimiter, TypeHandler  # noqa: E402
 from telegram.request import BaseRequest, RequestData  # noqa: E402
 
 from bot import App, build_application, close_services, open_services  # noqa: E402
+from handlers.sender import FLIGHT  # noqa: E402
 from tests.e2e.harness import (  # noqa: E402
     BotMessage,
     Chat,
@@ -279,7 +280,11 @@ class TimedLimiter(BaseRateLimiter[int]):
         data: dict[str, Any],
         rate_limit_args: int | None,
     ) -> Any:
-        token = CALL.set(self.recorder.new_call(endpoint))
+        call = self.recorder.new_call(endpoint)
+        flight = FLIGHT.get()
+        if flight is not None and flight.turn_since is not None:
+            call.asked = flight.turn_since  # it waited at the limiter in an older look's place
+        token = CALL.set(call)
         try:
             return await self.inner.process_request(callback, args, kwargs, endpoint, data, rate_limit_args)
         finally:

@@ -19,6 +19,7 @@ from __future__ import annotations
 import asyncio
 import contextvars
 import logging
+import time
 from collections.abc import Callable, Coroutine, Hashable
 from dataclasses import dataclass, field
 from typing import Any
@@ -34,21 +35,27 @@ Send = Callable[[], Coroutine[Any, Any, None]]
 class Flight:
     """How far one edit got, for :class:`TrackingLimiter` and the sender to agree on."""
 
-    granted: bool = False  # the limiter already let an older look of this message through
+    turn_since: float | None = None  # holds an older look's turn at the limiter, since then
     superseded: bool = False  # a newer look arrived: this one must not be sent
     left: bool = False  # the request went out: too late to replace
+    waiting_since: float | None = None  # entered the rate limiter's queue (perf_counter)
+
+    @property
+    def granted(self) -> bool:
+        """The limiter already let an older look of this message through: no second wait."""
+        return self.turn_since is not None
 
 
 class Withdrawn(Exception):
     """An edit was replaced by a newer look before its request left.
 
-    ``granted`` says whether it had already been let through the rate limiter, in which
-    case the newer look is sent at once in its place.
+    ``turn_since`` is set when it had already been let through the rate limiter (having
+    queued there since then): the newer look is sent at once in its place.
     """
 
-    def __init__(self, granted: bool) -> None:
+    def __init__(self, turn_since: float | None) -> None:
         super().__init__("superseded by a newer look")
-        self.granted = granted
+        self.turn_since = turn_since
 
 
 FLIGHT: contextvars.ContextVar[Flight | None] = contextvars.ContextVar("sender_flight", default=None)
@@ -80,17 +87,18 @@ class TrackingLimiter(BaseRateLimiter[int]):
         if flight is None:
             return await self.inner.process_request(callback, args, kwargs, endpoint, data, rate_limit_args)
         if flight.superseded:
-            raise Withdrawn(flight.granted)
-        if flight.granted:  # an older look's turn: no second wait
+            raise Withdrawn(flight.turn_since)
+        if flight.granted:
             flight.left = True
             return await callback(*args, **kwargs)
 
         async def leave(*call_args: Any, **call_kwargs: Any) -> Any:
             if flight.superseded:
-                raise Withdrawn(granted=True)
+                raise Withdrawn(flight.waiting_since)
             flight.left = True
             return await callback(*call_args, **call_kwargs)
 
+        flight.waiting_since = time.perf_counter()
         return await self.inner.process_request(leave, args, kwargs, endpoint, data, rate_limit_args)
 
 
@@ -102,6 +110,7 @@ class _Mailbox:
     context: contextvars.Context | None = None
     waiters: list[asyncio.Future[None]] = field(default_factory=list)
     sending: Flight | None = None  # the edit under way
+    submitted: float = 0.0  # when ``send`` was queued (perf_counter)
 
 
 class LatestWins:
@@ -127,27 +136,30 @@ class LatestWins:
         elif box.sending is not None and not box.sending.left:
             box.sending.superseded = True  # sent in its stead when its turn comes
         box.send, box.context = send, contextvars.copy_context()
+        box.submitted = time.perf_counter()
         box.waiters.append(done)
         return done
 
     async def _drain(self, key: Hashable, box: _Mailbox) -> None:
-        granted = False
+        turn_since: float | None = None
         try:
             while box.send is not None:
                 send, context, waiters = box.send, box.context, box.waiters
                 box.send, box.context, box.waiters = None, None, []
                 assert context is not None
-                box.sending = Flight(granted=granted)
+                if turn_since is not None:
+                    turn_since = max(turn_since, box.submitted)
+                box.sending = Flight(turn_since=turn_since)
                 context.run(FLIGHT.set, box.sending)
                 task = asyncio.create_task(send(), context=context)
                 await asyncio.wait([task])
                 box.sending = None
                 error = None if task.cancelled() else task.exception()
                 if isinstance(error, Withdrawn):
-                    granted = error.granted
+                    turn_since = error.turn_since
                     box.waiters[:0] = waiters  # the newer look answers them
                     continue
-                granted = False
+                turn_since = None
                 if error is not None:
                     log.error("edit of message %s failed", key, exc_info=error)
                 for waiter in waiters:
