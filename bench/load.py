@@ -880,6 +880,16 @@ def report(args: argparse.Namespace, recorder: Recorder, run: dict[str, Any]) ->
         )
         shares = ", ".join(f"{name} {count / len(of_kind):.2f}" for name, count in methods.most_common())
         print(f"  {kind:<14}{shares}")
+    trips = [
+        (c.done - c.issued) * 1000
+        for calls in ([c for h in presses for c in h.calls], recorder.background)
+        for c in calls
+        if c.issued is not None and c.done is not None
+    ]
+    print(
+        f"  round trip to the emulator (request issued → reply read, incl. waiting for a pooled "
+        f"connection): p50 {percentile(trips, 50):.1f} ms, p99 {percentile(trips, 99):.1f} ms"
+    )
     background = Counter(c.endpoint for c in recorder.background)
     print(f"  {'background':<14}" + ", ".join(f"{name} {count}" for name, count in background.most_common()))
     lobby = figures([h for h in recorder.handlings if h.kind in ("command", "lobby")])

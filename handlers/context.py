@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 from telegram.ext import CallbackContext, ExtBot
 
+from handlers.pictures import HandPictures
 from handlers.sender import LatestWins
 from storage import Database
 
@@ -28,6 +29,10 @@ class Services:
     bot_username: str
     renderer: Executor  # draws hand pictures off the event loop (a small fixed pool bounds memory)
     sender: LatestWins = field(default_factory=LatestWins)  # hand-message edits, outside the table lock
+    pictures: HandPictures = field(init=False)  # drawn by ``renderer``, kept by what they show
+
+    def __post_init__(self) -> None:
+        self.pictures = HandPictures(self.renderer)
 
     def deep_link(self, payload: str) -> str:
         """``t.me/<bot>?start=<payload>``: opens the private chat with /start <payload>."""

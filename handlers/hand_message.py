@@ -33,10 +33,10 @@ from handlers.keyboards import (
     readings_keyboard,
     waiting_keyboard,
 )
+from handlers.selection import readings, select_play
 from handlers.sender import sent
 from handlers.table_service import LiveTable, SeatState
 from handlers.texts import hand_caption
-from render.hand import render_hand
 from storage import NotFound
 
 log = logging.getLogger(__name__)
@@ -142,6 +142,7 @@ async def post_hand(
         return sent()
     edit = partial(_edit_message, bot, services, table, state, message_id, look)
     _remember(state, look)
+    _prefetch(services, state, look)
     return services.sender.submit((user_id, message_id), edit)
 
 
@@ -284,9 +285,24 @@ async def _drop_keyboard(bot: ExtBot[None], chat_id: int, message_id: int) -> No
 
 
 async def _picture(services: Services, look: _Look) -> bytes:
-    """The hand picture, drawn in the render pool so other tables' presses are not held up."""
-    draw = partial(render_hand, look.obs, locale=look.locale, four_color=look.four_color, names=look.names)
-    return await asyncio.get_running_loop().run_in_executor(services.renderer, draw)
+    """The hand picture, drawn in the render pool so other tables' presses are not held up
+    (often already drawn: see :func:`_prefetch`)."""
+    return await services.pictures.draw(
+        look.obs, locale=look.locale, four_color=look.four_color, names=look.names
+    )
+
+
+def _prefetch(services: Services, state: SeatState, look: _Look) -> None:
+    """A seat to play with a play selected will likely play it: draw the hand it leaves now."""
+    obs = look.obs
+    if obs.phase is not Phase.PLAY or obs.seat not in obs.to_act or not state.selection or state.readings:
+        return
+    hinted = state.hint_play is not None and select_play(state.hint_play) == state.selection
+    previous = obs.table_play if obs.table_seat != obs.seat else None
+    if hinted or readings(state.selection, obs.hand, obs.level, previous):
+        services.pictures.prefetch(
+            obs, state.selection, locale=look.locale, four_color=look.four_color, names=look.names
+        )
 
 
 def _seat_names(table: LiveTable) -> list[str]:

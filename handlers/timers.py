@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
-from telegram.ext import JobQueue
+from telegram.ext import Job, JobQueue
 
 from engine.actions import Passed, Phase, Played, TimeExpired
 from engine.ai import timeout_action
@@ -58,8 +58,26 @@ def seconds_for(table: LiveTable) -> int | None:
 
 def cancel(job_queue: JobQueue[Any], table_id: int) -> None:
     for name in [*(job_name(table_id, seat) for seat in range(4)), clock_name(table_id)]:
-        for job in job_queue.get_jobs_by_name(name):
+        job = armed(job_queue, name)
+        if job is not None:
             job.schedule_removal()
+
+
+def armed(job_queue: JobQueue[Any], name: str) -> Job[Any] | None:
+    """The clock of that name, if armed.
+
+    Clocks are scheduled with their name as the scheduler's job id, so this is a lookup;
+    ``get_jobs_by_name`` wraps and scans every job of every table, which at 100 tables
+    made re-arming the clocks the costliest step of a press.
+    """
+    scheduled = job_queue.scheduler.get_job(name)
+    return None if scheduled is None else Job.from_aps_job(scheduled)
+
+
+def _arm(job_queue: JobQueue[Any], callback: Any, seconds: float, data: object, name: str) -> None:
+    job_queue.run_once(
+        callback, seconds, data=data, name=name, job_kwargs={"id": name, "replace_existing": True}
+    )
 
 
 def clock_name(table_id: int) -> str:
@@ -72,12 +90,12 @@ def arm_match_clock(job_queue: JobQueue[Any], table: LiveTable) -> None:
     minutes = table.rules.time_limit_minutes
     if match is None or match.is_over or minutes is None or started is None:
         return
-    if job_queue.get_jobs_by_name(clock_name(table.id)):
+    if armed(job_queue, clock_name(table.id)) is not None:
         return
     if any(isinstance(action, TimeExpired) for _, action in match.history):
         return
     left = (started + timedelta(minutes=minutes) - datetime.now(UTC)).total_seconds()
-    job_queue.run_once(on_match_clock, max(left, 0.0), data=table.id, name=clock_name(table.id))
+    _arm(job_queue, on_match_clock, max(left, 0.0), table.id, clock_name(table.id))
 
 
 async def on_match_clock(context: Context) -> None:
@@ -105,17 +123,17 @@ def rearm(job_queue: JobQueue[Any], table: LiveTable) -> None:
     seconds = seconds_for(table)
     for seat in range(4):
         name = job_name(table.id, seat)
-        jobs = job_queue.get_jobs_by_name(name)
+        job = armed(job_queue, name)
         state = table.seats.get(seat)
         waiting = seat in match.to_act and state is not None and not state.is_bot and seconds is not None
         clock = TurnClock(table.id, seat, match.phase, match.deal_number, match.version)
-        if waiting and match.phase is not Phase.PLAY and any(_same_exchange(job.data, clock) for job in jobs):
+        if waiting and match.phase is not Phase.PLAY and job is not None and _same_exchange(job.data, clock):
             continue
-        for job in jobs:
-            job.schedule_removal()
         if waiting:
             assert seconds is not None
-            job_queue.run_once(on_timeout, seconds, data=clock, name=name)
+            _arm(job_queue, on_timeout, seconds, clock, name)  # replaces the old clock
+        elif job is not None:
+            job.schedule_removal()
 
 
 def _same_exchange(data: object, clock: TurnClock) -> bool:

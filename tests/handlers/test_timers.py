@@ -27,13 +27,32 @@ class FakeJob:
 
 
 @dataclass
+class FakeScheduled:
+    """The scheduler's side of a job: PTB keeps its Job as the second argument."""
+
+    args: tuple[Any, FakeJob]
+
+
+@dataclass
 class FakeJobQueue:
+    """Records clocks like JobQueue over APScheduler: one job per id, a new one replaces it."""
+
     jobs: list[FakeJob] = field(default_factory=list)
 
-    def get_jobs_by_name(self, name: str) -> list[FakeJob]:
-        return [job for job in self.jobs if job.name == name and not job.removed]
+    @property
+    def scheduler(self) -> FakeJobQueue:
+        return self
 
-    def run_once(self, callback: Any, when: float, data: Any = None, name: str = "") -> FakeJob:
+    def get_job(self, job_id: str) -> FakeScheduled | None:
+        live = [job for job in self.jobs if job.name == job_id and not job.removed]
+        return FakeScheduled((self, live[-1])) if live else None
+
+    def run_once(
+        self, callback: Any, when: float, data: Any = None, name: str = "", job_kwargs: Any = None
+    ) -> FakeJob:
+        assert job_kwargs == {"id": name, "replace_existing": True}
+        for old in self.jobs:
+            old.removed = old.removed or old.name == name
         job = FakeJob(name, when, data)
         self.jobs.append(job)
         return job
