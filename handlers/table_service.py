@@ -58,6 +58,7 @@ class SeatState:
     shown_markup: object = None  # the keyboard last handed to the sender
     delivered: tuple[int, tuple[int, tuple[Card, ...]], str] | None = None  # (message, hand, caption) sent
     lost_message: bool = False  # the hand message cannot be edited: the next refresh sends a new one
+    needs_new_message: bool = False  # the next delivery sends a new hand message (first/new deal, lost)
     preferences: tuple[str, bool] | None = None  # (locale, four-colour), cached from the user row
     meaning: object = None  # what the card buttons refer to; a change makes a new revision (nonce)
     note: str | None = None  # a one-off caption line (a timeout acted for the player)

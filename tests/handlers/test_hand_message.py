@@ -1,0 +1,90 @@
+"""The private hand message: sent and edited after the table lock is released."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from handlers.context import Services
+from handlers.hand_message import post_hand
+from handlers.table_service import LiveTable, TableService, rules_from_args
+from storage import Database
+
+
+@dataclass
+class SentMessage:
+    message_id: int
+
+
+@dataclass
+class SlowBot:
+    """Records the Bot API calls; a new photo waits until ``gate`` opens (a busy rate limiter)."""
+
+    gate: asyncio.Event = field(default_factory=asyncio.Event)
+    calls: list[tuple[str, int]] = field(default_factory=list)
+    captions: list[str] = field(default_factory=list)
+
+    async def send_photo(self, chat_id: int, photo: bytes, *, caption: str, **_: Any) -> SentMessage:
+        await self.gate.wait()
+        self.calls.append(("sendPhoto", chat_id))
+        self.captions.append(caption)
+        return SentMessage(500 + len(self.calls))
+
+    async def edit_message_reply_markup(self, *, chat_id: int, message_id: int, **_: Any) -> bool:
+        self.calls.append(("editMessageReplyMarkup", message_id))
+        return True
+
+    async def edit_message_caption(self, *, chat_id: int, message_id: int, **_: Any) -> bool:
+        self.calls.append(("editMessageCaption", message_id))
+        return True
+
+    async def edit_message_media(self, media: Any, *, chat_id: int, message_id: int, **_: Any) -> bool:
+        self.calls.append(("editMessageMedia", message_id))
+        return True
+
+
+@pytest.fixture
+async def started(tmp_path: Path) -> AsyncIterator[tuple[LiveTable, Services]]:
+    db = await Database.open(tmp_path / "h.db")
+    tables = TableService(db, new_seed=lambda: 4)
+    preset, rules = rules_from_args(["wechat-6-deals"])
+    table = await tables.create(chat_id=-1, creator_id=1, preset=preset, rules=rules)
+    await tables.take_seat(table, seat=0, user_id=100, name="甲", locale=None)
+    for seat in (1, 2, 3):
+        await tables.add_ai(table, seat=seat, name=f"AI{seat}")
+    await tables.start(table)
+    renderer = ThreadPoolExecutor(max_workers=1)
+    services = Services(db=db, tables=tables, board=None, bot_username="bot", renderer=renderer)  # type: ignore[arg-type]
+    yield table, services
+    renderer.shutdown()
+    await db.close()
+
+
+async def test_a_new_hand_message_is_sent_after_the_table_lock_is_released(
+    started: tuple[LiveTable, Services],
+) -> None:
+    table, services = started
+    bot = SlowBot()
+    async with table.lock:
+        delivery = await post_hand(bot, services, table, 0)  # type: ignore[arg-type]
+    assert not delivery.done() and bot.calls == []  # the photo waits, the lock does not
+    async with table.lock:  # a press meanwhile composes a newer look of the same message
+        table.seats[0].note = "again"
+        newer = await post_hand(bot, services, table, 0)  # type: ignore[arg-type]
+    bot.gate.set()
+    await asyncio.gather(delivery, newer)
+    assert bot.calls == [("sendPhoto", 100)]  # one message, with the newest look
+    assert "again" in bot.captions[0]
+    message_id = table.seats[0].record.dm_message_id
+    stored = await services.db.seats.get(table_id=table.id, seat=0)
+    assert message_id is not None and stored.dm_message_id == message_id
+    async with table.lock:  # once it is there, later looks edit it
+        table.seats[0].note = "later"
+        await (await post_hand(bot, services, table, 0))  # type: ignore[arg-type]
+    assert bot.calls[1:] == [("editMessageCaption", message_id)]
