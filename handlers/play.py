@@ -30,7 +30,7 @@ from handlers.hand_message import post_hand
 from handlers.i18n import normalize_locale
 from handlers.lobby import user_locale
 from handlers.replies import alert, refuse
-from handlers.selection import select_play, selected_cards, suggestions, toggle
+from handlers.selection import Hints, select_play, selected_cards, toggle
 from handlers.table_service import LiveTable, Policy, SeatState, TableError
 from handlers.texts import cannot_beat, error_text
 from handlers.tribute import EXCHANGE_OPS, exchange_action
@@ -195,17 +195,13 @@ def _hint(table: LiveTable, state: SeatState, policy: Policy) -> str | None:
     assert table.match is not None
     if table.match.phase is not Phase.PLAY or seat not in table.match.to_act:
         return "not_your_turn"
-    if state.hints is None or state.hints[0] != table.version:
+    if state.hints is None or state.hints.version != table.version:
         obs = table.observe(seat)
         previous = obs.table_play if obs.table_seat != seat else None
-        state.hints = (
-            table.version,
-            tuple(suggestions(obs.hand, obs.level, previous, _preferred(table, obs, policy))),
-        )
-    options = state.hints[1]
-    if not options:
+        state.hints = Hints(table.version, obs.hand, obs.level, previous, _preferred(table, obs, policy))
+    play = state.hints.pick(state.hint_index)
+    if play is None:
         return "no_hint"
-    play = options[state.hint_index % len(options)]
     state.selection = select_play(play)
     state.hint_index += 1
     state.hint_play = play

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
 
 from engine.cards import Card, Rank
 from engine.errors import InvalidCards
@@ -63,3 +64,27 @@ def suggestions(
     hand: Sequence[Card], level: Rank, previous: Play | None, preferred: Play | None
 ) -> list[Play]:
     return hint_order(legal_plays(hand, level, previous), preferred)
+
+
+@dataclass
+class Hints:
+    """The 提示 suggestions of one table version, the AI's pick first.
+
+    Most players take the first suggestion, so the full list (every legal play, sorted:
+    a few milliseconds for a 27-card lead) is only built when they ask for a second one.
+    """
+
+    version: int
+    hand: tuple[Card, ...]
+    level: Rank
+    previous: Play | None
+    preferred: Play | None
+    _all: tuple[Play, ...] | None = field(default=None, repr=False)
+
+    def pick(self, index: int) -> Play | None:
+        """The ``index``-th suggestion, cycling; None if nothing can be played."""
+        if index == 0 and self.preferred is not None:
+            return self.preferred
+        if self._all is None:
+            self._all = tuple(suggestions(self.hand, self.level, self.previous, self.preferred))
+        return self._all[index % len(self._all)] if self._all else None

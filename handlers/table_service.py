@@ -25,6 +25,7 @@ from engine.match import Match, action_from_json, action_to_json, observe
 from engine.observation import Observation
 from engine.plays import Play
 from engine.rules import PRESETS, Rules
+from handlers.selection import Hints
 from storage import Database, SeatRecord, StorageConflict, TableRecord, TableStatus
 
 log = logging.getLogger(__name__)
@@ -49,7 +50,7 @@ class SeatState:
     selection: Counter[Card] = field(default_factory=Counter)
     hint_index: int = 0
     hint_play: Play | None = None  # the reading 提示 chose, played as is if the selection is unchanged
-    hints: tuple[int, tuple[Play, ...]] | None = None  # (match version, suggestions) for 提示 cycling
+    hints: Hints | None = None  # the suggestions 提示 cycles through
     readings: tuple[Play, ...] = ()  # several readings of the selection: the player picks one
     nonce: int = field(default_factory=lambda: secrets.randbelow(4096))
     shown_hand: tuple[int, tuple[Card, ...]] | None = None  # (deal, hand) in the DM image

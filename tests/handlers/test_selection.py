@@ -10,7 +10,7 @@ from engine.cards import Card, Rank, parse_cards
 from engine.classify import classify
 from engine.errors import InvalidCards
 from engine.plays import PlayKind
-from handlers.selection import faces, hint_order, readings, suggestions, toggle
+from handlers.selection import Hints, faces, hint_order, readings, suggestions, toggle
 
 LEVEL = Rank.TWO
 
@@ -78,3 +78,15 @@ def test_hints_put_the_preferred_play_first_and_bombs_last() -> None:
 def test_nothing_beats_means_no_hint() -> None:
     previous = classify(parse_cards("RJ"), LEVEL)[0]
     assert suggestions(parse_cards("S3 H9"), LEVEL, previous, None) == []
+
+
+def test_hints_cycle_from_the_preferred_play_and_build_the_list_only_when_asked() -> None:
+    hand = tuple(parse_cards("S3 S4 S4 S4 S4 H9"))
+    full = suggestions(hand, LEVEL, None, None)
+    preferred = full[5]
+    hints = Hints(1, hand, LEVEL, None, preferred)
+    assert hints.pick(0) == preferred and hints._all is None  # the first hint costs no list
+    ordered = hint_order(full, preferred)
+    assert [hints.pick(i) for i in range(len(ordered) + 1)] == [*ordered, ordered[0]]
+    previous = classify(parse_cards("RJ"), LEVEL)[0]
+    assert Hints(1, tuple(parse_cards("S3 H9")), LEVEL, previous, None).pick(0) is None
