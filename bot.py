@@ -36,6 +36,7 @@ from handlers.context import BotData, Context, Services
 from handlers.replies import refuse
 from handlers.sender import TrackingLimiter
 from handlers.table_service import TableService
+from handlers.transport import AiohttpRequest
 from storage import Database, TableStatus
 from storage.database import default_path
 
@@ -64,13 +65,10 @@ COMMANDS = (
 )
 
 
-CONNECTION_POOL_SIZE = 8
-"""Connections to the Bot API kept open. The rate limiter lets about 30 requests a second
-through (plus the unlimited callback answers), a few dozen in flight at most; PTB's default
-of 256 made httpcore scan hundreds of idle connections for every request, which cost the
-bot more CPU than the game itself at 100 tables (bench/load.py --profile)."""
-POOL_TIMEOUT = 10.0
-"""Seconds a request may wait for a free connection in a burst before it fails."""
+CONNECTIONS = 16
+"""Requests to the Bot API in flight at once. The rate limiter lets about 30 a second
+through (plus the unlimited callback answers); a round trip to Telegram takes well under
+a second, so a few dozen connections would already be idle most of the time."""
 
 
 def build_application(
@@ -96,8 +94,8 @@ def build_application(
         .defaults(Defaults(block=True))
         .post_init(post_init)
         .post_shutdown(close_services)
-        .connection_pool_size(CONNECTION_POOL_SIZE)
-        .pool_timeout(POOL_TIMEOUT)
+        .request(AiohttpRequest(connections=CONNECTIONS))
+        .get_updates_request(AiohttpRequest(connections=1))
     )
     if rate_limiter:
         builder = builder.rate_limiter(TrackingLimiter(AIORateLimiter(max_retries=3)))

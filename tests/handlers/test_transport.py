@@ -1,0 +1,79 @@
+"""The aiohttp Bot API transport keeps PTB's request contract: replies, timeouts, failures."""
+
+from __future__ import annotations
+
+import asyncio
+import socket
+
+import pytest
+from telegram import InputFile
+from telegram.error import NetworkError, TimedOut
+from telegram.request import RequestData
+from telegram.request._requestparameter import RequestParameter
+
+from handlers.transport import AiohttpRequest
+
+
+async def _server(reply: bytes | None) -> tuple[asyncio.Server, str, list[bytes]]:
+    """A one-route HTTP server on loopback: answers ``reply`` or never answers."""
+    received: list[bytes] = []
+
+    async def serve(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        head = await reader.readuntil(b"\r\n\r\n")
+        length = next(
+            (
+                int(line.split(b":")[1])
+                for line in head.split(b"\r\n")
+                if line.lower().startswith(b"content-length")
+            ),
+            0,
+        )
+        received.append(head + await reader.readexactly(length))
+        if reply is None:
+            await asyncio.sleep(10)
+            return
+        writer.write(
+            b"HTTP/1.1 200 OK\r\nConnection: close\r\nContent-Length: %d\r\n\r\n%s" % (len(reply), reply)
+        )
+        await writer.drain()
+        writer.close()
+
+    server = await asyncio.start_server(serve, "127.0.0.1", 0)
+    port = server.sockets[0].getsockname()[1]
+    return server, f"http://127.0.0.1:{port}/bot1:x/sendMessage", received
+
+
+async def test_a_reply_comes_back_with_its_status_and_the_form_was_sent() -> None:
+    server, url, received = await _server(b'{"ok":true,"result":true}')
+    request = AiohttpRequest()
+    await request.initialize()
+    form = RequestData(
+        [RequestParameter.from_input("chat_id", 7), RequestParameter.from_input("text", "出牌")]
+    )
+    status, body = await request.do_request(url, "POST", form)
+    photo = InputFile(b"\x89PNG-bytes", filename="hand.png")
+    upload = RequestData(
+        [RequestParameter.from_input("chat_id", 7), RequestParameter.from_input("photo", photo)]
+    )
+    await request.do_request(url, "POST", upload)
+    await request.shutdown()
+    server.close()
+    assert (status, body) == (200, b'{"ok":true,"result":true}')
+    assert b"chat_id=7" in received[0] and b"text=%E5%87%BA%E7%89%8C" in received[0]
+    assert b"multipart/form-data" in received[1] and b'filename="hand.png"' in received[1]
+    assert b"\x89PNG-bytes" in received[1]
+
+
+async def test_a_silent_server_times_out_and_a_closed_port_is_a_network_error() -> None:
+    server, url, _ = await _server(None)
+    request = AiohttpRequest(read_timeout=0.2)
+    await request.initialize()
+    with pytest.raises(TimedOut):
+        await request.do_request(url, "POST", None)
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        closed = probe.getsockname()[1]
+    with pytest.raises(NetworkError):
+        await request.do_request(f"http://127.0.0.1:{closed}/bot1:x/getMe", "POST", None)
+    await request.shutdown()
+    server.close()
