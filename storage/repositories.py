@@ -73,6 +73,15 @@ class _Repository:
         async with self._conn.execute(sql, params) as cursor:
             return [tuple(row) for row in await cursor.fetchall()]
 
+    async def _insert(self, sql: str, params: tuple[Any, ...], what: str) -> None:
+        """Run one INSERT in a single trip to the database thread (``_write`` takes two:
+        the statement, then closing its cursor). The action log's writes are on every
+        press's path, where each trip waits for the event loop to hand over the GIL."""
+        try:
+            await self._conn.execute_insert(sql, params)
+        except sqlite3.IntegrityError as error:
+            raise StorageConflict(f"{what}: {error}") from error
+
     async def _write(self, sql: str, params: tuple[Any, ...], what: str) -> int:
         """Run one write; return its rowcount. A missing target row raises NotFound."""
         try:
@@ -220,7 +229,7 @@ class ActionLog(_Repository):
 
     async def append(self, *, table_id: int, version: int, seat: int | None, action_json: str) -> None:
         """Write (and commit) one accepted action; a repeated version is a conflict."""
-        await self._write(
+        await self._insert(
             "INSERT INTO actions (table_id, version, seat, action_json, created_at) VALUES (?, ?, ?, ?, ?)",
             (table_id, version, seat, action_json, _now()),
             f"action {version} of table {table_id}",
@@ -239,7 +248,7 @@ class ActionLog(_Repository):
             params = tuple(
                 value for version, seat, text in chunk for value in (table_id, version, seat, text, now)
             )
-            await self._write(
+            await self._insert(
                 f"INSERT INTO actions (table_id, version, seat, action_json, created_at) VALUES {rows}",
                 params,
                 f"actions {chunk[0][0]}..{chunk[-1][0]} of table {table_id}",
