@@ -12,6 +12,7 @@ which makes buttons from before the restart stale (they answer so, never act).
 from __future__ import annotations
 
 import argparse
+import ctypes
 import gc
 import logging
 import os
@@ -71,6 +72,21 @@ through (plus the unlimited callback answers); a round trip to Telegram takes we
 a second, so a few dozen connections would already be idle most of the time."""
 
 
+MALLOC_ARENAS = 2
+"""glibc gives each thread that allocates its own malloc arena and rarely returns their
+memory; the render pool's picture buffers then kept RSS growing. Two arenas suffice for
+the event loop, the render pool and the database thread."""
+
+
+def limit_malloc_arenas() -> None:
+    """Cap glibc's malloc arenas before any thread starts (no-op elsewhere)."""
+    try:
+        libc = ctypes.CDLL("libc.so.6")
+    except OSError:
+        return
+    libc.mallopt(-8, MALLOC_ARENAS)  # M_ARENA_MAX
+
+
 def build_application(
     token: str,
     *,
@@ -81,6 +97,7 @@ def build_application(
     rate_limiter: bool = True,
 ) -> App:
     """The bot's Application, handlers registered; services open in ``post_init``."""
+    limit_malloc_arenas()
 
     async def post_init(app: App) -> None:
         await open_services(app, db_path=db_path, board_interval=board_interval)
