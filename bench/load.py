@@ -86,7 +86,7 @@ from telegram.ext import BaseRateLimiter, TypeHandler  # noqa: E402
 from telegram.request import BaseRequest, RequestData  # noqa: E402
 
 from bot import App, build_application, close_services, open_services  # noqa: E402
-from handlers.sender import FLIGHT  # noqa: E402
+from handlers.sender import FLIGHT, DelegatingLimiter  # noqa: E402
 from tests.e2e.harness import (  # noqa: E402
     BotMessage,
     Chat,
@@ -259,18 +259,12 @@ class RecordingRequest(BaseRequest):
         return result
 
 
-class TimedLimiter(BaseRateLimiter[int]):
-    """Wraps the bot's AIORateLimiter to note when a call was asked for (before its wait)."""
+class TimedLimiter(DelegatingLimiter):
+    """Wraps the bot's rate limiter to note when a call was asked for (before its wait)."""
 
     def __init__(self, inner: BaseRateLimiter[Any], recorder: Recorder) -> None:
-        self.inner = inner
+        super().__init__(inner)
         self.recorder = recorder
-
-    async def initialize(self) -> None:
-        await self.inner.initialize()
-
-    async def shutdown(self) -> None:
-        await self.inner.shutdown()
 
     async def process_request(
         self,

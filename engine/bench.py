@@ -133,18 +133,16 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--section", choices=("all", "moves", "ai"), default="all")
     args = parser.parse_args(argv)
     level = parse_rank(args.level)
-    if args.section in ("all", "moves"):
-        print(f"legal_plays on {args.hands} seeded 27-card hands per row, level {level.char}")
-        print(f"{'wild':>4} {'mode':>6} {'median ms':>10} {'p99 ms':>8} {'mean plays':>11}")
+    sections = {"moves": ("legal_plays", measure, True), "ai": ("choose_action", measure_ai, False)}
+    for name, (timed, timer, show_plays) in sections.items():
+        if args.section not in ("all", name):
+            continue
+        print(f"{timed} on {args.hands} seeded 27-card hands per row, level {level.char}")
+        plays = f" {'mean plays':>11}" if show_plays else ""
+        print(f"{'wild':>4} {'mode':>6} {'median ms':>10} {'p99 ms':>8}{plays}")
         for wildcards in (0, 1, 2):
-            lead, follow = measure(args.hands, wildcards, level, args.seed, args.repeat)
-            print_rows(wildcards, lead, follow, show_plays=True)
-    if args.section in ("all", "ai"):
-        print(f"choose_action on {args.hands} seeded 27-card hands per row, level {level.char}")
-        print(f"{'wild':>4} {'mode':>6} {'median ms':>10} {'p99 ms':>8}")
-        for wildcards in (0, 1, 2):
-            lead, follow = measure_ai(args.hands, wildcards, level, args.seed, args.repeat)
-            print_rows(wildcards, lead, follow, show_plays=False)
+            lead, follow = timer(args.hands, wildcards, level, args.seed, args.repeat)
+            print_rows(wildcards, lead, follow, show_plays=show_plays)
     return 0
 
 

@@ -62,8 +62,8 @@ FLIGHT: contextvars.ContextVar[Flight | None] = contextvars.ContextVar("sender_f
 """The edit the current task is sending, for :class:`TrackingLimiter` to consult."""
 
 
-class TrackingLimiter(BaseRateLimiter[int]):
-    """The bot's rate limiter, letting a newer look of a message take an older one's turn."""
+class DelegatingLimiter(BaseRateLimiter[int]):
+    """A rate limiter that wraps another and, unless a subclass says otherwise, defers to it."""
 
     def __init__(self, inner: BaseRateLimiter[int]) -> None:
         self.inner = inner
@@ -73,6 +73,21 @@ class TrackingLimiter(BaseRateLimiter[int]):
 
     async def shutdown(self) -> None:
         await self.inner.shutdown()
+
+    async def process_request(
+        self,
+        callback: Callable[..., Coroutine[Any, Any, Any]],
+        args: Any,
+        kwargs: dict[str, Any],
+        endpoint: str,
+        data: dict[str, Any],
+        rate_limit_args: int | None,
+    ) -> Any:
+        return await self.inner.process_request(callback, args, kwargs, endpoint, data, rate_limit_args)
+
+
+class TrackingLimiter(DelegatingLimiter):
+    """The bot's rate limiter, letting a newer look of a message take an older one's turn."""
 
     async def process_request(
         self,
