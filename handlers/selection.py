@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 from engine.cards import Card, Rank
 from engine.errors import InvalidCards
@@ -48,7 +49,16 @@ def readings(
 ) -> list[Play]:
     """The ways the selection may be played now ([] if none); names the play button."""
     cards = selected_cards(selection)
-    return readings_for(cards, hand, level, previous) if cards else []
+    return list(_readings(tuple(cards), tuple(hand), level, previous)) if cards else []
+
+
+@lru_cache(maxsize=256)
+def _readings(
+    cards: tuple[Card, ...], hand: tuple[Card, ...], level: Rank, previous: Play | None
+) -> tuple[Play, ...]:
+    """Kept for the next caller: composing a hand message asks twice (the play button's
+    label, and whether to draw the hand the play would leave)."""
+    return tuple(readings_for(list(cards), hand, level, previous))
 
 
 def hint_order(plays: Iterable[Play], preferred: Play | None) -> list[Play]:
