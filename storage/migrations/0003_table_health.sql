@@ -1,0 +1,1 @@
+-- 0003_table_health: placeholder; filled by the change that needs it.

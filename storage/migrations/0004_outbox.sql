@@ -1,0 +1,1 @@
+-- 0004_outbox: placeholder; filled by the change that needs it.

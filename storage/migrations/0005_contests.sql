@@ -1,0 +1,1 @@
+-- 0005_contests: placeholder; filled by the change that needs it.
