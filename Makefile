@@ -7,7 +7,7 @@ VENV ?= .venv
 BIN := $(VENV)/bin
 PY := $(BIN)/python
 # Packages held to `mypy --strict` by the test command.
-TYPED ?= engine render storage handlers bot.py demo.py
+TYPED ?= engine render storage handlers emulator/client.py bot.py demo.py
 
 PY_STAMP := $(VENV)/.installed
 NODE_STAMP := emulator/node_modules/.installed
@@ -41,7 +41,7 @@ run: install translations
 	$(PY) bot.py
 
 demo: install translations emulator
-	$(PY) bot.py --demo
+	$(PY) demo.py
 
 lint: install
 	$(BIN)/ruff check --no-cache .

@@ -1,4 +1,4 @@
-"""Run the Guandan bot: ``python bot.py`` (needs TELEGRAM_BOT_TOKEN) or ``python bot.py --demo``.
+"""Run the Guandan bot: ``make run`` (needs TELEGRAM_BOT_TOKEN); ``make demo`` plays on an emulator.
 
 Environment: ``TELEGRAM_BOT_TOKEN`` (from @BotFather), ``GUANDAN_DB`` (SQLite file,
 default ``./guandan.db``), ``TELEGRAM_API_BASE`` (optional Bot API base URL, e.g. an
@@ -31,13 +31,14 @@ from telegram.ext import (
     Defaults,
 )
 
-from handlers import admin, flow, lobby, play
-from handlers.board import BoardPublisher
-from handlers.context import BotData, Context, Services
-from handlers.replies import refuse
-from handlers.sender import TrackingLimiter
-from handlers.table_service import TableService
-from handlers.transport import AiohttpRequest
+from handlers import general
+from handlers.platform.context import BotData, Context, Services
+from handlers.platform.replies import refuse
+from handlers.platform.sender import TrackingLimiter
+from handlers.platform.transport import AiohttpRequest
+from handlers.table import flow, lobby, play
+from handlers.table.board import BoardPublisher
+from handlers.table.service.tables import TableService
 from storage import Database, TableStatus
 from storage.database import default_path
 
@@ -49,10 +50,10 @@ NO_TOKEN = """\
 TELEGRAM_BOT_TOKEN is not set.
 
 1. In Telegram, open @BotFather, send /newbot and follow the steps; it replies with a token.
-2. Run:  TELEGRAM_BOT_TOKEN=<that token> python bot.py
+2. Run:  TELEGRAM_BOT_TOKEN=<that token> make run
    (the database is ./guandan.db unless GUANDAN_DB names another file)
 
-No Telegram account at hand? `python bot.py --demo` plays a deal against a local emulator.
+No Telegram account at hand? `make demo` plays a deal against a local emulator.
 """
 
 COMMANDS = (
@@ -164,10 +165,10 @@ def register_handlers(app: App) -> None:
     app.add_handler(CommandHandler("newgame", lobby.new_game))
     app.add_handler(CommandHandler("start", lobby.start))
     app.add_handler(CommandHandler("stop", lobby.stop))
-    app.add_handler(CommandHandler("lang", admin.lang))
-    app.add_handler(CommandHandler("help", admin.help_command))
-    app.add_handler(CommandHandler("rules", admin.rules_command))
-    app.add_handler(CommandHandler("fourcolor", admin.four_color))
+    app.add_handler(CommandHandler("lang", general.lang))
+    app.add_handler(CommandHandler("help", general.help_command))
+    app.add_handler(CommandHandler("rules", general.rules_command))
+    app.add_handler(CommandHandler("fourcolor", general.four_color))
     app.add_handler(CallbackQueryHandler(play.on_hand_press, pattern=r"^h:"))
     app.add_handler(CallbackQueryHandler(lobby.on_lobby_press, pattern=r"^[ls]:"))
     app.add_handler(CallbackQueryHandler(unknown_button))
@@ -198,15 +199,10 @@ async def resume_tables(app: App) -> None:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--demo", action="store_true", help="play against a local Bot API emulator")
-    args = parser.parse_args(argv)
+    parser.parse_args(argv)
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     logging.getLogger("httpx").setLevel(logging.WARNING)
     logging.getLogger("apscheduler").setLevel(logging.WARNING)  # a line per turn-timer job otherwise
-    if args.demo:
-        from demo import run_demo
-
-        return run_demo()
     token = os.environ.get("TELEGRAM_BOT_TOKEN", "").strip()
     if not token:
         print(NO_TOKEN, file=sys.stderr)

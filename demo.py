@@ -1,7 +1,7 @@
-"""``python bot.py --demo``: watch the real bot host a deal, with no Telegram account.
+"""``make demo`` (``python demo.py``): watch the real bot host a deal, with no Telegram account.
 
-Starts the Bot API emulator on loopback (``tests/e2e/harness.py``; needs ``make
-emulator``), runs the real bot against it on a throw-away database, and plays a
+Starts the Bot API emulator on loopback (``emulator/client.py``; ``make demo``
+installs it), runs the real bot against it on a throw-away database, and plays a
 one-deal table in a simulated group: one simulated human ("You") who presses the
 bot's own buttons (提示 then 出牌, or 不出; tribute choices) and three AI seats.
 The group's messages are printed as they appear or change; the pictures (your
@@ -11,10 +11,11 @@ hand, each time it changes) are saved to ``./demo-output/``.
 from __future__ import annotations
 
 import asyncio
+import sys
 import tempfile
 from pathlib import Path
 
-from tests.e2e.harness import BotMessage, Chat, Emulator, EmulatorError, Telegram, User, callback_ops, polling
+from emulator.client import BotMessage, Chat, Emulator, EmulatorError, Telegram, User, callback_ops, polling
 
 DEMO_TOKEN = "123456:DEMO"
 OUTPUT = Path("demo-output")
@@ -160,10 +161,14 @@ async def run_table(telegram: Telegram) -> None:
 
 
 def run_demo() -> int:
-    """Entry point of ``bot.py --demo``."""
+    """Entry point of ``make demo``."""
     try:
         asyncio.run(demo())
     except RuntimeError as error:
         print(f"demo: {error}")
         return 1
     return 0
+
+
+if __name__ == "__main__":
+    sys.exit(run_demo())

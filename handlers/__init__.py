@@ -1,1 +1,2 @@
-"""Telegram handlers split by feature, and the Telegram-free table service they drive."""
+"""Telegram handlers by feature: :mod:`handlers.table` (a table in a group), :mod:`handlers.general`
+(/lang, /help, /rules, /fourcolor), and the plumbing they share in :mod:`handlers.platform`."""

@@ -5,7 +5,7 @@ from uuid import uuid4
 
 import pytest
 
-from tests.e2e.harness import Emulator, Telegram
+from emulator.client import Emulator, Telegram
 
 
 @pytest.fixture(scope="session")

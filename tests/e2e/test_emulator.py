@@ -22,7 +22,7 @@ from telegram import (
 from telegram.error import BadRequest, Forbidden
 from telegram.ext import Application, CallbackQueryHandler, CommandHandler, ContextTypes
 
-from tests.e2e.harness import BOT_USERNAME, Chat, Emulator, EmulatorError, Telegram, User, polling
+from emulator.client import BOT_USERNAME, Chat, Emulator, EmulatorError, Telegram, User, polling
 
 ALICE = User(1001, "Alice", username="alice")
 BOB = User(1002, "Bob")

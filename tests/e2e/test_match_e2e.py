@@ -25,13 +25,13 @@ import aiosqlite
 
 from bot import build_application, close_services, open_services
 from demo import take_turn
+from emulator.client import BotMessage, Chat, Emulator, EmulatorError, Telegram, User, polling, wait_for
 from engine.actions import DealStarted, PlayCards, Played
 from engine.cards import CARDS, Rank
 from engine.match import Match, action_from_json
 from engine.rules import Rules
-from handlers.texts import move_line, play_text
+from handlers.table.service.texts import move_line, play_text
 from render.words import card_text
-from tests.e2e.harness import BotMessage, Chat, Emulator, EmulatorError, Telegram, User, polling, wait_for
 
 ROOT = Path(__file__).resolve().parents[2]
 SHORT_MATCH = "/newgame wechat-6-deals points_deals=2"

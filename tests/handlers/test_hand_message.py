@@ -11,9 +11,9 @@ from typing import Any
 
 import pytest
 
-from handlers.context import Services
-from handlers.hand_message import post_hand
-from handlers.table_service import LiveTable, TableService, rules_from_args
+from handlers.platform.context import Services
+from handlers.table.hand_message import post_hand
+from handlers.table.service.tables import LiveTable, TableService, rules_from_args
 from storage import Database
 
 

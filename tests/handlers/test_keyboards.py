@@ -10,8 +10,7 @@ from hypothesis import strategies as st
 
 from engine.cards import Card, Rank, full_deck, parse_cards
 from engine.classify import classify
-from handlers.callback_data import MAX_BYTES, Op, Press
-from handlers.keyboards import (
+from handlers.table.keyboards import (
     MAX_BUTTONS,
     ROW,
     HandScope,
@@ -23,6 +22,7 @@ from handlers.keyboards import (
     play_label,
     readings_keyboard,
 )
+from handlers.table.service.callback_data import MAX_BYTES, Op, Press
 
 SCOPE = HandScope(table_id=123456789, version=99999, nonce=4095)
 

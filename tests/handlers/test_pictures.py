@@ -11,7 +11,7 @@ from engine.actions import Phase, PlayCards
 from engine.ai import choose_action
 from engine.match import Match, observe
 from engine.rules import Rules
-from handlers.pictures import HandPictures, picture_key
+from handlers.table.pictures import HandPictures, picture_key
 from render.hand import render_hand
 
 NAMES = ["北", "西", "南", "东"]

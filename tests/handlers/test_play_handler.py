@@ -15,9 +15,9 @@ import pytest
 from engine.actions import PlayCards
 from engine.cards import Card, Rank
 from engine.match import observe
-from handlers.callback_data import Area, Op, Press
-from handlers.play import Refusal, _action, _handle
-from handlers.table_service import LiveTable, TableService, rules_from_args
+from handlers.table.play import Refusal, _action, _handle
+from handlers.table.service.callback_data import Area, Op, Press
+from handlers.table.service.tables import LiveTable, TableService, rules_from_args
 from render.words import card_text
 from storage import Database
 

@@ -10,7 +10,7 @@ from engine.cards import Card, Rank, parse_cards
 from engine.classify import classify
 from engine.errors import InvalidCards
 from engine.plays import PlayKind
-from handlers.selection import Hints, faces, hint_order, readings, suggestions, toggle
+from handlers.table.service.selection import Hints, faces, hint_order, readings, suggestions, toggle
 
 LEVEL = Rank.TWO
 

@@ -7,7 +7,7 @@ import contextvars
 
 from telegram.ext import AIORateLimiter
 
-from handlers.sender import LatestWins, Send, TrackingLimiter
+from handlers.platform.sender import LatestWins, Send, TrackingLimiter
 
 press: contextvars.ContextVar[str] = contextvars.ContextVar("press", default="")
 

@@ -11,7 +11,7 @@ from engine.actions import Pass, PlayCards
 from engine.ai import timeout_action
 from engine.errors import EngineError
 from engine.match import observe
-from handlers.table_service import LiveTable, TableError, TableService, rules_from_args
+from handlers.table.service.tables import LiveTable, TableError, TableService, rules_from_args
 from storage import Database, TableStatus
 
 SHORT = ["wechat-6-deals", "points_deals=2"]

@@ -7,8 +7,8 @@ from engine.cards import Rank, parse_cards
 from engine.classify import classify
 from engine.match import Match, observe
 from engine.rules import Rules
-from handlers.i18n import normalize_locale, translator
-from handlers.texts import board_text, cannot_beat, error_text
+from handlers.platform.i18n import normalize_locale, translator
+from handlers.table.service.texts import board_text, cannot_beat, error_text
 from render.words import card_text
 
 

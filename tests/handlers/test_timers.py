@@ -10,8 +10,8 @@ import pytest
 
 from engine.ai import timeout_action
 from engine.match import observe
-from handlers import timers
-from handlers.table_service import TableService, rules_from_args
+from handlers.table import flow, timers
+from handlers.table.service.tables import TableService, rules_from_args
 from storage import Database
 
 
@@ -83,30 +83,30 @@ async def _started(service: TableService, *args: str, humans: int = 2):
 async def test_the_human_to_act_gets_the_turn_limit(service: TableService) -> None:
     table = await _started(service, "turn_seconds=20", "first_turn_seconds=45")
     queue = FakeJobQueue()
-    timers.rearm(queue, table)  # type: ignore[arg-type]
+    timers.rearm(queue, table, flow.CLOCKS)  # type: ignore[arg-type]
     seat = table.match.to_act[0]
     assert queue.live() == {timers.job_name(table.id, seat): 45}
     await service.act(table, seat=seat, action=timeout_action(observe(table.match, seat)))
-    timers.rearm(queue, table)  # type: ignore[arg-type]
+    timers.rearm(queue, table, flow.CLOCKS)  # type: ignore[arg-type]
     assert queue.live() == {timers.job_name(table.id, table.match.to_act[0]): 20}
 
 
 async def test_no_clock_for_bots_or_when_the_referee_keeps_time(service: TableService) -> None:
     table = await _started(service, "timeout_action=none")
     queue = FakeJobQueue()
-    timers.rearm(queue, table)  # type: ignore[arg-type]
+    timers.rearm(queue, table, flow.CLOCKS)  # type: ignore[arg-type]
     assert queue.live() == {}
     await service.set_autoplay(table, seat=0, on=True)
     await service.set_autoplay(table, seat=1, on=True)
     assert table.match.is_over
-    timers.rearm(queue, table)  # type: ignore[arg-type]
+    timers.rearm(queue, table, flow.CLOCKS)  # type: ignore[arg-type]
     assert queue.live() == {}
 
 
 async def test_timed_match_arms_its_clock_once(service: TableService) -> None:
     table = await _started(service, "time_limit_minutes=30")
     queue = FakeJobQueue()
-    timers.rearm(queue, table)  # type: ignore[arg-type]
-    timers.rearm(queue, table)  # type: ignore[arg-type]
+    timers.rearm(queue, table, flow.CLOCKS)  # type: ignore[arg-type]
+    timers.rearm(queue, table, flow.CLOCKS)  # type: ignore[arg-type]
     clocks = [job for job in queue.jobs if job.name == timers.clock_name(table.id) and not job.removed]
     assert len(clocks) == 1 and 29 * 60 < clocks[0].when <= 30 * 60

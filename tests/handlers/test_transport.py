@@ -11,7 +11,7 @@ from telegram.error import NetworkError, TimedOut
 from telegram.request import RequestData
 from telegram.request._requestparameter import RequestParameter
 
-from handlers.transport import AiohttpRequest
+from handlers.platform.transport import AiohttpRequest
 
 
 async def _server(reply: bytes | None) -> tuple[asyncio.Server, str, list[bytes]]:

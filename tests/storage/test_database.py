@@ -9,7 +9,7 @@ import pytest
 from engine.ai import choose_action
 from engine.match import Match, observe
 from engine.rules import Rules
-from handlers.table_service import decode_action, encode_action
+from handlers.table.service.tables import decode_action, encode_action
 from storage import Database, NotFound, StorageConflict, TableStatus
 from storage.database import migrations
 

@@ -12,9 +12,9 @@ from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 from engine.cards import Card, Rank
 from engine.errors import EngineError
 from engine.plays import Play
-from handlers.callback_data import Area, Op, Press
-from handlers.selection import faces, readings
-from handlers.texts import N_, _
+from handlers.table.service.callback_data import Area, Op, Press
+from handlers.table.service.selection import faces, readings
+from handlers.table.service.texts import N_, _
 from render.words import card_text, describe_play, seat_name
 
 ROW = 8

@@ -28,7 +28,7 @@ from engine.cards import Card, Rank
 from engine.observation import Observation, TributeView
 from engine.plays import Play
 from engine.rules import PRESETS, MatchFormat, Rules
-from handlers.i18n import translator
+from handlers.platform.i18n import translator
 from render.words import card_text, describe_play, place_name, rank_text, seat_name, team_name
 
 

@@ -25,7 +25,7 @@ from engine.match import Match, action_from_json, action_to_json, observe
 from engine.observation import Observation
 from engine.plays import Play
 from engine.rules import PRESETS, Rules
-from handlers.selection import Hints
+from handlers.table.service.selection import Hints
 from storage import Database, SeatRecord, StorageConflict, TableRecord, TableStatus
 
 log = logging.getLogger(__name__)

@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from engine.actions import DealEnded, DealStarted, Event, MatchEnded, TributeGiven, TributeReturned
 from engine.observation import TributeView
 from engine.rules import MatchFormat, Rules
-from handlers.texts import a_attempt_text
+from handlers.table.service.texts import a_attempt_text
 from render.results import DealLine, DealResultView, MatchSummaryView, tribute_line
 
 

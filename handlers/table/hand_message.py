@@ -24,19 +24,19 @@ from telegram.ext import ExtBot
 from engine.actions import Phase
 from engine.cards import Card
 from engine.observation import Observation
-from handlers.context import Services
-from handlers.i18n import normalize_locale
-from handlers.keyboards import (
+from handlers.platform.context import Services
+from handlers.platform.i18n import normalize_locale
+from handlers.platform.sender import sent
+from handlers.table.keyboards import (
     HandScope,
     exchange_keyboard,
     hand_keyboard,
     readings_keyboard,
     waiting_keyboard,
 )
-from handlers.selection import readings, select_play
-from handlers.sender import sent
-from handlers.table_service import LiveTable, SeatState
-from handlers.texts import hand_caption
+from handlers.table.service.selection import readings, select_play
+from handlers.table.service.tables import LiveTable, SeatState
+from handlers.table.service.texts import hand_caption
 from storage import NotFound
 
 log = logging.getLogger(__name__)

@@ -27,10 +27,10 @@ from telegram.ext import ExtBot
 
 from engine.actions import DealEnded, DealStarted, Event, MatchEnded, Phase
 from engine.observation import Observation
-from handlers.i18n import normalize_locale
-from handlers.results import deal_events, deal_result_view, match_summary_view, public_tributes
-from handlers.table_service import LiveTable, TableService
-from handlers.texts import (
+from handlers.platform.i18n import normalize_locale
+from handlers.table.service.results import deal_events, deal_result_view, match_summary_view, public_tributes
+from handlers.table.service.tables import LiveTable, TableService
+from handlers.table.service.texts import (
     board_text,
     closing_board_text,
     deal_result_text,

@@ -4,12 +4,15 @@ match clock of timed formats, ``clock:<table>``.
 On timeout the seat does the default (A13): the leader plays the lowest single, a
 follower passes, a tribute pays the forced card, a return gives the lowest
 allowed card. Two timeouts in a row put the seat in 托管 until 取消托管.
-Clocks are re-armed after every change and on restart (with a full turn).
+Clocks are re-armed after every change and on restart (with a full turn). What a clock does
+when it rings is passed in (:class:`ClockCallbacks`, from :mod:`handlers.table.flow`), so
+scheduling does not depend on showing.
 """
 
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable, Coroutine
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Any
@@ -17,12 +20,9 @@ from typing import Any
 from telegram.ext import Job, JobQueue
 
 from engine.actions import Passed, Phase, Played, TimeExpired
-from engine.ai import timeout_action
 from engine.rules import TimeoutAction
-from handlers import flow
-from handlers.context import Context
-from handlers.table_service import LiveTable, TableError
-from handlers.texts import _
+from handlers.platform.context import Context
+from handlers.table.service.tables import LiveTable
 
 log = logging.getLogger(__name__)
 
@@ -36,6 +36,17 @@ class TurnClock:
     phase: Phase
     deal: int
     version: int
+
+
+JobCallback = Callable[[Context], Coroutine[Any, Any, None]]
+
+
+@dataclass(frozen=True, slots=True)
+class ClockCallbacks:
+    """What runs when a clock rings: a seat's turn clock, and a timed match's clock."""
+
+    on_turn: JobCallback
+    on_match: JobCallback
 
 
 def job_name(table_id: int, seat: int) -> str:
@@ -84,7 +95,7 @@ def clock_name(table_id: int) -> str:
     return f"clock:{table_id}"
 
 
-def arm_match_clock(job_queue: JobQueue[Any], table: LiveTable) -> None:
+def arm_match_clock(job_queue: JobQueue[Any], table: LiveTable, on_match: JobCallback) -> None:
     """Timed formats: one job at the match's start + time limit (re-armed on restart)."""
     match, started = table.match, table.record.started_at
     minutes = table.rules.time_limit_minutes
@@ -95,31 +106,16 @@ def arm_match_clock(job_queue: JobQueue[Any], table: LiveTable) -> None:
     if any(isinstance(action, TimeExpired) for _, action in match.history):
         return
     left = (started + timedelta(minutes=minutes) - datetime.now(UTC)).total_seconds()
-    _arm(job_queue, on_match_clock, max(left, 0.0), table.id, clock_name(table.id))
+    _arm(job_queue, on_match, max(left, 0.0), table.id, clock_name(table.id))
 
 
-async def on_match_clock(context: Context) -> None:
-    """Time is up for a timed match: tell the engine, then show what it decided."""
-    assert context.job is not None and isinstance(context.job.data, int)
-    try:
-        table = context.services.tables.get(context.job.data)
-    except TableError:
-        return
-    async with table.lock:
-        if table.match is None or table.match.is_over:
-            return
-        outcome = await context.services.tables.expire(table)
-        delivery = await flow.post_in(context, table, outcome)
-    await delivery
-
-
-def rearm(job_queue: JobQueue[Any], table: LiveTable) -> None:
+def rearm(job_queue: JobQueue[Any], table: LiveTable, callbacks: ClockCallbacks) -> None:
     """Arm a clock for each human seat now expected to act; keep a running tribute clock."""
     match = table.match
     if match is None or match.is_over or not table.record.status.is_active:
         cancel(job_queue, table.id)
         return
-    arm_match_clock(job_queue, table)
+    arm_match_clock(job_queue, table, callbacks.on_match)
     seconds = seconds_for(table)
     for seat in range(4):
         name = job_name(table.id, seat)
@@ -131,37 +127,10 @@ def rearm(job_queue: JobQueue[Any], table: LiveTable) -> None:
             continue
         if waiting:
             assert seconds is not None
-            _arm(job_queue, on_timeout, seconds, clock, name)  # replaces the old clock
+            _arm(job_queue, callbacks.on_turn, seconds, clock, name)  # replaces the old clock
         elif job is not None:
             job.schedule_removal()
 
 
 def _same_exchange(data: object, clock: TurnClock) -> bool:
     return isinstance(data, TurnClock) and (data.phase, data.deal) == (clock.phase, clock.deal)
-
-
-async def on_timeout(context: Context) -> None:
-    """The clock ran out: act for the seat if it is still the one the clock waited for."""
-    assert context.job is not None
-    clock = context.job.data
-    assert isinstance(clock, TurnClock)
-    try:
-        table = context.services.tables.get(clock.table_id)
-    except TableError:
-        return
-    async with table.lock:
-        match = table.match
-        if match is None or clock.seat not in match.to_act or match.deal_number != clock.deal:
-            return
-        if match.phase is Phase.PLAY and match.version != clock.version:
-            return
-        state = table.seats[clock.seat]
-        locale = state.record.locale or "zh"
-        outcome = await context.services.tables.act(
-            table, seat=clock.seat, action=timeout_action(table.observe(clock.seat)), timed_out=True
-        )
-        state.note = _("⏰ Time ran out: the bot acted for you.", locale)
-        if state.record.autoplay:
-            state.note += "\n" + _("Auto-play is on; press Cancel auto-play to play again.", locale)
-        delivery = await flow.post_in(context, table, outcome)
-    await delivery

@@ -12,13 +12,13 @@ from typing import TYPE_CHECKING, Any
 
 from telegram.ext import CallbackContext, ExtBot
 
-from handlers.pictures import HandPictures
-from handlers.sender import LatestWins
+from handlers.platform.sender import LatestWins
+from handlers.table.pictures import HandPictures
 from storage import Database
 
 if TYPE_CHECKING:
-    from handlers.board import BoardPublisher
-    from handlers.table_service import TableService
+    from handlers.table.board import BoardPublisher
+    from handlers.table.service.tables import TableService
 
 
 @dataclass

@@ -14,14 +14,14 @@ from telegram.constants import ChatMemberStatus, ParseMode
 from telegram.error import BadRequest, TelegramError
 
 from engine.rules import PRESETS
-from handlers import flow, timers
-from handlers.callback_data import Area, BadCallback, Op, Press
-from handlers.context import Context
-from handlers.i18n import normalize_locale
-from handlers.keyboards import lobby_keyboard, stop_keyboard
-from handlers.replies import refuse
-from handlers.table_service import LiveTable, TableError, rules_from_args
-from handlers.texts import _, error_text, lobby_text
+from handlers.platform.context import Context
+from handlers.platform.i18n import normalize_locale
+from handlers.platform.replies import refuse
+from handlers.table import flow, timers
+from handlers.table.keyboards import lobby_keyboard, stop_keyboard
+from handlers.table.service.callback_data import Area, BadCallback, Op, Press
+from handlers.table.service.tables import LiveTable, TableError, rules_from_args
+from handlers.table.service.texts import _, error_text, lobby_text
 from render.words import seat_name
 from storage import NotFound, TableStatus
 

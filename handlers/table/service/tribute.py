@@ -7,8 +7,8 @@ from __future__ import annotations
 
 from engine.actions import Action, GiveTribute, ReturnTribute
 from engine.cards import CARDS
-from handlers.callback_data import Op, Press
-from handlers.table_service import LiveTable, SeatState
+from handlers.table.service.callback_data import Op, Press
+from handlers.table.service.tables import LiveTable, SeatState
 
 
 def exchange_action(press: Press, table: LiveTable, state: SeatState) -> Action | None:

@@ -8,10 +8,10 @@ from telegram import Chat, Update
 from telegram.constants import ParseMode
 
 from engine.rules import PRESETS
-from handlers.context import Context
-from handlers.i18n import LOCALES
-from handlers.lobby import chat_locale, is_group_admin, user_locale
-from handlers.texts import _, error_text, format_summary, preset_title
+from handlers.platform.context import Context
+from handlers.platform.i18n import LOCALES
+from handlers.table.lobby import chat_locale, is_group_admin, user_locale
+from handlers.table.service.texts import _, error_text, format_summary, preset_title
 from storage import NotFound
 
 

@@ -1,4 +1,4 @@
-"""End-to-end harness: the Telegram Bot API emulator and the people who use the bot.
+"""The emulator's Python client: the Telegram Bot API emulator and the people who use the bot.
 
 The bot under test is a real python-telegram-bot ``Application`` talking real HTTP to
 ``emulator/server.js`` (the npm package telegram-test-api 4.2.1 with our patches, see
@@ -70,7 +70,7 @@ from typing import Any, Self, TypeVar
 import httpx
 from telegram.ext import Application, ApplicationBuilder
 
-EMULATOR_DIR = Path(__file__).resolve().parents[2] / "emulator"
+EMULATOR_DIR = Path(__file__).resolve().parent
 POLL_INTERVAL = 0.02
 DEFAULT_TIMEOUT = 10.0
 BOT_USERNAME = "GuandanTestBot"

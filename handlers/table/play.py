@@ -1,5 +1,5 @@
 """Buttons of the private hand message: select cards, 提示, 出牌, 不出, 清空, 取消托管,
-wildcard readings, and the tribute choices (delegated to :mod:`handlers.tribute`).
+wildcard readings, and the tribute choices (delegated to :mod:`handlers.table.service.tribute`).
 
 Every press is checked against the seat's newest keyboard (nonce) and the match
 version before anything is applied; engine refusals become localized alerts.
@@ -23,22 +23,22 @@ from engine.errors import EngineError, IllegalAction, InvalidCards, NotYourTurn
 from engine.observation import Observation
 from engine.plays import Play
 from engine.rules import WildcardDeclaration
-from handlers import flow
-from handlers.callback_data import Area, BadCallback, Op, Press
-from handlers.context import Context
-from handlers.hand_message import post_hand
-from handlers.i18n import normalize_locale
-from handlers.lobby import user_locale
-from handlers.replies import alert, refuse
-from handlers.selection import Hints, select_play, selected_cards, toggle
-from handlers.table_service import LiveTable, Policy, SeatState, TableError
-from handlers.texts import cannot_beat, error_text
-from handlers.tribute import EXCHANGE_OPS, exchange_action
+from handlers.platform.context import Context
+from handlers.platform.i18n import normalize_locale
+from handlers.platform.replies import alert, refuse
+from handlers.table import flow
+from handlers.table.hand_message import post_hand
+from handlers.table.lobby import user_locale
+from handlers.table.service.callback_data import Area, BadCallback, Op, Press
+from handlers.table.service.selection import Hints, select_play, selected_cards, toggle
+from handlers.table.service.tables import LiveTable, Policy, SeatState, TableError
+from handlers.table.service.texts import cannot_beat, error_text
+from handlers.table.service.tribute import EXCHANGE_OPS, exchange_action
 
 log = logging.getLogger(__name__)
 
 Delivery = asyncio.Future[Any]
-"""Message edits composed under the table lock, sent after it (see :mod:`handlers.sender`)."""
+"""Message edits composed under the table lock, sent after it (see :mod:`handlers.platform.sender`)."""
 Reply = Coroutine[Any, Any, object]
 """What a press sends back, started after the table lock is released (even the alerts wait
 in the rate limiter)."""

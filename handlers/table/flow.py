@@ -1,0 +1,129 @@
+"""After the table changed: private hands, the group board and the turn clocks; and what the
+clocks do when they ring (act for the seat, or end a timed match), which is shown the same way.
+
+Called with the table lock held, right after the table service has committed
+the actions, so what players see always follows what was stored. :func:`post`
+composes the messages under the lock and returns their delivery, which the caller
+awaits after releasing the lock.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from typing import Any
+
+from telegram.error import TelegramError
+from telegram.ext import ExtBot, JobQueue
+
+from engine.actions import Phase
+from engine.ai import timeout_action
+from handlers.platform.context import Context, Services
+from handlers.table import timers
+from handlers.table.hand_message import post_hands, refresh_hand
+from handlers.table.service.tables import LiveTable, Outcome, TableError
+from handlers.table.service.texts import _
+from handlers.table.timers import TurnClock
+
+log = logging.getLogger(__name__)
+
+
+async def show(
+    bot: ExtBot[None],
+    services: Services,
+    job_queue: JobQueue[Any] | None,
+    table: LiveTable,
+    outcome: Outcome,
+) -> None:
+    """Refresh every human's hand message, schedule a board redraw, re-arm the clocks."""
+    await (await post(bot, services, job_queue, table, outcome))
+
+
+async def post(
+    bot: ExtBot[None],
+    services: Services,
+    job_queue: JobQueue[Any] | None,
+    table: LiveTable,
+    outcome: Outcome,
+) -> asyncio.Future[Any]:
+    """What :func:`show` does; the hand edits are returned undelivered."""
+    delivery = await post_hands(bot, services, table)
+    services.board.publish(table, outcome.events)
+    if job_queue is not None:
+        timers.rearm(job_queue, table, CLOCKS)
+    return delivery
+
+
+async def post_in(context: Context, table: LiveTable, outcome: Outcome) -> asyncio.Future[Any]:
+    return await post(context.bot, context.services, context.job_queue, table, outcome)
+
+
+async def show_in(context: Context, table: LiveTable, outcome: Outcome) -> None:
+    await show(context.bot, context.services, context.job_queue, table, outcome)
+
+
+async def refresh_hand_of(context: Context, table: LiveTable, seat: int) -> None:
+    await refresh_hand(context.bot, context.services, table, seat)
+
+
+async def close_hands(context: Context, table: LiveTable) -> None:
+    """The table was stopped: hand messages lose their buttons."""
+    for state in table.humans():
+        message_id, user_id = state.record.dm_message_id, state.record.user_id
+        if message_id is None or user_id is None:
+            continue
+        try:
+            await context.bot.edit_message_reply_markup(
+                chat_id=user_id, message_id=message_id, reply_markup=None
+            )
+        except TelegramError as error:
+            log.info("hand message %s kept its buttons: %s", message_id, error)
+
+
+# ---------------------------------------------------------------- clocks ringing
+
+
+async def on_match_clock(context: Context) -> None:
+    """Time is up for a timed match: tell the engine, then show what it decided."""
+    assert context.job is not None and isinstance(context.job.data, int)
+    try:
+        table = context.services.tables.get(context.job.data)
+    except TableError:
+        return
+    async with table.lock:
+        if table.match is None or table.match.is_over:
+            return
+        outcome = await context.services.tables.expire(table)
+        delivery = await post_in(context, table, outcome)
+    await delivery
+
+
+async def on_turn_timeout(context: Context) -> None:
+    """The clock ran out: act for the seat if it is still the one the clock waited for."""
+    assert context.job is not None
+    clock = context.job.data
+    assert isinstance(clock, TurnClock)
+    try:
+        table = context.services.tables.get(clock.table_id)
+    except TableError:
+        return
+    async with table.lock:
+        match = table.match
+        if match is None or clock.seat not in match.to_act or match.deal_number != clock.deal:
+            return
+        if match.phase is Phase.PLAY and match.version != clock.version:
+            return
+        state = table.seats[clock.seat]
+        locale = state.record.locale or "zh"
+        outcome = await context.services.tables.act(
+            table, seat=clock.seat, action=timeout_action(table.observe(clock.seat)), timed_out=True
+        )
+        state.note = _("⏰ Time ran out: the bot acted for you.", locale)
+        if state.record.autoplay:
+            state.note += "\n" + _("Auto-play is on; press Cancel auto-play to play again.", locale)
+        delivery = await post_in(context, table, outcome)
+    await delivery
+
+
+CLOCKS = timers.ClockCallbacks(on_turn=on_turn_timeout, on_match=on_match_clock)
+"""What the clocks armed by :func:`post` do when they ring."""
