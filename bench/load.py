@@ -86,8 +86,7 @@ from telegram.ext import BaseRateLimiter, TypeHandler  # noqa: E402
 from telegram.request import BaseRequest, RequestData  # noqa: E402
 
 from bot import App, build_application, close_services, open_services  # noqa: E402
-from handlers.sender import FLIGHT, DelegatingLimiter  # noqa: E402
-from tests.e2e.harness import (  # noqa: E402
+from emulator.client import (  # noqa: E402
     BotMessage,
     Chat,
     Emulator,
@@ -97,6 +96,7 @@ from tests.e2e.harness import (  # noqa: E402
     callback_ops,
     polling,
 )
+from handlers.platform.sender import FLIGHT, DelegatingLimiter  # noqa: E402
 
 TOKEN = "424242:BENCH"
 HAND_KINDS = {
