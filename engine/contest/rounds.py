@@ -1,0 +1,66 @@
+"""A round: its pairings, byes (轮空) and how it is scheduled.
+
+000-E plays round 1 at times the pairs choose before a deadline ("自由选择时间"),
+and the later rounds at a fixed time and place ("集中在6楼会议室于26号进行") or
+through the bot; the schedule says which, so the deadline's both-out rule applies
+only where the seed puts it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from datetime import datetime
+from enum import Enum
+
+from engine.contest.deadlines import Deadline
+from engine.contest.results import ContestMatch, MatchKind
+
+
+class ScheduleKind(Enum):
+    SELF_SCHEDULED = "self_scheduled"  # pairs choose the time; a deadline; both out if missed
+    FIXED = "fixed"  # one time and place for everyone
+    BOT = "bot"  # played through the bot whenever the four are ready
+
+
+@dataclass(frozen=True, slots=True)
+class Schedule:
+    kind: ScheduleKind
+    deadline: Deadline | None = None  # SELF_SCHEDULED only
+    starts_at: datetime | None = None  # FIXED
+    venue: str = ""  # FIXED, e.g. "6楼会议室"
+
+    def __post_init__(self) -> None:
+        if (self.kind is ScheduleKind.SELF_SCHEDULED) != (self.deadline is not None):
+            raise ValueError("a self-scheduled round needs a deadline, and only it has one")
+
+
+@dataclass(frozen=True, slots=True)
+class Round:
+    number: int
+    schedule: Schedule
+    matches: tuple[ContestMatch, ...]
+    byes: tuple[int, ...] = ()  # group numbers carried into the next draw
+
+    @property
+    def is_complete(self) -> bool:
+        """Every match has a result that stands (reported, confirmed or decided)."""
+        return all(match.status.is_settled for match in self.matches)
+
+    @property
+    def main_matches(self) -> tuple[ContestMatch, ...]:
+        return tuple(m for m in self.matches if m.kind is MatchKind.MAIN)
+
+    @property
+    def contenders(self) -> tuple[int, ...]:
+        """The pairs drawn into this round's main matches or given a bye."""
+        return tuple(sorted({n for m in self.main_matches for n in m.pairs} | set(self.byes)))
+
+    def match_of(self, number: int) -> ContestMatch | None:
+        return next((m for m in self.matches if m.has(number)), None)
+
+    def by_code(self, code: str) -> ContestMatch | None:
+        return next((m for m in self.matches if m.code == code), None)
+
+    def with_match(self, match: ContestMatch) -> Round:
+        matches = tuple(match if m.code == match.code else m for m in self.matches)
+        return replace(self, matches=matches)
