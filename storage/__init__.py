@@ -1,9 +1,10 @@
-"""SQLite persistence behind a small interface: tables, seats, the action log, users.
+"""SQLite persistence behind a small interface: tables, seats, the action log, users, contests.
 
 Open with :meth:`Database.open`; the repositories hang off it. A match is never
 stored as state, only as rules + seed + its ordered action log (replayed on start).
 """
 
+from storage.contests import ContestRepository, StoredContest
 from storage.database import Database
 from storage.errors import NotFound, StorageConflict
 from storage.models import ActionRecord, ChatRecord, SeatRecord, TableRecord, TableStatus, UserRecord
@@ -11,10 +12,12 @@ from storage.models import ActionRecord, ChatRecord, SeatRecord, TableRecord, Ta
 __all__ = [
     "ActionRecord",
     "ChatRecord",
+    "ContestRepository",
     "Database",
     "NotFound",
     "SeatRecord",
     "StorageConflict",
+    "StoredContest",
     "TableRecord",
     "TableStatus",
     "UserRecord",

@@ -6,7 +6,8 @@ version bump, so a crash leaves either the old or the new schema.
 
 The connection runs in autocommit mode and every repository method is a single
 statement, so a write is committed when its ``await`` returns and two handlers
-can never interleave inside one transaction.
+can never interleave inside one transaction. Contests write many rows at once;
+they do it on a second connection of their own (see :mod:`storage.contests`).
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from typing import Final
 
 import aiosqlite
 
+from storage.contests import ContestRepository
 from storage.repositories import ActionLog, ChatRepository, SeatRepository, TableRepository, UserRepository
 
 MIGRATIONS_DIR: Final = Path(__file__).with_name("migrations")
@@ -60,6 +62,7 @@ class Database:
         self.actions = ActionLog(conn)
         self.users = UserRepository(conn)
         self.chats = ChatRepository(conn)
+        self.contests = ContestRepository(conn)  # multi-row writes on its own connection
 
     @classmethod
     async def open(cls, path: str | Path, *, migrations_dir: Path = MIGRATIONS_DIR) -> Database:
@@ -79,6 +82,7 @@ class Database:
         return await _user_version(self.conn)
 
     async def close(self) -> None:
+        await self.contests.close()
         await self.conn.close()
 
 

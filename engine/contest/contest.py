@@ -492,8 +492,12 @@ def decide(contest: Contest, *, code: str, result: MatchResult, by: int, reason:
     return Step(*_append(contest, match, fact, MatchNote.DECIDED))
 
 
+# A complete round's reports can still be repeated or contradicted until the next draw.
+_AFTER_ROUND = (ContestPhase.ROUND_COMPLETE, ContestPhase.DECIDED)
+
+
 def _reportable_match(contest: Contest, winner: int, now: datetime) -> ContestMatch:
-    _require(contest, ContestPhase.ROUND_IN_PLAY, _phase_refusal(contest), ContestPhase.ROUND_COMPLETE)
+    _require(contest, ContestPhase.ROUND_IN_PLAY, _phase_refusal(contest), *_AFTER_ROUND)
     contest.pair(winner)
     current = contest.current_round
     match = current.match_of(winner) if current is not None else None
