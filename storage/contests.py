@@ -184,36 +184,46 @@ class ContestRepository:
 
     # ------------------------------------------------------------ reads
 
+    # Reads hold the same lock as contest writes, so a contest is never read half before
+    # and half after a write (its rows come from several SELECTs).
+
     async def get(self, *, contest_id: int) -> StoredContest:
-        row = await self._one(f"SELECT {_CONTEST_COLUMNS} FROM contests WHERE id = ?", (contest_id,))
-        if row is None:
-            raise NotFound(f"contest {contest_id}")
-        return await self._load(row)
+        async with self._lock:
+            return await self._get(contest_id)
 
     async def open_in_chat(self, *, chat_id: int) -> StoredContest:
         """The group's contest that is not closed yet."""
-        row = await self._one(
-            f"SELECT {_CONTEST_COLUMNS} FROM contests WHERE chat_id = ? AND closed_at IS NULL", (chat_id,)
-        )
-        if row is None:
-            raise NotFound(f"open contest in chat {chat_id}")
-        return await self._load(row)
+        async with self._lock:
+            row = await self._one(
+                f"SELECT {_CONTEST_COLUMNS} FROM contests WHERE chat_id = ? AND closed_at IS NULL", (chat_id,)
+            )
+            if row is None:
+                raise NotFound(f"open contest in chat {chat_id}")
+            return await self._load(row)
 
     async def unfinished(self) -> list[StoredContest]:
         """Contests to resume on start (deadline and reminder jobs are re-armed from these)."""
-        rows = await self._all(
-            f"SELECT {_CONTEST_COLUMNS} FROM contests WHERE closed_at IS NULL ORDER BY id", ()
-        )
-        return [await self._load(row) for row in rows]
+        async with self._lock:
+            rows = await self._all(
+                f"SELECT {_CONTEST_COLUMNS} FROM contests WHERE closed_at IS NULL ORDER BY id", ()
+            )
+            return [await self._load(row) for row in rows]
 
     async def by_code(self, *, code: str) -> tuple[StoredContest, ContestMatch]:
         """The contest and match a match code opens (``/newgame match=CODE``)."""
         wanted = normalize_code(code)
-        row = await self._one("SELECT contest_id FROM contest_matches WHERE code = ?", (wanted,))
-        if row is None:
-            raise NotFound(f"match code {code}")
-        stored = await self.get(contest_id=row[0])
+        async with self._lock:
+            row = await self._one("SELECT contest_id FROM contest_matches WHERE code = ?", (wanted,))
+            if row is None:
+                raise NotFound(f"match code {code}")
+            stored = await self._get(row[0])
         return stored, stored.contest.match_by_code(wanted)
+
+    async def _get(self, contest_id: int) -> StoredContest:
+        row = await self._one(f"SELECT {_CONTEST_COLUMNS} FROM contests WHERE id = ?", (contest_id,))
+        if row is None:
+            raise NotFound(f"contest {contest_id}")
+        return await self._load(row)
 
     async def _load(self, row: tuple[Any, ...]) -> StoredContest:
         id_, chat_id, name, organiser_id, settings_json, seed_hex, opened_at, closed_at = row

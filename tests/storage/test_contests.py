@@ -11,14 +11,18 @@ from engine.contest import (
     Contest,
     Deadline,
     DrawSeed,
+    MatchResult,
+    PlayMethod,
     close_contest,
     close_round,
     confirm_partner,
+    decide,
     decline_partner,
     dispute,
     draw,
     draw_next_round,
     move_deadline,
+    report_text,
     sign_up,
     withdraw,
 )
@@ -86,16 +90,12 @@ async def test_a_whole_contest_round_trips_with_its_history(db: Database) -> Non
 
 
 def _report(contest: Contest, winner: int):
-    from engine.contest import report_text
-
     return report_text(
         contest, reporter=contest.pair(winner).user_ids[0], text=f"掼蛋{winner}组", now=ON_TIME
     )
 
 
 def _decide(contest: Contest, code: str, winner: int):
-    from engine.contest import MatchResult, PlayMethod, decide
-
     result = MatchResult(winner, PlayMethod.ORGANISER, (9, 5))
     return decide(contest, code=code, result=result, by=1, reason="score sheet", now=ON_TIME)
 
