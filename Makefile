@@ -9,21 +9,43 @@ PY := $(BIN)/python
 # Packages held to `mypy --strict` by the test command.
 TYPED ?= engine render storage handlers emulator/client.py bot.py demo.py
 
+PIP := $(PY) -m pip --quiet --disable-pip-version-check
+# The exact version of every Python package, pip and setuptools included; pyproject.toml
+# keeps the ranges. `make lock` regenerates it (scripts/lock.sh says how).
+LOCK := constraints.txt
+
+DEPS_STAMP := $(VENV)/.locked
 PY_STAMP := $(VENV)/.installed
 NODE_STAMP := emulator/node_modules/.installed
 
-.PHONY: venv install system-deps translations emulator run demo test lint bench
+.PHONY: venv deps install lock system-deps translations emulator run demo test lint bench
 
 venv: $(PY)
 
 $(PY):
 	$(PYTHON) -m venv $(VENV)
 
+deps: $(DEPS_STAMP)
+
 install: $(PY_STAMP)
 
-$(PY_STAMP): pyproject.toml | $(PY)
-	$(PY) -m pip install --quiet --disable-pip-version-check -e '.[dev]'
+# Exactly the pinned packages, nothing resolved here: pip first, so the pinned pip installs
+# the rest. The Dockerfile runs this step before it copies the source, as a cached layer.
+$(DEPS_STAMP): $(LOCK) | $(PY)
+	$(PIP) install --constraint $(LOCK) pip
+	$(PIP) install --no-deps --requirement $(LOCK)
 	touch $@
+
+# The project itself, checked against the pins: without an index (and building with the
+# pinned setuptools) pip can only use what is installed, so a requirement of pyproject.toml
+# that the lock lacks or does not satisfy fails here instead of installing an unpinned version.
+$(PY_STAMP): pyproject.toml $(DEPS_STAMP)
+	$(PIP) install --no-index --no-build-isolation --editable '.[dev]' \
+	  || { echo "$(LOCK) does not satisfy pyproject.toml: run \`make lock\` and commit $(LOCK)" >&2; exit 1; }
+	touch $@
+
+lock:
+	bash scripts/lock.sh $(PYTHON)
 
 system-deps:
 	bash scripts/system-deps.sh

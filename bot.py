@@ -2,7 +2,9 @@
 
 Environment: ``TELEGRAM_BOT_TOKEN`` (from @BotFather), ``GUANDAN_DB`` (SQLite file,
 default ``./guandan.db``), ``TELEGRAM_API_BASE`` (optional Bot API base URL, e.g. an
-emulator's ``http://127.0.0.1:PORT/bot``).
+emulator's ``http://127.0.0.1:PORT/bot``). Updates come by long polling unless
+``TELEGRAM_WEBHOOK_URL`` is set: then by webhook (``handlers/platform/webhook.py``, which
+requires ``TELEGRAM_WEBHOOK_SECRET``).
 
 On start every unfinished table resumes: its match is replayed from the action
 log, the turn clocks are re-armed and each player's hand message is refreshed,
@@ -36,6 +38,7 @@ from handlers.platform.context import BotData, Context, Services
 from handlers.platform.replies import refuse
 from handlers.platform.sender import TrackingLimiter
 from handlers.platform.transport import AiohttpRequest
+from handlers.platform.webhook import WebhookConfig, WebhookConfigError, run_webhook
 from handlers.table import flow, lobby, play
 from handlers.table.board import BoardPublisher
 from handlers.table.service.tables import TableService
@@ -207,10 +210,19 @@ def main(argv: list[str] | None = None) -> int:
     if not token:
         print(NO_TOKEN, file=sys.stderr)
         return 2
+    try:
+        webhook = WebhookConfig.from_env(os.environ)
+    except WebhookConfigError as error:
+        print(error, file=sys.stderr)
+        return 2
     app = build_application(
         token, db_path=default_path(), base_url=os.environ.get("TELEGRAM_API_BASE") or None
     )
-    app.run_polling(allowed_updates=Update.ALL_TYPES)
+    if webhook is None:
+        app.run_polling(allowed_updates=Update.ALL_TYPES)
+    else:
+        log.info("webhook mode: %s, served on %s:%s", webhook.url, webhook.listen, webhook.port)
+        run_webhook(app, webhook)
     return 0
 
 
