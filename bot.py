@@ -42,6 +42,7 @@ from handlers.platform.webhook import WebhookConfig, WebhookConfigError, run_web
 from handlers.table import flow, lobby, play
 from handlers.table.board import BoardPublisher
 from handlers.table.service.tables import TableService
+from handlers.table.service.texts import N_, _
 from storage import Database, TableStatus
 from storage.database import default_path
 
@@ -60,14 +61,15 @@ No Telegram account at hand? `make demo` plays a deal against a local emulator.
 """
 
 COMMANDS = (
-    ("newgame", "开一桌 / open a table"),
-    ("stop", "结束本桌 / stop the table"),
-    ("lang", "语言 zh|en / language"),
-    ("rules", "规则预设 / rule presets"),
-    ("fourcolor", "四色牌 / four-colour suits"),
-    ("help", "帮助 / help"),
-    ("start", "私聊开始 / start the private chat"),
+    ("newgame", N_("open a table")),
+    ("stop", N_("stop the table")),
+    ("lang", N_("language: zh|en")),
+    ("rules", N_("rule presets")),
+    ("fourcolor", N_("four-colour suits")),
+    ("help", N_("help")),
+    ("start", N_("start the private chat")),
 )
+"""The command menu: Chinese for everyone, English for Telegram apps set to English."""
 
 
 CONNECTIONS = 16
@@ -142,7 +144,9 @@ async def open_services(app: App, *, db_path: str, board_interval: float = 3.0) 
     app.bot_data.open(
         Services(db=db, tables=tables, board=board, bot_username=app.bot.username, renderer=renderer)
     )
-    await app.bot.set_my_commands([BotCommand(name, text) for name, text in COMMANDS])
+    for locale, language_code in (("zh", None), ("en", "en")):
+        menu = [BotCommand(name, _(text, locale)) for name, text in COMMANDS]
+        await app.bot.set_my_commands(menu, language_code=language_code)
     await resume_tables(app)
     # The cyclic collector stops the event loop, and every press in flight waits: at 100
     # tables full collections took up to ~90 ms and the middle generation 5-18 ms, several

@@ -92,7 +92,7 @@ def deal_result_image(result: DealResultView, *, locale: str = "zh") -> Image.Im
     """The deal result as an RGB image (see :func:`render_deal_result`)."""
     english = is_english(locale)
     image, draw = canvas(2400)
-    title = f"Deal {result.deal_number}" if english else f"第 {result.deal_number} 局结果"
+    title = f"Deal {result.deal_number}" if english else f"第 {result.deal_number} 副结果"
     declarer = _team(result.declarer_team, result.team_names, locale)
     subtitle = (
         f"Level {rank_text(result.level)} · {declarer} declaring"
@@ -268,7 +268,7 @@ def _deal_table(summary: MatchSummaryView, locale: str) -> tuple[list[Column], l
     english = is_english(locale)
     places = [Column(place_name(p, locale), 148) for p in range(1, 5)]
     teams = [Column(_team(t, summary.team_names, locale), 137) for t in (0, 1)]
-    columns = [Column("#" if english else "局", 70), Column("Lvl" if english else "打", 80), *places, *teams]
+    columns = [Column("#" if english else "副", 70), Column("Lvl" if english else "打", 80), *places, *teams]
     deals = summary.deals
     rows = [_deal_row(line, summary, locale) for line in deals[-_MAX_DEAL_ROWS:]]
     if len(deals) > _MAX_DEAL_ROWS:

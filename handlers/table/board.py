@@ -35,7 +35,9 @@ from handlers.table.service.texts import (
     closing_board_text,
     deal_result_text,
     finished_board_text,
+    header,
     match_result_text,
+    played_header,
     trick_blocks,
 )
 from render.results import render_deal_result, render_match_summary
@@ -208,6 +210,7 @@ class BoardPublisher:
         else:
             ranges = split_tricks(sizes, board.first, current, limit)
         tributes = public_tributes(events)
+        heading = header(obs, table.rules, locale)
 
         def text(first: int, last: int) -> str:
             if last == current:
@@ -215,7 +218,13 @@ class BoardPublisher:
                     obs=obs, events=events, names=names, rules=table.rules, locale=locale, first=first
                 )
             return finished_board_text(
-                events=events, first=first, last=last, tributes=tributes, names=names, locale=locale
+                heading=heading,
+                events=events,
+                first=first,
+                last=last,
+                tributes=tributes,
+                names=names,
+                locale=locale,
             )
 
         await self._show(table, board, ranges, text)
@@ -273,14 +282,28 @@ class BoardPublisher:
         last = len(blocks) - 1
         ranges = split_tricks(sizes, board.first, last, self.text_limit - TEXT_MARGIN)
         tributes = public_tributes(events)
+        assert table.match is not None
+        heading = played_header(table.match.events, result, table.rules, locale)
 
         def text(first: int, end: int) -> str:
             if end == last:
                 return closing_board_text(
-                    events=events, result=result, first=first, tributes=tributes, names=names, locale=locale
+                    heading=heading,
+                    events=events,
+                    result=result,
+                    first=first,
+                    tributes=tributes,
+                    names=names,
+                    locale=locale,
                 )
             return finished_board_text(
-                events=events, first=first, last=end, tributes=tributes, names=names, locale=locale
+                heading=heading,
+                events=events,
+                first=first,
+                last=end,
+                tributes=tributes,
+                names=names,
+                locale=locale,
             )
 
         await self._show(table, board, ranges, text)

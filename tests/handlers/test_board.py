@@ -236,7 +236,9 @@ def test_plays_and_passes_use_one_separator_per_language() -> None:
     moves = [e for e in events if isinstance(e, Played | Passed)]
     assert any(isinstance(e, Passed) for e in moves)
     for locale, colon, other in (("zh", "：", ": "), ("en", ": ", "：")):
-        text = finished_board_text(events=events, first=0, last=0, tributes=(), names=NAMES, locale=locale)
+        text = finished_board_text(
+            heading="", events=events, first=0, last=0, tributes=(), names=NAMES, locale=locale
+        )
         lines = text.split("\n")
         prefixes = tuple(f"{seat_name(seat, locale)} P{seat}{colon}" for seat in range(4))
         assert len([line for line in lines if line.startswith(prefixes)]) == len(moves)

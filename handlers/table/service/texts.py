@@ -141,13 +141,30 @@ TRICK_RULE = "──────────"  # between two tricks on the board
 
 
 def header(obs: Observation, rules: Rules, locale: str) -> str:
-    deal = _("Deal {number}", locale, number=obs.deal_number)
-    level = _("playing {rank}", locale, rank=rank_text(obs.level, locale))
+    """第 3 副 · 打 5 · 比分 3:1 (or the teams' levels): the first line of a deal's messages."""
+    return deal_header(obs.deal_number, obs.level, obs.team_levels, obs.points, rules, locale)
+
+
+def played_header(match_events: Sequence[Event], result: DealEnded, rules: Rules, locale: str) -> str:
+    """The header a finished deal's board had while it was played (``match_events``: the match's)."""
+    started = next(
+        e for e in match_events if isinstance(e, DealStarted) and e.deal_number == result.deal_number
+    )
+    earlier = [e for e in match_events if isinstance(e, DealEnded) and e.deal_number < result.deal_number]
+    points = (sum(e.points[0] for e in earlier), sum(e.points[1] for e in earlier))
+    return deal_header(result.deal_number, started.level, result.levels_before, points, rules, locale)
+
+
+def deal_header(
+    number: int, level: Rank, team_levels: Sequence[Rank], points: Sequence[int], rules: Rules, locale: str
+) -> str:
+    deal = _("Deal {number}", locale, number=number)
+    playing = _("playing {rank}", locale, rank=rank_text(level, locale))
     if rules.match_format is MatchFormat.POINTS:
-        score = _("points {a}:{b}", locale, a=obs.points[0], b=obs.points[1])
+        score = _("points {a}:{b}", locale, a=points[0], b=points[1])
     else:
-        score = " / ".join(f"{team_name(i, locale)} {rank_text(obs.team_levels[i], locale)}" for i in (0, 1))
-    return f"🃏 <b>{deal}</b> · {level} · {score}"
+        score = " / ".join(f"{team_name(i, locale)} {rank_text(team_levels[i], locale)}" for i in (0, 1))
+    return f"🃏 <b>{deal}</b> · {playing} · {score}"
 
 
 def board_text(
@@ -183,7 +200,9 @@ def exchange_line(tribute: TributeView, names: dict[int, str], locale: str) -> s
     """进贡 or 还贡 as the group sees it (🂠 for a card it may not see)."""
     card = card_text(tribute.card, locale) if tribute.card is not None else "🂠"
     message = (
-        "Return: {giver} → {receiver} {card}" if tribute.is_return else "Tribute: {giver} → {receiver} {card}"
+        N_("Return: {giver} → {receiver} {card}")
+        if tribute.is_return
+        else N_("Tribute: {giver} → {receiver} {card}")
     )
     return _(
         message,
@@ -248,6 +267,7 @@ def trick_blocks(events: Sequence[Event], level: Rank, names: dict[int, str], lo
 
 def finished_board_text(
     *,
+    heading: str,
     events: Sequence[Event],
     first: int,
     last: int,
@@ -255,12 +275,11 @@ def finished_board_text(
     names: dict[int, str],
     locale: str,
 ) -> str:
-    """A board message once play has moved on: every play of its tricks ``first``..``last``
-    and who won each (no turn line). ``tributes`` are the deal's exchanges as the group sees them."""
+    """A board message once play has moved on: the deal's ``heading`` (its :func:`header`, kept
+    through every edit), every play of its tricks ``first``..``last`` and who won each (no turn
+    line). ``tributes`` are the deal's exchanges as the group sees them."""
     started = next(e for e in events if isinstance(e, DealStarted))
-    deal = _("Deal {number}", locale, number=started.deal_number)
-    playing = _("playing {rank}", locale, rank=rank_text(started.level, locale))
-    lines = [f"🃏 <b>{deal}</b> · {playing}"]
+    lines = [heading]
     if first == 0:
         lines.extend(exchange_line(view, names, locale) for view in tributes)
         lines.extend(anti_tribute_lines(events, names, locale))
@@ -340,6 +359,7 @@ def a_attempt_text(attempt: str, locale: str) -> str:
 
 def closing_board_text(
     *,
+    heading: str,
     events: Sequence[Event],
     result: DealEnded,
     first: int,
@@ -351,7 +371,13 @@ def closing_board_text(
     last = sum(isinstance(e, TrickWon) for e in events)
     lines = [
         finished_board_text(
-            events=events, first=first, last=last, tributes=tributes, names=names, locale=locale
+            heading=heading,
+            events=events,
+            first=first,
+            last=last,
+            tributes=tributes,
+            names=names,
+            locale=locale,
         )
     ]
     for place, seat in enumerate(result.finish_order, start=1):
