@@ -7,20 +7,33 @@ ENV PYTHONDONTWRITEBYTECODE=1 \
     PIP_DISABLE_PIP_VERSION_CHECK=1 \
     GUANDAN_DB=/data/guandan.db
 
+# Webhook mode only (when TELEGRAM_WEBHOOK_URL is set): the bot's server listens on every
+# interface of the container, and the reverse proxy reaches it through the published port.
+ENV TELEGRAM_WEBHOOK_LISTEN=0.0.0.0 \
+    TELEGRAM_WEBHOOK_PORT=8080
+
 # make runs the README's steps; the fonts come with the source (render/fonts/).
 RUN apt-get update \
     && apt-get install -y --no-install-recommends make \
     && rm -rf /var/lib/apt/lists/*
 
 RUN useradd --create-home --uid 10001 guandan \
-    && mkdir /data && chown guandan:guandan /data
+    && mkdir /data /app && chown guandan:guandan /data /app
 
 WORKDIR /app
-COPY --chown=guandan:guandan . /app
 USER guandan
 
-# Same as `make run` up to starting the bot: venv, install, compile catalogs.
+# The pinned Python packages first (`make deps`, from constraints.txt): a layer that is
+# rebuilt only when the pins change, not on every change to the source.
+COPY --chown=guandan:guandan Makefile constraints.txt /app/
+RUN make deps
+
+COPY --chown=guandan:guandan . /app
+
+# Same as `make run` up to starting the bot: the project (checked against the pins, no
+# download) and the compiled catalogs.
 RUN make install translations
 
 VOLUME ["/data"]
+EXPOSE 8080
 CMD [".venv/bin/python", "bot.py"]
