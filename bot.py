@@ -34,6 +34,7 @@ from telegram.ext import (
 )
 
 from handlers import general
+from handlers.platform.chats import ChatFairProcessor, ChatReplies, MessagesOnlyLimiter
 from handlers.platform.context import BotData, Context, Services
 from handlers.platform.replies import refuse
 from handlers.platform.sender import TrackingLimiter
@@ -42,7 +43,7 @@ from handlers.platform.webhook import WebhookConfig, WebhookConfigError, run_web
 from handlers.table import flow, lobby, play
 from handlers.table.board import BoardPublisher
 from handlers.table.service.tables import TableService
-from handlers.table.service.texts import N_, _
+from handlers.table.service.texts import N_, _, too_many_text
 from storage import Database, TableStatus
 from storage.database import default_path
 
@@ -113,15 +114,16 @@ def build_application(
         Application.builder()
         .token(token)
         .context_types(context_types)
-        .concurrent_updates(True)
+        .concurrent_updates(ChatFairProcessor())  # a flooded chat holds at most a few slots
         .defaults(Defaults(block=True))
         .post_init(post_init)
+        .post_stop(stop_sending)
         .post_shutdown(close_services)
         .request(AiohttpRequest(connections=CONNECTIONS))
         .get_updates_request(AiohttpRequest(connections=1))
     )
     if rate_limiter:
-        builder = builder.rate_limiter(TrackingLimiter(AIORateLimiter(max_retries=3)))
+        builder = builder.rate_limiter(TrackingLimiter(MessagesOnlyLimiter(AIORateLimiter(max_retries=3))))
     if base_url:
         builder = builder.base_url(base_url)
         builder = builder.base_file_url(base_file_url or base_url.replace("/bot", "/file/bot"))
@@ -141,9 +143,18 @@ async def open_services(app: App, *, db_path: str, board_interval: float = 3.0) 
     tables = TableService(db)
     board = BoardPublisher(app.bot, tables, db, interval=board_interval)
     renderer = ThreadPoolExecutor(max_workers=2, thread_name_prefix="render")
+    replies = ChatReplies(board.budget, notice=too_many_text)
     app.bot_data.open(
-        Services(db=db, tables=tables, board=board, bot_username=app.bot.username, renderer=renderer)
+        Services(
+            db=db,
+            tables=tables,
+            board=board,
+            bot_username=app.bot.username,
+            renderer=renderer,
+            replies=replies,
+        )
     )
+    await board.outbox.start()  # what the last run stored and never sent goes out first
     for locale, language_code in (("zh", None), ("en", "en")):
         menu = [BotCommand(name, _(text, locale)) for name, text in COMMANDS]
         await app.bot.set_my_commands(menu, language_code=language_code)
@@ -160,10 +171,19 @@ async def open_services(app: App, *, db_path: str, board_interval: float = 3.0) 
     gc.set_threshold(10_000, 10, 10)
 
 
+async def stop_sending(app: App) -> None:
+    """Before the HTTP session closes: unsent replies are dropped, the outbox keeps its rows."""
+    services = app.bot_data.services
+    await services.replies.close()
+    await services.outbox.close()
+
+
 async def close_services(app: App) -> None:
     services = app.bot_data.close()
     if services is not None:
         await services.board.close()
+        await services.replies.close()
+        await services.outbox.close()
         services.renderer.shutdown(wait=True)
         await services.db.close()
 

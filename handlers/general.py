@@ -1,4 +1,9 @@
-"""/lang, /help and /rules."""
+"""/lang, /help, /rules and /fourcolor.
+
+Replies go through the chat's reply queue (``services.replies``): a handler returns at once
+instead of waiting for the group's message quota, and a flood of equal commands gets one
+answer.
+"""
 
 from __future__ import annotations
 
@@ -23,7 +28,7 @@ async def lang(update: Update, context: Context) -> None:
     private = chat.type == Chat.PRIVATE
     current = await (user_locale(context, user.id) if private else chat_locale(context, chat.id))
     if choice not in LOCALES:
-        await message.reply_text(_("Usage: /lang zh or /lang en", current))
+        context.services.replies.reply(message, _("Usage: /lang zh or /lang en", current), current)
         return
     db = context.services.db
     if private:
@@ -34,11 +39,11 @@ async def lang(update: Update, context: Context) -> None:
             table.seats[seat].preferences = None
     else:
         if not await is_group_admin(context, chat.id, user.id):
-            await message.reply_text(error_text("not_allowed", current))
+            context.services.replies.reply(message, error_text("not_allowed", current), current)
             return
         await db.chats.set_locale(chat_id=chat.id, locale=choice)
         context.services.board.forget_locale(chat.id)
-    await message.reply_text(_("Language set.", choice))
+    context.services.replies.reply(message, _("Language set.", choice), choice)
 
 
 async def four_color(update: Update, context: Context) -> None:
@@ -55,7 +60,7 @@ async def four_color(update: Update, context: Context) -> None:
     for table, seat in context.services.tables.tables_of_user(user.id):
         table.seats[seat].preferences = None
     text = _("Four-colour suits: on.", locale) if not current else _("Four-colour suits: off.", locale)
-    await message.reply_text(text)
+    context.services.replies.reply(message, text, locale)
 
 
 async def help_command(update: Update, context: Context) -> None:
@@ -65,7 +70,7 @@ async def help_command(update: Update, context: Context) -> None:
     locale = await (
         user_locale(context, user.id) if chat.type == Chat.PRIVATE else chat_locale(context, chat.id)
     )
-    await message.reply_text(help_text(locale), parse_mode=ParseMode.HTML)
+    context.services.replies.reply(message, help_text(locale), locale, parse_mode=ParseMode.HTML)
 
 
 def help_text(locale: str) -> str:
@@ -93,4 +98,4 @@ async def rules_command(update: Update, context: Context) -> None:
     for name, preset in PRESETS.items():
         title = html.escape(preset_title(name, locale))
         lines.append(f"• <code>{name}</code> — {title} ({format_summary(preset.rules, locale)})")
-    await message.reply_text("\n".join(lines), parse_mode=ParseMode.HTML)
+    context.services.replies.reply(message, "\n".join(lines), locale, parse_mode=ParseMode.HTML)

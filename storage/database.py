@@ -21,6 +21,7 @@ from typing import Final
 import aiosqlite
 
 from storage.contests import ContestRepository
+from storage.outbox import OutboxRepository
 from storage.repositories import ActionLog, ChatRepository, SeatRepository, TableRepository, UserRepository
 
 MIGRATIONS_DIR: Final = Path(__file__).with_name("migrations")
@@ -62,6 +63,7 @@ class Database:
         self.actions = ActionLog(conn)
         self.users = UserRepository(conn)
         self.chats = ChatRepository(conn)
+        self.outbox = OutboxRepository(conn)
         self.contests = ContestRepository(conn)  # multi-row writes on its own connection
 
     @classmethod

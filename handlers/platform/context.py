@@ -12,8 +12,11 @@ from typing import TYPE_CHECKING, Any
 
 from telegram.ext import CallbackContext, ExtBot
 
+from handlers.platform.chats import ChatBudget, ChatReplies
+from handlers.platform.outbox import Outbox
 from handlers.platform.sender import LatestWins
 from handlers.table.pictures import HandPictures
+from handlers.table.service.texts import too_many_text
 from storage import Database
 
 if TYPE_CHECKING:
@@ -29,10 +32,18 @@ class Services:
     bot_username: str
     renderer: Executor  # draws hand pictures off the event loop (a small fixed pool bounds memory)
     sender: LatestWins = field(default_factory=LatestWins)  # hand-message edits, outside the table lock
+    replies: ChatReplies = field(  # command replies, one queue per chat (bot.py shares the board's budget)
+        default_factory=lambda: ChatReplies(ChatBudget(), notice=too_many_text)
+    )
     pictures: HandPictures = field(init=False)  # drawn by ``renderer``, kept by what they show
 
     def __post_init__(self) -> None:
         self.pictures = HandPictures(self.renderer)
+
+    @property
+    def outbox(self) -> Outbox:
+        """What groups are owed (results, announcements): stored, retried, resent after a restart."""
+        return self.board.outbox
 
     def deep_link(self, payload: str) -> str:
         """``t.me/<bot>?start=<payload>``: opens the private chat with /start <payload>."""

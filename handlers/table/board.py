@@ -8,6 +8,14 @@ goes: a board message covers a contiguous range of the deal's tricks and always
 shows all of their plays. A new trick gets a new message when the chat's send
 budget allows; otherwise the live message grows until it would pass Telegram's
 length limit. Nothing here can see a hand.
+
+Deal results (with the level change) and the match's end are owed to the group: they go
+through the outbox (``handlers/platform/outbox.py``), stored as soon as the outcome is
+published and deleted once Telegram accepted them, so a failed send or a restart never
+loses one. A row names the table and the deal; its picture and caption are rebuilt from the
+match (the live table, or the table replayed from storage after a restart). The board still
+decides the order the group sees: it closes the deal's message, then lets the result go,
+and draws the next deal only once the result was delivered.
 """
 
 from __future__ import annotations
@@ -16,8 +24,6 @@ import asyncio
 import contextlib
 import contextvars
 import logging
-import time
-from collections import deque
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
@@ -26,10 +32,15 @@ from telegram.error import BadRequest
 from telegram.ext import ExtBot
 
 from engine.actions import DealEnded, DealStarted, Event, MatchEnded, Phase
+from engine.match import Match
 from engine.observation import Observation
+from engine.rules import Rules
+from handlers.platform.chats import GROUP_LIMIT as GROUP_LIMIT  # re-exported for the board's tests
+from handlers.platform.chats import ChatBudget
 from handlers.platform.i18n import normalize_locale
+from handlers.platform.outbox import Outbox, Payload, Undeliverable
 from handlers.table.service.results import deal_events, deal_result_view, match_summary_view, public_tributes
-from handlers.table.service.tables import LiveTable, TableService
+from handlers.table.service.tables import LiveTable, TableService, decode_action
 from handlers.table.service.texts import (
     board_text,
     closing_board_text,
@@ -45,35 +56,8 @@ from storage import Database, NotFound, TableStatus
 
 log = logging.getLogger(__name__)
 
-GROUP_LIMIT = 20  # messages per minute Telegram accepts in a group
-WINDOW = 60.0
 TEXT_LIMIT = 4096  # characters in one message
 TEXT_MARGIN = 1024  # of a message's text, kept for its header, the exchanges and whose turn it is
-
-
-class ChatBudget:
-    """Counts the messages sent to each group in the last minute (edits are not messages)."""
-
-    def __init__(self, limit: int = GROUP_LIMIT - 2, window: float = WINDOW) -> None:
-        self.limit = limit
-        self.window = window
-        self._sent: dict[int, deque[float]] = {}
-
-    def used(self, chat_id: int) -> int:
-        sent = self._sent.setdefault(chat_id, deque())
-        while sent and time.monotonic() - sent[0] > self.window:
-            sent.popleft()
-        return len(sent)
-
-    def has_room(self, chat_id: int, reserve: int = 0) -> bool:
-        return self.used(chat_id) + reserve < self.limit
-
-    async def acquire(self, chat_id: int) -> None:
-        """Wait until one more message fits in the window, then count it."""
-        while not self.has_room(chat_id):
-            oldest = self._sent[chat_id][0]
-            await asyncio.sleep(max(0.05, self.window - (time.monotonic() - oldest)))
-        self._sent[chat_id].append(time.monotonic())
 
 
 def split_tricks(sizes: Sequence[int], first: int, last: int, limit: int) -> list[tuple[int, int]]:
@@ -107,7 +91,22 @@ class _Board:
     closed: int | None = None  # the last deal whose board was closed
     dirty: bool = False
     results: list[Event] = field(default_factory=list)
+    closing: dict[int, asyncio.Event] = field(default_factory=dict)  # deals whose result waits for the close
     task: asyncio.Task[None] | None = None
+    table: LiveTable | None = None  # results are rebuilt from it while the board lives
+
+
+DEAL_RESULT = "deal_result"  # outbox kinds: {"table_id", "deal"}
+MATCH_END = "match_end"  # {"table_id"}
+CLOSE_WAIT = 30.0
+"""Seconds a result waits for its deal's board to be closed before it goes anyway."""
+
+
+def result_key(table_id: int, result: Event) -> str:
+    """The outbox key of a result: each is announced once, however often it is posted."""
+    if isinstance(result, DealEnded):
+        return f"table:{table_id}:deal:{result.deal_number}"
+    return f"table:{table_id}:match_end"
 
 
 class BoardPublisher:
@@ -123,6 +122,7 @@ class BoardPublisher:
         interval: float = 3.0,
         reserve: int = 6,
         text_limit: int = TEXT_LIMIT,
+        outbox: Outbox | None = None,
     ) -> None:
         self.bot = bot
         self.tables = tables
@@ -133,6 +133,9 @@ class BoardPublisher:
         self.text_limit = text_limit
         self._boards: dict[int, _Board] = {}
         self._locales: dict[int, str] = {}
+        self.outbox = outbox or Outbox(db.outbox)
+        self.outbox.register(DEAL_RESULT, self._send_deal_result)
+        self.outbox.register(MATCH_END, self._send_match_end)
 
     def publish(self, table: LiveTable, events: tuple[Event, ...] | list[Event] = ()) -> None:
         """Schedule a redraw of what was just stored; deal and match results are queued in order.
@@ -140,14 +143,42 @@ class BoardPublisher:
         Called with the table lock held after the actions were logged, so the snapshot taken
         here is exactly what may be shown (a later redraw never sees unsaved plays).
         """
-        board = self._boards.setdefault(table.id, _Board())
-        board.results.extend(e for e in events if isinstance(e, DealEnded | MatchEnded))
+        board = self._boards.get(table.id)
+        if board is None:
+            board = self._boards[table.id] = _Board(table=table)
+            self._recover(table, events)
+        for result in events:
+            if isinstance(result, DealEnded | MatchEnded):
+                board.results.append(result)
+                if isinstance(result, DealEnded):
+                    board.closing[result.deal_number] = asyncio.Event()
+                self._announce(table, result)
         if table.match is not None:
             board.snapshot = _Snapshot(table.observe(None), tuple(table.deal_events))
         board.dirty = True
         if board.task is None or board.task.done():
             # The redraw serves the table, not the press that woke it: no request context.
             board.task = asyncio.create_task(self._run(table, board), context=contextvars.Context())
+
+    def _announce(self, table: LiveTable, result: Event) -> None:
+        """Store the result in the outbox now; it is sent once the board closed its deal."""
+        if isinstance(result, DealEnded):
+            kind, payload = DEAL_RESULT, {"table_id": table.id, "deal": result.deal_number}
+        else:
+            kind, payload = MATCH_END, {"table_id": table.id}
+        self.outbox.post(table.record.chat_id, kind, payload, key=result_key(table.id, result))
+
+    def _recover(self, table: LiveTable, events: Sequence[Event]) -> None:
+        """First sight of a table in this run (a restart): announce again its latest result from
+        before ``events``, in case the previous run stopped between storing the deal's last action
+        and storing the result. The key makes this a no-op when it was stored (or sent)."""
+        if table.match is None:
+            return
+        new = {id(event) for event in events}
+        for kind in (DealEnded, MatchEnded):
+            latest = next((e for e in reversed(table.match.events) if isinstance(e, kind)), None)
+            if latest is not None and id(latest) not in new:
+                self._announce(table, latest)
 
     async def drain(self, table_id: int) -> None:
         """Wait for the pending redraws of a table (tests, shutdown)."""
@@ -178,7 +209,16 @@ class BoardPublisher:
         locale = await self._locale(table.record.chat_id)
         results, board.results = board.results, []
         for result in results:
-            await self._send_result(table, board, result, locale)
+            if isinstance(result, DealEnded):
+                try:
+                    assert table.match is not None
+                    events = deal_events(table.match.events, result.deal_number)
+                    await self._close_deal(table, board, events, result, locale)
+                except Exception:  # the result goes out all the same
+                    log.exception("board of table %s: deal %s not closed", table.id, result.deal_number)
+                finally:
+                    board.closing.pop(result.deal_number, asyncio.Event()).set()
+            await self.outbox.delivered(result_key(table.id, result))
         snapshot = board.snapshot
         if (
             snapshot is None
@@ -249,25 +289,54 @@ class BoardPublisher:
                 await self.tables.set_board_message(table, sent.message_id)
             board.first, board.shown_text = first, shown
 
-    async def _send_result(self, table: LiveTable, board: _Board, result: Event, locale: str) -> None:
-        """Close the deal's board (every play not yet final, and the places), then post the result picture."""
-        assert table.match is not None
-        chat_id = table.record.chat_id
-        names = self._names(table)
+    async def _send_deal_result(self, chat_id: int, payload: Payload) -> None:
+        """Outbox sender: the deal's result picture, once the board closed the deal's message."""
+        table_id, deal = int(payload["table_id"]), int(payload["deal"])
+        board = self._boards.get(table_id)
+        closing = board.closing.get(deal) if board is not None else None
+        if closing is not None:
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(closing.wait(), CLOSE_WAIT)
+        events, names, rules = await self._match_of(table_id)
+        result = next((e for e in events if isinstance(e, DealEnded) and e.deal_number == deal), None)
+        if result is None:
+            raise Undeliverable(f"table {table_id} has no deal {deal}")
+        locale = await self._locale(chat_id)
         ordered = [names.get(seat, "") for seat in range(4)]
-        events = table.match.events
-        if isinstance(result, DealEnded):
-            await self._close_deal(table, board, deal_events(events, result.deal_number), result, locale)
-            photo = render_deal_result(
-                deal_result_view(events, result, ordered, table.rules, locale), locale=locale
-            )
-            caption = deal_result_text(result, names, table.rules, locale)
-        else:
-            assert isinstance(result, MatchEnded)
-            photo = render_match_summary(match_summary_view(events, ordered, table.rules), locale=locale)
-            caption = match_result_text(result, locale)
+        photo = render_deal_result(deal_result_view(events, result, ordered, rules, locale), locale=locale)
+        caption = deal_result_text(result, names, rules, locale)
         await self.budget.acquire(chat_id)
         await self.bot.send_photo(chat_id, photo, caption=caption, parse_mode=ParseMode.HTML)
+
+    async def _send_match_end(self, chat_id: int, payload: Payload) -> None:
+        """Outbox sender: the match summary picture and the winners."""
+        events, names, rules = await self._match_of(int(payload["table_id"]))
+        result = next((e for e in reversed(events) if isinstance(e, MatchEnded)), None)
+        if result is None:
+            raise Undeliverable(f"table {payload['table_id']} has not ended")
+        locale = await self._locale(chat_id)
+        ordered = [names.get(seat, "") for seat in range(4)]
+        photo = render_match_summary(match_summary_view(events, ordered, rules), locale=locale)
+        await self.budget.acquire(chat_id)
+        await self.bot.send_photo(
+            chat_id, photo, caption=match_result_text(result, locale), parse_mode=ParseMode.HTML
+        )
+
+    async def _match_of(self, table_id: int) -> tuple[Sequence[Event], dict[int, str], Rules]:
+        """The table's events, seat names and rules: live, or replayed from storage (after a restart)."""
+        board = self._boards.get(table_id)
+        table = board.table if board is not None else None
+        if table is not None and table.match is not None:
+            return table.match.events, self._names(table), table.rules
+        try:
+            record = await self.db.tables.get(table_id=table_id)
+        except NotFound as error:
+            raise Undeliverable(f"table {table_id} is gone") from error
+        rules = Rules.from_json(record.rules_json)
+        seats = await self.db.seats.of_table(table_id=table_id)
+        rows = await self.db.actions.of_table(table_id=table_id)
+        match = Match.replay(rules, record.seed, [(row.seat, decode_action(row.action_json)) for row in rows])
+        return match.events, {seat.seat: seat.name for seat in seats}, rules
 
     async def _close_deal(
         self, table: LiveTable, board: _Board, events: Sequence[Event], result: DealEnded, locale: str

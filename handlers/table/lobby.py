@@ -102,7 +102,7 @@ async def new_game(update: Update, context: Context) -> None:
     assert message is not None and chat is not None and user is not None
     locale = await chat_locale(context, chat.id)
     if chat.type == Chat.PRIVATE:
-        await message.reply_text(error_text("group_only", locale))
+        context.services.replies.reply(message, error_text("group_only", locale), locale)
         return
     try:
         preset, rules = rules_from_args(context.args or [])
@@ -110,12 +110,15 @@ async def new_game(update: Update, context: Context) -> None:
             chat_id=chat.id, creator_id=user.id, preset=preset, rules=rules
         )
     except TableError as error:
-        await message.reply_text(error_text(error.code, locale))
+        context.services.replies.reply(message, error_text(error.code, locale), locale)
         return
     text, markup = lobby_view(context, table, locale)
-    await context.services.board.budget.acquire(chat.id)
-    sent = await message.reply_text(text, parse_mode=ParseMode.HTML, reply_markup=markup)
-    await context.services.tables.set_lobby_message(table, sent.message_id)
+
+    async def send_lobby() -> None:  # by the chat's reply queue, when the group's quota allows
+        sent = await message.reply_text(text, parse_mode=ParseMode.HTML, reply_markup=markup)
+        await context.services.tables.set_lobby_message(table, sent.message_id)
+
+    context.services.replies.send(message, text, send_lobby, locale, owed=True)
 
 
 async def start(update: Update, context: Context) -> None:
@@ -179,14 +182,15 @@ async def stop(update: Update, context: Context) -> None:
     try:
         table = context.services.tables.in_chat(chat.id)
     except TableError as error:
-        await message.reply_text(error_text(error.code, locale))
+        context.services.replies.reply(message, error_text(error.code, locale), locale)
         return
     if not await is_manager(context, table, user.id):
-        await message.reply_text(error_text("not_allowed", locale))
+        context.services.replies.reply(message, error_text("not_allowed", locale), locale)
         return
-    await context.services.board.budget.acquire(chat.id)
-    await message.reply_text(
+    context.services.replies.reply(
+        message,
         _("Stop this table for everyone?", locale),
+        locale,
         reply_markup=stop_keyboard(table_id=table.id, version=table.version, locale=locale),
     )
 

@@ -450,3 +450,8 @@ def hand_caption(
         place = obs.finish_order.index(obs.seat) + 1
         lines.append(_("You finished {place}.", locale, place=place_name(place, locale)))
     return "\n".join(lines)
+
+
+def too_many_text(locale: str) -> str:
+    """The one notice a flooded chat gets when commands go unanswered (issue 8, finding 4)."""
+    return _("Too many commands at once: some were not answered. Please wait a minute.", locale)

@@ -1,0 +1,310 @@
+"""One chat never stalls another: per-chat replies, per-chat update admission, quota-free reads.
+
+Telegram takes about 20 messages a minute in a group, and PTB's ``AIORateLimiter`` makes a
+request wait for its group's quota. A handler that awaited its reply there kept one of the
+application's concurrent-update slots the whole time: 300 ``/help`` in one group held every
+slot for minutes, so no other chat was answered and shutdown waited behind them (issue 8,
+finding 4). Three parts keep chats apart:
+
+* :class:`ChatReplies`: a handler hands its reply to its chat's queue and returns; one task
+  per chat sends them in order when the chat's :class:`ChatBudget` has room. A reply equal to
+  one queued or sent in the last ``coalesce`` seconds is dropped (a flood of ``/help`` gets
+  one answer); beyond ``backlog`` queued replies new ones are dropped, and the chat gets one
+  short notice per ``notice_window``.
+* :class:`ChatFairProcessor`: at most ``per_chat`` updates of one chat are handled at once,
+  the rest of that chat's updates wait (without taking a slot) or, beyond ``backlog``, are
+  dropped. Whatever a handler still awaits, a flooded chat holds at most ``per_chat`` slots.
+* :class:`MessagesOnlyLimiter`: look-ups such as ``getChatMember`` post nothing in the chat,
+  so they skip the group's message quota (an admin check never waits behind a flood).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import inspect
+import logging
+import time
+from collections import deque
+from collections.abc import Awaitable, Callable, Coroutine
+from dataclasses import dataclass, field
+from typing import Any
+
+from telegram import Message, Update
+from telegram.ext import BaseUpdateProcessor
+
+from handlers.platform.sender import DelegatingLimiter
+
+log = logging.getLogger(__name__)
+
+GROUP_LIMIT = 20  # messages per minute Telegram accepts in a group
+WINDOW = 60.0
+
+
+class ChatBudget:
+    """Counts the messages sent to each group in the last minute (edits are not messages)."""
+
+    def __init__(self, limit: int = GROUP_LIMIT - 2, window: float = WINDOW) -> None:
+        self.limit = limit
+        self.window = window
+        self._sent: dict[int, deque[float]] = {}
+
+    def used(self, chat_id: int) -> int:
+        sent = self._sent.setdefault(chat_id, deque())
+        while sent and time.monotonic() - sent[0] > self.window:
+            sent.popleft()
+        return len(sent)
+
+    def has_room(self, chat_id: int, reserve: int = 0) -> bool:
+        return self.used(chat_id) + reserve < self.limit
+
+    def delay(self, chat_id: int, reserve: int = 0) -> float:
+        """Seconds until one more message fits with ``reserve`` kept free (0: now)."""
+        used = self.used(chat_id)
+        if used + reserve < self.limit or used == 0:
+            return 0.0
+        # the send that must leave the window first is the (used + reserve - limit)-th oldest
+        oldest = self._sent[chat_id][max(0, min(used - 1, used + reserve - self.limit))]
+        return max(0.05, self.window - (time.monotonic() - oldest))
+
+    def note(self, chat_id: int) -> None:
+        """Count one message sent now."""
+        self.used(chat_id)
+        self._sent[chat_id].append(time.monotonic())
+
+    async def acquire(self, chat_id: int, reserve: int = 0) -> None:
+        """Wait until one more message fits in the window (``reserve`` kept free), then count it."""
+        while (wait := self.delay(chat_id, reserve)) > 0:
+            await asyncio.sleep(wait)
+        self.note(chat_id)
+
+
+# ---------------------------------------------------------------- replies
+
+
+@dataclass
+class _Reply:
+    text: str
+    send: Callable[[], Awaitable[None]]
+    reserve: int  # group messages kept free for what the group is owed (results, the board)
+    coalesce: bool = True
+
+
+@dataclass
+class _Chat:
+    queue: deque[_Reply] = field(default_factory=deque)
+    recent: dict[str, float] = field(default_factory=dict)  # reply text → when it was queued
+    noticed: float = float("-inf")  # when the last "too many" notice was queued
+    wake: asyncio.Event = field(default_factory=asyncio.Event)
+    worker: asyncio.Task[None] | None = None
+
+
+REPLY_RESERVE = 3
+"""Group messages a minute that command replies leave free for what the group is owed (deal
+results and the match's end, at most a couple a minute) and the lobby of a new table: a
+flood of commands never delays those. Replies get at most 15 of the budget's 18."""
+
+NOTICE_RESERVE = 1
+"""The "too many" notice (at most one a minute) may go when replies no longer may."""
+
+
+class ChatReplies:
+    """Replies to commands, sent by one task per chat, so no handler waits for a chat's quota."""
+
+    def __init__(
+        self,
+        budget: ChatBudget,
+        notice: Callable[[str], str],
+        *,
+        backlog: int = 3,
+        coalesce: float = 10.0,
+        notice_window: float = WINDOW,
+    ) -> None:
+        self.budget = budget
+        self.notice = notice  # locale → the localized "too many commands" text
+        self.backlog = backlog
+        self.coalesce = coalesce
+        self.notice_window = notice_window
+        self._chats: dict[int, _Chat] = {}
+
+    def reply(self, message: Message, text: str, locale: str, **kwargs: Any) -> bool:
+        """Queue ``message.reply_text(text, **kwargs)``; False if coalesced or dropped."""
+
+        async def send() -> None:
+            await message.reply_text(text, **kwargs)
+
+        return self.send(message, text, send, locale)
+
+    def send(
+        self,
+        message: Message,
+        text: str,
+        send: Callable[[], Awaitable[None]],
+        locale: str,
+        *,
+        owed: bool = False,
+    ) -> bool:
+        """Queue ``send``, which answers ``message`` with ``text``; False if coalesced or dropped.
+
+        ``owed`` (the lobby of a table just created) is never coalesced nor dropped and may
+        use the whole budget.
+        """
+        chat_id = message.chat_id
+        chat = self._chats.setdefault(chat_id, _Chat())
+        now = time.monotonic()
+        if not owed and now - chat.recent.get(text, float("-inf")) < self.coalesce:
+            return False
+        if not owed and sum(reply.coalesce for reply in chat.queue) >= self.backlog:
+            self._too_many(message, chat, locale, now)
+            return False
+        chat.recent[text] = now
+        chat.queue.append(_Reply(text, send, 0 if owed else REPLY_RESERVE, coalesce=not owed))
+        self._kick(chat_id, chat)
+        return True
+
+    def _too_many(self, message: Message, chat: _Chat, locale: str, now: float) -> None:
+        """At most one notice per window: it goes first, using part of the reserve."""
+        if now - chat.noticed < self.notice_window:
+            return
+        chat.noticed = now
+        text = self.notice(locale)
+
+        async def send() -> None:
+            await message.get_bot().send_message(message.chat_id, text)
+
+        chat.queue.appendleft(_Reply(text, send, NOTICE_RESERVE, coalesce=False))
+        self._kick(message.chat_id, chat)
+
+    def _kick(self, chat_id: int, chat: _Chat) -> None:
+        chat.wake.set()
+        if chat.worker is None or chat.worker.done():
+            chat.worker = asyncio.create_task(self._drain(chat_id, chat), name=f"replies:{chat_id}")
+
+    async def _drain(self, chat_id: int, chat: _Chat) -> None:
+        """Send the chat's replies in order, each when the chat's budget has room for it."""
+        while chat.queue:
+            reply = chat.queue[0]
+            wait = self.budget.delay(chat_id, reply.reserve) if chat_id < 0 else 0.0
+            if wait > 0:  # a notice put in front meanwhile is looked at first
+                chat.wake.clear()
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(chat.wake.wait(), wait)
+                continue
+            chat.queue.popleft()
+            if chat_id < 0:
+                self.budget.note(chat_id)
+            try:
+                await reply.send()
+            except Exception:
+                log.exception("reply %r in chat %s failed", reply.text[:40], chat_id)
+        self._forget(chat_id, chat)
+
+    def _forget(self, chat_id: int, chat: _Chat) -> None:
+        now = time.monotonic()
+        chat.recent = {text: at for text, at in chat.recent.items() if now - at < self.coalesce}
+        if not chat.recent and now - chat.noticed >= self.notice_window:
+            self._chats.pop(chat_id, None)
+
+    def pending(self, chat_id: int) -> int:
+        """Replies queued for the chat (tests, the benchmark)."""
+        chat = self._chats.get(chat_id)
+        return len(chat.queue) if chat is not None else 0
+
+    async def close(self) -> None:
+        """Shutdown: replies not yet sent are dropped (a command's answer is not owed)."""
+        workers = [chat.worker for chat in self._chats.values() if chat.worker is not None]
+        for worker in workers:
+            worker.cancel()
+        await asyncio.gather(*workers, return_exceptions=True)
+        self._chats.clear()
+
+
+# ---------------------------------------------------------------- update admission
+
+
+def update_chat(update: object) -> int | None:
+    """The chat an update belongs to (``None``: not tied to one chat)."""
+    if isinstance(update, Update) and update.effective_chat is not None:
+        return update.effective_chat.id
+    if isinstance(update, Update) and update.effective_user is not None:
+        return update.effective_user.id
+    return None
+
+
+@dataclass
+class _Gate:
+    running: asyncio.Semaphore
+    active: int = 0  # updates of the chat waiting or running
+
+
+class ChatFairProcessor(BaseUpdateProcessor):
+    """Concurrent updates, at most ``per_chat`` of one chat at once and ``total`` in all.
+
+    PTB's own semaphore (taken before :meth:`do_process_update`) is set far above
+    ``total``: an update waiting for its chat's turn must not hold one of the ``total``
+    slots, which it takes only when it may run. A chat with ``backlog`` updates waiting
+    has further ones dropped (logged), which bounds what shutdown waits for.
+    """
+
+    def __init__(self, total: int = 256, *, per_chat: int = 4, backlog: int = 64) -> None:
+        super().__init__(max_concurrent_updates=1 << 20)
+        self.per_chat = per_chat
+        self.backlog = backlog
+        self._slots = asyncio.BoundedSemaphore(total)
+        self._gates: dict[int, _Gate] = {}
+        self.dropped = 0
+
+    async def initialize(self) -> None:
+        """Nothing to open."""
+
+    async def shutdown(self) -> None:
+        """Nothing to close: the application runs or drops what is still queued."""
+
+    async def do_process_update(self, update: object, coroutine: Awaitable[Any]) -> None:
+        chat_id = update_chat(update)
+        if chat_id is None:
+            async with self._slots:
+                await coroutine
+            return
+        gate = self._gates.get(chat_id)
+        if gate is None:
+            gate = self._gates[chat_id] = _Gate(asyncio.Semaphore(self.per_chat))
+        if gate.active - self.per_chat >= self.backlog:
+            self.dropped += 1
+            log.warning("chat %s floods: an update was dropped", chat_id)
+            if inspect.iscoroutine(coroutine):
+                coroutine.close()
+            return
+        gate.active += 1
+        try:
+            async with gate.running, self._slots:
+                await coroutine
+        finally:
+            gate.active -= 1
+            if gate.active == 0:
+                self._gates.pop(chat_id, None)
+
+
+# ---------------------------------------------------------------- reads skip the chat's quota
+
+
+READ_ONLY = frozenset({"getChat", "getChatMember", "getChatAdministrators", "getChatMemberCount"})
+"""Bot API methods that post nothing in the chat they name: Telegram's per-group limit is
+on messages, so these need not wait for the group's quota."""
+
+
+class MessagesOnlyLimiter(DelegatingLimiter):
+    """The bot's rate limiter, except that look-ups in a chat do not count as its messages."""
+
+    async def process_request(
+        self,
+        callback: Callable[..., Coroutine[Any, Any, Any]],
+        args: Any,
+        kwargs: dict[str, Any],
+        endpoint: str,
+        data: dict[str, Any],
+        rate_limit_args: int | None,
+    ) -> Any:
+        if endpoint in READ_ONLY:  # the limiter decides by chat_id only; the request keeps it
+            data = {key: value for key, value in data.items() if key != "chat_id"}
+        return await self.inner.process_request(callback, args, kwargs, endpoint, data, rate_limit_args)

@@ -1,0 +1,221 @@
+"""What a chat is owed (deal results, level changes, the match's end; later contest
+announcements) reaches it in order, once, through timeouts, network errors, 429s and restarts.
+
+``post(chat_id, kind, payload, key=…)`` stores a row (``storage/outbox.py``) right away and
+returns; one task per chat sends its rows oldest first through the sender registered for
+the row's ``kind``. A row is deleted only when its sender returned (Telegram accepted the
+message) or when Telegram refused it for good (blocked, chat gone, a malformed message).
+Timeouts and network errors are retried after 1, 2, 4 … 60 s, a 429 after the time Telegram
+asks for; :meth:`Outbox.start` resends what a previous run left.
+
+The payload is what a sender needs to *rebuild* the message (e.g. a table id and a deal
+number: the board replays the match), so a row stays small and is re-rendered after a
+restart in the group's language of the moment.
+
+Exactly once as far as Telegram lets us: a ``key`` makes ``post`` idempotent forever (the
+keys of delivered rows are kept), so announcing again what may have been lost is safe. A
+send whose request reached Telegram but whose answer was lost (a timeout after the message
+was posted, or a crash between the answer and the row's deletion) is sent again: Telegram's
+Bot API has no idempotency key, so that duplicate is the price of never losing a message.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+from collections import deque
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from datetime import timedelta
+from typing import Any
+
+from telegram.error import NetworkError, RetryAfter, TelegramError
+
+from storage.outbox import OutboxRecord, OutboxRepository
+
+log = logging.getLogger(__name__)
+
+Payload = dict[str, Any]
+Sender = Callable[[int, Payload], Awaitable[None]]
+"""Rebuilds one message from its payload and sends it to the chat; returns once accepted."""
+
+FIRST_DELAY = 1.0  # seconds before the first retry after a timeout or network error
+MAX_DELAY = 60.0
+MAX_FAILURES = 8
+"""Unexpected errors (not Telegram's: a bug rebuilding the message) before a row is given up."""
+
+
+class Undeliverable(Exception):
+    """A sender's verdict that the message can never be built (e.g. its table was deleted)."""
+
+
+@dataclass
+class _Item:
+    chat_id: int
+    kind: str
+    payload: Payload
+    key: str | None
+    stored: asyncio.Future[OutboxRecord | None]  # the row, None if its key was enqueued before
+    delivered: asyncio.Future[None] = field(
+        default_factory=lambda: asyncio.get_running_loop().create_future()
+    )
+
+
+class Outbox:
+    """Durable, ordered, retried delivery per chat."""
+
+    def __init__(
+        self, repo: OutboxRepository, *, first_delay: float = FIRST_DELAY, max_delay: float = MAX_DELAY
+    ) -> None:
+        self.repo = repo
+        self.first_delay = first_delay
+        self.max_delay = max_delay
+        self._senders: dict[str, Sender] = {}
+        self._queues: dict[int, deque[_Item]] = {}
+        self._workers: dict[int, asyncio.Task[None]] = {}
+        self._keys: dict[str, _Item] = {}
+        self._closed = False
+
+    def register(self, kind: str, send: Sender) -> None:
+        self._senders[kind] = send
+
+    def post(
+        self, chat_id: int, kind: str, payload: Payload, *, key: str | None = None
+    ) -> asyncio.Future[None]:
+        """Store and queue one message (callable with a lock held: it does not wait).
+
+        Returns the delivery: done when Telegram accepted the message, or it was given up,
+        or ``key`` had been enqueued before.
+        """
+        return self._post(chat_id, kind, payload, key).delivered
+
+    async def enqueue(self, chat_id: int, kind: str, payload: Payload, *, key: str | None = None) -> None:
+        """:meth:`post`, returning once the message is stored (not when it is sent)."""
+        await asyncio.shield(self._post(chat_id, kind, payload, key).stored)
+
+    def _post(self, chat_id: int, kind: str, payload: Payload, key: str | None) -> _Item:
+        if key is not None and key in self._keys:
+            return self._keys[key]
+        stored = asyncio.ensure_future(
+            self.repo.add(chat_id=chat_id, kind=kind, payload_json=json.dumps(payload), dedupe_key=key)
+        )
+        item = _Item(chat_id, kind, payload, key, stored)
+        self._queue(item)
+        return item
+
+    async def delivered(self, key: str) -> None:
+        """Wait until the message with ``key`` is delivered (or given up); at once if none is queued."""
+        item = self._keys.get(key)
+        if item is not None:
+            await asyncio.shield(item.delivered)
+
+    async def start(self) -> None:
+        """Queue what an earlier run stored and never delivered (before anything is posted)."""
+        if self._queues:
+            raise RuntimeError("Outbox.start() must come before the first post")
+        for record in await self.repo.pending():
+            stored: asyncio.Future[OutboxRecord | None] = asyncio.get_running_loop().create_future()
+            stored.set_result(record)
+            payload = json.loads(record.payload_json)
+            self._queue(_Item(record.chat_id, record.kind, payload, record.dedupe_key, stored))
+            log.info("outbox: %s for chat %s left by the last run, sending it", record.kind, record.chat_id)
+
+    def _queue(self, item: _Item) -> asyncio.Future[None]:
+        if item.key is not None:
+            self._keys[item.key] = item
+        self._queues.setdefault(item.chat_id, deque()).append(item)
+        worker = self._workers.get(item.chat_id)
+        if (worker is None or worker.done()) and not self._closed:
+            self._workers[item.chat_id] = asyncio.create_task(
+                self._drain(item.chat_id), name=f"outbox:{item.chat_id}"
+            )
+        return item.delivered
+
+    async def _drain(self, chat_id: int) -> None:
+        """Deliver the chat's messages oldest first. If cancelled (shutdown), the message
+        under way stays stored and queued."""
+        queue = self._queues[chat_id]
+        while queue:
+            item = queue[0]
+            try:
+                await self._deliver(item)
+            except Exception:  # e.g. the row could not be deleted: it is sent again next run
+                log.exception("outbox: %s for chat %s", item.kind, chat_id)
+            queue.popleft()
+            if item.key is not None and self._keys.get(item.key) is item:
+                del self._keys[item.key]
+            item.delivered.set_result(None)
+        del self._queues[chat_id]
+        del self._workers[chat_id]
+
+    async def _deliver(self, item: _Item) -> None:
+        try:
+            record = await item.stored
+        except Exception:  # the database failed: still send it, as long as this run lasts
+            log.exception("outbox: %s for chat %s not stored", item.kind, item.chat_id)
+            record = None
+        else:
+            if record is None:  # its key was enqueued before: it is (being) sent already
+                return
+        if await self._send(item, record) and record is not None:
+            await self.repo.done(id=record.id)
+
+    async def _send(self, item: _Item, record: OutboxRecord | None) -> bool:
+        """Send until accepted or refused for good; True unless the row must stay."""
+        send = self._senders.get(item.kind)
+        if send is None:
+            log.error("outbox: no sender for %r (chat %s); the row stays", item.kind, item.chat_id)
+            return False
+        delay, failures = self.first_delay, 0
+        failed: Exception
+        while True:
+            try:
+                await send(item.chat_id, item.payload)
+                return True
+            except RetryAfter as error:
+                wait, failed = _seconds(error.retry_after), error
+            except NetworkError as error:  # timeouts included: try again, waiting longer each time
+                wait, delay, failed = delay, min(delay * 2, self.max_delay), error
+            except (TelegramError, Undeliverable) as error:  # blocked, chat gone, bad request…
+                log.warning("outbox: %s for chat %s dropped: %r", item.kind, item.chat_id, error)
+                return True
+            except Exception as error:  # a bug: a few more tries, then it is given up
+                failures += 1
+                log.exception("outbox: %s for chat %s failed (%s×)", item.kind, item.chat_id, failures)
+                if failures >= MAX_FAILURES:
+                    return True
+                wait, delay, failed = delay, min(delay * 2, self.max_delay), error
+            log.info("outbox: %s for chat %s: %r, retry in %.1f s", item.kind, item.chat_id, failed, wait)
+            if record is not None:
+                await self._note_failure(record, failed)
+            await asyncio.sleep(wait)
+
+    async def _note_failure(self, record: OutboxRecord, error: Exception) -> None:
+        try:
+            await self.repo.failed(id=record.id, error=repr(error))
+        except Exception:
+            log.exception("outbox: failure of row %s not recorded", record.id)
+
+    def pending(self, chat_id: int | None = None) -> int:
+        """Messages queued (for one chat, or all): tests and the benchmark."""
+        if chat_id is not None:
+            return len(self._queues.get(chat_id, ()))
+        return sum(len(queue) for queue in self._queues.values())
+
+    async def join(self) -> None:
+        """Wait until every queued message is delivered or given up (tests)."""
+        while self._workers:
+            await asyncio.gather(*list(self._workers.values()), return_exceptions=True)
+
+    async def close(self) -> None:
+        """Stop sending; what is not delivered stays stored for the next run."""
+        self._closed = True
+        workers = list(self._workers.values())
+        for worker in workers:
+            worker.cancel()
+        await asyncio.gather(*workers, return_exceptions=True)
+
+
+def _seconds(value: float | timedelta) -> float:
+    return value.total_seconds() if isinstance(value, timedelta) else float(value)
