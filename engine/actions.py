@@ -140,10 +140,17 @@ class PlayerFinished:
 
 @dataclass(frozen=True, slots=True)
 class DealEnded:
-    """The finishing order is fixed; levels (or points) change per the preset."""
+    """The finishing order is fixed; levels (or points) change per the preset.
+
+    ``finish_order`` holds all four seats, 上游 first. A 双下 deal stops once the
+    winners are out (A22), so its two losers did not finish: they are listed as U's
+    上家 then U's 下家 — U, U', L2, L1 in RULES.md §0.3 — so that L1, U's 下家, counts
+    as last (001-B "頭游下家為最后一名"), which is what the tribute rules expect. With
+    ``Rules.double_down_play_on`` the losers play on and appear in their real order.
+    """
 
     deal_number: int
-    finish_order: tuple[int, ...]  # all four seats, 上游 first (双下 losers in seat order)
+    finish_order: tuple[int, ...]  # all four seats, 上游 first (双下 losers: see above)
     winner_team: int
     outcome: str  # "double_down" (1+2) | "one_three" (1+3) | "one_four" (1+4)
     levels_gained: int  # for the winner team (0 in points formats)

@@ -15,9 +15,10 @@ Reading conventions (RULES.md §1.5–§1.10, A7, A23, A25):
   wildcard it is also a plain straight, because the wildcard may take another suit.
 - Level cards sit at their natural place inside straights and runs; A is low only
   when joined to 2 (A2345, AA2233, AAA222); there is no wrap-around.
-- Three of a rank and both wildcards (``333 ♥T♥T``) are a 5-card bomb and also a full
-  house whose pair is the wildcards standing for another rank; both readings are kept,
-  as the full house may follow a full house where the bomb would waste a bomb.
+- Three of a rank and both wildcards (``333 ♥T♥T``) are a 5-card bomb and also the full
+  house 333+TT; both readings are kept, as the full house may follow a full house where
+  the bomb would waste a bomb. Three level cards and both wildcards (``TTT ♥T♥T``) are
+  five of one rank: a bomb only, as a full house needs two different ranks (A25).
 """
 
 from __future__ import annotations
@@ -116,7 +117,7 @@ def _full_house_readings(naturals: list[Card], wild: int, level: Rank) -> list[t
             continue
         others = [(rank, n) for rank, n in counts.items() if rank != triple_rank]
         if not others:
-            fits = count == 3 and wild == 2
+            fits = count == 3 and wild == 2 and triple_rank != level  # five level cards: a bomb only
         else:
             pair_rank, pair_count = others[0]
             fits = pair_count <= 2 and not (pair_rank.is_joker and pair_count < 2)

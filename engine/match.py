@@ -58,6 +58,7 @@ from engine.rules import (
     MatchFormat,
     NoTributeLeader,
     Rules,
+    SuddenDeath,
     TimeUp,
     WildcardDeclaration,
 )
@@ -112,6 +113,7 @@ class Match:
         self._returns_delivered = False  # returns reach the payers' hands together
         self._time_expired = False
         self._sudden_death = False
+        self._extra_deals = 0  # deals ended in sudden death / 加赛 after a tie
         self._expiry: tuple[int, tuple[int, ...]] | None = None  # declarer, finishers at expiry
 
     # ------------------------------------------------------------ construction
@@ -203,6 +205,11 @@ class Match:
     @property
     def deal_results(self) -> tuple[DealEnded, ...]:
         return tuple(self._deal_results)
+
+    @property
+    def extra_deals(self) -> int:
+        """Deals played after a tie (加赛 in points formats, A26 sudden death after a time-out)."""
+        return self._extra_deals
 
     @property
     def games_won(self) -> tuple[int, int]:
@@ -518,6 +525,7 @@ class Match:
         assert winner is not None
         out = winner in self._finish_order
         jiefeng = out and (self.rules.jiefeng is JiefengScope.ANY_PLAYER or self._finish_order[0] == winner)
+        jiefeng = jiefeng and partner_of(winner) not in self._finish_order  # out too: a played-on 双下
         leader = winner
         if out:
             leader = partner_of(winner) if jiefeng else self._next_active(winner)
@@ -545,10 +553,14 @@ class Match:
         return PlayerFinished(seat, len(self._finish_order))
 
     def _order_fixed(self) -> bool:
-        """A22: both players of a team are out, or three players are."""
+        """A22: both players of a team are out, or three players are (only the latter when
+        the losers of a 双下 play on for 3rd and 4th)."""
         out = self._finish_order
-        team_out = any(team_of(a) == team_of(b) for i, a in enumerate(out) for b in out[i + 1 :])
-        return team_out or len(out) == 3
+        if len(out) == 3:
+            return True
+        if self.rules.double_down_play_on:
+            return False
+        return any(team_of(a) == team_of(b) for i, a in enumerate(out) for b in out[i + 1 :])
 
     def _end_deal(self) -> list[Event]:
         last = self._finish_order[-1]
@@ -574,38 +586,53 @@ class Match:
             settled.a_attempt,
         )
         self._deal_results.append(ended)
+        self._extra_deals += self._sudden_death
         self.previous_order = result.finish_order
         self._clear_trick()
-        return [ended, *self._after_deal(result, settled.game_won, settled.reason)]
+        return [ended, *self._after_deal(result, before, settled.game_won, settled.reason)]
 
-    def _after_deal(self, result: DealResult, game_won: int | None, reason: str | None) -> list[Event]:
+    def _after_deal(
+        self, result: DealResult, before: Standing, game_won: int | None, reason: str | None
+    ) -> list[Event]:
         """Decide whether the match (or a best-of game) is over; otherwise deal again."""
-        verdict = self._verdict(result, game_won, reason)
+        verdict = self._verdict(result, before, game_won, reason)
         if verdict is None:
             return self._start_deal()
-        if verdict.winner is None:
+        if verdict.sudden_death:
             self._sudden_death = True
             return self._start_deal()
         return self._conclude(verdict.winner, verdict.reason)
 
-    def _conclude(self, winner: int, reason: str) -> list[Event]:
-        """A decided game ends the match, or in best-of counts one game."""
-        if self.rules.match_format is MatchFormat.BEST_OF:
+    def _conclude(self, winner: int | None, reason: str) -> list[Event]:
+        """A decided game ends the match, or in best-of counts one game; a game nobody
+        won (001-B's time-out, A17) ends the match without a winner."""
+        if self.rules.match_format is MatchFormat.BEST_OF and winner is not None:
             return self._game_over(winner)
         return self._end_match(winner, reason)
 
-    def _verdict(self, result: DealResult, game_won: int | None, reason: str | None) -> Verdict | None:
-        if self._sudden_death:
-            why = "points" if self.rules.match_format is MatchFormat.POINTS else "time"
-            return Verdict(result.winner_team, why)
+    def _verdict(
+        self, result: DealResult, before: Standing, game_won: int | None, reason: str | None
+    ) -> Verdict | None:
         if self.rules.match_format is MatchFormat.POINTS:
+            if self._sudden_death:
+                return Verdict(result.winner_team, "points")  # 加赛一副: its winner, any class (§3.7)
             return points_verdict(
                 self.standing, self.deal_number, result.winner_team, self.rules, self._time_expired
             )
         if game_won is not None and reason is not None:
             return Verdict(game_won, reason)
+        if self._sudden_death:
+            return self._sudden_death_verdict(result.winner_team, before)
         if self._time_expired:
             return self._time_verdict(result.winner_team)
+        return None
+
+    def _sudden_death_verdict(self, deal_winner: int, before: Standing) -> Verdict | None:
+        """A26 "先升级的为获胜方": the deal's winners win only if they went up; a deal that was
+        a failed attempt at A (or reset its team to 2) settles nothing, and play goes on."""
+        went_up = self.standing.rank_key(deal_winner) > before.rank_key(deal_winner)
+        if went_up or self.rules.sudden_death is SuddenDeath.DEAL_WINNER:
+            return Verdict(deal_winner, "time")
         return None
 
     def _time_verdict(self, last_winner: int | None) -> Verdict:
@@ -623,7 +650,7 @@ class Match:
         self._time_expired, self._sudden_death, self._expiry = False, False, None
         return self._start_deal()
 
-    def _end_match(self, winner: int, reason: str) -> list[Event]:
+    def _end_match(self, winner: int | None, reason: str) -> list[Event]:
         self.winner_team = winner
         self.phase, self.to_act = Phase.MATCH_OVER, ()
         self._clear_trick()
@@ -648,10 +675,10 @@ class Match:
             verdict = points_verdict(self.standing, self.deal_number, last, self.rules, time_up=True)
         else:
             verdict = self._time_verdict(last)
-        if verdict is None or verdict.winner is None:
-            self._sudden_death = True
+        if verdict is None or verdict.sudden_death:
+            self._sudden_death = True  # the deal in hand goes on as the first extra deal (002-A 顺延加时)
             return []
-        return self._conclude(verdict.winner, "time")
+        return self._conclude(verdict.winner, "time")  # the deal in hand is ignored (001-B, 002-A)
 
     # ------------------------------------------------------------ helpers
 

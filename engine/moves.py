@@ -225,13 +225,14 @@ def _joker_pairs(hand: HandCounts) -> list[tuple[int, Cards]]:
 
 
 def _pairs_by_wildcards(hand: HandCounts) -> list[list[tuple[int, Cards]]]:
-    """Entry ``u``: (natural rank, cards) of every pair using ``u`` wildcards; ♥♥ once, as rank 0."""
+    """Entry ``u``: (natural rank, cards) of every pair using ``u`` wildcards; ♥♥ once, as the level
+    rank (their face), so that three level cards never take it: five level cards are a bomb (A25)."""
     pairs: list[list[tuple[int, Cards]]] = [[], [], []]
     for rank in _NATURAL_RANKS:
         for used, shares in enumerate(hand.shares(rank, 2)[:2]):
             pairs[used].extend((rank, cards) for cards in shares)
     if hand.wild == 2:
-        pairs[2].append((0, (hand.wildcard, hand.wildcard)))
+        pairs[2].append((int(hand.level), (hand.wildcard, hand.wildcard)))
     pairs[0].extend(_joker_pairs(hand))
     return pairs
 

@@ -77,7 +77,7 @@ class ReturnLimit(Enum):
 class DoubleDownLeader(Enum):
     """V13: who leads after a 双下 tribute with unequal cards."""
 
-    LARGER_PAYER = "larger_payer"  # the loser who paid the larger card / paid 上游 (default)
+    LARGER_PAYER = "larger_payer"  # the loser who paid the larger card (default; 004-A 进贡大牌的先出牌)
     LAST_PLACE = "last_place"  # 末游 leads (000-H, 000-K, 000-N, 002-E, 003-C)
 
 
@@ -238,6 +238,28 @@ class TimeTieBreak(Enum):
     PLAYER_OUT = "player_out"  # 002-A: a side with a player already out; else sudden death
 
 
+class TimeWinner(Enum):
+    """V34 / A17: who wins a timed game that nobody won before the time ran out."""
+
+    HIGHER_LEVEL = "higher_level"  # the higher level; equal levels per time_tie_break (default)
+    NONE = "none"  # 001-B: only passing A wins; nobody gets the 100, each side keeps its levels' score
+
+
+class SuddenDeath(Enum):
+    """A26: the extra deals after a tied time-out (time_tie_break sudden_death, or player_out
+    with nobody out)."""
+
+    GO_UP = "go_up"  # 先升级的为获胜方: the first side to go up or pass A wins (default)
+    DEAL_WINNER = "deal_winner"  # the next deal's 上游 side wins, even by a failed attempt at A
+
+
+class ForfeitDifference(Enum):
+    """A18, 002-D "如遇对手弃权，级差为1/2": the level difference a walkover is worth."""
+
+    TWELVE = "twelve"  # "1/2" read as a garbled 12, the whole 2→A span (default)
+    HALF = "half"  # the literal ½ level
+
+
 class MatchFormat(Enum):
     """V37 / §3: the unit a match is decided on."""
 
@@ -292,6 +314,8 @@ class Rules:
     returns_face_down: bool = False  # V12: 双下 returns revealed together (003-A, 004-A)
     double_down_leader: DoubleDownLeader = DoubleDownLeader.LARGER_PAYER
     equal_tribute: EqualTribute = EqualTribute.L1_TO_FIRST
+    # A22: a 双下 deal stops once the winners are out; on: the losers play on for 3rd and 4th.
+    double_down_play_on: bool = False
     anti_tribute: AntiTribute = AntiTribute.AUTOMATIC
     anti_tribute_jokers: AntiTributeJokers = AntiTributeJokers.LAST_PLAYER
     # V16, V17–V19: leaders and the physical table.
@@ -329,6 +353,8 @@ class Rules:
     time_limit_minutes: int | None = None  # timed games (per game in best-of)
     time_up: TimeUp = TimeUp.FINISH_DEAL
     time_tie_break: TimeTieBreak = TimeTieBreak.SUDDEN_DEATH
+    time_winner: TimeWinner = TimeWinner.HIGHER_LEVEL
+    sudden_death: SuddenDeath = SuddenDeath.GO_UP
     points_deals: int = 6
     points_scale: tuple[int, int, int] = (3, 2, 1)
     points_target: int | None = None  # 000-H: 13 points win at once
@@ -336,6 +362,7 @@ class Rules:
     points_tie_break: PointsTieBreak = PointsTieBreak.EXTRA_DEAL
     best_of: int = 3
     round_score: RoundScore = RoundScore.NONE
+    forfeit_difference: ForfeitDifference = ForfeitDifference.TWELVE  # A18 (engine/figures.py)
 
     VERSION: ClassVar[int] = 1
 
@@ -527,7 +554,8 @@ PRESETS: dict[str, Preset] = {
             "xiexiebang",
             "首届员工“掼蛋”比赛（xiexiebang）",
             "First staff contest (xiexiebang)",
-            "90-minute game, A is an ordinary level and levels cycle; 报牌 at 10 cards.",
+            "90-minute game, levels cycle past A; at time the leader wins at once, on equal levels "
+            "a side with a player out, else the first to go up; 报牌 at 10 cards.",
             ("002-A",),
             a_pass=APass.ORDINARY,
             overflow=Overflow.CYCLE,
@@ -538,8 +566,8 @@ PRESETS: dict[str, Preset] = {
             retract_stray_card=True,
             false_report_replay=True,
             time_limit_minutes=90,
+            time_up=TimeUp.STOP_AT_ONCE,  # 谁领先谁晋级: the deal in hand does not count
             time_tie_break=TimeTieBreak.PLAYER_OUT,
-            **_TIMED,
         ),
         _preset(
             "nanjing-forestry",
@@ -638,7 +666,8 @@ PRESETS: dict[str, Preset] = {
             "three-round-movement",
             "分组三轮移位总得分制",
             "Three-round movement, total score",
-            "60-minute rounds stopped at once, 100 + level difference per round, 30 s / 15 s clocks.",
+            "60-minute rounds stopped at once; passing A scores 100 + level difference, "
+            "else no winner and each side its levels (A17); 30 s / 15 s clocks.",
             ("001-B",),
             a_pass=APass.ANY_WIN,
             count_visibility=CountVisibility.NEVER,
@@ -653,6 +682,7 @@ PRESETS: dict[str, Preset] = {
             played_cards_view=PlayedCardsView.FACE_DOWN,
             time_limit_minutes=60,
             time_up=TimeUp.STOP_AT_ONCE,
+            time_winner=TimeWinner.NONE,
             round_score=RoundScore.HUNDRED_PLUS_DIFFERENCE,
         ),
         _preset(

@@ -22,6 +22,7 @@ from engine.rules import (
     RoundScore,
     Rules,
     TimeTieBreak,
+    TimeWinner,
 )
 
 _T = TypeVar("_T")
@@ -244,11 +245,17 @@ def _set(pair: tuple[_T, _T], index: int, value: _T) -> tuple[_T, _T]:
 
 @dataclass(frozen=True, slots=True)
 class Verdict:
-    """A decided match or game (``winner``, ``reason``), or ``winner=None``: a tie that
-    extra (sudden-death) deals settle, the first side to go up winning."""
+    """A decided match or game: ``winner`` (``None``: nobody wins, 001-B / A17) and ``reason``;
+    or, with ``sudden_death``, a tie that extra deals settle (A26, :class:`SuddenDeath`)."""
 
     winner: int | None
     reason: str
+    sudden_death: bool = False
+
+
+def _tie_or(winner: int | None, reason: str) -> Verdict:
+    """``winner``'s verdict, or a sudden-death tie when there is none."""
+    return Verdict(winner, reason, sudden_death=winner is None)
 
 
 def points_verdict(
@@ -263,7 +270,7 @@ def points_verdict(
     leader = _leader(points)
     if leader is None and rules.points_tie_break is PointsTieBreak.MORE_THREES_THEN_EXTRA:
         leader = _leader(standing.threes)
-    return Verdict(leader, "points")
+    return _tie_or(leader, "points")
 
 
 def time_verdict(
@@ -272,12 +279,15 @@ def time_verdict(
     """V34/V35 / A26: at time-out the higher level wins; ties per the preset.
 
     ``declarer`` is the 台上 team and ``first_out`` the team of a player already out
-    when the time ran out (002-A).
+    when the time ran out (002-A). Under :attr:`TimeWinner.NONE` (001-B) only passing A
+    wins, so a time-out has no winner whatever the levels (A17).
     """
+    if rules.time_winner is TimeWinner.NONE:
+        return Verdict(None, "time")
     leader = _leader((standing.rank_key(0), standing.rank_key(1)))
     if leader is not None:
         return Verdict(leader, "time")
-    return Verdict(_time_tie_winner(standing, rules, last_winner, declarer, first_out), "time")
+    return _tie_or(_time_tie_winner(standing, rules, last_winner, declarer, first_out), "time")
 
 
 def _time_tie_winner(

@@ -137,10 +137,11 @@ def leader_after(
         return order[3]
     first = order[0]
     l1, l2 = (first + 1) % 4, (first + 3) % 4
-    if card_order(paid[l1], level) != card_order(paid[l2], level):
+    rank1, rank2 = card_order(paid[l1], level), card_order(paid[l2], level)
+    if rank1 != rank2:
         if rules.double_down_leader is DoubleDownLeader.LAST_PLACE:
             return order[3]
-        return next(payer for payer, receiver in receivers.items() if receiver == first)
+        return l1 if rank1 > rank2 else l2  # 进贡大牌的先出牌, whoever received it (V10 by place)
     if rules.equal_tribute in (EqualTribute.L1_TO_FIRST_L2_LEADS, EqualTribute.L2_TO_FIRST):
         return l2
     if rules.equal_tribute is EqualTribute.SMALLER_RETURN_LEADS:

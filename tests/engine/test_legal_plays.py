@@ -8,7 +8,7 @@ from itertools import product
 from pathlib import Path
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from engine import (
@@ -90,6 +90,78 @@ def test_small_hands_match_brute_force(data: st.DataObject) -> None:
     hand, level = data.draw(hands(8))
     previous = data.draw(table_plays(level))
     assert set(legal_plays(hand, level, previous)) == brute_force(hand, level, previous)
+
+
+@st.composite
+def wildcard_hands(draw: st.DrawFn) -> tuple[list[Card], Rank]:
+    """10–12 cards holding both wildcards and 1–3 natural level cards, the rest packed into a
+    few adjacent ranks (plus aces and jokers): where full houses, runs and bombs meet wildcards."""
+    level = draw(st.sampled_from(PLAIN_RANKS))
+    wild = wildcard(level)
+    naturals = [card for card in CARDS if card.rank == level and card is not wild]
+    hand = [wild, wild, *draw(st.lists(st.sampled_from(naturals), min_size=1, max_size=3))]
+    low = draw(st.integers(2, 11))
+    pool = [card for card in CARDS if (low <= card.rank <= low + 3 or card.rank == Rank.ACE or card.is_joker)]
+    pool = [card for card in pool if card.rank != level]
+    size = draw(st.integers(10, 12))
+    while len(hand) < size:
+        card = draw(st.sampled_from(pool))
+        if hand.count(card) < 2:
+            hand.append(card)
+    return sorted(hand, key=lambda card: card.index), level
+
+
+@settings(
+    max_examples=60,
+    deadline=None,
+    suppress_health_check=[HealthCheck.large_base_example, HealthCheck.too_slow],
+)
+@given(st.data())
+def test_wildcard_hands_of_ten_to_twelve_cards_match_brute_force(data: st.DataObject) -> None:
+    """Issue 10: the contract is every distinct (kind, rank, card multiset), wildcards included;
+    about 4,000 sub-multisets per hand keep this at a few seconds."""
+    hand, level = data.draw(wildcard_hands())
+    previous = data.draw(table_plays(level))
+    assert set(legal_plays(hand, level, previous)) == brute_force(hand, level, previous)
+
+
+def test_five_level_cards_are_a_bomb_not_a_full_house() -> None:
+    """A25: a full house needs two different ranks; C8 D8 S8 with ♥8♥8 is five 8s."""
+    cards = parse_cards("C8 D8 H8 H8 S8")
+    assert [(p.kind, p.rank) for p in classify(cards, "8")] == [(PlayKind.BOMB, 15)]
+    assert [p for p in legal_plays(cards, "8") if p.kind is PlayKind.FULL_HOUSE] == []
+    houses = {
+        str(p) for p in legal_plays(parse_cards("C8 D8 H8 H8 S8 S3"), "8") if p.kind is PlayKind.FULL_HOUSE
+    }
+    assert "S3 H8 H8 C8 D8" in houses  # 888 + 3♥8: two ranks, still a full house
+    assert {(p.kind, p.rank) for p in classify("S3 C3 D3 H8 H8", "8")} == {
+        (PlayKind.BOMB, 3),
+        (PlayKind.FULL_HOUSE, 3),
+    }
+
+
+@pytest.mark.parametrize(
+    ("level", "hand", "house", "lower"),
+    [
+        ("2", "S3 C3 D3 D2 H2 C2 S9 SK BJ", "H2 D2 S3 C3 D3", None),
+        ("2", "S3 C3 D3 D2 H2 H2 C2 S9", "H2 D2 S3 C3 D3", None),
+        ("8", "S6 C6 D6 D8 H8 S8 S9 RJ", "S6 C6 D6 H8 D8", "S2 C2"),
+        ("8", "S6 C6 D6 D8 H8 H8 S8 C8", "S6 C6 D6 H8 D8", "S2 C2"),
+    ],
+)
+def test_full_houses_with_the_wildcard_at_face_value_beside_level_cards(
+    level: str, hand: str, house: str, lower: str | None
+) -> None:
+    """Issue 10 item 2: 333 + D2♥2 at level 2, 666 + D8♥8 at level 8, leading and following
+    a lower full house (its triple is ``lower``'s rank, its pair 5s; at level 2 none is lower)."""
+    cards = parse_cards(hand)
+    leads = {str(p) for p in legal_plays(cards, level) if p.kind is PlayKind.FULL_HOUSE}
+    assert house in leads
+    if lower is None:
+        return
+    table = classify(parse_cards(f"{lower} D{lower[1]} S5 C5"), level)[0]
+    assert table.kind is PlayKind.FULL_HOUSE
+    assert house in {str(p) for p in legal_plays(cards, level, table)}
 
 
 def test_suit_choices_are_distinct_plays() -> None:

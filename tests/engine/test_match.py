@@ -31,7 +31,7 @@ from engine.classify import classify
 from engine.errors import IllegalAction, IllegalPlay, InvalidCards, NotYourTurn
 from engine.match import Match, deal_seed, observe
 from engine.plays import Play
-from engine.rules import PRESETS, JiefengScope, MatchFormat, Rules
+from engine.rules import PRESETS, JiefengScope, MatchFormat, Rules, SuddenDeath, TimeUp
 from engine.scoring import Standing
 from engine.selfplay import random_action
 
@@ -339,6 +339,7 @@ def test_best_of_three_counts_games_and_resets_levels() -> None:
 
 
 def test_cycling_levels_end_only_by_the_clock() -> None:
+    """002-A: levels cycle past A, so only the clock ends the game, and at once (issue 10 item 5)."""
     rules = Rules.preset("xiexiebang")
     match = Match.new(rules, 4)
     rng = random.Random(4)
@@ -346,13 +347,132 @@ def test_cycling_levels_end_only_by_the_clock() -> None:
         seat = match.to_act[0]
         match.apply(seat, random_action(match, seat, rng))
     assert not match.is_over
+    deals = len(match.deal_results)
+    out = match.finish_order
     match.apply(None, TimeExpired())
-    _finish_deal(match)
     keys = (match.standing.rank_key(0), match.standing.rank_key(1))
     if keys[0] != keys[1]:
         assert match.is_over and match.winner_team == (0 if keys[0] > keys[1] else 1)
+    elif out:
+        assert match.is_over and match.winner_team == team_of(out[0])
     else:
-        assert match.is_over or match.deal_number == 14  # tie with nobody out: sudden death
+        assert not match.is_over
+    assert len(match.deal_results) == deals
+
+
+def xiexiebang_position(levels: tuple[Rank, Rank]) -> Match:
+    """Seat 0 (team 0) leads at team 0's level; seat 1 can go out at once with ♠A."""
+    hands = [parse_cards(h) for h in ("S3 S4 S5", "SA", "C3 C4 C5", "D3 D4 D5")]
+    return Match.from_position(Rules.preset("xiexiebang"), hands, standing=Standing(levels=levels))
+
+
+def test_xiexiebang_the_side_leading_when_time_runs_out_wins_at_once() -> None:
+    """Issue 10 item 5 (002-A "谁领先谁晋级"): the deal in hand does not count, even if the
+    trailing side is about to win it."""
+    match = xiexiebang_position((Rank.FIVE, Rank.FOUR))
+    events = match.apply(None, TimeExpired())
+    assert events == [MatchEnded(0, "time")] and match.is_over and match.deal_results == ()
+
+
+def test_xiexiebang_equal_levels_a_side_with_a_player_out_wins_at_once() -> None:
+    match = xiexiebang_position((Rank.FIVE, Rank.FIVE))
+    match.apply(0, play("S3", Rank.FIVE))
+    assert PlayerFinished(1, 1) in match.apply(1, play("SA", Rank.FIVE))
+    assert match.apply(None, TimeExpired()) == [MatchEnded(1, "time")]
+
+
+def test_xiexiebang_equal_levels_nobody_out_plays_on_until_a_side_goes_up() -> None:
+    match = xiexiebang_position((Rank.FIVE, Rank.FIVE))
+    assert match.apply(None, TimeExpired()) == [] and not match.is_over
+    match.apply(0, play("S3", Rank.FIVE))
+    match.apply(1, play("SA", Rank.FIVE))
+    for seat in (2, 3, 0):
+        match.apply(seat, Pass())
+    winner = _finish_deal(match)  # the deal in hand is the first extra deal; its winners go up
+    assert match.is_over and match.events[-1] == MatchEnded(winner, "time")
+    assert match.deal_results[-1].levels_gained > 0
+
+
+@pytest.mark.parametrize("levels", [(Rank.FIVE, Rank.FIVE), (Rank.NINE, Rank.FIVE)])
+def test_three_round_movement_stops_at_once_with_no_winner(levels: tuple[Rank, Rank]) -> None:
+    """Issue 10 item 4 (001-B "時間終了立即停止…按上一副牌成績計算", A17): nobody passed A, so
+    nobody wins and the deal in hand is ignored, whatever the levels."""
+    from engine.figures import match_figures
+
+    rules = Rules.preset("three-round-movement")
+    hands = [parse_cards(h) for h in ("S3 S4 S5", "SA", "C3 C4 C5", "D3 D4 D5")]
+    match = Match.from_position(rules, hands, standing=Standing(levels=levels))
+    match.apply(0, play("S3", levels[0]))
+    assert match.apply(None, TimeExpired()) == [MatchEnded(None, "time")]
+    assert match.is_over and match.winner_team is None and match.deal_results == ()
+    figures = match_figures(match)
+    assert figures.winner is None
+    assert figures.round_score == (int(levels[0]) - 2, int(levels[1]) - 2)  # no 100 for anyone
+
+
+def sudden_death_at_a(rules: Rules) -> tuple[Match, DealEnded]:
+    """Both teams at A when time runs out, team 0 (two failures already) to play its A: the
+    deal in hand goes on as the first extra deal and team 0 wins it 1st+4th, a failed attempt
+    at A that resets it to 2."""
+    hands = [parse_cards(h) for h in ("SK", "S7", "C3 C4 C5", "D6")]
+    standing = Standing(levels=(Rank.ACE, Rank.ACE), a_failures=(2, 0))
+    match = Match.from_position(rules, hands, standing=standing)
+    assert match.apply(None, TimeExpired()) == [] and match.level is Rank.ACE
+    match.apply(0, play("SK", Rank.ACE))
+    for seat in (1, 2, 3):
+        match.apply(seat, Pass())
+    match.apply(2, play("C3", Rank.ACE))  # 接风
+    match.apply(3, play("D6", Rank.ACE))
+    events = match.apply(1, play("S7", Rank.ACE))
+    ended = next(e for e in events if isinstance(e, DealEnded))
+    assert ended.finish_order == (0, 3, 1, 2) and ended.a_attempt == "reset"
+    return match, ended
+
+
+def test_sudden_death_must_be_won_by_going_up() -> None:
+    """Issue 10 item 6 (A26 "先升级的为获胜方"): a failed attempt at A wins nothing."""
+    rules = Rules.default().replace(time_limit_minutes=60, time_up=TimeUp.STOP_AT_ONCE)
+    match, ended = sudden_death_at_a(rules)
+    assert not match.is_over and ended.levels_after == (Rank.TWO, Rank.ACE)
+    assert match.deal_number == 2
+
+
+def test_sudden_death_deal_winner_option() -> None:
+    rules = Rules.default().replace(
+        time_limit_minutes=60, time_up=TimeUp.STOP_AT_ONCE, sudden_death=SuddenDeath.DEAL_WINNER
+    )
+    match, _ = sudden_death_at_a(rules)
+    assert match.is_over and match.events[-1] == MatchEnded(0, "time")
+
+
+def test_double_down_losers_are_listed_l2_then_l1() -> None:
+    """Issue 10 item 7: the docstring of ``DealEnded.finish_order`` says what the match does."""
+    hands = [parse_cards(h) for h in ("SA", "S3 S4", "SK", "D3 D4")]
+    match = Match.from_position(Rules.default(), hands)
+    match.apply(0, play("SA"))
+    for seat in (1, 2, 3):
+        match.apply(seat, Pass())
+    ended = next(e for e in match.apply(2, play("SK")) if isinstance(e, DealEnded))
+    first = ended.finish_order[0]
+    assert ended.finish_order == (first, (first + 2) % 4, (first + 3) % 4, (first + 1) % 4)  # U U' L2 L1
+    doc = DealEnded.__doc__ or ""
+    assert "U, U', L2, L1" in doc and "seat order" not in doc
+
+
+def test_double_down_play_on_decides_third_and_fourth() -> None:
+    hands = [parse_cards(h) for h in ("SA", "S5", "SK", "D3 D4")]
+    match = Match.from_position(Rules.default().replace(double_down_play_on=True), hands)
+    match.apply(0, play("SA"))
+    for seat in (1, 2, 3):
+        match.apply(seat, Pass())
+    events = match.apply(2, play("SK"))
+    assert not any(isinstance(e, DealEnded) for e in events)
+    match.apply(3, Pass())
+    events = match.apply(1, Pass())
+    assert events[-1] == TrickWon(2, 3, False)  # both winners are out: no 接风, the next player leads
+    match.apply(3, play("D3"))
+    ended = next(e for e in match.apply(1, play("S5")) if isinstance(e, DealEnded))
+    assert ended.finish_order == (0, 2, 1, 3) and ended.outcome == "double_down"  # not U U' L2 L1
 
 
 def test_bombs_longer_than_the_preset_allows_are_refused() -> None:

@@ -146,14 +146,15 @@ def test_points_verdict_after_six_deals_and_on_a_tie() -> None:
     rules = Rules.preset("wechat-6-deals")
     assert points_verdict(Standing(points=(9, 3)), 5, 0, rules) is None
     assert points_verdict(Standing(points=(9, 8)), 6, 0, rules) == Verdict(0, "points")
-    assert points_verdict(Standing(points=(9, 9)), 6, 0, rules) == Verdict(None, "points")
+    assert points_verdict(Standing(points=(9, 9)), 6, 0, rules) == Verdict(None, "points", sudden_death=True)
 
 
 def test_points_tie_broken_by_three_point_deals() -> None:
     rules = Rules.preset("anhui-jianzhu")
     assert rules.points_tie_break is PointsTieBreak.MORE_THREES_THEN_EXTRA
     assert points_verdict(Standing(points=(12, 12), threes=(1, 2)), 10, 0, rules) == Verdict(1, "points")
-    assert points_verdict(Standing(points=(12, 12), threes=(2, 2)), 10, 0, rules) == Verdict(None, "points")
+    tie = Verdict(None, "points", sudden_death=True)
+    assert points_verdict(Standing(points=(12, 12), threes=(2, 2)), 10, 0, rules) == tie
 
 
 def test_points_target_wins_at_once() -> None:
@@ -171,6 +172,14 @@ def test_time_verdicts() -> None:
     assert time_verdict(tie, rules.replace(time_tie_break=TimeTieBreak.DECLARER), 1, 0, None).winner == 0
     assert time_verdict(tie, rules.replace(time_tie_break=TimeTieBreak.NON_DECLARER), 1, 0, None).winner == 1
     assert time_verdict(tie, rules.replace(time_tie_break=TimeTieBreak.PLAYER_OUT), 1, 0, 1).winner == 1
+    assert time_verdict(tie, rules, 1, 1, None).sudden_death
+
+
+def test_time_verdict_without_a_winner_when_only_passing_a_wins() -> None:
+    """001-B / A17: nobody passed A in time, so nobody wins, whatever the levels."""
+    rules = Rules.preset("three-round-movement")
+    for levels in ((Rank.NINE, Rank.FIVE), (Rank.NINE, Rank.NINE)):
+        assert time_verdict(Standing(levels=levels), rules, 1, 1, 0) == Verdict(None, "time")
 
 
 def test_points_formats_use_level_two() -> None:

@@ -116,6 +116,17 @@ def test_double_down_by_place_assignment() -> None:
     assert set(events) == {TributeGiven(1, 0, c("SA")), TributeGiven(3, 2, c("BJ"))}
 
 
+def test_spring_festival_the_larger_card_leads_even_when_it_went_to_second_place() -> None:
+    """Issue 10 item 3 (V13, 004-A "进贡大牌的先出牌"): 末游 pays 上游 by place, but the other
+    loser paid the larger card, so the other loser leads."""
+    rules = Rules.preset("spring-festival")
+    match = position(["S3 S4", "SA S9", "C3 C4", "BJ S8"], DOUBLE_DOWN, rules)
+    events = pay_double_down(match, {1: "SA", 3: "BJ"})
+    assert set(events) == {TributeGiven(1, 0, c("SA")), TributeGiven(3, 2, c("BJ"))}  # 末游 L1 → 上游
+    match.apply(0, ReturnTribute(c("S3")))
+    assert match.apply(2, ReturnTribute(c("C3")))[-1] == LeaderChosen(3, "tribute")
+
+
 def equal_tributes(rules: Rules, returns: dict[int, str]) -> tuple[list[Event], list[Event]]:
     match = position(["S3 S9", "SA S4", "C3 C9", "HA S5"], DOUBLE_DOWN, rules)
     given = pay_double_down(match, {1: "SA", 3: "HA"})
