@@ -26,7 +26,12 @@ from emulator.client import Chat, Emulator, Telegram, User, wait_for
 ROOT = Path(__file__).resolve().parents[2]
 SECRET = "webhook-test_0123456789abcdefghijklmnopqrstuv"
 HEADER = "X-Telegram-Bot-Api-Secret-Token"
-ALICE = User(501, "Alice")
+SENDERS = {  # who posts a forged /help, with which secret header (None: without one)
+    User(511, "Bob"): None,
+    User(512, "Carol"): "guessed",
+    User(513, "Dave"): SECRET + "x",
+    User(514, "Erin"): SECRET,
+}
 
 
 def free_port() -> int:
@@ -76,15 +81,15 @@ async def wait_listening(process: subprocess.Popen[bytes], hook: str, timeout: f
     raise TimeoutError("the webhook server did not start listening")
 
 
-def help_update(update_id: int) -> dict[str, Any]:
-    """A /help from Alice in her private chat, as Telegram would post it."""
+def help_update(update_id: int, user: User) -> dict[str, Any]:
+    """A /help from ``user`` in their private chat, as Telegram would post it."""
     return {
         "update_id": update_id,
         "message": {
             "message_id": update_id,
             "date": int(time.time()),
-            "chat": Chat.private(ALICE).to_api(),
-            "from": ALICE.to_api(),
+            "chat": Chat.private(user).to_api(),
+            "from": user.to_api(),
             "text": "/help",
             "entities": [{"type": "bot_command", "offset": 0, "length": 5}],
         },
@@ -96,13 +101,15 @@ async def test_webhook_handles_updates_with_the_secret_and_refuses_the_rest(
 ) -> None:
     port = free_port()
     hook = f"http://127.0.0.1:{port}/telegram-hook"
-    dm = Chat.private(ALICE)
     with webhook_bot(emulator, token, tmp_path / "webhook.db", port) as process:
         await wait_listening(process, hook)
 
-        # Through the emulator, which posts with the secret that setWebhook registered.
-        await telegram.send(ALICE, dm, "/help")
-        await telegram.wait_message(dm, lambda m: "/newgame" in m.content, timeout=15)
+        # Through the emulator, which posts with the secret that setWebhook registered; each
+        # reply is also what opens the private chat that a forged /help would be answered in.
+        for user in SENDERS:
+            await telegram.send(user, Chat.private(user), "/start")
+        for user in SENDERS:
+            await telegram.wait_message(Chat.private(user), timeout=15)
         assert await telegram.pending_updates() == 0  # delivered by webhook, not queued for polling
 
         # post_init opened the services as in polling mode: the command list was registered.
@@ -110,21 +117,22 @@ async def test_webhook_handles_updates_with_the_secret_and_refuses_the_rest(
             commands = (await http.post(f"/bot{token}/getMyCommands")).json()["result"]
             assert {"newgame", "help"} <= {command["command"] for command in commands}
 
-            refused = [
-                await http.post(hook, json=help_update(900_001)),
-                await http.post(hook, json=help_update(900_002), headers={HEADER: "guessed"}),
-                await http.post(hook, json=help_update(900_003), headers={HEADER: SECRET + "x"}),
-            ]
-            assert [response.status_code for response in refused] == [403, 403, 403]
-            accepted = await http.post(hook, json=help_update(900_004), headers={HEADER: SECRET})
-            assert accepted.status_code == 200
+            statuses = {}
+            for update_id, (user, secret) in enumerate(SENDERS.items(), start=900_001):
+                headers = {} if secret is None else {HEADER: secret}
+                response = await http.post(hook, json=help_update(update_id, user), headers=headers)
+                statuses[user.first_name] = response.status_code
+        assert statuses == {"Bob": 403, "Carol": 403, "Dave": 403, "Erin": 200}
 
-        async def two_replies() -> bool:
-            return len(await telegram.messages(dm)) >= 2
+        async def shown() -> dict[str, int]:
+            return {user.first_name: len(await telegram.messages(Chat.private(user))) for user in SENDERS}
 
-        await wait_for(two_replies, timeout=10)
-        await asyncio.sleep(1.5)  # a refused update, had it been queued, would be answered by now
-        assert len(await telegram.messages(dm)) == 2
+        async def erin_answered() -> bool:
+            return (await shown())["Erin"] == 2
+
+        await wait_for(erin_answered, timeout=10)
+        await asyncio.sleep(1.5)  # a refused /help, had it been queued, would be answered by now
+        assert await shown() == {"Bob": 1, "Carol": 1, "Dave": 1, "Erin": 2}
 
         process.send_signal(signal.SIGINT)
         assert process.wait(timeout=10) == 0
