@@ -2,7 +2,7 @@
 on a free loopback port, registers it with the emulator (``setWebhook`` with the secret), and
 the emulator posts the users' updates to it with the ``X-Telegram-Bot-Api-Secret-Token`` header,
 as Telegram does. A request without the header, or with another secret, is refused (403) and
-never handled, although the same update with the secret is.
+never handled, while an update of the same kind with the secret is answered.
 """
 
 from __future__ import annotations
