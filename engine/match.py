@@ -207,6 +207,11 @@ class Match:
         return tuple(self._deal_results)
 
     @property
+    def time_expired(self) -> bool:
+        """Whether the referee's clock has run out in the current game (TimeExpired applied)."""
+        return self._time_expired
+
+    @property
     def extra_deals(self) -> int:
         """Deals played after a tie (加赛 in points formats, A26 sudden death after a time-out)."""
         return self._extra_deals

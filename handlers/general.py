@@ -15,7 +15,8 @@ from telegram.constants import ParseMode
 from engine.rules import PRESETS
 from handlers.platform.context import Context
 from handlers.platform.i18n import LOCALES
-from handlers.table.lobby import chat_locale, is_group_admin, user_locale
+from handlers.platform.locales import reply_locale, user_locale
+from handlers.table.lobby import is_group_admin
 from handlers.table.service.texts import _, error_text, format_summary, preset_title
 from storage import NotFound
 
@@ -26,7 +27,7 @@ async def lang(update: Update, context: Context) -> None:
     assert message is not None and chat is not None and user is not None
     choice = (context.args or [""])[0].lower()
     private = chat.type == Chat.PRIVATE
-    current = await (user_locale(context, user.id) if private else chat_locale(context, chat.id))
+    current = await reply_locale(context.services.db, chat)
     if choice not in LOCALES:
         context.services.replies.reply(message, _("Usage: /lang zh or /lang en", current), current)
         return
@@ -34,9 +35,7 @@ async def lang(update: Update, context: Context) -> None:
     if private:
         await db.users.set_locale(user_id=user.id, locale=choice)
         for table, seat in context.services.tables.tables_of_user(user.id):
-            await db.seats.set_locale(table_id=table.id, seat=seat, locale=choice)
-            table.seats[seat].record = await db.seats.get(table_id=table.id, seat=seat)
-            table.seats[seat].preferences = None
+            table.seats[seat].preferences = None  # the seat's messages follow (handlers.platform.locales)
     else:
         if not await is_group_admin(context, chat.id, user.id):
             context.services.replies.reply(message, error_text("not_allowed", current), current)
@@ -51,7 +50,7 @@ async def four_color(update: Update, context: Context) -> None:
     message, user = update.effective_message, update.effective_user
     assert message is not None and user is not None
     db = context.services.db
-    locale = await user_locale(context, user.id)
+    locale = await user_locale(context.services.db, user.id)
     try:
         current = (await db.users.get(user_id=user.id)).four_color
     except NotFound:
@@ -67,9 +66,7 @@ async def help_command(update: Update, context: Context) -> None:
     """/help: how to play, in the chat's or user's language."""
     message, chat, user = update.effective_message, update.effective_chat, update.effective_user
     assert message is not None and chat is not None and user is not None
-    locale = await (
-        user_locale(context, user.id) if chat.type == Chat.PRIVATE else chat_locale(context, chat.id)
-    )
+    locale = await reply_locale(context.services.db, chat)
     context.services.replies.reply(message, help_text(locale), locale, parse_mode=ParseMode.HTML)
 
 
@@ -91,9 +88,7 @@ async def rules_command(update: Update, context: Context) -> None:
     """/rules: the presets /newgame accepts."""
     message, chat, user = update.effective_message, update.effective_chat, update.effective_user
     assert message is not None and chat is not None and user is not None
-    locale = await (
-        user_locale(context, user.id) if chat.type == Chat.PRIVATE else chat_locale(context, chat.id)
-    )
+    locale = await reply_locale(context.services.db, chat)
     lines = [_("<b>Rule presets</b> (/newgame &lt;name&gt;):", locale)]
     for name, preset in PRESETS.items():
         title = html.escape(preset_title(name, locale))

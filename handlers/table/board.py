@@ -37,7 +37,8 @@ from engine.observation import Observation
 from engine.rules import Rules
 from handlers.platform.chats import GROUP_LIMIT as GROUP_LIMIT  # re-exported for the board's tests
 from handlers.platform.chats import ChatBudget
-from handlers.platform.i18n import normalize_locale
+from handlers.platform.edits import not_modified
+from handlers.platform.locales import chat_locale
 from handlers.platform.outbox import Outbox, Payload, Undeliverable
 from handlers.table.service.results import deal_events, deal_result_view, match_summary_view, public_tributes
 from handlers.table.service.tables import LiveTable, TableService, decode_action
@@ -235,7 +236,7 @@ class BoardPublisher:
         keeps exactly its tricks; otherwise the live message grows, and splits only when
         it would pass Telegram's length limit.
         """
-        obs, events, names = snapshot.obs, snapshot.events, self._names(table)
+        obs, events, names = snapshot.obs, snapshot.events, table.names()
         if obs.deal_number == board.closed:
             return
         if board.deal != obs.deal_number:  # a new deal, or a restart: begin at the deal's start
@@ -327,7 +328,7 @@ class BoardPublisher:
         board = self._boards.get(table_id)
         table = board.table if board is not None else None
         if table is not None and table.match is not None:
-            return table.match.events, self._names(table), table.rules
+            return table.match.events, table.names(), table.rules
         try:
             record = await self.db.tables.get(table_id=table_id)
         except NotFound as error:
@@ -345,7 +346,7 @@ class BoardPublisher:
         if board.deal != result.deal_number:  # never drawn (played out between two redraws), or a restart
             await self._begin(table, board, result.deal_number)
         started = next(e for e in events if isinstance(e, DealStarted))
-        names = self._names(table)
+        names = table.names()
         blocks = trick_blocks(events, started.level, names, locale)
         sizes = [len("\n".join(block)) + 1 for block in blocks]
         last = len(blocks) - 1
@@ -386,10 +387,6 @@ class BoardPublisher:
         if table.record.board_message_id is not None:
             await self.tables.set_board_message(table, None)
 
-    @staticmethod
-    def _names(table: LiveTable) -> dict[int, str]:
-        return {seat: state.record.name for seat, state in table.seats.items()}
-
     async def _edit(self, chat_id: int, message_id: int, text: str) -> bool:
         """False if the message can no longer be edited (deleted in the group): its plays go to a new one."""
         try:
@@ -397,7 +394,7 @@ class BoardPublisher:
                 text, chat_id=chat_id, message_id=message_id, parse_mode=ParseMode.HTML
             )
         except BadRequest as error:
-            if "not modified" not in str(error).lower():
+            if not not_modified(error):
                 log.info("board message %s in chat %s not edited: %s", message_id, chat_id, error)
                 return False
         return True
@@ -405,10 +402,7 @@ class BoardPublisher:
     async def _locale(self, chat_id: int) -> str:
         """The group's language, read once (``forget_locale`` after /lang)."""
         if chat_id not in self._locales:
-            try:
-                self._locales[chat_id] = normalize_locale((await self.db.chats.get(chat_id=chat_id)).locale)
-            except NotFound:
-                self._locales[chat_id] = normalize_locale(None)
+            self._locales[chat_id] = await chat_locale(self.db, chat_id)
         return self._locales[chat_id]
 
     def forget_locale(self, chat_id: int) -> None:

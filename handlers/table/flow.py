@@ -19,6 +19,7 @@ from telegram.ext import ExtBot, JobQueue
 from engine.actions import Phase
 from engine.ai import timeout_action
 from handlers.platform.context import Context, Services
+from handlers.platform.locales import seat_locale
 from handlers.table import timers
 from handlers.table.hand_message import post_hands, refresh_hand
 from handlers.table.service.tables import LiveTable, Outcome, TableError
@@ -114,7 +115,7 @@ async def on_turn_timeout(context: Context) -> None:
         if match.phase is Phase.PLAY and match.version != clock.version:
             return
         state = table.seats[clock.seat]
-        locale = state.record.locale or "zh"
+        locale = await seat_locale(context.services.db, state)
         outcome = await context.services.tables.act(
             table, seat=clock.seat, action=timeout_action(table.observe(clock.seat)), timed_out=True
         )

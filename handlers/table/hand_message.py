@@ -25,7 +25,8 @@ from engine.actions import Phase
 from engine.cards import Card
 from engine.observation import Observation
 from handlers.platform.context import Services
-from handlers.platform.i18n import normalize_locale
+from handlers.platform.edits import not_modified
+from handlers.platform.locales import seat_preferences
 from handlers.platform.sender import sent
 from handlers.table.keyboards import (
     HandScope,
@@ -37,13 +38,8 @@ from handlers.table.keyboards import (
 from handlers.table.service.selection import readings, select_play
 from handlers.table.service.tables import LiveTable, SeatState
 from handlers.table.service.texts import hand_caption
-from storage import NotFound
 
 log = logging.getLogger(__name__)
-
-
-def names_of(table: LiveTable) -> dict[int, str]:
-    return {seat: state.record.name for seat, state in table.seats.items()}
 
 
 def selected_positions(hand: tuple[Card, ...], selection: Counter[Card]) -> list[int]:
@@ -107,7 +103,7 @@ async def post_hand(
     if user_id is None or table.match is None:
         return sent()
     obs = table.observe(seat)
-    locale, four_color = await _preferences(services, state)
+    locale, four_color = await seat_preferences(services.db, state)
     meaning = (
         obs.deal_number,
         obs.phase,
@@ -119,10 +115,10 @@ async def post_hand(
     if meaning != state.meaning:
         state.meaning = meaning
         state.bump()
-    caption = hand_caption(obs=obs, names=names_of(table), rules=table.rules, locale=locale, note=state.note)
+    caption = hand_caption(obs=obs, names=table.names(), rules=table.rules, locale=locale, note=state.note)
     state.note = None
     look = _Look(
-        obs, caption, keyboard_for(table, state, obs, locale), locale, four_color, _seat_names(table)
+        obs, caption, keyboard_for(table, state, obs, locale), locale, four_color, table.names_by_seat()
     )
     new_deal = state.shown_deal is not None and state.shown_deal != obs.deal_number
     if state.record.dm_message_id is None or new_deal or state.lost_message:
@@ -292,7 +288,7 @@ async def _edit(request: object) -> None:
     try:
         await request  # type: ignore[misc]
     except BadRequest as error:
-        if "not modified" not in str(error).lower():
+        if not not_modified(error):
             raise
 
 
@@ -322,22 +318,6 @@ def _prefetch(services: Services, state: SeatState, look: _Look) -> None:
         services.pictures.prefetch(
             obs, state.selection, locale=look.locale, four_color=look.four_color, names=look.names
         )
-
-
-def _seat_names(table: LiveTable) -> list[str]:
-    return [table.seats[seat].record.name if seat in table.seats else "" for seat in range(4)]
-
-
-async def _preferences(services: Services, state: SeatState) -> tuple[str, bool]:
-    """The player's language and four-colour choice, read once per seat (/lang resets it)."""
-    assert state.record.user_id is not None
-    if state.preferences is None:
-        try:
-            user = await services.db.users.get(user_id=state.record.user_id)
-            state.preferences = (normalize_locale(user.locale or state.record.locale), user.four_color)
-        except NotFound:
-            state.preferences = (normalize_locale(state.record.locale), False)
-    return state.preferences
 
 
 async def post_hands(bot: ExtBot[None], services: Services, table: LiveTable) -> asyncio.Future[Any]:

@@ -15,7 +15,8 @@ from telegram.error import BadRequest, TelegramError
 
 from engine.rules import PRESETS
 from handlers.platform.context import Context
-from handlers.platform.i18n import normalize_locale
+from handlers.platform.edits import not_modified
+from handlers.platform.locales import chat_locale, user_locale
 from handlers.platform.replies import refuse
 from handlers.table import flow, timers
 from handlers.table.keyboards import lobby_keyboard, stop_keyboard
@@ -28,20 +29,6 @@ from storage import NotFound, TableStatus
 log = logging.getLogger(__name__)
 
 AI_NAMES = ("AI 甲", "AI 乙", "AI 丙", "AI 丁")
-
-
-async def chat_locale(context: Context, chat_id: int) -> str:
-    try:
-        return normalize_locale((await context.services.db.chats.get(chat_id=chat_id)).locale)
-    except NotFound:
-        return normalize_locale(None)
-
-
-async def user_locale(context: Context, user_id: int) -> str:
-    try:
-        return normalize_locale((await context.services.db.users.get(user_id=user_id)).locale)
-    except NotFound:
-        return normalize_locale(None)
 
 
 def display_name(user: User) -> str:
@@ -62,7 +49,7 @@ async def is_group_admin(context: Context, chat_id: int, user_id: int) -> bool:
 
 
 def lobby_view(context: Context, table: LiveTable, locale: str) -> tuple[str, InlineKeyboardMarkup]:
-    names = {seat: state.record.name for seat, state in table.seats.items()}
+    names = table.names()
     text = lobby_text(names=names, preset=table.record.preset, rules=table.rules, locale=locale)
     link = context.services.deep_link(table.record.token)
     return text, lobby_keyboard(table_id=table.id, names=names, deep_link=link, locale=locale)
@@ -73,7 +60,7 @@ async def redraw_lobby(context: Context, table: LiveTable) -> None:
     message_id = table.record.lobby_message_id
     if message_id is None:
         return
-    locale = await chat_locale(context, table.record.chat_id)
+    locale = await chat_locale(context.services.db, table.record.chat_id)
     text, markup = lobby_view(context, table, locale)
     status = table.record.status
     if status is TableStatus.PLAYING:
@@ -89,7 +76,7 @@ async def redraw_lobby(context: Context, table: LiveTable) -> None:
             reply_markup=markup if status is TableStatus.LOBBY else None,
         )
     except BadRequest as error:
-        if "not modified" not in str(error).lower():
+        if not not_modified(error):
             log.warning("lobby of table %s not updated: %s", table.id, error)
 
 
@@ -100,7 +87,7 @@ async def new_game(update: Update, context: Context) -> None:
     """/newgame [preset] [setting=value …]: open a table in this group."""
     message, chat, user = update.effective_message, update.effective_chat, update.effective_user
     assert message is not None and chat is not None and user is not None
-    locale = await chat_locale(context, chat.id)
+    locale = await chat_locale(context.services.db, chat.id)
     if chat.type == Chat.PRIVATE:
         context.services.replies.reply(message, error_text("group_only", locale), locale)
         return
@@ -129,7 +116,7 @@ async def start(update: Update, context: Context) -> None:
         return
     services = context.services
     await services.db.users.set_reachable(user_id=user.id, reachable=True)
-    locale = await user_locale(context, user.id)
+    locale = await user_locale(context.services.db, user.id)
     if not context.args:
         await message.reply_text(
             _("Hello! Add me to a group and send /newgame there. /help explains more.", locale)
@@ -178,7 +165,7 @@ async def stop(update: Update, context: Context) -> None:
     """/stop: ask for confirmation before ending the group's table."""
     message, chat, user = update.effective_message, update.effective_chat, update.effective_user
     assert message is not None and chat is not None and user is not None
-    locale = await chat_locale(context, chat.id)
+    locale = await chat_locale(context.services.db, chat.id)
     try:
         table = context.services.tables.in_chat(chat.id)
     except TableError as error:
@@ -202,7 +189,7 @@ async def on_lobby_press(update: Update, context: Context) -> None:
     """A button of the lobby message or of the /stop confirmation."""
     query = update.callback_query
     assert query is not None and query.data is not None and query.message is not None
-    locale = await chat_locale(context, query.message.chat.id)
+    locale = await chat_locale(context.services.db, query.message.chat.id)
     try:
         press = Press.decode(query.data)
         table = context.services.tables.get(press.table_id)
@@ -278,7 +265,11 @@ async def _take(query: CallbackQuery, context: Context, table: LiveTable, seat: 
     if occupant is not None:
         await services.tables.leave(table, seat=seat)
     await services.tables.take_seat(
-        table, seat=seat, user_id=user.id, name=display_name(user), locale=await user_locale(context, user.id)
+        table,
+        seat=seat,
+        user_id=user.id,
+        name=display_name(user),
+        locale=await user_locale(services.db, user.id),
     )
     return True
 

@@ -24,11 +24,10 @@ from engine.observation import Observation
 from engine.plays import Play
 from engine.rules import WildcardDeclaration
 from handlers.platform.context import Context
-from handlers.platform.i18n import normalize_locale
+from handlers.platform.locales import seat_locale, user_locale
 from handlers.platform.replies import alert, refuse
 from handlers.table import flow
 from handlers.table.hand_message import post_hand
-from handlers.table.lobby import user_locale
 from handlers.table.service.callback_data import Area, BadCallback, Op, Press
 from handlers.table.service.selection import Hints, select_play, selected_cards, toggle
 from handlers.table.service.tables import LiveTable, Policy, SeatState, TableError
@@ -64,15 +63,15 @@ async def on_hand_press(update: Update, context: Context) -> None:
         press = Press.decode(query.data)
         table = context.services.tables.get(press.table_id)
     except BadCallback:
-        await refuse(query, "bad_button", await user_locale(context, query.from_user.id))
+        await refuse(query, "bad_button", await user_locale(context.services.db, query.from_user.id))
         return
     except TableError as error:
         code = error.code if error.code != "no_table" else "stale"
-        await refuse(query, code, await user_locale(context, query.from_user.id))
+        await refuse(query, code, await user_locale(context.services.db, query.from_user.id))
         return
     seat = table.seat_of(query.from_user.id)
     if press.area is not Area.HAND or seat is None:
-        await refuse(query, "not_seated", await user_locale(context, query.from_user.id))
+        await refuse(query, "not_seated", await user_locale(context.services.db, query.from_user.id))
         return
     async with table.lock:
         reply = await _handle(query, context, table, table.seats[seat], press)
@@ -84,7 +83,7 @@ async def _handle(
 ) -> Reply:
     """Apply a press under the table lock; the reply (a refusal's alert, or the answer and
     the edits of an accepted press) is returned to be sent after the lock is released."""
-    locale = state.preferences[0] if state.preferences else normalize_locale(state.record.locale)
+    locale = await seat_locale(context.services.db, state)
     if table.match is None or press.nonce != state.nonce:
         return refuse(query, "stale", locale)
     if press.op not in SELECTION_OPS and press.version != table.version:
@@ -94,7 +93,7 @@ async def _handle(
     if press.op is Op.CANCEL_AUTOPLAY:
         outcome = await context.services.tables.set_autoplay(table, seat=state.record.seat, on=False)
         return _accepted(query, await flow.post_in(context, table, outcome))
-    action = _action(table, state, press)
+    action = _action(table, state, press, locale)
     if isinstance(action, Refusal):
         return alert(query, action.text or error_text(action.code, locale))
     if action is None:
@@ -102,7 +101,7 @@ async def _handle(
     return await _act(query, context, table, state, action, locale)
 
 
-def _action(table: LiveTable, state: SeatState, press: Press) -> Action | Refusal | None:
+def _action(table: LiveTable, state: SeatState, press: Press, locale: str) -> Action | Refusal | None:
     """The action a press asks for, a refusal, or None when the player must pick a reading."""
     seat = state.record.seat
     assert table.match is not None
@@ -133,9 +132,7 @@ def _action(table: LiveTable, state: SeatState, press: Press) -> Action | Refusa
         return Refusal("stale")
     if not found:
         if previous is not None and classify(cards, obs.level):
-            return Refusal(
-                "cannot_beat", cannot_beat(previous, obs.level, normalize_locale(state.record.locale))
-            )
+            return Refusal("cannot_beat", cannot_beat(previous, obs.level, locale))
         return Refusal("no_such_play")
     if len(found) == 1 or table.rules.wildcard_declaration is WildcardDeclaration.LOWEST:
         return PlayCards(found[0])

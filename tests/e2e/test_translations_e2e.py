@@ -41,6 +41,7 @@ from tests.e2e.test_match_e2e import (
     buttons_by_op,
     callback_op,
     cancel_autoplay,
+    running_bot,
 )
 
 SETTINGS_WORDS = {setting.name for setting in dataclasses.fields(Rules)}
@@ -239,3 +240,37 @@ async def test_a_chinese_match_shows_no_english(
     assert ("setMyCommands", "开一桌") in recorder.strings
     assert any("第 1 副" in word for word in drawn_words)
     assert not {w for w in drawn_words if english_words(w, people)}, drawn_words
+
+
+async def test_a_timeout_note_follows_the_players_lang(
+    emulator: Emulator, telegram: Telegram, token: str, tmp_path: Path
+) -> None:
+    """Alice switches to English after the match started, then sleeps through her turns: the
+    clock's note and her 托管 buttons are English; Bob's hand stays Chinese."""
+    table = Table(telegram, Chat.group(-4102, "超时桌"), tmp_path / "g.db")
+    async with running_bot(emulator, token, table.db_path, seed=9):
+        await telegram.set_admins(table.group, [ALICE])
+        await telegram.send(ALICE, table.group, "/newgame wechat-6-deals points_deals=2 turn_seconds=2")
+        await table.lobby()
+        await table.join(ALICE, 0)
+        await table.join(BOB, 1)
+        for _ in range(2):
+            await table.add_ai(ALICE)
+        await table.start(ALICE)
+        await telegram.send(ALICE, Chat.private(ALICE), "/lang en")
+        await telegram.wait_message(Chat.private(ALICE), lambda m: m.content == "Language set.")
+        bob = asyncio.create_task(table.play(BOB))
+        try:
+            autoplay = await telegram.wait_message(
+                Chat.private(ALICE),
+                lambda m: any(callback_op(b.data) == "a" for row in m.buttons for b in row),
+                timeout=60,
+            )
+            bob_hand = await telegram.last_message(Chat.private(BOB))
+        finally:
+            table.over.set()
+            await asyncio.gather(bob, return_exceptions=True)
+    assert "Time ran out" in autoplay.content, autoplay.content
+    assert "超时" not in autoplay.content
+    assert any("Cancel" in b.text for row in autoplay.buttons for b in row)
+    assert bob_hand is not None and "你：" in bob_hand.content

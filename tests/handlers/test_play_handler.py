@@ -35,6 +35,10 @@ class FakeQuery:
 class FakeServices:
     tables: TableService
 
+    @property
+    def db(self) -> Database:
+        return self.tables.db
+
 
 @dataclass
 class FakeContext:
@@ -121,7 +125,7 @@ async def test_a_play_that_does_not_beat_names_the_table_play(table) -> None:
     follower = live.match.to_act[0]
     state = live.seats[follower]
     state.selection = Counter({live.match.hand(follower)[0]: 1})
-    refusal = _action(live, state, _press(live, follower, Op.PLAY))
+    refusal = _action(live, state, _press(live, follower, Op.PLAY), "zh")
     assert isinstance(refusal, Refusal) and refusal.text is not None
     assert refusal.text == f"打不过上家的 {card_text(highest)}"
 
@@ -136,6 +140,6 @@ async def test_wildcard_selection_asks_for_a_reading(table) -> None:
     pairs = [c for c, n in Counter(hand).items() if n >= 2 and not c.is_wildcard(Rank.TWO) and not c.is_joker]
     assert wildcard in hand and len(pairs) >= 2
     state.selection = Counter({wildcard: 1, pairs[0]: 2, pairs[1]: 2})
-    assert _action(live, state, _press(live, seat, Op.PLAY)) is None
+    assert _action(live, state, _press(live, seat, Op.PLAY), "zh") is None
     assert len(state.readings) >= 2
     assert {p.kind.value for p in state.readings} == {"full_house"}

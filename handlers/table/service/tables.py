@@ -117,6 +117,15 @@ class LiveTable:
     def humans(self) -> list[SeatState]:
         return [state for state in self.seats.values() if not state.record.is_ai]
 
+    def names(self) -> dict[int, str]:
+        """The seated players' names by seat, as every text shows them."""
+        return {seat: state.record.name for seat, state in self.seats.items()}
+
+    def names_by_seat(self) -> list[str]:
+        """Four names in seat order (``""`` for an empty seat), as the pictures take them."""
+        names = self.names()
+        return [names.get(seat, "") for seat in range(4)]
+
     def observe(self, seat: int | None) -> Observation:
         assert self.match is not None
         return observe(self.match, seat)
