@@ -2,7 +2,8 @@
 
 The image (``render_hand``) changes only when the hand does, so most refreshes
 are ``editMessageCaption`` or ``editMessageReplyMarkup``; every refresh is a new
-keyboard revision (nonce), which makes older buttons stale.
+keyboard carries the match version and a digest of the selection it shows (see
+:mod:`handlers.table.play` for what an older keyboard's buttons may still do).
 """
 
 from __future__ import annotations
@@ -35,7 +36,7 @@ from handlers.table.keyboards import (
     readings_keyboard,
     waiting_keyboard,
 )
-from handlers.table.service.selection import readings, select_play
+from handlers.table.service.selection import digest, readings, select_play
 from handlers.table.service.tables import LiveTable, SeatState
 from handlers.table.service.texts import hand_caption
 
@@ -58,7 +59,8 @@ def keyboard_for(
 ) -> InlineKeyboardMarkup | None:
     """The buttons a seat needs now: cards and play controls, a tribute choice, or none."""
     seat = state.record.seat
-    scope = HandScope(table.id, obs.version, state.nonce)
+    state.hand_since(obs.deal_number, obs.hand, obs.version)
+    scope = HandScope(table.id, obs.version, digest(state.selection))
     if obs.phase is Phase.TRIBUTE and seat in obs.to_act and not state.is_bot:
         return exchange_keyboard(
             scope, choices=obs.must_tribute_from, level=obs.level, giving=True, locale=locale
@@ -104,17 +106,6 @@ async def post_hand(
         return sent()
     obs = table.observe(seat)
     locale, four_color = await seat_preferences(services.db, state)
-    meaning = (
-        obs.deal_number,
-        obs.phase,
-        obs.hand,
-        tuple(sorted(state.selection.elements())),
-        state.readings,
-        state.record.autoplay,
-    )
-    if meaning != state.meaning:
-        state.meaning = meaning
-        state.bump()
     caption = hand_caption(obs=obs, names=table.names(), rules=table.rules, locale=locale, note=state.note)
     state.note = None
     look = _Look(

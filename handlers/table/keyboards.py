@@ -1,10 +1,18 @@
 """Inline keyboards: built from values, no I/O, so their limits are unit-tested
-(≤ 100 buttons, ≤ 8 per row, callback data ≤ 64 bytes)."""
+(≤ 100 buttons, ≤ 8 per row, callback data ≤ 64 bytes, labels that fit a phone's width).
+
+Telegram splits a row's width equally between its buttons and cuts a label that does not
+fit with "…". Card labels are kept short (``♠10²``, ``✓♠10¹``) and a keyboard puts fewer
+buttons in a row when its labels need it: :func:`per_row` estimates label widths on a
+360-dp phone (see :data:`PHONE`; tests/handlers/test_keyboard_width.py checks the estimate
+against the bundled Noto Sans CJK).
+"""
 
 from __future__ import annotations
 
+import unicodedata
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup
@@ -13,9 +21,9 @@ from engine.cards import Card, Rank
 from engine.errors import EngineError
 from engine.plays import Play
 from handlers.table.service.callback_data import Area, Op, Press
-from handlers.table.service.selection import faces, readings
+from handlers.table.service.selection import faces, next_count, readings
 from handlers.table.service.texts import N_, _
-from render.words import card_text, describe_play, seat_name
+from render.words import card_text, describe_play, is_english, seat_name
 
 ROW = 8
 MAX_BUTTONS = 100
@@ -24,33 +32,88 @@ Keyboard = list[list[InlineKeyboardButton]]
 
 
 @dataclass(frozen=True, slots=True)
+class Phone:
+    """The width a keyboard gets on a small phone, in dp (Telegram Android's layout).
+
+    A private chat's photo message widens its keyboard up to the screen less 15 dp of
+    margins; each row is split equally after 5 dp between buttons and 2 dp at the edges;
+    a label is cut beyond its button's width less 10 dp; button text is 15 dp.
+    """
+
+    keyboard: float = 360 - 15
+    gap: float = 5
+    edges: float = 2
+    padding: float = 10
+    text: float = 15
+
+    def room(self, per_row: int) -> float:
+        """The label width that fits in a row of ``per_row`` buttons."""
+        return (self.keyboard - self.gap * (per_row - 1) - self.edges) / per_row - self.padding
+
+
+PHONE = Phone()
+_SUPERSCRIPT = {1: "¹", 2: "²"}
+_EM = {"✓": 0.75, "¹": 0.45, "²": 0.45, " ": 0.3, "-": 0.45, "…": 1.0}
+"""Character widths in em where they differ from the rules in :func:`label_width`."""
+
+
+def label_width(text: str, phone: Phone = PHONE) -> float:
+    """An upper estimate of a label's width in dp: wide and symbol characters (suits, hanzi,
+    emoji) an em, Latin capitals 0.8 em, other ASCII 0.6 em."""
+    ems = 0.0
+    for char in text:
+        if char in _EM:
+            ems += _EM[char]
+        elif char.isascii():
+            ems += 0.8 if char.isupper() else 0.6
+        elif unicodedata.combining(char):
+            continue
+        else:
+            ems += 1.0
+    return ems * phone.text
+
+
+def per_row(labels: Iterable[str], most: int = ROW, phone: Phone = PHONE) -> int:
+    """The most buttons a row may hold (up to ``most``) with every label readable."""
+    widest = max((label_width(label, phone) for label in labels), default=0.0)
+    return next((n for n in range(most, 1, -1) if widest <= phone.room(n)), 1)
+
+
+@dataclass(frozen=True, slots=True)
 class HandScope:
-    """What every button of one hand message carries: table, match version, keyboard revision."""
+    """What every button of one hand message carries: table, match version, selection digest."""
 
     table_id: int
     version: int
-    nonce: int
+    check: int
 
-    def press(self, op: Op, arg: int | None = None) -> Press:
-        return Press(Area.HAND, self.table_id, self.version, self.nonce, op, arg)
+    def press(self, op: Op, arg: int | None = None, count: int | None = None) -> Press:
+        return Press(Area.HAND, self.table_id, self.version, self.check, op, arg, count)
 
 
 def _button(text: str, press: Press) -> InlineKeyboardButton:
     return InlineKeyboardButton(text, callback_data=press.encode())
 
 
-def _rows(buttons: Sequence[InlineKeyboardButton], width: int = ROW) -> Keyboard:
+def _rows(buttons: Sequence[InlineKeyboardButton], most: int = ROW) -> Keyboard:
+    width = per_row((button.text for button in buttons), most)
     return [list(buttons[i : i + width]) for i in range(0, len(buttons), width)]
 
 
+def button_card(card: Card, locale: str) -> str:
+    """A card as a button names it: ``♠10``, 小王 (``BJ``/``RJ`` in English: "Black Joker"
+    does not fit)."""
+    if card.is_joker and is_english(locale):
+        return "BJ" if card.rank is Rank.SMALL_JOKER else "RJ"
+    return card_text(card, locale)
+
+
 def face_label(card: Card, held: int, selected: int, locale: str) -> str:
-    """``♠9``, ``♠9×2``; selected copies get a tick: ``✅♠9``, ``✅♠9 1/2``."""
-    text = card_text(card, locale)
+    """``♠9``, ``♠9²`` (two held); a tick and the number selected: ``✓♠9``, ``✓♠9¹``, ``✓♠9²``."""
+    text = button_card(card, locale)
     if selected == 0:
-        return f"{text}×{held}" if held > 1 else text
-    if selected < held:
-        return f"✅{text} {selected}/{held}"
-    return f"✅{text}×{held}" if held > 1 else f"✅{text}"
+        return text + _SUPERSCRIPT[held] if held > 1 else text
+    return f"✓{text}{_SUPERSCRIPT[selected]}" if held > 1 else f"✓{text}"
 
 
 def play_label(
@@ -79,13 +142,24 @@ def hand_keyboard(
     autoplay: bool,
     locale: str,
 ) -> InlineKeyboardMarkup:
-    """One button per card face (duplicates share one), then 出牌 / 提示 / 不出 / 清空."""
+    """One button per card face (duplicates share one), then 出牌 / 提示 / 不出 / 清空.
+
+    A card button carries the count it selects. The row width depends on the hand only
+    (its widest label, selected or not), so buttons stay in place while cards are picked.
+    """
     press = scope.press
+    held_faces = faces(hand, level)
     cards = [
-        _button(face_label(card, held, selection[card], locale), press(Op.TOGGLE, card.index))
-        for card, held in faces(hand, level)
+        _button(
+            face_label(card, held, selection[card], locale),
+            press(Op.TOGGLE, card.index, next_count(selection[card], held)),
+        )
+        for card, held in held_faces
     ]
-    rows = _rows(cards)
+    width = per_row(
+        face_label(card, held, selected, locale) for card, held in held_faces for selected in range(held + 1)
+    )
+    rows = [cards[i : i + width] for i in range(0, len(cards), width)]
     rows.append([_button(play_label(selection, hand, level, previous, locale), press(Op.PLAY))])
     rows.append(
         [
@@ -119,7 +193,7 @@ def exchange_keyboard(
     template = N_("Tribute {card}") if giving else N_("Return {card}")
     buttons = [
         _button(
-            _(template, locale, card=card_text(card, locale)),
+            _(template, locale, card=button_card(card, locale)),
             scope.press(op, card.index),
         )
         for card, _held in faces(choices, level)

@@ -1,8 +1,18 @@
 """Buttons of the private hand message: select cards, 提示, 出牌, 不出, 清空, 取消托管,
 wildcard readings, and the tribute choices (delegated to :mod:`handlers.table.service.tribute`).
 
-Every press is checked against the seat's newest keyboard (nonce) and the match
-version before anything is applied; engine refusals become localized alerts.
+A phone shows the old keyboard until the bot's edit reaches it (hundreds of ms on real
+Telegram), so presses are judged by what they mean, not by which revision they came from:
+
+- every button must have been made for the hand the seat holds now (same deal, no card
+  played or exchanged since: :meth:`SeatState.hand_since`); others' moves do not matter;
+- selection presses (a card, 清空, 提示) apply to the current selection; a card button
+  names the count of copies it selects, so repeated taps of one button agree;
+- 出牌 carries a digest of the selection its label named and plays only that: if the
+  selection or the table changed since, a quiet toast gives the new label instead;
+- 进贡 / 还贡 are checked against the seat's own pending duty (after a 双下 both winners
+  return at once), 不出 and a reading choice need the current match version;
+- engine refusals become localized alerts.
 """
 
 from __future__ import annotations
@@ -28,10 +38,11 @@ from handlers.platform.locales import seat_locale, user_locale
 from handlers.platform.replies import alert, refuse
 from handlers.table import flow
 from handlers.table.hand_message import post_hand
+from handlers.table.keyboards import play_label
 from handlers.table.service.callback_data import Area, BadCallback, Op, Press
-from handlers.table.service.selection import Hints, select_play, selected_cards, toggle
+from handlers.table.service.selection import Hints, digest, select_play, selected_cards, with_count
 from handlers.table.service.tables import LiveTable, Policy, SeatState, TableError
-from handlers.table.service.texts import cannot_beat, error_text
+from handlers.table.service.texts import _, cannot_beat, error_text
 from handlers.table.service.tribute import EXCHANGE_OPS, exchange_action
 
 log = logging.getLogger(__name__)
@@ -43,16 +54,18 @@ Reply = Coroutine[Any, Any, object]
 in the rate limiter)."""
 
 SELECTION_OPS = (Op.TOGGLE, Op.CLEAR, Op.HINT, Op.CANCEL_READING)
-"""Presses that only change the selection: valid while the keyboard revision is current,
-even if others moved since (match actions also need the current version)."""
+"""Presses that only change the selection: applied to the current selection from any
+keyboard made for the seat's current hand."""
 
 
 @dataclass(frozen=True, slots=True)
 class Refusal:
-    """A press that cannot be applied: a catalog code, or an already localized text."""
+    """A press that cannot be applied: a catalog code, or an already localized text;
+    ``quiet`` ones (the selection changed under 出牌) are a toast, not an alert."""
 
     code: str
     text: str | None = None
+    quiet: bool = False
 
 
 async def on_hand_press(update: Update, context: Context) -> None:
@@ -84,16 +97,20 @@ async def _handle(
     """Apply a press under the table lock; the reply (a refusal's alert, or the answer and
     the edits of an accepted press) is returned to be sent after the lock is released."""
     locale = await seat_locale(context.services.db, state)
-    if table.match is None or press.nonce != state.nonce:
+    if table.match is None or press.version > table.version:
         return refuse(query, "stale", locale)
-    if press.op not in SELECTION_OPS and press.version != table.version:
+    if press.op is Op.CANCEL_AUTOPLAY:  # "I am back", whatever the keyboard
+        outcome = await context.services.tables.set_autoplay(table, seat=state.record.seat, on=False)
+        return _accepted(query, await flow.post_in(context, table, outcome))
+    if not _for_current_hand(table, state, press):
         return refuse(query, "stale", locale)
     if press.op in SELECTION_OPS:
         return await _select(query, context, table, state, press, locale)
-    if press.op is Op.CANCEL_AUTOPLAY:
-        outcome = await context.services.tables.set_autoplay(table, seat=state.record.seat, on=False)
-        return _accepted(query, await flow.post_in(context, table, outcome))
+    if press.op in (Op.PASS, Op.READING) and press.version != table.version:
+        return refuse(query, "stale", locale)
     action = _action(table, state, press, locale)
+    if isinstance(action, Refusal) and action.quiet:
+        return _quietly(query, _changed_text(table, state, locale), await _refresh(context, table, state))
     if isinstance(action, Refusal):
         return alert(query, action.text or error_text(action.code, locale))
     if action is None:
@@ -116,11 +133,13 @@ def _action(table: LiveTable, state: SeatState, press: Press, locale: str) -> Ac
     if press.op is Op.PASS:
         return Pass() if previous is not None else Refusal("must_lead")
     if press.op is Op.READING:
-        if press.arg is None or press.arg >= len(state.readings):
+        if press.check != digest(state.selection) or press.arg is None or press.arg >= len(state.readings):
             return Refusal("stale")
         return PlayCards(state.readings[press.arg])
     if press.op is not Op.PLAY:
         return Refusal("bad_button")
+    if press.version != table.version or press.check != digest(state.selection):
+        return Refusal("changed", quiet=True)
     if not state.selection:
         return Refusal("empty")
     if state.hint_play is not None and select_play(state.hint_play) == state.selection:
@@ -140,8 +159,33 @@ def _action(table: LiveTable, state: SeatState, press: Press, locale: str) -> Ac
     return None
 
 
+def _for_current_hand(table: LiveTable, state: SeatState, press: Press) -> bool:
+    """Was the button made for the hand the seat holds now (same deal, nothing played or
+    exchanged by the seat since)?"""
+    match = table.match
+    assert match is not None
+    seat = state.record.seat
+    return state.hand_since(match.deal_number, match.hand(seat), match.version) <= press.version
+
+
 async def _accepted(query: CallbackQuery, delivery: Delivery) -> None:
     await asyncio.gather(query.answer(), delivery)
+
+
+async def _quietly(query: CallbackQuery, text: str, delivery: Delivery) -> None:
+    await asyncio.gather(query.answer(text), delivery)
+
+
+async def _refresh(context: Context, table: LiveTable, state: SeatState) -> Delivery:
+    return await post_hand(context.bot, context.services, table, state.record.seat)
+
+
+def _changed_text(table: LiveTable, state: SeatState, locale: str) -> str:
+    """The toast of a 出牌 whose label is out of date: what the button says now."""
+    obs = table.observe(state.record.seat)
+    previous = obs.table_play if obs.table_seat != obs.seat else None
+    label = play_label(state.selection, obs.hand, obs.level, previous, locale)
+    return _("Not played: your selection changed. The button now reads “{label}”.", locale, label=label)
 
 
 async def _act(
@@ -166,15 +210,19 @@ async def _select(
     seat = state.record.seat
     obs = table.observe(seat)
     if press.op is Op.TOGGLE:
-        if press.arg is None or not 0 <= press.arg < len(CARDS):
+        if press.arg is None or not 0 <= press.arg < len(CARDS) or obs.phase is not Phase.PLAY:
             return refuse(query, "bad_button", locale)
         card = CARDS[press.arg]
         held = Counter(obs.hand)[card]
-        if held == 0:
+        if held == 0 or press.count is None:
             return refuse(query, "stale", locale)
-        state.selection = toggle(state.selection, card, held)
-        state.hint_index = 0
-        state.hint_play = None
+        if press.count > held:
+            return refuse(query, "bad_button", locale)
+        if state.selection[card] != press.count:
+            state.selection = with_count(state.selection, card, press.count, held)
+            state.hint_index = 0
+            state.hint_play = None
+            state.readings = ()
     elif press.op is Op.CLEAR:
         state.clear_selection()
     elif press.op is Op.CANCEL_READING:

@@ -13,12 +13,13 @@ from handlers.table.service.callback_data import MAX_BYTES, Area, BadCallback, O
     area=st.sampled_from(Area),
     table_id=st.integers(0, 10**12),
     version=st.integers(0, 10**6),
-    nonce=st.integers(0, 4095),
+    check=st.integers(0, 2**32 - 1),
     op=st.sampled_from(Op),
     arg=st.none() | st.integers(0, 99),
+    count=st.none() | st.integers(0, 2),
 )
-def test_round_trip_within_64_bytes(area, table_id, version, nonce, op, arg) -> None:
-    press = Press(area, table_id, version, nonce, op, arg)
+def test_round_trip_within_64_bytes(area, table_id, version, check, op, arg, count) -> None:
+    press = Press(area, table_id, version, check, op, arg, None if arg is None else count)
     data = press.encode()
     assert len(data.encode()) <= MAX_BYTES
     assert Press.decode(data) == press
@@ -34,7 +35,8 @@ def test_round_trip_within_64_bytes(area, table_id, version, nonce, op, arg) -> 
         "h:1:2:3:zz",  # unknown op
         "h:1:2:3:t:-5",  # negative argument
         "h:x:2:3:t",
-        "h:1:2:3:t:5:6",
+        "h:1:2:3:t:5:6:7",
+        "h:1:2:3:t:5:²",
         "h:1:2:3:t: 5",
         "h:99999999999999999999:2:3:t",
     ],

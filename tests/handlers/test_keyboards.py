@@ -24,7 +24,7 @@ from handlers.table.keyboards import (
 )
 from handlers.table.service.callback_data import MAX_BYTES, Op, Press
 
-SCOPE = HandScope(table_id=123456789, version=99999, nonce=4095)
+SCOPE = HandScope(table_id=123456789, version=99999, check=2**32 - 1)
 
 
 def _check_limits(markup) -> None:
@@ -67,10 +67,32 @@ def test_duplicates_share_a_button_and_show_the_count() -> None:
         locale="zh",
     )
     labels = [b.text for row in markup.inline_keyboard for b in row]
-    assert "✅♠9 1/2" in labels and "♥3" in labels
-    assert face_label(Card.parse("S9"), 2, 0, "zh") == "♠9×2"
-    assert face_label(Card.parse("S9"), 2, 2, "zh") == "✅♠9×2"
+    assert "✓♠9¹" in labels and "♥3" in labels
+    assert face_label(Card.parse("S9"), 2, 0, "zh") == "♠9²"
+    assert face_label(Card.parse("S9"), 2, 2, "zh") == "✓♠9²"
+    assert face_label(Card.parse("S9"), 1, 1, "zh") == "✓♠9"
+    assert face_label(Card(Rank.BIG_JOKER), 1, 0, "en") == "RJ"
     assert "取消托管" not in labels
+
+
+def test_a_card_button_names_the_count_it_selects() -> None:
+    """Two taps of one button (the phone still shows it) select the same thing: the count
+    the label promised, not one more each time."""
+    hand = parse_cards("S9 S9 H3")
+    counts = {}
+    for selected in range(3):
+        markup = hand_keyboard(
+            SCOPE,
+            hand=hand,
+            level=Rank.TWO,
+            selection=Counter({Card.parse("S9"): selected}),
+            previous=None,
+            autoplay=False,
+            locale="zh",
+        )
+        presses = [Press.decode(str(b.callback_data)) for row in markup.inline_keyboard for b in row]
+        counts[selected] = next(p.count for p in presses if p.arg == Card.parse("S9").index)
+    assert counts == {0: 1, 1: 2, 2: 0}
 
 
 def test_play_button_names_the_selection() -> None:

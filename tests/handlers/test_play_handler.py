@@ -17,6 +17,7 @@ from engine.cards import Card, Rank
 from engine.match import observe
 from handlers.table.play import Refusal, _action, _handle
 from handlers.table.service.callback_data import Area, Op, Press
+from handlers.table.service.selection import digest
 from handlers.table.service.tables import LiveTable, TableService, rules_from_args
 from render.words import card_text
 from storage import Database
@@ -64,8 +65,8 @@ async def table(tmp_path: Path, request: pytest.FixtureRequest):
 def _press(
     table: LiveTable, seat: int, op: Op, arg: int | None = None, *, version: int | None = None
 ) -> Press:
-    nonce = table.seats[seat].nonce
-    return Press(Area.HAND, table.id, table.version if version is None else version, nonce, op, arg)
+    check = digest(table.seats[seat].selection)
+    return Press(Area.HAND, table.id, table.version if version is None else version, check, op, arg)
 
 
 async def _refusal(
@@ -79,11 +80,11 @@ async def _refusal(
     return answer
 
 
-async def test_stale_nonce_and_stale_version_are_refused(table) -> None:
+async def test_stale_and_forged_versions_are_refused(table) -> None:
     live, service = table
     seat = live.match.to_act[0]
-    stale_nonce = Press(Area.HAND, live.id, live.version, (live.seats[seat].nonce + 1) % 4096, Op.PASS)
-    assert await _refusal(live, service, seat, stale_nonce) == ("按钮已过期，请使用最新的消息。", True)
+    forged = _press(live, seat, Op.TOGGLE, live.match.hand(seat)[0].index, version=live.version + 1)
+    assert await _refusal(live, service, seat, forged) == ("按钮已过期，请使用最新的消息。", True)
     old_version = _press(live, seat, Op.PASS, version=live.version - 1)
     assert await _refusal(live, service, seat, old_version) == ("按钮已过期，请使用最新的消息。", True)
 

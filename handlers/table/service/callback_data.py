@@ -1,8 +1,11 @@
-"""Compact callback data (≤ 64 bytes): ``area:table:version:nonce:op[:arg]``.
+"""Compact callback data (≤ 64 bytes): ``area:table:version:check:op[:arg[:count]]``.
 
-``version`` is the match version the button was made for and ``nonce`` the
-keyboard revision of that message, so a double tap, a stale message or a forged
-payload is recognised and refused before anything is applied.
+``version`` is the match version the button was made for. ``check`` says what else the
+button was made for: on a hand message, a digest of the selection its keyboard showed
+(出牌 plays only the selection its label named); elsewhere 0. ``count`` is the number of
+copies of a card face a selection button asks for (the label's promise, so two fast taps
+on the same button select the same thing). A stale message or a forged payload is
+recognised and refused before anything is applied.
 """
 
 from __future__ import annotations
@@ -21,7 +24,7 @@ class Area(Enum):
 
 
 class Op(Enum):
-    TOGGLE = "t"  # select one more copy of a card face (arg: card index)
+    TOGGLE = "t"  # select a number of copies of a card face (arg: card index, count: copies)
     PLAY = "p"
     HINT = "h"  # 提示
     PASS = "x"  # 不出
@@ -49,14 +52,16 @@ class Press:
     area: Area
     table_id: int
     version: int
-    nonce: int
+    check: int  # a selection digest on hand messages, else 0
     op: Op
     arg: int | None = None
+    count: int | None = None
 
     def encode(self) -> str:
-        parts = [self.area.value, str(self.table_id), str(self.version), str(self.nonce), self.op.value]
-        if self.arg is not None:
-            parts.append(str(self.arg))
+        if self.count is not None and self.arg is None:
+            raise ValueError("a count needs an argument")
+        parts = [self.area.value, str(self.table_id), str(self.version), str(self.check), self.op.value]
+        parts += [str(value) for value in (self.arg, self.count) if value is not None]
         data = ":".join(parts)
         if len(data.encode()) > MAX_BYTES:
             raise ValueError(f"callback data too long: {data!r}")
@@ -65,12 +70,12 @@ class Press:
     @classmethod
     def decode(cls, data: str) -> Press:
         parts = data.split(":")
-        if len(parts) not in (5, 6):
+        if len(parts) not in (5, 6, 7):
             raise BadCallback(data)
         try:
             numbers = [_natural(p) for p in parts[1:4]]
-            arg = _natural(parts[5]) if len(parts) == 6 else None
-            return cls(Area(parts[0]), numbers[0], numbers[1], numbers[2], Op(parts[4]), arg)
+            extra = [_natural(p) for p in parts[5:]] + [None, None]
+            return cls(Area(parts[0]), numbers[0], numbers[1], numbers[2], Op(parts[4]), extra[0], extra[1])
         except ValueError as error:
             raise BadCallback(data) from error
 

@@ -1,7 +1,9 @@
 """A player's card selection in the private hand message, without Telegram.
 
 The selection is a multiset of card faces (two decks: a face may be held twice);
-pressing a face's button cycles how many copies are selected. 提示 (hint) cycles
+pressing a face's button cycles how many copies are selected. Each button names the
+count it selects (:func:`next_count` of what its keyboard showed), so a press means the
+same whether or not the newest keyboard had reached the phone. 提示 (hint) cycles
 through suggested legal plays, the engine AI's pick first.
 """
 
@@ -11,6 +13,7 @@ from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
+from hashlib import blake2b
 
 from engine.cards import Card, Rank
 from engine.errors import InvalidCards
@@ -27,13 +30,35 @@ def faces(hand: Iterable[Card], level: Rank) -> list[tuple[Card, int]]:
     return [(card, counts[card]) for card in arrange_hand(list(counts), level)]
 
 
+def next_count(selected: int, held: int) -> int:
+    """What one press on a face selects: one more copy, or none after all are selected."""
+    return (selected + 1) % (held + 1)
+
+
 def toggle(selection: Counter[Card], card: Card, held: int) -> Counter[Card]:
-    """One press on a face: select one more copy, or none after all are selected."""
+    """One press on a face of the selection as it is now (see :func:`next_count`)."""
+    return with_count(selection, card, next_count(selection[card], held), held)
+
+
+def with_count(selection: Counter[Card], card: Card, count: int, held: int) -> Counter[Card]:
+    """The selection with exactly ``count`` copies of ``card`` (0 ≤ count ≤ held)."""
     if held <= 0:
         raise InvalidCards(f"not in hand: {card}")
+    if not 0 <= count <= held:
+        raise InvalidCards(f"{count} copies of {card}, {held} held")
     updated = Counter(selection)
-    updated[card] = (updated[card] + 1) % (held + 1)
+    updated[card] = count
     return +updated
+
+
+def digest(selection: Counter[Card]) -> int:
+    """A 32-bit digest of a selection (0 for none), carried by 出牌 so that the press plays
+    only the selection its label named. Two different selections share a digest with
+    probability 2⁻³², and then only the player's own current selection would be played."""
+    if not selection:
+        return 0
+    text = ",".join(str(card.index) for card in selected_cards(selection))
+    return int.from_bytes(blake2b(text.encode(), digest_size=4).digest(), "big") or 1
 
 
 def selected_cards(selection: Counter[Card]) -> list[Card]:

@@ -52,7 +52,8 @@ class SeatState:
     hint_play: Play | None = None  # the reading 提示 chose, played as is if the selection is unchanged
     hints: Hints | None = None  # the suggestions 提示 cycles through
     readings: tuple[Play, ...] = ()  # several readings of the selection: the player picks one
-    nonce: int = field(default_factory=lambda: secrets.randbelow(4096))
+    held: tuple[int, tuple[Card, ...]] | None = None  # (deal, hand) the seat's buttons were last made for
+    held_since: int = 0  # the match version since which the seat holds that hand
     shown_hand: tuple[int, tuple[Card, ...]] | None = None  # (deal, hand) in the DM image
     shown_caption: str | None = None
     shown_deal: int | None = None
@@ -61,7 +62,6 @@ class SeatState:
     lost_message: bool = False  # the hand message cannot be edited: the next refresh sends a new one
     needs_new_message: bool = False  # the next delivery sends a new hand message (first/new deal, lost)
     preferences: tuple[str, bool] | None = None  # (locale, four-colour), cached from the user row
-    meaning: object = None  # what the card buttons refer to; a change makes a new revision (nonce)
     note: str | None = None  # a one-off caption line (a timeout acted for the player)
 
     @property
@@ -69,14 +69,16 @@ class SeatState:
         """AI seats and seats in 托管 are played by the engine's policy."""
         return self.record.is_ai or self.record.autoplay
 
-    def bump(self) -> int:
-        """A new keyboard revision: buttons of older revisions are refused.
+    def hand_since(self, deal: int, hand: tuple[Card, ...], version: int) -> int:
+        """The match version since which the seat holds ``hand`` (noted at ``version``).
 
-        Revisions change with the hand, the selection, the phase or 托管 — not with every
-        move of the others — so selecting cards while others play is not interrupted.
+        Called whenever buttons are made and whenever one is pressed, so a button made at a
+        version below this one was made for a hand (or deal) the seat no longer holds.
+        Others' moves do not change it: selecting cards while others play is not interrupted.
         """
-        self.nonce = (self.nonce + 1) % 4096
-        return self.nonce
+        if self.held != (deal, hand):
+            self.held, self.held_since = (deal, hand), version
+        return self.held_since
 
     def clear_selection(self) -> None:
         self.selection = Counter()
