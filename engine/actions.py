@@ -19,6 +19,7 @@ class Phase(Enum):
 
     TRIBUTE = "tribute"  # 进贡: the payers choose their tribute card
     RETURN_TRIBUTE = "return_tribute"  # 还贡: the receivers choose a card to give back
+    CHOICE = "choice"  # a free choice of V12 / V14 after equal 双下 tributes (see Choice)
     PLAY = "play"  # tricks
     MATCH_OVER = "match_over"
 
@@ -53,11 +54,27 @@ class ReturnTribute:
 
 
 @dataclass(frozen=True, slots=True)
+class ChooseSeat:
+    """A free choice after equal 双下 tributes (V12, V14 (a), (g), (h)), answered with a seat:
+    whose tribute 上游 takes, whose return a payer takes, or who leads (see :class:`Choice`)."""
+
+    seat: int
+
+
+@dataclass(frozen=True, slots=True)
 class TimeExpired:
     """The referee's clock ran out (timed formats): finish per the preset's rule."""
 
 
-Action = PlayCards | Pass | GiveTribute | ReturnTribute | TimeExpired
+Action = PlayCards | Pass | GiveTribute | ReturnTribute | ChooseSeat | TimeExpired
+
+
+class Choice(Enum):
+    """What a :class:`ChooseSeat` decides in the CHOICE phase (only after equal 双下 tributes)."""
+
+    TRIBUTE = "tribute"  # 上游 picks whose tribute card it takes; 二游 gets the other (V14 a, g, h)
+    RETURN = "return"  # U's 下家 picks whose return it takes; its partner gets the other (V12)
+    LEADER = "leader"  # U's 下家 names the payer who leads (V14 g: the payers decide)
 
 
 # ---------------------------------------------------------------- events
@@ -92,6 +109,15 @@ class TributeReturned:
     giver: int
     receiver: int
     card: Card
+
+
+@dataclass(frozen=True, slots=True)
+class SeatChosen:
+    """A CHOICE answered: ``seat`` chose ``chosen`` for ``choice``."""
+
+    seat: int
+    choice: Choice
+    chosen: int
 
 
 @dataclass(frozen=True, slots=True)
@@ -171,6 +197,7 @@ Event = (
     | AntiTribute
     | TributeGiven
     | TributeReturned
+    | SeatChosen
     | LeaderChosen
     | Played
     | Passed

@@ -16,7 +16,7 @@ from functools import lru_cache
 from itertools import groupby
 from typing import Final
 
-from engine.actions import Action, GiveTribute, Pass, Phase, PlayCards, ReturnTribute, partner_of
+from engine.actions import Action, ChooseSeat, GiveTribute, Pass, Phase, PlayCards, ReturnTribute, partner_of
 from engine.cards import CARDS, Card, Rank, Suit, card_order
 from engine.classify import MAX_BOMB
 from engine.errors import NotYourTurn
@@ -59,6 +59,8 @@ def choose_action(obs: Observation, rules: Rules) -> Action:
         return GiveTribute(obs.must_tribute_from[0])
     if obs.phase is Phase.RETURN_TRIBUTE:
         return ReturnTribute(_lowest(obs.may_return, obs.level))
+    if obs.choice is not None:
+        return ChooseSeat(obs.choice[1][0])
     hand = _Hand(obs)
     if obs.table_play is None:
         return PlayCards(_lead(hand, rules))
@@ -287,13 +289,16 @@ def timeout_action(obs: Observation) -> Action:
 
     A leader plays its lowest single (the §1.5 order never picks a wildcard while a
     natural non-level card remains), a follower passes; tribute pays the first allowed
-    card and a return gives the lowest allowed card. Used when ``rules.timeout_action``
+    card, a return gives the lowest allowed card and a free choice (V12, V14) takes the
+    lowest seat offered. Used when ``rules.timeout_action``
     is ``LOWEST_OR_PASS``.
     """
     if obs.phase is Phase.TRIBUTE:
         return GiveTribute(obs.must_tribute_from[0])
     if obs.phase is Phase.RETURN_TRIBUTE:
         return ReturnTribute(_lowest(obs.may_return, obs.level))
+    if obs.choice is not None:
+        return ChooseSeat(obs.choice[1][0])
     if obs.table_play is not None:
         return Pass()
     card = _lowest(obs.hand, obs.level)

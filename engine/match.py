@@ -25,6 +25,8 @@ from engine.actions import (
     Action,
     AntiTribute,
     CardsReported,
+    Choice,
+    ChooseSeat,
     DealEnded,
     DealStarted,
     Event,
@@ -38,6 +40,7 @@ from engine.actions import (
     Played,
     PlayerFinished,
     ReturnTribute,
+    SeatChosen,
     TimeExpired,
     TributeGiven,
     TributeReturned,
@@ -45,7 +48,7 @@ from engine.actions import (
     partner_of,
     team_of,
 )
-from engine.cards import Card, Rank, format_cards, full_deck, sort_hand
+from engine.cards import Card, Rank, card_order, format_cards, full_deck, sort_hand
 from engine.classify import MAX_BOMB
 from engine.errors import AmbiguousPlay, IllegalAction, IllegalPlay, IllegalTribute, InvalidCards, NotYourTurn
 from engine.observation import Observation, SeatView, TributeView
@@ -53,10 +56,12 @@ from engine.playcache import PlayCache
 from engine.plays import Play, PlayKind, beats
 from engine.rules import (
     CountVisibility,
+    EqualTribute,
     FirstLeader,
     JiefengScope,
     MatchFormat,
     NoTributeLeader,
+    ReturnPick,
     Rules,
     SuddenDeath,
     TimeUp,
@@ -110,6 +115,8 @@ class Match:
         self._paid: dict[int, Card] = {}  # payer → tribute card
         self._receivers: dict[int, int] = {}  # payer → receiver
         self._returned: dict[int, Card] = {}  # payer → the card given back to it
+        self._return_givers: dict[int, int] = {}  # payer → the winner whose return it got
+        self._choice: tuple[Choice, tuple[int, ...]] | None = None  # the CHOICE phase's question
         self._returns_delivered = False  # returns reach the payers' hands together
         self._time_expired = False
         self._sudden_death = False
@@ -173,6 +180,7 @@ class Match:
             dict(self._receivers),
             dict(self._returned),
         )
+        clone._return_givers = dict(self._return_givers)
         clone._caches = [None, None, None, None]  # rebuilt on demand from the clone's hands
         return clone
 
@@ -234,6 +242,16 @@ class Match:
     def returned(self) -> Mapping[int, Card]:
         """This deal's return tribute: payer → the card given back to it."""
         return MappingProxyType(self._returned)
+
+    @property
+    def return_givers(self) -> Mapping[int, int]:
+        """This deal's return tribute: payer → the winner whose card it got back."""
+        return MappingProxyType(self._return_givers)
+
+    @property
+    def pending_choice(self) -> tuple[Choice, tuple[int, ...]] | None:
+        """In the CHOICE phase: what ``to_act`` decides and the seats it may answer."""
+        return self._choice if self.phase is Phase.CHOICE else None
 
     @property
     def is_over(self) -> bool:
@@ -346,6 +364,8 @@ class Match:
             return self._give_tribute(seat, action.card)
         if isinstance(action, ReturnTribute) and self.phase is Phase.RETURN_TRIBUTE:
             return self._return_tribute(seat, action.card)
+        if isinstance(action, ChooseSeat) and self.phase is Phase.CHOICE:
+            return self._choose(seat, action.seat)
         raise IllegalAction(f"{type(action).__name__} is not allowed in the {self.phase.value} phase")
 
     # ------------------------------------------------------------ dealing
@@ -365,6 +385,7 @@ class Match:
         self._played, self._finish_order = [], []
         self._final_plays = {}
         self._paid, self._receivers, self._returned = {}, {}, {}
+        self._return_givers, self._choice = {}, None
         self._returns_delivered = False
         first_of_game = self._deal_in_game == 1 or self.previous_order is None
         if self.previous_order is not None and not first_of_game:
@@ -423,13 +444,24 @@ class Match:
             return []
         order = self.previous_order
         assert order is not None
-        self._receivers = tribute.assign(order, self._paid, self.level, self.rules)
+        if self.rules.first_picks_tribute and self._equal_tributes():
+            return self._ask(Choice.TRIBUTE, order[0], tuple(sorted(self._paid)))
+        return self._deliver_tribute(tribute.assign(order, self._paid, self.level, self.rules))
+
+    def _equal_tributes(self) -> bool:
+        assert self.previous_order is not None
+        return tribute.equal_double_down(self.previous_order, self._paid, self.level)
+
+    def _deliver_tribute(self, receivers: dict[int, int]) -> list[Event]:
+        order = self.previous_order
+        assert order is not None
+        self._receivers = receivers
         events: list[Event] = []
-        for payer, receiver in sorted(self._receivers.items(), key=lambda item: order.index(item[1])):
+        for payer, receiver in sorted(receivers.items(), key=lambda item: order.index(item[1])):
             self._hands[receiver].append(self._paid[payer])
             events.append(TributeGiven(payer, receiver, self._paid[payer]))
         self.phase = Phase.RETURN_TRIBUTE
-        self.to_act = tuple(sorted(self._receivers.values()))
+        self.to_act = tuple(sorted(receivers.values()))
         return events
 
     def _payer_of(self, receiver: int) -> int:
@@ -446,18 +478,65 @@ class Match:
             raise IllegalTribute(f"the card given back must be one of: {names}")
         self._hands[seat].remove(card)
         self._returned[payer] = card
+        self._return_givers[payer] = seat
         self.to_act = tuple(s for s in self.to_act if s != seat)
         events: list[Event] = [TributeReturned(seat, payer, card)]
         if self.to_act:
             return events
+        if self._payers_pick_returns():
+            return events + self._ask(Choice.RETURN, self._l1(), tuple(sorted(self._receivers.values())))
+        return events + self._deliver_returns()
+
+    def _l1(self) -> int:
+        """U's 下家, who answers the payers' choices (001-B: it counts as last)."""
+        assert self.previous_order is not None
+        return (self.previous_order[0] + 1) % 4
+
+    def _payers_pick_returns(self) -> bool:
+        pick = self.rules.payers_pick_returns
+        if pick is ReturnPick.NEVER or not self._equal_tributes():
+            return False
+        first, second = (card_order(card, self.level) for card in self._returned.values())
+        return pick is ReturnPick.ALWAYS or first == second
+
+    def _deliver_returns(self) -> list[Event]:
         for back_to, returned in self._returned.items():  # V12: revealed together
             self._hands[back_to].append(returned)
         self._returns_delivered = True
         assert self.previous_order is not None
+        if self.rules.equal_tribute is EqualTribute.PAYERS_CHOOSE and self._equal_tributes():
+            return self._ask(Choice.LEADER, self._l1(), tuple(sorted(self._paid)))
         leader = tribute.leader_after(
             self.previous_order, self._paid, self._receivers, self._returned, self.level, self.rules
         )
-        return events + self._begin_play(leader, "tribute")
+        return self._begin_play(leader, "tribute")
+
+    # ------------------------------------------------------------ free choices (V12, V14)
+
+    def _ask(self, choice: Choice, seat: int, options: tuple[int, ...]) -> list[Event]:
+        self._choice = (choice, options)
+        self.phase, self.to_act = Phase.CHOICE, (seat,)
+        return []
+
+    def _choose(self, seat: int, chosen: int) -> list[Event]:
+        assert self._choice is not None
+        choice, options = self._choice
+        if chosen not in options:
+            raise IllegalAction(f"choose one of seats {list(options)} ({choice.value})")
+        other = next(option for option in options if option != chosen)
+        self._choice = None
+        events: list[Event] = [SeatChosen(seat, choice, chosen)]
+        order = self.previous_order
+        assert order is not None
+        if choice is Choice.TRIBUTE:  # 上游 takes ``chosen``'s card, 二游 the other's
+            return events + self._deliver_tribute({chosen: order[0], other: order[1]})
+        if choice is Choice.RETURN:  # ``seat`` takes ``chosen``'s return, its partner the other
+            cards = {self._return_givers[payer]: card for payer, card in self._returned.items()}
+            partner = partner_of(seat)
+            self._returned = {seat: cards[chosen], partner: cards[other]}
+            self._return_givers = {seat: chosen, partner: other}
+            return events + self._deliver_returns()
+        return events + self._begin_play(chosen, "tribute")
 
     # ------------------------------------------------------------ tricks
 
@@ -734,6 +813,7 @@ def observe(match: Match, seat: int | None) -> Observation:
         must_tribute_from=match.must_tribute_from(seat) if seat is not None else (),
         may_return=match.may_return(seat) if seat is not None else (),
         games_won=match.games_won,
+        choice=match.pending_choice,
     )
 
 
@@ -759,8 +839,10 @@ def _tribute_views(match: Match, observer: int | None) -> tuple[TributeView, ...
         TributeView(payer, receiver, match.paid[payer], False) for payer, receiver in match.receivers.items()
     ]
     hidden = match.rules.returns_face_down and match.phase is Phase.RETURN_TRIBUTE  # 暗扣 until all returned
+    choice = match.pending_choice
+    picking = choice is not None and choice[0] is Choice.RETURN and observer in match.receivers
     for payer, card in match.returned.items():
-        giver = match.receivers[payer]
-        seen = observer in (giver, payer) and not (hidden and observer == payer)
+        giver = match.return_givers[payer]
+        seen = picking or (observer in (giver, payer) and not (hidden and observer == payer))
         views.append(TributeView(giver, payer, card if seen else None, True))
     return tuple(views)

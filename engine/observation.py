@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from engine.actions import Phase
+from engine.actions import Choice, Phase
 from engine.cards import Card, Rank
 from engine.plays import Play
 
@@ -64,3 +64,4 @@ class Observation:
     must_tribute_from: tuple[Card, ...] = ()  # TRIBUTE phase: the cards this seat may pay
     may_return: tuple[Card, ...] = ()  # RETURN_TRIBUTE phase: the cards this seat may give back
     games_won: tuple[int, int] = (0, 0)  # best-of formats: games won per team
+    choice: tuple[Choice, tuple[int, ...]] | None = None  # CHOICE phase: the question and its seats

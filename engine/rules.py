@@ -84,14 +84,25 @@ class DoubleDownLeader(Enum):
 class EqualTribute(Enum):
     """V14 / A10: 双下 tributes of equal rank (U 上游, U' its partner, L1 U's 下家, L2 U's 上家).
 
-    Free choices in the seeds ((a), (g), (h)) are resolved by the default assignment
-    so the engine stays deterministic; only the leader differs where the seed says so.
+    This picks the assignment and the leader. The seeds' free choices are separate
+    settings: :attr:`Rules.first_picks_tribute` (U picks either card: a, g, h) and
+    :attr:`Rules.payers_pick_returns` (V12); a choice is a ``ChooseSeat`` action.
     """
 
     L1_TO_FIRST = "l1_to_first"  # U gets L1's card, U' L2's; L1 leads (b, c, d, i, j; default)
     L1_TO_FIRST_L2_LEADS = "l1_to_first_l2_leads"  # as default but L2 leads (e: 003-A, 001-E)
     L2_TO_FIRST = "l2_to_first"  # 逆时针: U gets L2's card, U' L1's; L2 leads (f: 000-M, 000-P)
     SMALLER_RETURN_LEADS = "smaller_return_leads"  # (a) 000-A: the loser given the smaller return leads
+    PAID_FIRST_LEADS = "paid_first_leads"  # (h) 000-J: the loser who paid 上游 leads
+    PAYERS_CHOOSE = "payers_choose"  # (g) 001-D: the payers decide who leads (U's 下家 answers)
+
+
+class ReturnPick(Enum):
+    """V12: after equal 双下 tributes, whether the payers choose between the two returns."""
+
+    NEVER = "never"  # each winner gives back to the payer it took from (default)
+    EQUAL_RETURNS = "equal_returns"  # only when the returns are equal too (a: 000-A, 002-D, 001-C)
+    ALWAYS = "always"  # (g) 001-D, (h) 000-J
 
 
 class AntiTribute(Enum):
@@ -314,6 +325,8 @@ class Rules:
     returns_face_down: bool = False  # V12: 双下 returns revealed together (003-A, 004-A)
     double_down_leader: DoubleDownLeader = DoubleDownLeader.LARGER_PAYER
     equal_tribute: EqualTribute = EqualTribute.L1_TO_FIRST
+    first_picks_tribute: bool = False  # V14 (a), (g), (h): 上游 picks either of two equal tributes
+    payers_pick_returns: ReturnPick = ReturnPick.NEVER  # V12: U's 下家 picks a return, its partner the other
     # A22: a 双下 deal stops once the winners are out; on: the losers play on for 3rd and 4th.
     double_down_play_on: bool = False
     anti_tribute: AntiTribute = AntiTribute.AUTOMATIC

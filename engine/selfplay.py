@@ -22,6 +22,7 @@ from dataclasses import dataclass
 
 from engine.actions import (
     Action,
+    ChooseSeat,
     DealEnded,
     DealStarted,
     GiveTribute,
@@ -48,6 +49,9 @@ def random_action(match: Match, seat: int, rng: random.Random) -> Action:
         return GiveTribute(rng.choice(match.must_tribute_from(seat)))
     if match.phase is Phase.RETURN_TRIBUTE:
         return ReturnTribute(rng.choice(match.may_return(seat)))
+    question = match.pending_choice
+    if question is not None:
+        return ChooseSeat(rng.choice(question[1]))
     plays = match.legal_plays(seat)
     choice = rng.randrange(len(plays) + (match.table_play is not None))
     return PlayCards(plays[choice]) if choice < len(plays) else Pass()

@@ -11,7 +11,7 @@ import dataclasses
 from enum import Enum
 from typing import Any
 
-from engine.actions import Action, Event, GiveTribute, Pass, PlayCards, ReturnTribute, TimeExpired
+from engine.actions import Action, ChooseSeat, Event, GiveTribute, Pass, PlayCards, ReturnTribute, TimeExpired
 from engine.cards import Card, format_cards, parse_cards
 from engine.errors import EngineError
 from engine.plays import Play, PlayKind
@@ -36,6 +36,8 @@ def action_to_json(action: Action) -> dict[str, Any]:
         return {"type": "tribute", "card": str(action.card)}
     if isinstance(action, ReturnTribute):
         return {"type": "return", "card": str(action.card)}
+    if isinstance(action, ChooseSeat):
+        return {"type": "choose", "seat": action.seat}
     return {"type": "pass" if isinstance(action, Pass) else "time_expired"}
 
 
@@ -48,6 +50,8 @@ def action_from_json(data: dict[str, Any]) -> Action:
         return GiveTribute(Card.parse(data["card"]))
     if kind == "return":
         return ReturnTribute(Card.parse(data["card"]))
+    if kind == "choose":
+        return ChooseSeat(int(data["seat"]))
     if kind in _SIMPLE_ACTIONS:
         return _SIMPLE_ACTIONS[kind]()
     raise EngineError(f"unknown action type: {kind!r}")

@@ -94,6 +94,14 @@ def assign(order: Sequence[int], paid: Mapping[int, Card], level: Rank, rules: R
     return {l1: first, l2: second}
 
 
+def equal_double_down(order: Sequence[int], paid: Mapping[int, Card], level: Rank) -> bool:
+    """A 双下 whose two tribute cards rank equal (V14): where the seeds' free choices apply."""
+    if not is_double_down(order) or len(paid) != 2:
+        return False
+    first, second = (card_order(card, level) for card in paid.values())
+    return first == second
+
+
 def allowed_returns(
     hand: Iterable[Card], level: Rank, receiver: int, payer: int, double_down: bool, rules: Rules
 ) -> tuple[Card, ...]:
@@ -132,6 +140,7 @@ def leader_after(
     """Who leads once the exchange is over (§1.15, V13, V14).
 
     ``paid`` maps payer → tribute card; ``returned`` maps payer → card it got back.
+    Under :attr:`EqualTribute.PAYERS_CHOOSE` the match asks the payers; this gives L1.
     """
     if not is_double_down(order):
         return order[3]
@@ -144,6 +153,8 @@ def leader_after(
         return l1 if rank1 > rank2 else l2  # 进贡大牌的先出牌, whoever received it (V10 by place)
     if rules.equal_tribute in (EqualTribute.L1_TO_FIRST_L2_LEADS, EqualTribute.L2_TO_FIRST):
         return l2
+    if rules.equal_tribute is EqualTribute.PAID_FIRST_LEADS:
+        return next(payer for payer, receiver in receivers.items() if receiver == first)
     if rules.equal_tribute is EqualTribute.SMALLER_RETURN_LEADS:
         back1, back2 = card_order(returned[l1], level), card_order(returned[l2], level)
         if back1 != back2:

@@ -18,7 +18,7 @@ from engine.cards import Rank, full_deck
 from engine.errors import NotYourTurn
 from engine.figures import match_figures
 from engine.match import Match, observe
-from engine.rules import PRESETS, MatchFormat, Rules, SuddenDeath, TimeWinner
+from engine.rules import PRESETS, EqualTribute, MatchFormat, ReturnPick, Rules, SuddenDeath, TimeWinner
 from engine.scoring import round_score
 from engine.selfplay import SimulatedClock, random_action, self_play
 
@@ -173,4 +173,19 @@ def test_every_preset_ends_on_the_clock_with_cards_conserved_and_scores_adding_u
             and rules.match_format is MatchFormat.LEVEL_RACE
         ):
             assert last is not None and last.levels_after != last.levels_before  # went up (A26)
+    check_scores_add_up(match)
+
+
+@settings(max_examples=4, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 10**6))
+def test_matches_with_every_free_tribute_choice_end_and_conserve_cards(seed: int) -> None:
+    """V12, V14 (g): 上游 picks a card, the payers pick returns and the leader, at random."""
+    rules = Rules.default().replace(
+        first_picks_tribute=True,
+        payers_pick_returns=ReturnPick.ALWAYS,
+        equal_tribute=EqualTribute.PAYERS_CHOOSE,
+        time_limit_minutes=60,
+    )
+    match = play_with_clock(rules, seed, 4.0)
+    assert match.is_over and match.winner_team is not None
     check_scores_add_up(match)

@@ -7,22 +7,27 @@ import pytest
 from engine.actions import (
     Action,
     AntiTribute,
+    Choice,
+    ChooseSeat,
     Event,
     GiveTribute,
     LeaderChosen,
     Phase,
     ReturnTribute,
+    SeatChosen,
     TributeGiven,
     TributeReturned,
 )
+from engine.ai import choose_action
 from engine.cards import Card, Rank, parse_cards
 from engine.errors import IllegalAction, IllegalTribute, InvalidCards, NotYourTurn
-from engine.match import Match, observe
+from engine.match import Match, action_from_json, action_to_json, observe
 from engine.rules import (
     AntiTributeJokers,
     DoubleDownLeader,
     EqualTribute,
     ReturnLimit,
+    ReturnPick,
     Rules,
     TributeAssignment,
 )
@@ -252,3 +257,99 @@ def test_face_down_returns_reach_the_payers_together() -> None:
     match.apply(2, ReturnTribute(c("C3")))
     assert c("S3") in match.hand(3) and c("C3") in match.hand(1)
     assert [v.card for v in observe(match, 3).tributes if v.is_return] == [c("S3"), None]
+
+
+# ---------------------------------------------------------------- V12, V14 (a), (g), (h): free choices
+
+
+def equal_position(rules: Rules) -> Match:
+    """DOUBLE_DOWN with equal tributes: L1 (seat 1) pays ♠A, L2 (seat 3) ♥A."""
+    match = position(["S3 S9", "SA S4", "C3 C9", "HA S5"], DOUBLE_DOWN, rules)
+    pay_double_down(match, {1: "SA", 3: "HA"})
+    return match
+
+
+def test_first_place_picks_either_equal_tribute() -> None:
+    """V14 (a), (g), (h): 上游 may take either card; 二游 gets the other."""
+    match = equal_position(Rules.default().replace(first_picks_tribute=True))
+    assert match.phase is Phase.CHOICE and match.to_act == (0,)
+    assert match.pending_choice == (Choice.TRIBUTE, (1, 3))
+    assert observe(match, 0).choice == (Choice.TRIBUTE, (1, 3)) and observe(match, None).choice is not None
+    with pytest.raises(IllegalAction, match="choose one of seats"):
+        match.apply(0, ChooseSeat(2))
+    with pytest.raises(NotYourTurn):
+        match.apply(2, ChooseSeat(3))
+    events = match.apply(0, ChooseSeat(3))
+    assert events == [
+        SeatChosen(0, Choice.TRIBUTE, 3),
+        TributeGiven(3, 0, c("HA")),
+        TributeGiven(1, 2, c("SA")),
+    ]
+    assert c("HA") in match.hand(0) and match.to_act == (0, 2)
+    match.apply(0, ReturnTribute(c("S3")))
+    assert match.apply(2, ReturnTribute(c("C3")))[-1] == LeaderChosen(1, "tribute")
+    assert c("S3") in match.hand(3) and c("C3") in match.hand(1)
+
+
+def test_paid_first_place_leads_option() -> None:
+    """V14 (h) 000-J: the loser who paid 上游 leads, whichever card 上游 picked."""
+    rules = Rules.default().replace(first_picks_tribute=True, equal_tribute=EqualTribute.PAID_FIRST_LEADS)
+    match = equal_position(rules)
+    match.apply(0, ChooseSeat(3))
+    match.apply(0, ReturnTribute(c("S3")))
+    assert match.apply(2, ReturnTribute(c("C9")))[-1] == LeaderChosen(3, "tribute")
+
+
+@pytest.mark.parametrize(("returns", "asked"), [({0: "S3", 2: "C3"}, True), ({0: "S3", 2: "C9"}, False)])
+def test_payers_pick_between_equal_returns(returns: dict[int, str], asked: bool) -> None:
+    """V12 / V14 (a): with equal returns too, U's 下家 picks whose return it takes."""
+    rules = Rules.default().replace(
+        payers_pick_returns=ReturnPick.EQUAL_RETURNS, equal_tribute=EqualTribute.SMALLER_RETURN_LEADS
+    )
+    match = equal_position(rules)
+    match.apply(0, ReturnTribute(c(returns[0])))
+    events = match.apply(2, ReturnTribute(c(returns[2])))
+    assert (match.phase is Phase.CHOICE) is asked
+    if not asked:
+        assert events[-1] == LeaderChosen(1, "tribute")  # (a): the smaller return's receiver
+        return
+    assert match.to_act == (1,) and match.pending_choice == (Choice.RETURN, (0, 2))
+    seen = [v.card for v in observe(match, 3).tributes if v.is_return]
+    assert sorted(map(str, seen)) == ["C3", "S3"]  # both payers see both returns to choose
+    events = match.apply(1, ChooseSeat(0))
+    assert events[0] == SeatChosen(1, Choice.RETURN, 0) and events[-1] == LeaderChosen(1, "tribute")
+    assert c("S3") in match.hand(1) and c("C3") in match.hand(3)
+    assert dict(match.return_givers) == {1: 0, 3: 2}
+
+
+def test_payers_decide_who_leads_option() -> None:
+    """V14 (g) 001-D: U picks a card, the payers pick the returns and decide who leads."""
+    rules = Rules.default().replace(
+        first_picks_tribute=True,
+        payers_pick_returns=ReturnPick.ALWAYS,
+        equal_tribute=EqualTribute.PAYERS_CHOOSE,
+    )
+    match = equal_position(rules)
+    match.apply(0, ChooseSeat(1))
+    match.apply(0, ReturnTribute(c("S3")))
+    match.apply(2, ReturnTribute(c("C9")))
+    assert match.pending_choice == (Choice.RETURN, (0, 2))
+    assert match.apply(1, ChooseSeat(2)) == [SeatChosen(1, Choice.RETURN, 2)]
+    assert match.pending_choice == (Choice.LEADER, (1, 3)) and match.to_act == (1,)
+    assert match.apply(1, ChooseSeat(3)) == [SeatChosen(1, Choice.LEADER, 3), LeaderChosen(3, "tribute")]
+    assert c("C9") in match.hand(1) and c("S3") in match.hand(3)
+
+
+def test_choices_replay_from_json_and_the_ai_answers_them() -> None:
+    rules = Rules.default().replace(
+        first_picks_tribute=True,
+        payers_pick_returns=ReturnPick.ALWAYS,
+        equal_tribute=EqualTribute.PAYERS_CHOOSE,
+    )
+    match = equal_position(rules)
+    while match.phase is not Phase.PLAY:
+        seat = match.to_act[0]
+        action = choose_action(observe(match, seat), rules)
+        assert action_from_json(action_to_json(action)) == action
+        match.apply(seat, action)
+    assert [type(a).__name__ for _, a in match.history].count("ChooseSeat") == 3
