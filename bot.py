@@ -23,6 +23,7 @@ from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 from telegram import BotCommand, Update
+from telegram.error import TelegramError
 from telegram.ext import (
     AIORateLimiter,
     Application,
@@ -36,15 +37,16 @@ from telegram.ext import (
 from handlers import general
 from handlers.platform.chats import ChatFairProcessor, ChatReplies, MessagesOnlyLimiter
 from handlers.platform.context import BotData, Context, Services
+from handlers.platform.i18n import normalize_locale
 from handlers.platform.replies import refuse
 from handlers.platform.sender import TrackingLimiter
 from handlers.platform.transport import AiohttpRequest
 from handlers.platform.webhook import WebhookConfig, WebhookConfigError, run_webhook
-from handlers.table import flow, lobby, play
+from handlers.table import flow, lobby, play, timers
 from handlers.table.board import BoardPublisher
 from handlers.table.service.tables import TableService
-from handlers.table.service.texts import N_, _, too_many_text
-from storage import Database, TableStatus
+from handlers.table.service.texts import N_, _, quarantined_text, too_many_text
+from storage import Database, NotFound, TableRecord, TableStatus
 from storage.database import default_path
 
 log = logging.getLogger("guandan")
@@ -213,15 +215,45 @@ async def on_error(update: object, context: Context) -> None:
 
 
 async def resume_tables(app: App) -> None:
-    """Replay every unfinished table, let bots catch up, refresh hands, re-arm clocks."""
+    """Replay every unfinished table, let bots catch up, refresh hands, re-arm clocks.
+
+    A table that fails to load, replay or re-arm is quarantined (logged with its traceback)
+    and its group told once; every other table resumes, so one broken table never keeps
+    the bot from starting.
+    """
     services = app.bot_data.services
-    for table in await services.tables.restore_all():
+    restored = await services.tables.restore_all()
+    broken = list(restored.quarantined)
+    for table in restored.tables:
         if table.record.status is not TableStatus.PLAYING:
             continue
-        async with table.lock:
-            outcome = await services.tables.resume(table)
-            await flow.show(app.bot, services, app.job_queue, table, outcome)
+        try:
+            async with table.lock:
+                outcome = await services.tables.resume(table)
+                await flow.show(app.bot, services, app.job_queue, table, outcome)
+        except TelegramError as error:  # Telegram's trouble, not the table's: it plays on
+            log.warning("table %s resumed but not shown: %s", table.id, error)
+        except Exception as error:
+            if app.job_queue is not None:
+                timers.cancel(app.job_queue, table.id)
+            broken.append(await services.tables.quarantine(table.record, error))
+            continue
         log.info("resumed table %s at version %s", table.id, table.version)
+    for record in broken:
+        await tell_quarantined(app, record)
+
+
+async def tell_quarantined(app: App, record: TableRecord) -> None:
+    """The group's one notice that its table could not be resumed (and what to do)."""
+    db = app.bot_data.services.db
+    try:
+        locale = normalize_locale((await db.chats.get(chat_id=record.chat_id)).locale)
+    except NotFound:
+        locale = normalize_locale(None)
+    try:
+        await app.bot.send_message(record.chat_id, quarantined_text(locale))
+    except TelegramError as error:
+        log.warning("group %s not told that table %s is quarantined: %s", record.chat_id, record.id, error)
 
 
 def main(argv: list[str] | None = None) -> int:

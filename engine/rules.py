@@ -20,7 +20,7 @@ import types
 from collections.abc import Mapping
 from dataclasses import dataclass
 from enum import Enum
-from typing import Any, ClassVar, Union, get_args, get_origin, get_type_hints
+from typing import Any, ClassVar, TypeGuard, Union, get_args, get_origin, get_type_hints
 
 # ---------------------------------------------------------------- enums
 
@@ -406,15 +406,19 @@ class Rules:
 
     @classmethod
     def from_json(cls, text: str | Mapping[str, Any]) -> Rules:
-        """The inverse of :meth:`to_json`; settings missing from old JSON take defaults."""
+        """The inverse of :meth:`to_json`; settings missing from old JSON take defaults.
+
+        Every value is checked against :data:`SETTINGS` (a stored row written by an older,
+        laxer version raises :class:`SettingError`, a ``ValueError``).
+        """
         payload = json.loads(text) if isinstance(text, str) else dict(text)
-        data = payload.get("rules", payload)
-        hints = get_type_hints(cls)
-        names = {f.name for f in dataclasses.fields(cls)}
-        unknown = set(data) - names
+        data = payload.get("rules", payload) if isinstance(payload, dict) else None
+        if not isinstance(data, dict):
+            raise ValueError("rules JSON must be an object of settings")
+        unknown = set(data) - set(SETTINGS)
         if unknown:
-            raise ValueError(f"unknown rule settings: {', '.join(sorted(unknown))}")
-        return cls(**{name: _decode(hints[name], value) for name, value in data.items()})
+            raise ValueError(f"unknown rule settings: {', '.join(sorted(map(str, unknown)))}")
+        return cls(**{name: SETTINGS[name].decode(value) for name, value in data.items()})
 
     @property
     def uses_levels(self) -> bool:
@@ -423,18 +427,147 @@ class Rules:
 
 
 def _validate(rules: Rules) -> None:
-    if len(rules.level_ups) != 3 or any(n < 0 for n in rules.level_ups):
-        raise ValueError("level_ups needs three non-negative amounts")
-    if len(rules.points_scale) != 3:
-        raise ValueError("points_scale needs three amounts")
-    if not 8 <= rules.max_bomb_size <= 10:
-        raise ValueError("max_bomb_size must be 8, 9 or 10")
-    if rules.a_failure_limit is not None and rules.a_failure_limit < 1:
-        raise ValueError("a_failure_limit must be at least 1")
-    if rules.points_deals < 1 or rules.best_of < 1 or rules.best_of % 2 == 0:
-        raise ValueError("points_deals must be ≥ 1 and best_of odd")
-    if any(level not in range(3, 14) for level in rules.must_play):
-        raise ValueError("must_play holds levels 3..K; A is governed by overflow")
+    """Every setting's type and range (:data:`SETTINGS`): a Rules value is always playable."""
+    for setting in SETTINGS.values():
+        setting.check(getattr(rules, setting.name))
+
+
+# ---------------------------------------------------------------- the settings schema
+
+
+class SettingKind(Enum):
+    """What a setting holds: the types of :class:`Rules` fields."""
+
+    NUMBER = "number"  # a whole number within a range
+    SWITCH = "switch"  # on / off
+    CHOICE = "choice"  # one member of an enum
+    NUMBERS = "numbers"  # a list of whole numbers within a range (fixed or bounded length)
+
+
+SETTING_RANGES: dict[str, tuple[int, int]] = {
+    # Levels: 2→A is 12 steps, so no deal can be worth more.
+    "level_ups": (0, 12),
+    "points_scale": (0, 12),
+    "must_play": (3, 13),  # levels 3..K; A is governed by overflow
+    "a_failure_limit": (1, 10),  # the seeds use 2 or 3
+    "max_bomb_size": (8, 10),  # 8: no wildcard-lengthened 9/10 bombs
+    "min_shuffles": (0, 20),  # a physical shuffle count, data only
+    "report_threshold": (0, 27),  # a hand holds 27 cards
+    # Clocks in seconds: the seeds use 15-40 s; 600 (ten minutes a play) is the load bench's
+    # "no real clock", 2 lets tests run out a clock quickly. Beyond the clocks' range a
+    # scheduler overflows (1e18 s), below 0 it fires at once.
+    "turn_seconds": (2, 600),
+    "first_turn_seconds": (2, 600),
+    "tribute_seconds": (2, 600),
+    "late_forfeit_minutes": (0, 120),  # 0: any lateness forfeits (000-A)
+    "time_limit_minutes": (1, 600),  # the seeds use 30-90 minutes a game
+    "points_deals": (1, 50),  # the seeds use 6-10
+    "points_target": (1, 200),  # 000-H: 13
+    "best_of": (1, 9),  # odd: a best-of has a majority
+}
+"""Every numeric setting's inclusive range, the bounds a real organiser might choose."""
+
+_ODD = frozenset({"best_of"})
+
+
+class SettingError(ValueError):
+    """A rule setting's value is refused; ``setting`` says what it accepts."""
+
+    def __init__(self, setting: Setting) -> None:
+        super().__init__(f"{setting.name} must be {setting.describe()}")
+        self.setting = setting
+
+
+@dataclass(frozen=True, slots=True)
+class Setting:
+    """What one field of :class:`Rules` accepts, derived from its type and :data:`SETTING_RANGES`.
+
+    ``optional``: ``None`` is allowed (no clock, no limit, same as another setting).
+    ``count``: a NUMBERS setting's exact length (``None``: any number of distinct values).
+    """
+
+    name: str
+    kind: SettingKind
+    optional: bool = False
+    low: int = 0
+    high: int = 0
+    odd: bool = False
+    choices: type[Enum] | None = None
+    count: int | None = None
+
+    def check(self, value: object) -> None:
+        """Raise :class:`SettingError` unless ``value`` is a valid, typed value of this setting."""
+        if not ((value is None and self.optional) or self._valid(value)):
+            raise SettingError(self)
+
+    def decode(self, value: object) -> Any:
+        """A JSON value (enums by value, lists for tuples) as the typed value, checked."""
+        if self.kind is SettingKind.CHOICE and isinstance(value, str):
+            assert self.choices is not None
+            try:
+                value = self.choices(value)
+            except ValueError:
+                raise SettingError(self) from None
+        elif self.kind is SettingKind.NUMBERS and isinstance(value, list):
+            value = tuple(value)
+        self.check(value)
+        return value
+
+    def describe(self) -> str:
+        """The allowed values in English, for logs and errors (players get :mod:`texts`)."""
+        if self.kind is SettingKind.NUMBER:
+            text = f"{'an odd' if self.odd else 'a whole'} number from {self.low} to {self.high}"
+        elif self.kind is SettingKind.SWITCH:
+            text = "true or false"
+        elif self.kind is SettingKind.CHOICE:
+            assert self.choices is not None
+            text = "one of " + ", ".join(member.value for member in self.choices)
+        elif self.count is not None:
+            text = f"{self.count} whole numbers from {self.low} to {self.high}"
+        else:
+            text = f"distinct whole numbers from {self.low} to {self.high}"
+        return text + (", or null" if self.optional else "")
+
+    def _valid(self, value: object) -> bool:
+        if self.kind is SettingKind.NUMBER:
+            return _in_range(value, self.low, self.high) and not (self.odd and value % 2 == 0)
+        if self.kind is SettingKind.SWITCH:
+            return isinstance(value, bool)
+        if self.kind is SettingKind.CHOICE:
+            return self.choices is not None and isinstance(value, self.choices)
+        if not isinstance(value, tuple) or not all(_in_range(v, self.low, self.high) for v in value):
+            return False
+        return len(value) == self.count if self.count is not None else len(set(value)) == len(value)
+
+
+def _in_range(value: object, low: int, high: int) -> TypeGuard[int]:
+    return type(value) is int and low <= value <= high  # bool is an int: refused
+
+
+def _setting(name: str, hint: Any) -> Setting:
+    optional = get_origin(hint) in (Union, types.UnionType)
+    if optional:
+        hint = next(arg for arg in get_args(hint) if arg is not type(None))
+    if hint is bool:
+        return Setting(name, SettingKind.SWITCH, optional)
+    if isinstance(hint, type) and issubclass(hint, Enum):
+        return Setting(name, SettingKind.CHOICE, optional, choices=hint)
+    low, high = SETTING_RANGES[name]  # a numeric setting without a range fails at import
+    if hint is int:
+        return Setting(name, SettingKind.NUMBER, optional, low, high, odd=name in _ODD)
+    items = get_args(hint)
+    count = None if items[-1] is Ellipsis else len(items)
+    return Setting(name, SettingKind.NUMBERS, optional, low, high, count=count)
+
+
+def _settings() -> dict[str, Setting]:
+    hints = get_type_hints(Rules)
+    return {field.name: _setting(field.name, hints[field.name]) for field in dataclasses.fields(Rules)}
+
+
+SETTINGS: dict[str, Setting] = _settings()
+"""Setting name → :class:`Setting`, in field order: the one schema both ``/newgame`` words
+and stored rules are checked against."""
 
 
 def _encode(value: object) -> object:
@@ -442,18 +575,6 @@ def _encode(value: object) -> object:
         return value.value
     if isinstance(value, tuple):
         return [_encode(v) for v in value]
-    return value
-
-
-def _decode(hint: Any, value: Any) -> Any:
-    origin = get_origin(hint)
-    if origin in (Union, types.UnionType):
-        options = [a for a in get_args(hint) if a is not type(None)]
-        return None if value is None else _decode(options[0], value)
-    if origin is tuple:
-        return tuple(int(v) for v in value)
-    if isinstance(hint, type) and issubclass(hint, Enum):
-        return hint(value)
     return value
 
 

@@ -27,6 +27,10 @@ from storage.repositories import ActionLog, ChatRepository, SeatRepository, Tabl
 MIGRATIONS_DIR: Final = Path(__file__).with_name("migrations")
 DEFAULT_PATH: Final = "guandan.db"
 _MIGRATION_NAME: Final = re.compile(r"^(\d{4})_[a-z0-9_]+\.sql$")
+FOREIGN_KEYS_OFF: Final = "-- foreign_keys: off"
+"""A migration holding this line rebuilds a parent table: it runs with foreign keys off
+(dropping the old table would otherwise cascade-delete its children) and commits only if
+``PRAGMA foreign_key_check`` then finds nothing broken."""
 
 
 @dataclass(frozen=True, slots=True, order=True)
@@ -100,15 +104,30 @@ async def _migrate(conn: aiosqlite.Connection, pending: list[Migration]) -> None
         if migration.number <= current:
             continue
         script = migration.path.read_text(encoding="utf-8")
+        rebuild = FOREIGN_KEYS_OFF in script.splitlines()
+        if rebuild:  # outside the transaction: SQLite ignores this pragma inside one
+            await conn.execute("PRAGMA foreign_keys = OFF")
         await conn.execute("BEGIN IMMEDIATE")
         try:
             for statement in _statements(script):
                 await conn.execute(statement)
+            if rebuild:
+                await _check_foreign_keys(conn, migration)
             await conn.execute(f"PRAGMA user_version = {migration.number:d}")
             await conn.execute("COMMIT")
         except BaseException:
             await conn.execute("ROLLBACK")
             raise
+        finally:
+            if rebuild:
+                await conn.execute("PRAGMA foreign_keys = ON")
+
+
+async def _check_foreign_keys(conn: aiosqlite.Connection, migration: Migration) -> None:
+    async with conn.execute("PRAGMA foreign_key_check") as cursor:
+        broken = await cursor.fetchall()
+    if broken:
+        raise RuntimeError(f"{migration.path.name} leaves broken foreign keys: {list(broken)[:5]}")
 
 
 def _statements(script: str) -> list[str]:

@@ -16,6 +16,7 @@ class TableStatus(Enum):
     PLAYING = "playing"
     FINISHED = "finished"
     STOPPED = "stopped"
+    QUARANTINED = "quarantined"  # could not be resumed after a restart; ``status_reason`` says why
 
     @property
     def is_active(self) -> bool:
@@ -35,6 +36,7 @@ class TableRecord:
     lobby_message_id: int | None
     board_message_id: int | None
     started_at: datetime | None = None  # when the match was dealt (timed formats)
+    status_reason: str | None = None  # why a table was quarantined
 
 
 @dataclass(frozen=True, slots=True)

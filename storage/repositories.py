@@ -16,8 +16,9 @@ from storage.models import ActionRecord, ChatRecord, SeatRecord, TableRecord, Ta
 
 _TABLE_COLUMNS = (
     "id, chat_id, token, creator_id, status, preset, rules_json, seed, lobby_message_id, board_message_id,"
-    " started_at"
+    " started_at, status_reason"
 )
+MAX_REASON = 500  # characters of a quarantine reason kept (an exception's first lines)
 _CHUNK = 500  # rows per INSERT: 2,500 parameters, far below SQLite's limit
 _SEAT_COLUMNS = "table_id, seat, user_id, name, is_ai, locale, dm_message_id, autoplay, timeouts"
 
@@ -27,7 +28,8 @@ def _now() -> str:
 
 
 def _table(row: Iterable[Any]) -> TableRecord:
-    id_, chat_id, token, creator_id, status, preset, rules_json, seed, lobby_id, board_id, started = row
+    id_, chat_id, token, creator_id, status, preset, rules_json, seed, lobby_id, board_id, *rest = row
+    started, reason = rest
     return TableRecord(
         id=id_,
         chat_id=chat_id,
@@ -40,6 +42,7 @@ def _table(row: Iterable[Any]) -> TableRecord:
         lobby_message_id=lobby_id,
         board_message_id=board_id,
         started_at=datetime.fromisoformat(started) if started else None,
+        status_reason=reason,
     )
 
 
@@ -141,6 +144,13 @@ class TableRepository(_Repository):
 
     async def set_status(self, *, table_id: int, status: TableStatus) -> None:
         await self._update(table_id, "status = ?", (status.value,))
+
+    async def quarantine(self, *, table_id: int, reason: str) -> None:
+        """The table cannot be resumed: it leaves play (and the group may open another), kept
+        with ``reason`` for whoever looks into it."""
+        await self._update(
+            table_id, "status = ?, status_reason = ?", (TableStatus.QUARANTINED.value, reason[:MAX_REASON])
+        )
 
     async def start(self, *, table_id: int) -> None:
         """The match was dealt: status playing, and the clock's start is now."""

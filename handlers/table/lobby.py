@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import logging
 
-from telegram import CallbackQuery, Chat, InlineKeyboardMarkup, Update, User
+from telegram import CallbackQuery, Chat, InlineKeyboardMarkup, Message, Update, User
 from telegram.constants import ChatMemberStatus, ParseMode
 from telegram.error import BadRequest, TelegramError
 
@@ -21,8 +21,9 @@ from handlers.platform.replies import refuse
 from handlers.table import flow, timers
 from handlers.table.keyboards import lobby_keyboard, stop_keyboard
 from handlers.table.service.callback_data import Area, BadCallback, Op, Press
-from handlers.table.service.tables import LiveTable, TableError, rules_from_args
-from handlers.table.service.texts import _, error_text, lobby_text
+from handlers.table.service.settings import SettingProblem, rules_from_args
+from handlers.table.service.tables import LiveTable, TableError
+from handlers.table.service.texts import _, error_text, lobby_text, setting_problem_text
 from render.words import seat_name
 from storage import NotFound, TableStatus
 
@@ -96,13 +97,21 @@ async def new_game(update: Update, context: Context) -> None:
         table = await context.services.tables.create(
             chat_id=chat.id, creator_id=user.id, preset=preset, rules=rules
         )
+    except SettingProblem as problem:
+        context.services.replies.reply(message, setting_problem_text(problem, locale), locale)
+        return
     except TableError as error:
         context.services.replies.reply(message, error_text(error.code, locale), locale)
         return
     text, markup = lobby_view(context, table, locale)
 
     async def send_lobby() -> None:  # by the chat's reply queue, when the group's quota allows
-        sent = await message.reply_text(text, parse_mode=ParseMode.HTML, reply_markup=markup)
+        try:
+            sent = await message.reply_text(text, parse_mode=ParseMode.HTML, reply_markup=markup)
+        except BaseException:  # nobody can see or stop a table without its lobby: close it
+            async with table.lock:
+                await context.services.tables.stop(table)
+            raise
         await context.services.tables.set_lobby_message(table, sent.message_id)
 
     context.services.replies.send(message, text, send_lobby, locale, owed=True)
@@ -291,12 +300,12 @@ def _next_preset(current: str) -> str:
 async def _stop_press(
     query: CallbackQuery, context: Context, table: LiveTable, press: Press, locale: str
 ) -> None:
+    if not await _may_answer_stop(query, context, table):
+        raise TableError("not_allowed")
     if press.op is Op.CANCEL:
         await query.answer()
         await _edit_stop_message(query, _("The match goes on.", locale))
         return
-    if not await is_manager(context, table, query.from_user.id):
-        raise TableError("not_allowed")
     await context.services.tables.stop(table)
     if context.job_queue is not None:
         timers.cancel(context.job_queue, table.id)
@@ -304,6 +313,14 @@ async def _stop_press(
     await _edit_stop_message(query, _("The table was stopped.", locale))
     await flow.close_hands(context, table)
     await redraw_lobby(context, table)
+
+
+async def _may_answer_stop(query: CallbackQuery, context: Context, table: LiveTable) -> bool:
+    """Either button of a /stop confirmation: whoever asked, the creator or a group admin."""
+    asked = query.message.reply_to_message if isinstance(query.message, Message) else None
+    if asked is not None and asked.from_user is not None and asked.from_user.id == query.from_user.id:
+        return True
+    return await is_manager(context, table, query.from_user.id)
 
 
 async def _edit_stop_message(query: CallbackQuery, text: str) -> None:

@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 
 import pytest
 
 from engine.rules import (
     PRESETS,
+    SETTING_RANGES,
+    SETTINGS,
     AFailureCount,
     APass,
     AReset,
@@ -18,6 +21,8 @@ from engine.rules import (
     PointsTieBreak,
     ReturnLimit,
     Rules,
+    SettingError,
+    SettingKind,
 )
 
 
@@ -96,3 +101,38 @@ def test_presets_encode_their_documents() -> None:
 def test_rules_are_frozen() -> None:
     with pytest.raises(AttributeError):
         Rules.default().tribute = False  # type: ignore[misc]
+
+
+@pytest.mark.parametrize(
+    ("name", "stored"),
+    [
+        ("turn_seconds", '"abc"'),
+        ("turn_seconds", "NaN"),
+        ("turn_seconds", "1e18"),
+        ("turn_seconds", "-1"),
+        ("turn_seconds", "true"),
+        ("tribute_seconds", "30.0"),
+        ("points_deals", "null"),
+        ("tribute", "1"),
+        ("match_format", '"chess"'),
+        ("level_ups", "[3, 2]"),
+        ("level_ups", "[[3], 2, 1]"),
+        ("must_play", '"J"'),
+    ],
+)
+def test_stored_rules_are_checked_like_typed_ones(name: str, stored: str) -> None:
+    """A row an older, laxer version stored (turn_seconds="abc") fails to load, naming the setting."""
+    with pytest.raises(SettingError, match=f"^{name} must be") as error:
+        Rules.from_json(f'{{"version": 1, "rules": {{"{name}": {stored}}}}}')
+    assert error.value.setting is SETTINGS[name]
+
+
+def test_every_setting_is_in_the_schema_and_every_number_bounded() -> None:
+    assert list(SETTINGS) == [field.name for field in dataclasses.fields(Rules)]
+    for setting in SETTINGS.values():
+        if setting.kind in (SettingKind.NUMBER, SettingKind.NUMBERS):
+            assert (setting.low, setting.high) == SETTING_RANGES[setting.name]
+    with pytest.raises(SettingError):
+        Rules(turn_seconds="abc")  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="object of settings"):
+        Rules.from_json("[1, 2]")

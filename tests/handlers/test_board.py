@@ -21,7 +21,8 @@ from engine.cards import CARDS, Rank
 from engine.match import Match, observe
 from engine.rules import Rules
 from handlers.table.board import GROUP_LIMIT, BoardPublisher, ChatBudget, split_tricks
-from handlers.table.service.tables import LiveTable, TableService, rules_from_args
+from handlers.table.service.settings import rules_from_args
+from handlers.table.service.tables import LiveTable, TableService
 from handlers.table.service.texts import finished_board_text, move_line, play_text
 from render.words import card_text, seat_name
 from storage import Database

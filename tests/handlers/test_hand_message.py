@@ -13,7 +13,8 @@ import pytest
 
 from handlers.platform.context import Services
 from handlers.table.hand_message import post_hand
-from handlers.table.service.tables import LiveTable, TableService, rules_from_args
+from handlers.table.service.settings import rules_from_args
+from handlers.table.service.tables import LiveTable, TableService
 from storage import Database
 
 

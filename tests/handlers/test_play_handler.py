@@ -18,7 +18,8 @@ from engine.match import observe
 from handlers.table.play import Refusal, _action, _handle
 from handlers.table.service.callback_data import Area, Op, Press
 from handlers.table.service.selection import digest
-from handlers.table.service.tables import LiveTable, TableService, rules_from_args
+from handlers.table.service.settings import rules_from_args
+from handlers.table.service.tables import LiveTable, TableService
 from render.words import card_text
 from storage import Database
 

@@ -11,7 +11,8 @@ from engine.actions import Pass, PlayCards
 from engine.ai import timeout_action
 from engine.errors import EngineError
 from engine.match import observe
-from handlers.table.service.tables import LiveTable, TableError, TableService, rules_from_args
+from handlers.table.service.settings import SettingProblem, rules_from_args
+from handlers.table.service.tables import LiveTable, TableError, TableService
 from storage import Database, TableStatus
 
 SHORT = ["wechat-6-deals", "points_deals=2"]
@@ -47,7 +48,7 @@ def test_rules_arguments() -> None:
         (["colour=red"], "unknown_setting"),
         (["points_deals=0"], "bad_setting"),
     ):
-        with pytest.raises(TableError) as error:
+        with pytest.raises(SettingProblem) as error:
             rules_from_args(bad)
         assert error.value.code == code
 
@@ -99,7 +100,7 @@ async def test_restart_replays_to_the_same_state(db: Database) -> None:
         seat = table.match.to_act[0]
         await service.act(table, seat=seat, action=timeout_action(observe(table.match, seat)))
     restarted = TableService(db)
-    [again] = await restarted.restore_all()
+    [again] = (await restarted.restore_all()).tables
     assert again.version == table.version
     assert again.match.to_act == table.match.to_act
     assert [again.match.hand(s) for s in range(4)] == [table.match.hand(s) for s in range(4)]
@@ -173,7 +174,7 @@ async def test_timed_match_ends_after_the_clock_and_survives_a_restart(db: Datab
     await service.start(table)
     assert table.record.started_at is not None
     await service.expire(table)
-    [again] = await TableService(db).restore_all()
+    [again] = (await TableService(db).restore_all()).tables
     assert again.version == table.version
     while not table.match.is_over:
         await service.act(table, seat=0, action=timeout_action(observe(table.match, 0)))

@@ -11,7 +11,8 @@ import pytest
 from engine.ai import timeout_action
 from engine.match import observe
 from handlers.table import flow, timers
-from handlers.table.service.tables import TableService, rules_from_args
+from handlers.table.service.settings import rules_from_args
+from handlers.table.service.tables import TableService
 from storage import Database
 
 

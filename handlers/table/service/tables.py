@@ -24,7 +24,7 @@ from engine.errors import EngineError
 from engine.match import Match, action_from_json, action_to_json, observe
 from engine.observation import Observation
 from engine.plays import Play
-from engine.rules import PRESETS, Rules
+from engine.rules import Rules
 from handlers.table.service.selection import Hints
 from storage import Database, SeatRecord, StorageConflict, TableRecord, TableStatus
 
@@ -141,6 +141,14 @@ class LiveTable:
 
 
 @dataclass(frozen=True, slots=True)
+class Restored:
+    """What :meth:`TableService.restore_all` found: tables back in play, and those quarantined."""
+
+    tables: list[LiveTable]
+    quarantined: list[TableRecord]
+
+
+@dataclass(frozen=True, slots=True)
 class Outcome:
     """What one request changed: the accepted actions and their events, in order."""
 
@@ -155,35 +163,6 @@ def encode_action(action: Action) -> str:
 
 def decode_action(text: str) -> Action:
     return action_from_json(json.loads(text))
-
-
-def rules_from_args(args: Iterable[str]) -> tuple[str, Rules]:
-    """``/newgame [preset] [setting=value …]``: a preset with optional overrides.
-
-    Values are JSON (``points_deals=2``, ``turn_seconds=null``) or bare strings.
-    """
-    words = list(args)
-    name = "default"
-    if words and "=" not in words[0]:
-        name = words.pop(0)
-    if name not in PRESETS:
-        raise TableError("unknown_preset")
-    rules = PRESETS[name].rules
-    if not words:
-        return name, rules
-    data = json.loads(rules.to_json())["rules"]
-    for word in words:
-        key, _, raw = word.partition("=")
-        if not key or key not in data:
-            raise TableError("unknown_setting")
-        try:
-            data[key] = json.loads(raw)
-        except json.JSONDecodeError:
-            data[key] = raw
-    try:
-        return name, Rules.from_json({"rules": data})
-    except (TypeError, ValueError) as error:
-        raise TableError("bad_setting") from error
 
 
 def _random_seed() -> int:
@@ -347,16 +326,29 @@ class TableService:
 
     # ---------------------------------------------------------------- restore
 
-    async def restore_all(self) -> list[LiveTable]:
-        """Rebuild every lobby and match in progress from the database."""
-        restored = []
+    async def restore_all(self) -> Restored:
+        """Rebuild every lobby and match in progress from the database.
+
+        A table whose rules or action log fail to load or replay, for whatever reason, is
+        quarantined; the others are restored all the same.
+        """
+        restored = Restored([], [])
         for record in await self.db.tables.unfinished():
             try:
-                restored.append(await self._restore(record))
-            except (EngineError, ValueError, KeyError) as error:
-                log.exception("table %s cannot be restored; stopping it: %s", record.id, error)
-                await self.db.tables.set_status(table_id=record.id, status=TableStatus.STOPPED)
+                restored.tables.append(await self._restore(record))
+            except Exception as error:  # whatever broke it, the other tables go on
+                restored.quarantined.append(await self.quarantine(record, error))
         return restored
+
+    async def quarantine(self, record: TableRecord, error: BaseException) -> TableRecord:
+        """Take a table that cannot be resumed out of play, with its reason stored and logged."""
+        reason = f"{type(error).__name__}: {error}"
+        log.error("table %s quarantined (group %s): %s", record.id, record.chat_id, reason, exc_info=error)
+        await self.db.tables.quarantine(table_id=record.id, reason=reason)
+        self.tables.pop(record.id, None)
+        for key in [key for key in self.pending_seats if key[0] == record.id]:
+            del self.pending_seats[key]
+        return await self.db.tables.get(table_id=record.id)
 
     async def _restore(self, record: TableRecord) -> LiveTable:
         rules = Rules.from_json(record.rules_json)

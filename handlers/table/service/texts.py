@@ -27,8 +27,9 @@ from engine.actions import (
 from engine.cards import Card, Rank
 from engine.observation import Observation, TributeView
 from engine.plays import Play
-from engine.rules import PRESETS, MatchFormat, Rules
+from engine.rules import PRESETS, MatchFormat, Rules, Setting, SettingKind
 from handlers.platform.i18n import translator
+from handlers.table.service.settings import SettingProblem
 from render.words import card_text, describe_play, place_name, rank_text, seat_name, team_name
 
 
@@ -52,8 +53,17 @@ def play_text(play: Play, level: Rank, locale: str) -> str:
     return f"{describe_play(play, level, locale)}  {cards_text(play.cards, locale)}"
 
 
+def escape(value: object) -> str:
+    """Whatever a person chose (a name, a title, a typed value) as text inside an HTML message.
+
+    Every builder of HTML here passes such text through this, so ``<b>x`` or ``&`` in a
+    name shows as typed instead of becoming markup or making Telegram refuse the message.
+    """
+    return html.escape(str(value), quote=False)
+
+
 def who(seat: int, name: str, locale: str) -> str:
-    return f"{seat_name(seat, locale)} {html.escape(name)}"
+    return f"{seat_name(seat, locale)} {escape(name)}"
 
 
 def preset_title(name: str, locale: str) -> str:
@@ -71,9 +81,6 @@ def error_text(code: str, locale: str) -> str:
     messages = {
         "no_table": _("There is no active table here. Start one with /newgame.", locale),
         "table_exists": _("This group already has a table. /stop ends it.", locale),
-        "unknown_preset": _("Unknown preset. /rules lists them.", locale),
-        "unknown_setting": _("Unknown rule setting.", locale),
-        "bad_setting": _("That rule setting has an invalid value.", locale),
         "seat_taken": _("That seat is taken.", locale),
         "table_full": _("All four seats are taken.", locale),
         "not_seated": _("You are not seated at this table.", locale),
@@ -95,6 +102,70 @@ def error_text(code: str, locale: str) -> str:
     return messages.get(code, _("That is not possible right now.", locale))
 
 
+def quarantined_text(locale: str) -> str:
+    """The group's notice that its table was taken out of play on start (plain text)."""
+    return _(
+        "⚠️ This group's table could not be resumed after the bot restarted, so it was closed. "
+        "Start a new one with /newgame.",
+        locale,
+    )
+
+
+def setting_problem_text(problem: SettingProblem, locale: str) -> str:
+    """Why ``/newgame`` words were refused, naming the setting and what it accepts (plain text)."""
+    code, name = problem.code, problem.name
+    if code == "unknown_preset":
+        text = _("Unknown preset “{name}”. /rules lists them.", locale, name=name)
+    elif code == "unknown_setting":
+        text = _("Unknown rule setting “{name}”.", locale, name=name)
+    elif code == "setting_syntax":
+        return _("Write each setting as name=value, e.g. turn_seconds=20 (not “{word}”).", locale, word=name)
+    elif code == "too_many_settings":
+        return _("Too many settings: give each setting once.", locale)
+    else:
+        assert problem.setting is not None
+        allowed = setting_allowed(problem.setting, locale)
+        text = _("{name} must be {allowed}.", locale, name=name, allowed=allowed)
+        if code == "setting_too_long":
+            text = _("That value is too long.", locale) + sentence_gap(locale) + text
+    if problem.suggestions:
+        names = ", ".join(problem.suggestions)
+        text += sentence_gap(locale) + _("Did you mean: {names}?", locale, names=names)
+    return text
+
+
+def sentence_gap(locale: str) -> str:
+    """Between two sentences: a space in English, nothing after Chinese full stops."""
+    return " " if locale.startswith("en") else ""
+
+
+def setting_allowed(setting: Setting, locale: str) -> str:
+    """What a setting accepts: 2 到 600 之间的整数，或 none."""
+    low, high = setting.low, setting.high
+    if setting.kind is SettingKind.NUMBER and setting.odd:
+        text = _("an odd number from {low} to {high}", locale, low=low, high=high)
+    elif setting.kind is SettingKind.NUMBER:
+        text = _("a whole number from {low} to {high}", locale, low=low, high=high)
+    elif setting.kind is SettingKind.SWITCH:
+        text = _("on or off", locale)
+    elif setting.kind is SettingKind.CHOICE:
+        assert setting.choices is not None
+        text = _("one of: {choices}", locale, choices=", ".join(m.value for m in setting.choices))
+    elif setting.count is not None:
+        example = ",".join(str(n) for n in getattr(Rules.default(), setting.name))
+        text = _(
+            "{count} whole numbers from {low} to {high}, e.g. {example}",
+            locale,
+            count=setting.count,
+            low=low,
+            high=high,
+            example=example,
+        )
+    else:
+        text = _("whole numbers from {low} to {high}, separated by commas", locale, low=low, high=high)
+    return _("{allowed}, or none", locale, allowed=text) if setting.optional else text
+
+
 def cannot_beat(previous: Play, level: Rank, locale: str) -> str:
     """打不过上家的 ♠9: names the play that must be beaten."""
     shown = (
@@ -107,9 +178,7 @@ def cannot_beat(previous: Play, level: Rank, locale: str) -> str:
 
 
 def lobby_text(*, names: dict[int, str], preset: str, rules: Rules, locale: str) -> str:
-    lines = [
-        _("<b>Guandan table</b> — rules: {preset}", locale, preset=html.escape(preset_title(preset, locale)))
-    ]
+    lines = [_("<b>Guandan table</b> — rules: {preset}", locale, preset=escape(preset_title(preset, locale)))]
     lines.append(format_summary(rules, locale))
     for team in (0, 1):
         seats = [seat for seat in range(4) if seat % 2 == team]
