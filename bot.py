@@ -44,9 +44,9 @@ from handlers.platform.transport import AiohttpRequest
 from handlers.platform.webhook import WebhookConfig, WebhookConfigError, run_webhook
 from handlers.table import flow, lobby, play, timers
 from handlers.table.board import BoardPublisher
-from handlers.table.service.tables import TableService
+from handlers.table.service.tables import Quarantined, TableService
 from handlers.table.service.texts import N_, _, quarantined_text, too_many_text
-from storage import Database, NotFound, TableRecord, TableStatus
+from storage import Database, NotFound, TableStatus
 from storage.database import default_path
 
 log = logging.getLogger("guandan")
@@ -236,24 +236,24 @@ async def resume_tables(app: App) -> None:
         except Exception as error:
             if app.job_queue is not None:
                 timers.cancel(app.job_queue, table.id)
-            broken.append(await services.tables.quarantine(table.record, error))
+            broken.append(await services.tables.quarantine(table.id, table.record.chat_id, error))
             continue
         log.info("resumed table %s at version %s", table.id, table.version)
-    for record in broken:
-        await tell_quarantined(app, record)
+    for closed in broken:
+        await tell_quarantined(app, closed)
 
 
-async def tell_quarantined(app: App, record: TableRecord) -> None:
+async def tell_quarantined(app: App, table: Quarantined) -> None:
     """The group's one notice that its table could not be resumed (and what to do)."""
     db = app.bot_data.services.db
     try:
-        locale = normalize_locale((await db.chats.get(chat_id=record.chat_id)).locale)
+        locale = normalize_locale((await db.chats.get(chat_id=table.chat_id)).locale)
     except NotFound:
         locale = normalize_locale(None)
     try:
-        await app.bot.send_message(record.chat_id, quarantined_text(locale))
+        await app.bot.send_message(table.chat_id, quarantined_text(locale))
     except TelegramError as error:
-        log.warning("group %s not told that table %s is quarantined: %s", record.chat_id, record.id, error)
+        log.warning("group %s not told that table %s is quarantined: %s", table.chat_id, table.id, error)
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -135,12 +135,13 @@ class TableRepository(_Repository):
         )
         return _table(row)
 
-    async def unfinished(self) -> list[TableRecord]:
-        """Tables to resume on start: lobbies and matches in progress."""
+    async def unfinished(self) -> list[tuple[int, int]]:
+        """Tables to resume on start, lobbies and matches in progress, as (id, chat id): each is
+        then read on its own, so one damaged row cannot keep the others from resuming."""
         rows = await self._all(
-            f"SELECT {_TABLE_COLUMNS} FROM game_tables WHERE status IN ('lobby', 'playing') ORDER BY id", ()
+            "SELECT id, chat_id FROM game_tables WHERE status IN ('lobby', 'playing') ORDER BY id", ()
         )
-        return [_table(row) for row in rows]
+        return [(int(id_), int(chat_id)) for id_, chat_id in rows]
 
     async def set_status(self, *, table_id: int, status: TableStatus) -> None:
         await self._update(table_id, "status = ?", (status.value,))

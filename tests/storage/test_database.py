@@ -74,7 +74,7 @@ async def test_table_lifecycle(db: Database) -> None:
         "short",
         '{"a": 1}',
     )
-    assert [t.id for t in await db.tables.unfinished()] == [table.id]
+    assert await db.tables.unfinished() == [(table.id, -100)]
     await db.tables.set_status(table_id=table.id, status=TableStatus.FINISHED)
     assert await db.tables.unfinished() == []
     with pytest.raises(NotFound):

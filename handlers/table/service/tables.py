@@ -141,11 +141,20 @@ class LiveTable:
 
 
 @dataclass(frozen=True, slots=True)
+class Quarantined:
+    """A table taken out of play on start because it could not be resumed."""
+
+    id: int
+    chat_id: int
+    reason: str
+
+
+@dataclass(frozen=True, slots=True)
 class Restored:
     """What :meth:`TableService.restore_all` found: tables back in play, and those quarantined."""
 
     tables: list[LiveTable]
-    quarantined: list[TableRecord]
+    quarantined: list[Quarantined]
 
 
 @dataclass(frozen=True, slots=True)
@@ -329,26 +338,26 @@ class TableService:
     async def restore_all(self) -> Restored:
         """Rebuild every lobby and match in progress from the database.
 
-        A table whose rules or action log fail to load or replay, for whatever reason, is
-        quarantined; the others are restored all the same.
+        A table whose row, rules or action log fail to load or replay, for whatever reason,
+        is quarantined; the others are restored all the same.
         """
         restored = Restored([], [])
-        for record in await self.db.tables.unfinished():
+        for table_id, chat_id in await self.db.tables.unfinished():
             try:
-                restored.tables.append(await self._restore(record))
+                restored.tables.append(await self._restore(await self.db.tables.get(table_id=table_id)))
             except Exception as error:  # whatever broke it, the other tables go on
-                restored.quarantined.append(await self.quarantine(record, error))
+                restored.quarantined.append(await self.quarantine(table_id, chat_id, error))
         return restored
 
-    async def quarantine(self, record: TableRecord, error: BaseException) -> TableRecord:
+    async def quarantine(self, table_id: int, chat_id: int, error: BaseException) -> Quarantined:
         """Take a table that cannot be resumed out of play, with its reason stored and logged."""
         reason = f"{type(error).__name__}: {error}"
-        log.error("table %s quarantined (group %s): %s", record.id, record.chat_id, reason, exc_info=error)
-        await self.db.tables.quarantine(table_id=record.id, reason=reason)
-        self.tables.pop(record.id, None)
-        for key in [key for key in self.pending_seats if key[0] == record.id]:
+        log.error("table %s quarantined (group %s): %s", table_id, chat_id, reason, exc_info=error)
+        await self.db.tables.quarantine(table_id=table_id, reason=reason)
+        self.tables.pop(table_id, None)
+        for key in [key for key in self.pending_seats if key[0] == table_id]:
             del self.pending_seats[key]
-        return await self.db.tables.get(table_id=record.id)
+        return Quarantined(table_id, chat_id, reason)
 
     async def _restore(self, record: TableRecord) -> LiveTable:
         rules = Rules.from_json(record.rules_json)
