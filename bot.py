@@ -32,9 +32,14 @@ from telegram.ext import (
     CommandHandler,
     ContextTypes,
     Defaults,
+    MessageHandler,
+    filters,
 )
 
 from handlers import general
+from handlers.contest import commands as contest_commands
+from handlers.contest import tables as contest_tables
+from handlers.contest.desk import ContestDesk
 from handlers.platform.chats import ChatFairProcessor, ChatReplies, MessagesOnlyLimiter
 from handlers.platform.context import BotData, Context, Services
 from handlers.platform.i18n import normalize_locale
@@ -69,6 +74,10 @@ COMMANDS = (
     ("lang", N_("language: zh|en")),
     ("rules", N_("rule presets")),
     ("fourcolor", N_("four-colour suits")),
+    ("contest", N_("contest: card, help, new")),
+    ("signup", N_("sign up for the contest")),
+    ("report", N_("report a contest result: 掼蛋3组")),
+    ("standings", N_("contest standings")),
     ("help", N_("help")),
     ("start", N_("start the private chat")),
 )
@@ -146,6 +155,8 @@ async def open_services(app: App, *, db_path: str, board_interval: float = 3.0) 
     board = BoardPublisher(app.bot, tables, db, interval=board_interval)
     renderer = ThreadPoolExecutor(max_workers=2, thread_name_prefix="render")
     replies = ChatReplies(board.budget, notice=too_many_text)
+    contests = ContestDesk(app.bot, db, board.outbox, board.budget, renderer, job_queue=app.job_queue)
+    tables.finished_hooks.append(contests.on_table_finished)  # a contest table's result reports itself
     app.bot_data.open(
         Services(
             db=db,
@@ -154,6 +165,7 @@ async def open_services(app: App, *, db_path: str, board_interval: float = 3.0) 
             bot_username=app.bot.username,
             renderer=renderer,
             replies=replies,
+            contests=contests,
         )
     )
     await board.outbox.start()  # what the last run stored and never sent goes out first
@@ -161,6 +173,7 @@ async def open_services(app: App, *, db_path: str, board_interval: float = 3.0) 
         menu = [BotCommand(name, _(text, locale)) for name, text in COMMANDS]
         await app.bot.set_my_commands(menu, language_code=language_code)
     await resume_tables(app)
+    await contests.resume()  # deadline and reminder jobs re-armed from storage
     # The cyclic collector stops the event loop, and every press in flight waits: at 100
     # tables full collections took up to ~90 ms and the middle generation 5-18 ms, several
     # times a second (bench/load.py). What exists now (modules, PTB, fonts, card sprites,
@@ -186,11 +199,14 @@ async def close_services(app: App) -> None:
         await services.board.close()
         await services.replies.close()
         await services.outbox.close()
+        if services.contests is not None:
+            await services.contests.close()
         services.renderer.shutdown(wait=True)
         await services.db.close()
 
 
 def register_handlers(app: App) -> None:
+    app.add_handler(CommandHandler("newgame", contest_tables.new_match_game, filters.Regex(r"(?i)\bmatch=")))
     app.add_handler(CommandHandler("newgame", lobby.new_game))
     app.add_handler(CommandHandler("start", lobby.start))
     app.add_handler(CommandHandler("stop", lobby.stop))
@@ -198,10 +214,30 @@ def register_handlers(app: App) -> None:
     app.add_handler(CommandHandler("help", general.help_command))
     app.add_handler(CommandHandler("rules", general.rules_command))
     app.add_handler(CommandHandler("fourcolor", general.four_color))
+    contest_handlers(app)
     app.add_handler(CallbackQueryHandler(play.on_hand_press, pattern=r"^h:"))
     app.add_handler(CallbackQueryHandler(lobby.on_lobby_press, pattern=r"^[ls]:"))
+    app.add_handler(CallbackQueryHandler(contest_commands.on_contest_press, pattern=r"^k:"))
     app.add_handler(CallbackQueryHandler(unknown_button))
     app.add_error_handler(on_error)
+
+
+def contest_handlers(app: App) -> None:
+    """Contests (handlers/contest): commands, and typed 掼蛋3组 lines in groups."""
+    for name, callback in (
+        ("contest", contest_commands.contest_command),
+        ("signup", contest_commands.signup_command),
+        ("withdraw", contest_commands.withdraw_command),
+        ("draw", contest_commands.draw_command),
+        ("report", contest_commands.report_command),
+        ("result", contest_commands.result_command),
+        ("round", contest_commands.round_command),
+        ("standings", contest_commands.standings_command),
+        ("bracket", contest_commands.bracket_command),
+    ):
+        app.add_handler(CommandHandler(name, callback))
+    typed = filters.TEXT & ~filters.COMMAND & filters.ChatType.GROUPS
+    app.add_handler(MessageHandler(typed, contest_commands.on_group_text))
 
 
 async def unknown_button(update: Update, context: Context) -> None:

@@ -35,13 +35,15 @@ The users' side (all ``async``)::
     await telegram.answer(query_id)                  # -> CallbackAnswer | None
     await telegram.wait_answer(query_id)             # -> CallbackAnswer
     await telegram.photo(message)                    # -> the picture's bytes
+    await telegram.document(message)                 # -> a document's file (sendDocument)
+    await telegram.send(bob, table, "3组", reply_to=message)  # a reply to a bot message
     await telegram.set_admins(table, [alice])        # first one is the group's owner
     await telegram.wait_idle()                       # the bot fetched every update
     await wait_for(some_async_check, timeout=10)     # generic: poll until truthy
 
 ``BotMessage`` is the message as the chat shows it now (after edits): ``text``,
-``caption``, ``content`` (text or caption), ``photo_id``, ``buttons`` (rows of
-``Button(text, data, url)``), ``edit_count``, ``deleted`` and the ``raw`` Bot API dict.
+``caption``, ``content`` (text or caption), ``photo_id``, ``document``, ``buttons`` (rows of
+``Button(text, data, url, copy_text)``), ``edit_count``, ``deleted`` and the ``raw`` Bot API dict.
 
 Emulated Telegram rules worth knowing, because the real bot must cope with them: a bot
 cannot write to a private chat before the user wrote to it (403, so have each player
@@ -133,6 +135,7 @@ class Button:
     text: str
     data: str | None
     url: str | None = None
+    copy_text: str | None = None  # a CopyTextButton's text
 
 
 @dataclass(frozen=True)
@@ -178,10 +181,23 @@ class BotMessage:
         return str(photo[-1]["file_id"]) if photo else None
 
     @property
+    def document(self) -> dict[str, Any] | None:
+        """The Document of a document message (``file_id``, ``file_name``, ``mime_type``…)."""
+        return self.raw.get("document")
+
+    @property
     def buttons(self) -> list[list[Button]]:
         markup = self.raw.get("reply_markup") or {}
         return [
-            [Button(button["text"], button.get("callback_data"), button.get("url")) for button in row]
+            [
+                Button(
+                    button["text"],
+                    button.get("callback_data"),
+                    button.get("url"),
+                    (button.get("copy_text") or {}).get("text"),
+                )
+                for button in row
+            ]
             for row in markup.get("inline_keyboard", [])
         ]
 
@@ -337,8 +353,9 @@ class Telegram:
             raise EmulatorError(payload.get("description", response.text))
         return payload["result"]
 
-    async def send(self, user: User, chat: Chat, text: str) -> int:
-        """`user` writes `text` in `chat`; a leading /word is a bot command. Returns message_id."""
+    async def send(self, user: User, chat: Chat, text: str, *, reply_to: BotMessage | None = None) -> int:
+        """`user` writes `text` in `chat` (as a reply to a bot message if `reply_to`); a leading
+        /word is a bot command. Returns message_id."""
         message: dict[str, Any] = {
             "botToken": self.token,
             "from": user.to_api(),
@@ -346,6 +363,8 @@ class Telegram:
             "date": int(time.time()),
             "text": text,
         }
+        if reply_to is not None:
+            message["reply_to_message"] = reply_to.raw
         route = "/sendMessage"
         if text.startswith("/"):
             command = text.split(maxsplit=1)[0]
@@ -410,6 +429,14 @@ class Telegram:
         if message.photo_id is None:
             raise LookupError(f"message {message.message_id} has no photo")
         response = await self._http.get(f"/file/bot{self.token}/photos/{message.photo_id}")
+        response.raise_for_status()
+        return response.content
+
+    async def document(self, message: BotMessage) -> bytes:
+        """The file of a document message, downloaded as the bot's file URL serves it."""
+        if message.document is None:
+            raise LookupError(f"message {message.message_id} has no document")
+        response = await self._http.get(f"/file/bot{self.token}/documents/{message.document['file_id']}")
         response.raise_for_status()
         return response.content
 

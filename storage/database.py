@@ -20,6 +20,7 @@ from typing import Final
 
 import aiosqlite
 
+from storage.contest_links import ContestLinkRepository, ReservationRepository
 from storage.contests import ContestRepository
 from storage.outbox import OutboxRepository
 from storage.repositories import ActionLog, ChatRepository, SeatRepository, TableRepository, UserRepository
@@ -69,6 +70,8 @@ class Database:
         self.chats = ChatRepository(conn)
         self.outbox = OutboxRepository(conn)
         self.contests = ContestRepository(conn)  # multi-row writes on its own connection
+        self.reservations = ReservationRepository(conn)
+        self.contest_links = ContestLinkRepository(conn)
 
     @classmethod
     async def open(cls, path: str | Path, *, migrations_dir: Path = MIGRATIONS_DIR) -> Database:

@@ -20,6 +20,7 @@ from handlers.table.service.texts import too_many_text
 from storage import Database
 
 if TYPE_CHECKING:
+    from handlers.contest.desk import ContestDesk
     from handlers.table.board import BoardPublisher
     from handlers.table.service.tables import TableService
 
@@ -32,6 +33,7 @@ class Services:
     bot_username: str
     renderer: Executor  # draws hand pictures off the event loop (a small fixed pool bounds memory)
     sender: LatestWins = field(default_factory=LatestWins)  # hand-message edits, outside the table lock
+    contests: ContestDesk | None = None  # contest commands, announcements and deadline jobs
     replies: ChatReplies = field(  # command replies, one queue per chat (bot.py shares the board's budget)
         default_factory=lambda: ChatReplies(ChatBudget(), notice=too_many_text)
     )

@@ -261,6 +261,7 @@ async def _take(query: CallbackQuery, context: Context, table: LiveTable, seat: 
         return True
     if occupant is not None and not occupant.record.is_ai:
         raise TableError("seat_taken")
+    services.tables.check_reserved(table, user.id)
     try:
         reachable = (await services.db.users.get(user_id=user.id)).reachable
     except NotFound:

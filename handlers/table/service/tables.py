@@ -14,7 +14,7 @@ import json
 import logging
 import secrets
 from collections import Counter
-from collections.abc import Callable, Iterable
+from collections.abc import Awaitable, Callable, Iterable
 from dataclasses import dataclass, field, replace
 
 from engine.actions import Action, DealStarted, Event, GiveTribute, Phase, TimeExpired
@@ -31,6 +31,7 @@ from storage import Database, SeatRecord, StorageConflict, TableRecord, TableSta
 log = logging.getLogger(__name__)
 
 Policy = Callable[[Observation, Rules], Action]
+FinishedHook = Callable[["LiveTable"], Awaitable[None]]
 MAX_BOT_STEPS = 5000  # a whole match is far below this; guards against an engine loop
 
 
@@ -98,6 +99,7 @@ class LiveTable:
     deal_events: list[Event] = field(default_factory=list)  # this deal's events, for the board
     unsaved: list[tuple[int, int | None, str]] = field(default_factory=list)  # applied, not yet logged
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    reserved: dict[int, int] = field(default_factory=dict)  # contest tables: user → side (0: seats 0/2)
 
     @property
     def id(self) -> int:
@@ -190,6 +192,7 @@ class TableService:
         self.new_seed = new_seed  # tests pin the deal
         self.tables: dict[int, LiveTable] = {}
         self.pending_seats: dict[tuple[int, int], int | None] = {}  # (table, user) → wanted seat
+        self.finished_hooks: list[FinishedHook] = []  # called (table lock held) when a match ends
 
     # ---------------------------------------------------------------- look-ups
 
@@ -221,7 +224,16 @@ class TableService:
 
     # ---------------------------------------------------------------- lobby
 
-    async def create(self, *, chat_id: int, creator_id: int, preset: str, rules: Rules) -> LiveTable:
+    async def create(
+        self,
+        *,
+        chat_id: int,
+        creator_id: int,
+        preset: str,
+        rules: Rules,
+        reserved: dict[int, int] | None = None,
+    ) -> LiveTable:
+        """A new lobby; ``reserved`` (user → side) keeps the table for those players only."""
         try:
             record = await self.db.tables.create(
                 chat_id=chat_id,
@@ -233,7 +245,9 @@ class TableService:
             )
         except StorageConflict as error:
             raise TableError("table_exists") from error
-        table = LiveTable(record=record, rules=rules, seats={})
+        table = LiveTable(record=record, rules=rules, seats={}, reserved=dict(reserved or {}))
+        if reserved:
+            await self.db.reservations.reserve(table_id=record.id, sides=table.reserved)
         self.tables[record.id] = table
         return table
 
@@ -244,6 +258,8 @@ class TableService:
         self._require(table, TableStatus.LOBBY)
         current = table.seat_of(user_id)
         target = seat if seat is not None else (current if current is not None else self._first_free(table))
+        if table.reserved:
+            target = _reserved_seat(table, user_id, target, current)
         if target == current:
             return target
         if target in table.seats:
@@ -256,8 +272,16 @@ class TableService:
         table.seats[target] = SeatState(record)
         return target
 
+    @staticmethod
+    def check_reserved(table: LiveTable, user_id: int) -> None:
+        """A table reserved for a contest match seats only its players (asked before anything else)."""
+        if table.reserved and user_id not in table.reserved:
+            raise TableError("reserved_table")
+
     async def add_ai(self, table: LiveTable, *, seat: int | None, name: str) -> int:
         self._require(table, TableStatus.LOBBY)
+        if table.reserved:
+            raise TableError("reserved_table")
         target = seat if seat is not None else self._first_free(table)
         if target in table.seats:
             raise TableError("seat_taken")
@@ -274,6 +298,8 @@ class TableService:
 
     async def set_rules(self, table: LiveTable, *, preset: str, rules: Rules) -> None:
         self._require(table, TableStatus.LOBBY)
+        if table.reserved:
+            raise TableError("reserved_rules")
         await self.db.tables.set_rules(table_id=table.id, preset=preset, rules_json=rules.to_json())
         table.record = await self.db.tables.get(table_id=table.id)
         table.rules = rules
@@ -363,6 +389,7 @@ class TableService:
         rules = Rules.from_json(record.rules_json)
         seats = {s.seat: SeatState(s) for s in await self.db.seats.of_table(table_id=record.id)}
         table = LiveTable(record=record, rules=rules, seats=seats)
+        table.reserved = await self.db.reservations.of_table(table_id=record.id)
         if record.status is TableStatus.PLAYING:
             rows = await self.db.actions.of_table(table_id=record.id)
             table.match = Match.replay(
@@ -399,6 +426,15 @@ class TableService:
             raise
         if table.match is not None and table.match.is_over:
             await self._set_status(table, TableStatus.FINISHED)
+            await self._finished(table)
+
+    async def _finished(self, table: LiveTable) -> None:
+        """Tell the hooks (a contest records the result); a failing hook never stops the table."""
+        for hook in self.finished_hooks:
+            try:
+                await hook(table)
+            except Exception:
+                log.exception("table %s: a finished-match hook failed", table.id)
 
     async def _reload_match(self, table: LiveTable) -> None:
         """The log write failed: go back to what the log says."""
@@ -479,6 +515,22 @@ class TableService:
     def _require(table: LiveTable, status: TableStatus) -> None:
         if table.record.status is not status:
             raise TableError("table_not_" + status.value)
+
+
+def _reserved_seat(table: LiveTable, user_id: int, wanted: int, current: int | None) -> int:
+    """A reserved table seats only its players, each on their pair's side (0/2 or 1/3):
+    a press on the other side takes the free seat of one's own."""
+    side = table.reserved.get(user_id)
+    if side is None:
+        raise TableError("reserved_table")
+    if wanted % 2 == side:
+        return wanted
+    if current is not None:
+        return current
+    free = [seat for seat in (side, side + 2) if seat not in table.seats]
+    if not free:
+        raise TableError("seat_taken")
+    return free[0]
 
 
 def _forced_tribute(obs: Observation) -> Action | None:

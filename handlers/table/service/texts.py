@@ -98,6 +98,8 @@ def error_text(code: str, locale: str) -> str:
         "private_only": _("Use this in the private chat with the bot.", locale),
         "group_only": _("Use this in a group.", locale),
         "open_private": _("Open the private chat with the bot first, then you will be seated.", locale),
+        "reserved_table": _("This table is kept for a contest match: only its four players can sit.", locale),
+        "reserved_rules": _("A contest match is played with the contest's rules.", locale),
     }
     return messages.get(code, _("That is not possible right now.", locale))
 

@@ -1,0 +1,656 @@
+"""Contest commands, typed reports and contest buttons (the Telegram side; thin).
+
+Each handler reads who and where, calls :meth:`ContestDesk.run` with a pure command, and
+answers the person: refusals by their code (``service/texts.py``), successes mostly by
+the announcements the desk queues. Organiser commands are the contest's organiser's or
+a group admin's.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import functools
+import logging
+from datetime import datetime
+
+from telegram import (
+    CallbackQuery,
+    Chat,
+    InlineKeyboardButton,
+    InlineKeyboardMarkup,
+    InputFile,
+    Message,
+    MessageEntity,
+    Update,
+    User,
+)
+from telegram.constants import ChatMemberStatus, ParseMode
+from telegram.error import BadRequest, TelegramError
+
+from engine.contest import (
+    ContestError,
+    Deadline,
+    DrawSeed,
+    MatchNote,
+    MatchUpdated,
+    Player,
+    Refusal,
+    Step,
+    close_contest,
+    close_round,
+    confirm,
+    confirm_partner,
+    decide,
+    decline_partner,
+    dispute,
+    draw,
+    draw_next_round,
+    move_deadline,
+    official_line,
+    open_contest,
+    report_text,
+    sign_up,
+    withdraw,
+)
+from handlers.contest.desk import GROUP, MIRROR_LANE, WECHAT, ContestDesk, card_keyboard
+from handlers.contest.service import texts
+from handlers.contest.service.args import ArgProblem, parse_decision, parse_new
+from handlers.contest.service.callback_data import BadContestButton, ContestOp, ContestPress
+from handlers.contest.service.texts import escape
+from handlers.contest.service.views import bracket_view, export_csv, export_name, plain, standings_view
+from handlers.platform.context import Context
+from handlers.platform.locales import chat_locale, user_locale
+from handlers.table.lobby import display_name, is_group_admin
+from handlers.table.service.texts import _, error_text
+from render.contest import render_bracket, render_standings
+from storage import NotFound, StorageConflict, StoredContest
+
+log = logging.getLogger(__name__)
+
+# Refusals of a typed line that was clearly meant as a report (it starts with the event word):
+# answered. Anything else typed in the group is ordinary chat and gets no answer.
+_MEANT_AS_REPORT = frozenset(
+    {Refusal.SEVERAL_NUMBERS, Refusal.ZERO, Refusal.BAD_NUMERAL, Refusal.TRAILING_TEXT, Refusal.NO_NUMBER}
+)
+CAPTION_LIMIT = 1024
+
+
+def desk_of(context: Context) -> ContestDesk:
+    desk = context.services.contests
+    assert desk is not None, "contests are opened in open_services"
+    return desk
+
+
+async def _locale(context: Context, chat: Chat) -> str:
+    if chat.type == Chat.PRIVATE:
+        return await user_locale(context.services.db, chat.id)
+    return await chat_locale(context.services.db, chat.id)
+
+
+async def reply(
+    context: Context, message: Message, text: str, markup: InlineKeyboardMarkup | None = None
+) -> None:
+    """An answer to one person's command (HTML), queued in the chat's reply queue."""
+    locale = await _locale(context, message.chat)
+    context.services.replies.reply(
+        message, text, locale, parse_mode=ParseMode.HTML, reply_markup=markup, disable_web_page_preview=True
+    )
+
+
+async def remember(context: Context, user: User) -> None:
+    """Keep ``@username`` → user, so that ``/signup @partner`` can name this person later."""
+    if user.username:
+        await context.services.db.contest_links.remember_username(
+            username=user.username, user_id=user.id, name=display_name(user)
+        )
+
+
+def _parts(update: Update) -> tuple[Message, Chat, User]:
+    message, chat, user = update.effective_message, update.effective_chat, update.effective_user
+    assert message is not None and chat is not None and user is not None
+    return message, chat, user
+
+
+async def _contest_here(context: Context, message: Message, locale: str) -> StoredContest | None:
+    try:
+        return await context.services.db.contests.open_in_chat(chat_id=message.chat.id)
+    except NotFound:
+        await reply(context, message, texts.problem_text("no_contest", "", locale))
+        return None
+
+
+async def _may_organise(context: Context, stored: StoredContest, user_id: int) -> bool:
+    return user_id == stored.contest.organiser_id or await is_group_admin(context, stored.chat_id, user_id)
+
+
+async def _run(
+    context: Context, message: Message, stored: StoredContest, command: object, locale: str
+) -> Step | None:
+    """Run a contest command; a refusal is answered and gives None."""
+    try:
+        _after, step = await desk_of(context).run(stored.id, command)  # type: ignore[arg-type]
+    except ContestError as error:
+        await reply(context, message, texts.refusal_text(error.code, locale))
+        return None
+    return step
+
+
+def _now(context: Context) -> datetime:
+    return desk_of(context).clock()
+
+
+# ---------------------------------------------------------------- /contest
+
+
+async def contest_command(update: Update, context: Context) -> None:
+    """/contest [new|help|deadline|close|export|wechat …]: the card and status, or a subcommand."""
+    message, chat, user = _parts(update)
+    await remember(context, user)
+    locale = await _locale(context, chat)
+    args = list(context.args or [])
+    sub = args[0].lower() if args else ""
+    if sub == "help":
+        await reply(context, message, texts.formats_help(locale))
+        return
+    if sub == "wechat":
+        await _wechat(context, message, user, args[1:], locale)
+        return
+    if chat.type == Chat.PRIVATE:
+        await reply(context, message, texts.problem_text("group_only", "", locale))
+        return
+    if sub == "new":
+        await _new(context, message, user, args[1:], locale)
+        return
+    stored = await _contest_here(context, message, locale)
+    if stored is None:
+        return
+    if sub == "":
+        await reply(
+            context, message, texts.status_text(stored.contest, locale), card_keyboard(stored, locale)
+        )
+        return
+    if sub == "export":
+        await _export(context, message, stored, user, locale)
+        return
+    if not await _may_organise(context, stored, user.id):
+        await reply(context, message, texts.problem_text("organiser_only", "", locale))
+        return
+    if sub == "deadline":
+        await _deadline(context, message, stored, args[1:], locale)
+    elif sub == "close":
+        await _run(context, message, stored, lambda c: close_contest(c, now=_now(context)), locale)
+    else:
+        await reply(context, message, texts.formats_help(locale))
+
+
+async def _new(context: Context, message: Message, user: User, args: list[str], locale: str) -> None:
+    chat_id = message.chat.id
+    if not await is_group_admin(context, chat_id, user.id):
+        await reply(context, message, texts.problem_text("admins_only", "", locale))
+        return
+    desk = desk_of(context)
+    try:
+        new = parse_new(args)
+        contest = open_contest(
+            name=new.name,
+            organiser_id=user.id,
+            seed=DrawSeed.generate(),
+            now=desk.clock(),
+            settings=new.settings,
+        )
+    except ArgProblem as problem:
+        await reply(context, message, texts.problem_text(problem.code, problem.detail, locale))
+        return
+    except ContestError as error:
+        await reply(context, message, texts.refusal_text(error.code, locale))
+        return
+    except KeyError:
+        await reply(context, message, texts.problem_text("unknown_preset", str(new.settings.preset), locale))
+        return
+    try:
+        stored = await context.services.db.contests.create(chat_id=chat_id, contest=contest)
+    except StorageConflict:
+        await reply(context, message, texts.problem_text("contest_exists", "", locale))
+        return
+    desk.outbox.post(
+        chat_id, GROUP, {"contest_id": stored.id, "what": "card"}, key=f"contest:{stored.id}:card"
+    )
+    await reply(context, message, await _privacy(context, chat_id, contest.settings.event_word, locale))
+
+
+async def _privacy(context: Context, chat_id: int, event_word: str, locale: str) -> str:
+    me = await context.bot.get_me()
+    try:
+        member = await context.bot.get_chat_member(chat_id, me.id)
+        is_admin = member.status in (ChatMemberStatus.ADMINISTRATOR, ChatMemberStatus.OWNER)
+    except TelegramError:
+        is_admin = False
+    return texts.privacy_text(bool(me.can_read_all_group_messages), is_admin, event_word, locale)
+
+
+async def _deadline(
+    context: Context, message: Message, stored: StoredContest, args: list[str], locale: str
+) -> None:
+    if len(args) != 1:
+        await reply(context, message, texts.problem_text("usage_deadline", "", locale))
+        return
+    try:
+        deadline = Deadline.parse(args[0], stored.contest.settings.zone_name)
+    except ContestError as error:
+        await reply(context, message, texts.refusal_text(error.code, locale))
+        return
+    await _run(context, message, stored, lambda c: move_deadline(c, deadline), locale)
+
+
+async def _export(context: Context, message: Message, stored: StoredContest, user: User, locale: str) -> None:
+    if not await _may_organise(context, stored, user.id):
+        await reply(context, message, texts.problem_text("organiser_only", "", locale))
+        return
+    data = export_csv(stored.contest)
+    await context.services.board.budget.acquire(message.chat.id)
+    await message.reply_document(
+        InputFile(data, filename=export_name(stored.contest)),
+        caption=_(
+            "{name}: entrants, matches, reports and standings (CSV).", locale, name=stored.contest.name
+        ),
+    )
+
+
+async def _wechat(context: Context, message: Message, user: User, args: list[str], locale: str) -> None:
+    """/contest wechat URL|off — in a private chat only: the URL holds the robot's secret key."""
+    if message.chat.type != Chat.PRIVATE:
+        with contextlib.suppress(TelegramError):  # the key was shown to the group: take it away if we may
+            await message.delete()
+        await reply(context, message, texts.problem_text("private_only", "", locale))
+        return
+    if len(args) != 1:
+        await reply(context, message, texts.problem_text("usage_wechat", "", locale))
+        return
+    db, desk = context.services.db, desk_of(context)
+    mine = [s for s in await db.contests.unfinished() if s.contest.organiser_id == user.id]
+    if not mine:
+        await reply(context, message, texts.problem_text("not_organiser_anywhere", "", locale))
+        return
+    stored = mine[-1]
+    url = args[0].strip()
+    if url.lower() == "off":
+        await db.contest_links.set_mirror(contest_id=stored.id, url=None, set_by=user.id)
+        await reply(context, message, _("Enterprise WeChat mirror turned off.", locale))
+        return
+    if not desk.webhook_allowed(url):
+        await reply(context, message, texts.problem_text("bad_webhook", "", locale))
+        return
+    await db.contest_links.set_mirror(contest_id=stored.id, url=url, set_by=user.id)
+    await reply(context, message, texts.mirror_set_text(texts.mask_url(url), locale))
+    text = plain(texts.card_text(stored.contest, "zh"))
+    desk.outbox.post(MIRROR_LANE - stored.id, WECHAT, {"contest_id": stored.id, "text": text})
+
+
+# ---------------------------------------------------------------- sign-up
+
+
+async def signup_command(update: Update, context: Context) -> None:
+    """/signup (alone: partner by lot) or /signup @partner (the partner confirms with a button)."""
+    message, chat, user = _parts(update)
+    await remember(context, user)
+    locale = await _locale(context, chat)
+    stored = await _contest_here(context, message, locale)
+    if stored is None:
+        return
+    me = Player(user.id, display_name(user))
+    partner: Player | None = None
+    if context.args or message.reply_to_message is not None:
+        partner = await _partner(context, message)
+        if partner is None:
+            await reply(
+                context, message, texts.problem_text("no_partner", " ".join(context.args or []), locale)
+            )
+            return
+    step = await _run(context, message, stored, lambda c: sign_up(c, me, partner), locale)
+    if step is None:
+        return
+    text = texts.signup_done_text(stored.contest, me.name, partner.name if partner else None, locale)
+    markup = None
+    if partner is not None:
+        markup = InlineKeyboardMarkup(
+            [
+                [
+                    InlineKeyboardButton(
+                        _("Accept", locale),
+                        callback_data=ContestPress(ContestOp.PARTNER_YES, stored.id).encode(),
+                    ),
+                    InlineKeyboardButton(
+                        _("Decline", locale),
+                        callback_data=ContestPress(ContestOp.PARTNER_NO, stored.id).encode(),
+                    ),
+                ]
+            ]
+        )
+    await reply(context, message, text, markup)
+
+
+async def _partner(context: Context, message: Message) -> Player | None:
+    """The partner named by a text mention, a reply, or an @username the bot has seen."""
+    for entity in message.entities:
+        if entity.type == MessageEntity.TEXT_MENTION and entity.user is not None:
+            return Player(entity.user.id, display_name(entity.user))
+    for word in message.text.split()[1:] if message.text else []:
+        if word.startswith("@"):
+            known = await context.services.db.contest_links.user_by_username(username=word)
+            return Player(*known) if known is not None else None
+    replied = message.reply_to_message
+    if replied is not None and replied.from_user is not None and not replied.from_user.is_bot:
+        return Player(replied.from_user.id, display_name(replied.from_user))
+    return None
+
+
+async def withdraw_command(update: Update, context: Context) -> None:
+    """/withdraw: leave before the draw; after it, the pair forfeits (弃权)."""
+    message, chat, user = _parts(update)
+    locale = await _locale(context, chat)
+    stored = await _contest_here(context, message, locale)
+    if stored is None:
+        return
+    step = await _run(context, message, stored, lambda c: withdraw(c, user.id, now=_now(context)), locale)
+    if step is not None:
+        await reply(context, message, _("{name} withdrew.", locale, name=escape(display_name(user))))
+
+
+async def draw_command(update: Update, context: Context) -> None:
+    """/draw (organiser): close sign-up, pair the singles, number the pairs, draw round 1."""
+    message, chat, user = _parts(update)
+    locale = await _locale(context, chat)
+    stored = await _contest_here(context, message, locale)
+    if stored is None:
+        return
+    if not await _may_organise(context, stored, user.id):
+        await reply(context, message, texts.problem_text("organiser_only", "", locale))
+        return
+    await _run(context, message, stored, lambda c: draw(c, now=_now(context)), locale)
+
+
+async def round_command(update: Update, context: Context) -> None:
+    """/round next | /round close (organiser; closing asks for confirmation)."""
+    message, chat, user = _parts(update)
+    locale = await _locale(context, chat)
+    stored = await _contest_here(context, message, locale)
+    if stored is None:
+        return
+    if not await _may_organise(context, stored, user.id):
+        await reply(context, message, texts.problem_text("organiser_only", "", locale))
+        return
+    sub = (context.args or [""])[0].lower()
+    if sub == "next":
+        await _run(context, message, stored, lambda c: draw_next_round(c, now=_now(context)), locale)
+    elif sub == "close":
+        buttons = [
+            InlineKeyboardButton(
+                _("Close the round", locale),
+                callback_data=ContestPress(ContestOp.CLOSE_YES, stored.id).encode(),
+            ),
+            InlineKeyboardButton(
+                _("Cancel", locale), callback_data=ContestPress(ContestOp.CLOSE_NO, stored.id).encode()
+            ),
+        ]
+        await reply(
+            context,
+            message,
+            texts.close_round_question(stored.contest, locale),
+            InlineKeyboardMarkup([buttons]),
+        )
+    else:
+        await reply(context, message, texts.problem_text("usage_round", "", locale))
+
+
+# ---------------------------------------------------------------- reports and results
+
+
+async def report_command(update: Update, context: Context) -> None:
+    """/report 掼蛋3组: always seen, whatever the group's privacy mode."""
+    _message, _chat, user = _parts(update)
+    await remember(context, user)
+    await _report(update, context, " ".join(context.args or []), explicit=True)
+
+
+async def on_group_text(update: Update, context: Context) -> None:
+    """A typed line in a group: a report if it reads as one (or replies to the pairings)."""
+    message, chat, user = _parts(update)
+    text = message.text or ""
+    if chat.type == Chat.PRIVATE:
+        return
+    await remember(context, user)
+    if "组" not in text and message.reply_to_message is None:
+        return
+    replied = message.reply_to_message
+    explicit = False
+    if replied is not None:
+        link = await context.services.db.contest_links.message(chat_id=chat.id, message_id=replied.message_id)
+        explicit = link is not None
+        if not explicit and "组" not in text:
+            return
+    await _report(update, context, text, explicit=explicit)
+
+
+async def _report(update: Update, context: Context, text: str, *, explicit: bool) -> None:
+    message, chat, user = _parts(update)
+    locale = await _locale(context, chat)
+    try:
+        stored = await context.services.db.contests.open_in_chat(chat_id=chat.id)
+    except NotFound:
+        if explicit:
+            await reply(context, message, texts.problem_text("no_contest", "", locale))
+        return
+    event = stored.contest.settings.event_word
+    if explicit and not text.strip().startswith(event) and text.strip():
+        text = event + text.strip()  # a reply to the pairings may say just 3组
+    desk = desk_of(context)
+    try:
+        _after, step = await desk.run(
+            stored.id, lambda c: report_text(c, reporter=user.id, text=text, now=desk.clock())
+        )
+    except ContestError as error:
+        meant = text.strip().startswith(event) and error.code in _MEANT_AS_REPORT
+        if explicit or meant or error.code not in _TEXT_REFUSALS:
+            await reply(context, message, texts.refusal_text(error.code, locale))
+        return
+    for event_ in step.events:
+        if isinstance(event_, MatchUpdated):
+            result = event_.match.result
+            line = official_line(result.winner, event) if result is not None and result.winner else ""
+            if event_.note is MatchNote.DUPLICATE:
+                await reply(context, message, texts.duplicate_text(line, locale))
+            elif event_.note is MatchNote.CONTRADICTION:
+                await reply(context, message, texts.contradiction_text(stored.contest, event_.match, locale))
+
+
+_TEXT_REFUSALS = frozenset(
+    {
+        Refusal.NOT_A_REPORT,
+        Refusal.WRONG_EVENT,
+        Refusal.NO_NUMBER,
+        Refusal.SEVERAL_NUMBERS,
+        Refusal.ZERO,
+        Refusal.BAD_NUMERAL,
+        Refusal.TRAILING_TEXT,
+    }
+)
+"""What the parser refuses: silent for ordinary chat, answered when meant as a report."""
+
+
+async def result_command(update: Update, context: Context) -> None:
+    """/result CODE WINNER [9:5] [extra] REASON — the organiser's decision, logged with its reason."""
+    message, chat, user = _parts(update)
+    locale = await _locale(context, chat)
+    stored = await _contest_here(context, message, locale)
+    if stored is None:
+        return
+    if not await _may_organise(context, stored, user.id):
+        await reply(context, message, texts.problem_text("organiser_only", "", locale))
+        return
+    try:
+        decision = parse_decision(context.args or [], stored.contest.settings.event_word)
+    except ArgProblem as problem:
+        await reply(context, message, texts.problem_text(problem.code, problem.detail, locale))
+        return
+    except ContestError as error:
+        await reply(context, message, texts.refusal_text(error.code, locale))
+        return
+    log.info(
+        "contest %s: %s decides %s: %s (%s)",
+        stored.id,
+        user.id,
+        decision.code,
+        decision.result,
+        decision.reason,
+    )
+    await _run(
+        context,
+        message,
+        stored,
+        lambda c: decide(
+            c,
+            code=decision.code,
+            result=decision.result,
+            by=user.id,
+            reason=decision.reason,
+            now=_now(context),
+        ),
+        locale,
+    )
+
+
+# ---------------------------------------------------------------- pictures
+
+
+async def standings_command(update: Update, context: Context) -> None:
+    """/standings: the standings picture (drawn in the render pool) and the same as text."""
+    message, chat, _user = _parts(update)
+    locale = await _locale(context, chat)
+    stored = await _contest_here(context, message, locale)
+    if stored is not None:
+        await send_standings(context, chat.id, stored, locale)
+
+
+async def send_standings(context: Context, chat_id: int, stored: StoredContest, locale: str) -> None:
+    view = standings_view(stored.contest, locale)
+    loop = asyncio.get_running_loop()
+    picture = await loop.run_in_executor(
+        context.services.renderer, functools.partial(render_standings, view, locale=locale)
+    )
+    text = texts.standings_text(stored.contest, locale)
+    budget = context.services.board.budget
+    await budget.acquire(chat_id)
+    if len(plain(text)) <= CAPTION_LIMIT:
+        await context.bot.send_photo(chat_id, picture, caption=text, parse_mode=ParseMode.HTML)
+        return
+    await context.bot.send_photo(chat_id, picture)
+    await budget.acquire(chat_id)
+    await context.bot.send_message(chat_id, text, parse_mode=ParseMode.HTML)
+
+
+async def bracket_command(update: Update, context: Context) -> None:
+    """/bracket: the rounds so far as a knockout picture."""
+    message, chat, _user = _parts(update)
+    locale = await _locale(context, chat)
+    stored = await _contest_here(context, message, locale)
+    if stored is None:
+        return
+    if not stored.contest.rounds:
+        await reply(context, message, texts.refusal_text(Refusal.NOT_DRAWN, locale))
+        return
+    view = bracket_view(stored.contest, locale)
+    loop = asyncio.get_running_loop()
+    picture = await loop.run_in_executor(
+        context.services.renderer, functools.partial(render_bracket, view, locale=locale)
+    )
+    await context.services.board.budget.acquire(chat.id)
+    await message.reply_photo(picture, caption=escape(stored.contest.name))
+
+
+# ---------------------------------------------------------------- buttons
+
+
+async def on_contest_press(update: Update, context: Context) -> None:
+    """A contest button: sign up, partner answer, confirm / dispute, close the round, play, standings."""
+    query = update.callback_query
+    assert query is not None and query.data is not None and query.message is not None
+    locale = await chat_locale(context.services.db, query.message.chat.id)
+    await remember(context, query.from_user)
+    try:
+        press = ContestPress.decode(query.data)
+        stored = await context.services.db.contests.get(contest_id=press.contest_id)
+    except (BadContestButton, NotFound):
+        await query.answer(error_text("bad_button", locale), show_alert=True)
+        return
+    try:
+        await _press(query, context, stored, press, locale)
+    except ContestError as error:
+        await query.answer(texts.refusal_text(error.code, locale), show_alert=True)
+
+
+async def _press(
+    query: CallbackQuery, context: Context, stored: StoredContest, press: ContestPress, locale: str
+) -> None:
+    desk, user = desk_of(context), query.from_user
+    me = Player(user.id, display_name(user))
+    op = press.op
+    if op is ContestOp.PLAY:
+        from handlers.contest.tables import open_match_table  # the table glue imports this module's helpers
+
+        await open_match_table(query, context, press.arg, locale)
+        return
+    if op is ContestOp.STANDINGS:
+        await query.answer()
+        await send_standings(context, query.message.chat.id, stored, locale)  # type: ignore[union-attr]
+        return
+    organiser_ops = (ContestOp.CLOSE_YES, ContestOp.CLOSE_NO, ContestOp.DRAW)
+    if op in organiser_ops and not await _may_organise(context, stored, user.id):
+        await query.answer(texts.problem_text("organiser_only", "", locale), show_alert=True)
+        return
+    if op is ContestOp.CLOSE_NO:
+        await query.answer()
+        await _edit(query, _("The round goes on.", locale))
+        return
+    commands = {
+        ContestOp.SIGN_UP: lambda c: sign_up(c, me),
+        ContestOp.WITHDRAW: lambda c: withdraw(c, user.id, now=desk.clock()),
+        ContestOp.PARTNER_YES: lambda c: confirm_partner(c, user.id),
+        ContestOp.PARTNER_NO: lambda c: decline_partner(c, user.id),
+        ContestOp.CONFIRM: lambda c: confirm(c, code=press.arg, by=user.id, now=desk.clock()),
+        ContestOp.DISPUTE: lambda c: dispute(c, code=press.arg, by=user.id, now=desk.clock()),
+        ContestOp.CLOSE_YES: lambda c: close_round(c, now=desk.clock()),
+        ContestOp.DRAW: lambda c: draw(c, now=desk.clock()),
+    }
+    after, _step = await desk.run(stored.id, commands[op])
+    await query.answer(_("Done.", locale))
+    name = escape(me.name)
+    if op in (ContestOp.SIGN_UP, ContestOp.WITHDRAW):
+        await _edit(query, texts.card_text(after.contest, locale), card_keyboard(after, locale))
+    elif op is ContestOp.PARTNER_YES:
+        await _edit(query, _("{name} accepted: the pair is signed up.", locale, name=name))
+    elif op is ContestOp.PARTNER_NO:
+        await _edit(query, _("{name} declined: the inviter is signed up alone.", locale, name=name))
+    elif op is ContestOp.CONFIRM:
+        await _mark_details(query, _("✅ Confirmed by {name}.", locale, name=name))
+    elif op is ContestOp.DISPUTE:
+        await _mark_details(query, _("⚠️ Disputed by {name}: the organisers decide.", locale, name=name))
+    elif op is ContestOp.CLOSE_YES:
+        await _edit(query, _("The round is closed.", locale))
+
+
+async def _mark_details(query: CallbackQuery, note: str) -> None:
+    """The details message keeps its copy button, loses 确认 / 有异议, and says who answered."""
+    message = query.message
+    if not isinstance(message, Message) or message.text_html is None:
+        return
+    copy_row = [list(message.reply_markup.inline_keyboard[0])] if message.reply_markup else []
+    await _edit(query, message.text_html + "\n" + note, InlineKeyboardMarkup(copy_row) if copy_row else None)
+
+
+async def _edit(query: CallbackQuery, text: str, markup: InlineKeyboardMarkup | None = None) -> None:
+    try:
+        await query.edit_message_text(text, parse_mode=ParseMode.HTML, reply_markup=markup)
+    except BadRequest as error:
+        if "not modified" not in str(error).lower():
+            log.info("contest message not edited: %s", error)

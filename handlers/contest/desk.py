@@ -1,0 +1,535 @@
+"""The contest desk: runs contest commands, announces their events, keeps the deadline jobs.
+
+Every command follows one shape (:meth:`ContestDesk.run`): under the contest's lock, load
+it, call the pure command, record its events in one transaction, then hand the
+announcements to the outbox (stored before they are sent, retried, resent after a
+restart, each under a key so that it is posted once). Nothing awaits the network while
+the lock is held. A round's pairings are one message and a report is two (the official
+``掼蛋{N}组`` line and its details), so a whole contest stays far below the group's 20
+messages a minute; the outbox's sender waits for the group's budget all the same.
+
+Announcements are rebuilt when they are sent (from the contest as stored then, in the
+group's language then), except the WeChat mirror's text, which is written in Chinese
+when the event happens. The mirror has its own outbox lane (a pseudo chat id per
+contest), so a webhook that fails never holds up the group's messages.
+
+Deadlines and reminders are JobQueue jobs named after the contest, re-armed from
+storage on start (:meth:`ContestDesk.resume`), and after every command that may move them.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Callable, Sequence
+from concurrent.futures import Executor
+from dataclasses import dataclass, field
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+import aiohttp
+from telegram import CopyTextButton, InlineKeyboardButton, InlineKeyboardMarkup
+from telegram.constants import ParseMode
+from telegram.ext import ContextTypes, ExtBot, JobQueue
+
+from engine.contest import (
+    Contest,
+    ContestClosed,
+    ContestDecided,
+    ContestError,
+    ContestMatch,
+    ContestPhase,
+    DeadlineMoved,
+    Drawn,
+    Event,
+    FactKind,
+    MatchNote,
+    MatchStatus,
+    MatchUpdated,
+    PairWithdrew,
+    RoundCompleted,
+    RoundDrawn,
+    ScheduleKind,
+    Step,
+    close_round,
+    official_line,
+    record_bot_result,
+    result_from_match,
+    unreported,
+)
+from engine.match import Match
+from engine.rules import Rules
+from handlers.contest.service import texts
+from handlers.contest.service.callback_data import ContestOp, ContestPress
+from handlers.contest.service.views import plain
+from handlers.platform.chats import ChatBudget
+from handlers.platform.locales import chat_locale, user_locale
+from handlers.platform.outbox import Outbox, Payload, Undeliverable
+from handlers.table.service.tables import LiveTable, decode_action
+from handlers.table.service.texts import _
+from storage import Database, NotFound, StoredContest, TableStatus
+
+log = logging.getLogger(__name__)
+
+GROUP = "contest"  # outbox kinds
+PRIVATE = "contest_dm"
+WECHAT = "contest_wechat"
+MIRROR_LANE = -(2**52)
+"""The WeChat mirror's outbox lane of contest *k* is chat id ``MIRROR_LANE - k``: below every
+Telegram chat id (supergroups are about -10¹²), so it is never a real chat, and a lane of
+its own, so retries of a failing webhook never hold up a group's messages."""
+WEBHOOK_TIMEOUT = 10.0  # seconds for one POST to the WeChat webhook
+WEBHOOK_PREFIX = "https://qyapi.weixin.qq.com/cgi-bin/webhook/send?key="
+
+Clock = Callable[[], datetime]
+Command = Callable[[Contest], Step]
+
+
+class WebhookFailed(Exception):
+    """The mirror's POST failed; the outbox tries again (a few times) later."""
+
+
+def _utc_now() -> datetime:
+    return datetime.now(UTC)
+
+
+@dataclass
+class ContestDesk:
+    bot: ExtBot[None]
+    db: Database
+    outbox: Outbox
+    budget: ChatBudget
+    renderer: Executor
+    clock: Clock = _utc_now  # tests move time by replacing it
+    match_rules: Callable[[Contest], Rules] = Contest.rules  # tests shorten the match
+    webhook_allowed: Callable[[str], bool] = lambda url: url.startswith(WEBHOOK_PREFIX)
+    job_queue: JobQueue[Any] | None = None
+    _locks: dict[int, asyncio.Lock] = field(default_factory=dict)
+    _http: aiohttp.ClientSession | None = None
+
+    def __post_init__(self) -> None:
+        self.outbox.register(GROUP, self._send_group)
+        self.outbox.register(PRIVATE, self._send_private)
+        self.outbox.register(WECHAT, self._send_wechat)
+
+    async def close(self) -> None:
+        if self._http is not None:
+            await self._http.close()
+            self._http = None
+
+    def lock(self, contest_id: int) -> asyncio.Lock:
+        return self._locks.setdefault(contest_id, asyncio.Lock())
+
+    # ------------------------------------------------------------ commands
+
+    async def run(self, contest_id: int, command: Command) -> tuple[StoredContest, Step]:
+        """Load, command, record, announce: the one shape of every contest change.
+
+        A refusal (:class:`ContestError`) propagates before anything is stored.
+        """
+        async with self.lock(contest_id):
+            stored = await self.db.contests.get(contest_id=contest_id)
+            step = command(stored.contest)
+            if step.events:
+                await self.db.contests.record(contest_id=contest_id, events=step.events)
+            after = StoredContest(stored.id, stored.chat_id, step.contest)
+            await self.announce(after, step.events)
+        self.arm(after)
+        return after, step
+
+    # ------------------------------------------------------------ announcements
+
+    async def announce(self, stored: StoredContest, events: Sequence[Event]) -> None:
+        """Queue the group messages (and their mirror) that these events call for."""
+        contest, cid = stored.contest, stored.id
+        posts: list[tuple[Payload, str, str | None]] = []  # (payload, key, mirror text)
+        both_out: list[ContestMatch] = []
+        for event in events:
+            match event:
+                case Drawn():
+                    pass  # announced with round 1 (one message)
+                case RoundDrawn(played):
+                    what = "draw" if played.number == 1 else "round"
+                    body = texts.round_text(contest, played.number, "zh")
+                    if what == "draw":
+                        body = texts.draw_text(contest, "zh") + "\n\n" + body
+                    posts.append(
+                        ({"what": what, "round": played.number}, f"round:{played.number}", plain(body))
+                    )
+                case MatchUpdated(updated, _fact, note):
+                    if note is MatchNote.BOTH_OUT:
+                        both_out.append(updated)
+                    else:
+                        posts.extend(self._match_posts(contest, updated, note))
+                case RoundCompleted(number, _alive):
+                    done = plain(texts.round_complete_text(contest, number, "zh"))
+                    posts.append(({"what": "round_complete", "round": number}, f"complete:{number}", done))
+                case ContestDecided():
+                    posts.append(({"what": "decided"}, "decided", plain(texts.decided_text(contest, "zh"))))
+                case ContestClosed():
+                    posts.append(({"what": "final"}, "final", plain(texts.final_text(contest, "zh"))))
+                case DeadlineMoved(round_number, deadline):
+                    key = f"deadline:{round_number}:{deadline.closes_at.isoformat()}"
+                    posts.append(({"what": "deadline"}, key, plain(texts.deadline_moved_text(contest, "zh"))))
+                case PairWithdrew(withdrawal):
+                    text = plain(texts.withdrew_text(contest, withdrawal.number, "zh"))
+                    posts.append(
+                        (
+                            {"what": "withdrew", "pair": withdrawal.number},
+                            f"withdrew:{withdrawal.number}",
+                            text,
+                        )
+                    )
+        if both_out:
+            codes = [m.code for m in both_out]
+            summary = plain(texts.both_out_text(contest, both_out, "zh"))
+            posts.insert(0, ({"what": "both_out", "codes": codes}, f"both_out:{','.join(codes)}", summary))
+        mirror = await self.db.contest_links.mirror(contest_id=cid)
+        for payload, key, mirror_text in posts:
+            self.outbox.post(
+                stored.chat_id, GROUP, {"contest_id": cid, **payload}, key=f"contest:{cid}:{key}"
+            )
+            if mirror is not None and mirror_text is not None:
+                self.outbox.post(
+                    MIRROR_LANE - cid,
+                    WECHAT,
+                    {"contest_id": cid, "text": mirror_text},
+                    key=f"wechat:{cid}:{key}",
+                )
+
+    def _match_posts(
+        self, contest: Contest, match: ContestMatch, note: MatchNote
+    ) -> list[tuple[Payload, str, str | None]]:
+        index = len(match.facts) - 1
+        fact = match.facts[index]
+        base = {"code": match.code, "fact": index}
+        key = f"{match.code}:{index}"
+        event = contest.settings.event_word
+        official: list[tuple[Payload, str, str | None]] = []
+        result = fact.result
+        if result is not None and result.winner is not None:
+            line = official_line(result.winner, event)
+            official = [
+                ({"what": "official", "line": line}, f"official:{key}", line),
+                ({"what": "details", **base}, f"details:{key}", None),
+            ]
+        if note in (MatchNote.REPORTED, MatchNote.BOT_RESULT):
+            return official
+        if note in (MatchNote.CONTRADICTION, MatchNote.DISPUTED):
+            return [({"what": "dispute", **base}, f"dispute:{key}", None)]
+        if note in (MatchNote.DECIDED, MatchNote.WALKOVER):
+            assert result is not None
+            first = match.first_report
+            reported = first.result.winner if first is not None and first.result is not None else None
+            repeat = note is MatchNote.DECIDED and reported == result.winner  # that line is posted already
+            mirrored = plain(texts.decision_text(contest, match, fact, "zh"))
+            decision: tuple[Payload, str, str | None] = (
+                {"what": "decision", **base},
+                f"decision:{key}",
+                mirrored,
+            )
+            return [decision] if repeat or result.winner is None else [decision, *official]
+        return []  # duplicates and confirmations: answered to the person, nothing posted
+
+    # ------------------------------------------------------------ senders (outbox)
+
+    async def _send_group(self, chat_id: int, payload: Payload) -> None:
+        what = str(payload["what"])
+        if what == "official":  # exactly the line, nothing else (RULES.md §3.15)
+            await self.budget.acquire(chat_id)
+            await self.bot.send_message(chat_id, str(payload["line"]))
+            return
+        if what == "refused":
+            locale = await chat_locale(self.db, chat_id)
+            await self.budget.acquire(chat_id)
+            await self.bot.send_message(chat_id, str(payload["text_" + locale]))
+            return
+        try:
+            stored = await self.db.contests.get(contest_id=int(payload["contest_id"]))
+        except NotFound as error:
+            raise Undeliverable(f"contest {payload['contest_id']} is gone") from error
+        locale = await chat_locale(self.db, chat_id)
+        text, markup = self.compose(stored, payload, locale)
+        await self.budget.acquire(chat_id)
+        sent = await self.bot.send_message(
+            chat_id, text, parse_mode=ParseMode.HTML, reply_markup=markup, disable_web_page_preview=True
+        )
+        if what in ("draw", "round"):
+            await self.db.contest_links.add_message(
+                chat_id=chat_id,
+                message_id=sent.message_id,
+                contest_id=stored.id,
+                round_=int(payload["round"]),
+            )
+
+    def compose(
+        self, stored: StoredContest, payload: Payload, locale: str
+    ) -> tuple[str, InlineKeyboardMarkup | None]:
+        """The text and buttons of one group announcement, from the contest as it is now."""
+        contest, what = stored.contest, str(payload["what"])
+        if what in ("draw", "round"):
+            number = int(payload["round"])
+            text = texts.round_text(contest, number, locale)
+            if what == "draw":
+                text = texts.draw_text(contest, locale) + "\n\n" + text
+            return text, self.play_keyboard(stored, number, locale)
+        if what in ("details", "dispute", "decision"):
+            match = contest.match_by_code(str(payload["code"]))
+            fact = match.facts[int(payload["fact"])]
+            if what == "details":
+                return self._details(stored, match, fact, locale)
+            if what == "decision":
+                return texts.decision_text(contest, match, fact, locale), None
+            who = self.name_of(contest, fact.by) or ""
+            organiser = f'<a href="tg://user?id={contest.organiser_id}">{_("organiser", locale)}</a>'
+            return texts.dispute_text(contest, match, who, organiser, locale), None
+        if what == "card":
+            return texts.card_text(contest, locale), card_keyboard(stored, locale)
+        if what == "both_out":
+            matches = [contest.match_by_code(code) for code in payload["codes"]]
+            return texts.both_out_text(contest, matches, locale), None
+        if what == "reminder":
+            matches = [contest.match_by_code(code) for code in payload["codes"]]
+            left = timedelta(seconds=int(payload["left"]))
+            return texts.reminder_text(contest, matches, left, locale), None
+        simple: dict[str, Callable[[], str]] = {
+            "round_complete": lambda: texts.round_complete_text(contest, int(payload["round"]), locale),
+            "decided": lambda: texts.decided_text(contest, locale),
+            "final": lambda: texts.final_text(contest, locale),
+            "deadline": lambda: texts.deadline_moved_text(contest, locale),
+            "withdrew": lambda: texts.withdrew_text(contest, int(payload["pair"]), locale),
+        }
+        if what not in simple:
+            raise Undeliverable(f"unknown contest announcement {what!r}")
+        return simple[what](), None
+
+    def _details(
+        self, stored: StoredContest, match: ContestMatch, fact: Any, locale: str
+    ) -> tuple[str, InlineKeyboardMarkup]:
+        contest = stored.contest
+        result = fact.result
+        line = official_line(result.winner, contest.settings.event_word)
+        text = texts.details_text(contest, match, fact, self.name_of(contest, fact.by), locale)
+        rows = [[InlineKeyboardButton(texts.copy_label(line, locale), copy_text=CopyTextButton(line))]]
+        if fact.kind is FactKind.REPORT and fact.by is not None:
+            rows.append(
+                [
+                    InlineKeyboardButton(
+                        _("Confirm", locale),
+                        callback_data=ContestPress(ContestOp.CONFIRM, stored.id, match.code).encode(),
+                    ),
+                    InlineKeyboardButton(
+                        _("Dispute", locale),
+                        callback_data=ContestPress(ContestOp.DISPUTE, stored.id, match.code).encode(),
+                    ),
+                ]
+            )
+        return text, InlineKeyboardMarkup(rows)
+
+    def play_keyboard(self, stored: StoredContest, number: int, locale: str) -> InlineKeyboardMarkup | None:
+        """One button per match still without a result: open its bot table in this group."""
+        contest = stored.contest
+        if contest.current_round is None or contest.current_round.number != number:
+            return None
+        rows = [
+            [
+                InlineKeyboardButton(
+                    texts.play_button_label(contest, m, locale),
+                    callback_data=ContestPress(ContestOp.PLAY, stored.id, m.code).encode(),
+                )
+            ]
+            for m in contest.current_round.matches
+            if m.status is MatchStatus.PENDING
+        ]
+        return InlineKeyboardMarkup(rows) if rows else None
+
+    @staticmethod
+    def name_of(contest: Contest, user_id: int | None) -> str | None:
+        if user_id is None:
+            return None
+        pair = contest.pair_of_user(user_id)
+        if pair is not None:
+            return next(p.name for p in pair.players if p.user_id == user_id)
+        return str(user_id)
+
+    async def _send_private(self, chat_id: int, payload: Payload) -> None:
+        try:
+            stored = await self.db.contests.get(contest_id=int(payload["contest_id"]))
+        except NotFound as error:
+            raise Undeliverable("contest gone") from error
+        locale = await user_locale(self.db, chat_id)
+        match = stored.contest.match_by_code(str(payload["code"]))
+        left = timedelta(seconds=int(payload["left"]))
+        text = texts.reminder_dm_text(stored.contest, match, left, locale)
+        await self.bot.send_message(chat_id, text, parse_mode=ParseMode.HTML)
+
+    async def _send_wechat(self, chat_id: int, payload: Payload) -> None:
+        """POST one text message to the contest's Enterprise WeChat group robot."""
+        url = await self.db.contest_links.mirror(contest_id=int(payload["contest_id"]))
+        if url is None:
+            return  # the mirror was turned off meanwhile
+        body = {"msgtype": "text", "text": {"content": str(payload["text"])}}
+        if self._http is None:
+            self._http = aiohttp.ClientSession(timeout=aiohttp.ClientTimeout(total=WEBHOOK_TIMEOUT))
+        try:
+            async with self._http.post(url, json=body) as response:
+                answer = await response.json(content_type=None) if response.status == 200 else None
+                status = response.status
+        except (aiohttp.ClientError, TimeoutError, ValueError) as error:
+            raise WebhookFailed(f"contest {payload['contest_id']}: {type(error).__name__}") from None
+        if status != 200 or not isinstance(answer, dict) or answer.get("errcode", 0) != 0:
+            errcode = answer.get("errcode") if isinstance(answer, dict) else None
+            raise WebhookFailed(f"contest {payload['contest_id']}: HTTP {status}, errcode {errcode}")
+
+    # ------------------------------------------------------------ bot tables
+
+    async def on_table_finished(self, table: LiveTable) -> None:
+        """A table hook: a contest table's match ended; its result reports itself."""
+        link = await self.db.contest_links.table(table_id=table.id)
+        if link is None or table.match is None:
+            return
+        await self.record_table(
+            link.contest_id, link.code, link.team0_pair, table.match, table.record.chat_id
+        )
+
+    async def record_table(
+        self, contest_id: int, code: str, team0_pair: int, match: Match, chat_id: int
+    ) -> None:
+        def command(contest: Contest) -> Step:
+            pairs = contest.match_by_code(code).pairs
+            result = result_from_match(match, pairs=pairs, team0_pair=team0_pair)
+            return record_bot_result(contest, code=code, result=result, now=self.clock())
+
+        try:
+            await self.run(contest_id, command)
+        except ContestError as error:
+            log.info("contest %s: the result of table for %s was refused: %s", contest_id, code, error)
+            payload = {
+                "what": "refused",
+                **{f"text_{loc}": plain(texts.refusal_text(error.code, loc)) for loc in ("zh", "en")},
+            }
+            self.outbox.post(chat_id, GROUP, payload, key=f"contest:{contest_id}:refused:{code}:{chat_id}")
+
+    async def reconcile_tables(self, stored: StoredContest) -> None:
+        """On start: a contest table that finished while its result was not recorded (a crash
+        between the two writes) reports now."""
+        for match in unreported(stored.contest):
+            for link, status, chat_id in await self.db.contest_links.tables_of_code(code=match.code):
+                if status != TableStatus.FINISHED.value:
+                    continue
+                record = await self.db.tables.get(table_id=link.table_id)
+                rows = await self.db.actions.of_table(table_id=link.table_id)
+                replayed = Match.replay(
+                    Rules.from_json(record.rules_json),
+                    record.seed,
+                    [(row.seat, decode_action(row.action_json)) for row in rows],
+                )
+                if replayed.is_over:
+                    await self.record_table(stored.id, match.code, link.team0_pair, replayed, chat_id)
+                    break
+
+    # ------------------------------------------------------------ deadlines and reminders
+
+    def arm(self, stored: StoredContest) -> None:
+        """(Re-)schedule the current round's reminders and deadline (none once it is settled)."""
+        if self.job_queue is None:
+            return
+        cid = stored.id
+        for name in (f"contest:{cid}:deadline", f"contest:{cid}:remind"):
+            for job in self.job_queue.get_jobs_by_name(name):
+                job.schedule_removal()
+        contest = stored.contest
+        current = contest.current_round
+        if contest.phase is not ContestPhase.ROUND_IN_PLAY or current is None:
+            return
+        deadline = current.schedule.deadline
+        if current.schedule.kind is not ScheduleKind.SELF_SCHEDULED or deadline is None:
+            return
+        now = self.clock()
+        for at in deadline.reminders(now):
+            left = int((deadline.closes_at - at).total_seconds())
+            self.job_queue.run_once(
+                self._on_reminder, when=at, data=(cid, current.number, left), name=f"contest:{cid}:remind"
+            )
+        when: datetime | float = deadline.closes_at if deadline.closes_at > now else 0.5
+        self.job_queue.run_once(
+            self._on_deadline, when=when, data=(cid, current.number), name=f"contest:{cid}:deadline"
+        )
+
+    async def _on_deadline(self, context: ContextTypes.DEFAULT_TYPE) -> None:
+        assert context.job is not None
+        assert isinstance(context.job.data, tuple)
+        contest_id, number = context.job.data
+        await self.deadline_passed(int(contest_id), int(number))
+
+    async def deadline_passed(self, contest_id: int, number: int) -> None:
+        """000-E: every round-1 match with nothing reported by the deadline puts both pairs out."""
+        stored = await self.db.contests.get(contest_id=contest_id)
+        current = stored.contest.current_round
+        if (
+            current is None
+            or current.number != number
+            or stored.contest.phase is not ContestPhase.ROUND_IN_PLAY
+        ):
+            return
+        deadline = current.schedule.deadline
+        if deadline is not None and deadline.is_on_time(self.clock()):
+            self.arm(stored)  # moved later meanwhile
+            return
+        try:
+            await self.run(contest_id, lambda c: close_round(c, now=self.clock()))
+        except ContestError as error:
+            log.warning("contest %s: the deadline could not be applied: %s", contest_id, error)
+
+    async def _on_reminder(self, context: ContextTypes.DEFAULT_TYPE) -> None:
+        assert context.job is not None
+        assert isinstance(context.job.data, tuple)
+        contest_id, number, left = context.job.data
+        await self.remind(int(contest_id), int(number), int(left))
+
+    async def remind(self, contest_id: int, number: int, left: int) -> None:
+        """A mention in the group and a private message to the players of matches with no result."""
+        stored = await self.db.contests.get(contest_id=contest_id)
+        current = stored.contest.current_round
+        pending = unreported(stored.contest)
+        if current is None or current.number != number or not pending:
+            return
+        codes = [m.code for m in pending]
+        key = f"contest:{contest_id}:remind:{number}:{left}"
+        payload = {"contest_id": contest_id, "what": "reminder", "codes": codes, "left": left}
+        self.outbox.post(stored.chat_id, GROUP, payload, key=key)
+        for match in pending:
+            for number_ in match.pairs:
+                for player in stored.contest.pair(number_).players:
+                    self.outbox.post(
+                        player.user_id,
+                        PRIVATE,
+                        {"contest_id": contest_id, "code": match.code, "left": left},
+                        key=f"{key}:dm:{player.user_id}",
+                    )
+
+    async def resume(self) -> None:
+        """On start: re-arm every unfinished contest's jobs; catch up on finished contest tables."""
+        for stored in await self.db.contests.unfinished():
+            try:
+                await self.reconcile_tables(stored)
+                self.arm(await self.db.contests.get(contest_id=stored.id))
+            except Exception:
+                log.exception("contest %s could not be resumed", stored.id)
+
+
+def card_keyboard(stored: StoredContest, locale: str) -> InlineKeyboardMarkup:
+    def button(label: str, op: ContestOp) -> InlineKeyboardButton:
+        return InlineKeyboardButton(label, callback_data=ContestPress(op, stored.id).encode())
+
+    rows = []
+    if stored.contest.phase is ContestPhase.SIGN_UP:
+        rows.append(
+            [
+                button(_("Sign up", locale), ContestOp.SIGN_UP),
+                button(_("Withdraw", locale), ContestOp.WITHDRAW),
+            ]
+        )
+        rows.append([button(_("Draw (organiser)", locale), ContestOp.DRAW)])
+    rows.append([button(_("Standings", locale), ContestOp.STANDINGS)])
+    return InlineKeyboardMarkup(rows)

@@ -1,0 +1,1 @@
+"""Telegram-free contest views: texts, button data, command arguments, tables and CSV."""

@@ -1,0 +1,675 @@
+"""Every sentence of a contest, built for one locale (Chinese first) from the pure contest value.
+
+HTML messages escape whatever a person chose (contest and player names, reasons). The
+official report line is never built here: it is :func:`engine.contest.official_line`,
+``掼蛋{N}组`` and nothing else.
+"""
+
+from __future__ import annotations
+
+import html
+from collections.abc import Sequence
+from datetime import timedelta
+
+from engine.contest import (
+    FORMATS,
+    Contest,
+    ContestMatch,
+    ContestPhase,
+    FactKind,
+    MatchFact,
+    MatchKind,
+    MatchResult,
+    MatchStatus,
+    Pair,
+    PlayMethod,
+    Refusal,
+    Round,
+    ScheduleKind,
+    final_places,
+    official_line,
+    standings,
+)
+from engine.contest.standings import Mark, PairStatus
+from handlers.table.service.texts import _, preset_title
+from render.words import is_english
+
+
+def escape(value: object) -> str:
+    """A person's text (a name, a reason) inside an HTML message, shown as typed."""
+    return html.escape(str(value), quote=False)
+
+
+# ---------------------------------------------------------------- refusals
+
+
+def refusal_text(code: Refusal, locale: str) -> str:
+    """The answer to a refused contest command, one per :class:`Refusal` code."""
+    texts = {
+        Refusal.SIGNUP_CLOSED: _("Sign-up is closed: the draw has been made.", locale),
+        Refusal.NOT_DRAWN: _("The draw has not been made yet.", locale),
+        Refusal.ROUND_IN_PLAY: _("The current round is still being played.", locale),
+        Refusal.ROUND_COMPLETE: _(
+            "The round is complete: the organiser draws the next one with /round next.", locale
+        ),
+        Refusal.CONTEST_DECIDED: _(
+            "The contest is decided: the organiser closes it with /contest close.", locale
+        ),
+        Refusal.NOT_DECIDED: _("The contest is not decided yet.", locale),
+        Refusal.CLOSED: _("This contest is closed.", locale),
+        Refusal.ALREADY_SIGNED_UP: _("You are already signed up.", locale),
+        Refusal.SELF_PARTNER: _("You cannot be your own partner.", locale),
+        Refusal.PARTNER_TAKEN: _("That partner is already signed up with someone else.", locale),
+        Refusal.NO_INVITATION: _("Nobody has invited you as a partner.", locale),
+        Refusal.NOT_SIGNED_UP: _("You are not signed up for this contest.", locale),
+        Refusal.PARTNER_CHANGE: _("Changing partners after the draw is a forfeit (rule V32).", locale),
+        Refusal.TOO_FEW_PAIRS: _("At least two pairs are needed for the draw.", locale),
+        Refusal.ODD_SINGLES: _(
+            "An odd number of players signed up alone: one more single is needed for the draw.", locale
+        ),
+        Refusal.NOT_A_REPORT: _(
+            "That is not a result report. Write it like 掼蛋3组 (the winning pair's group number).", locale
+        ),
+        Refusal.WRONG_EVENT: _("That report names another event. Write it like 掼蛋3组.", locale),
+        Refusal.NO_NUMBER: _("The report has no group number. Write it like 掼蛋3组.", locale),
+        Refusal.SEVERAL_NUMBERS: _(
+            "The report holds more than one number; write only the winning pair's: 掼蛋3组.", locale
+        ),
+        Refusal.ZERO: _("There is no group 0.", locale),
+        Refusal.BAD_NUMERAL: _("The group number cannot be read. Write it like 掼蛋3组 or 掼蛋三组.", locale),
+        Refusal.TRAILING_TEXT: _("Nothing may follow 组 in a report: write exactly 掼蛋3组.", locale),
+        Refusal.UNKNOWN_GROUP: _("There is no pair with that group number.", locale),
+        Refusal.NOT_IN_ROUND: _("That pair has no match in the current round.", locale),
+        Refusal.NOT_A_PLAYER: _("Only the players of that match can do this.", locale),
+        Refusal.NOT_OPPONENT: _("Only the opposing pair can confirm or dispute a report.", locale),
+        Refusal.LATE: _("The deadline has passed: results are no longer accepted.", locale),
+        Refusal.ALREADY_DECIDED: _("This match has already been decided.", locale),
+        Refusal.NOTHING_REPORTED: _("Nothing has been reported for this match yet.", locale),
+        Refusal.ROUND_CLOSED: _("That match belongs to an earlier round.", locale),
+        Refusal.REASON_REQUIRED: _("A decision needs a reason.", locale),
+        Refusal.BAD_RESULT: _(
+            "That result does not fit the match (the winner must be one of its pairs).", locale
+        ),
+        Refusal.UNKNOWN_MATCH: _("No match has that code.", locale),
+        Refusal.MATCH_NOT_OVER: _("The match is not over yet.", locale),
+        Refusal.NOT_SELF_SCHEDULED: _("This round has no deadline (it is not self-scheduled).", locale),
+        Refusal.BAD_DEADLINE: _(
+            "The deadline cannot be read: use YYYY-MM-DD or YYYY-MM-DDTHH:MM (and a known tz=).", locale
+        ),
+        Refusal.UNKNOWN_FORMAT: _("Unknown contest format. /contest help lists them.", locale),
+    }
+    return texts.get(code, _("That is not possible right now.", locale))
+
+
+def problem_text(code: str, detail: str, locale: str) -> str:
+    """Typed words refused before the contest saw them (see ``service/args.py``), and other
+    refusals of the Telegram side."""
+    shown = escape(detail)
+    texts = {
+        "name_missing": _(
+            "Usage: /contest new NAME [format=…] [preset=…] "
+            "[deadline=YYYY-MM-DD[THH:MM]] [tz=Asia/Shanghai] [event=掼蛋]",
+            locale,
+        ),
+        "name_too_long": _("The contest name is too long.", locale),
+        "unknown_option": _(
+            "Unknown option “{name}”: use format=, preset=, deadline=, tz=, event= or prizes=.",
+            locale,
+            name=shown,
+        ),
+        "repeated_option": _("The option “{name}” is given twice.", locale, name=shown),
+        "bad_event": _(
+            "The event word “{name}” cannot be used (no digits, spaces or 组).", locale, name=shown
+        ),
+        "bad_prizes": _("Prize tiers read like 冠军:1,亚军:1,季军:1,优胜奖:4.", locale),
+        "unknown_preset": _("Unknown rule preset “{name}”. /rules lists them.", locale, name=shown),
+        "result_usage": _(
+            "Usage: /result CODE WINNER [9:5] [extra] REASON (WINNER: a group "
+            "number, 掼蛋3组, or none for both out).",
+            locale,
+        ),
+        "reason_missing": _("A decision needs a reason: /result CODE WINNER REASON.", locale),
+        "bad_winner": _("“{name}” is not a group number.", locale, name=shown),
+        "no_contest": _(
+            "There is no contest in this group. An admin starts one with /contest new NAME.", locale
+        ),
+        "contest_exists": _("This group already has a contest in progress.", locale),
+        "admins_only": _("Only a group admin can start a contest.", locale),
+        "organiser_only": _("Only the contest's organiser (or a group admin) can do that.", locale),
+        "group_only": _("Use this in the contest's group.", locale),
+        "private_only": _(
+            "For your safety, send the webhook address only in a private chat with the bot.", locale
+        ),
+        "no_partner": _(
+            "I do not know {name} yet: ask them to press a contest button or send a "
+            "command here first, or reply to one of their messages with /signup.",
+            locale,
+            name=shown,
+        ),
+        "bad_webhook": _(
+            "That is not an Enterprise WeChat group-robot webhook address "
+            "(https://qyapi.weixin.qq.com/cgi-bin/webhook/send?key=…).",
+            locale,
+        ),
+        "unknown_match_code": _("No match has that code. The codes are on the pairing message.", locale),
+        "no_match_code": _("Usage: /newgame match=CODE (the code is on the pairing message).", locale),
+        "match_not_pending": _("This match already has a result.", locale),
+        "match_table_open": _("A table for this match is already open.", locale),
+        "not_in_match": _("Only the four players of this match can open its table.", locale),
+        "usage_round": _("Usage: /round next, or /round close.", locale),
+        "usage_deadline": _("Usage: /contest deadline YYYY-MM-DD[THH:MM]", locale),
+        "usage_wechat": _("Usage (in a private chat): /contest wechat URL, or /contest wechat off.", locale),
+        "not_organiser_anywhere": _("You do not organise an open contest.", locale),
+    }
+    return texts.get(code, _("That is not possible right now.", locale))
+
+
+# ---------------------------------------------------------------- small words
+
+
+def pair_label(number: int, locale: str) -> str:
+    return f"Pair {number}" if is_english(locale) else f"{number}组"
+
+
+def pair_line(pair: Pair, locale: str) -> str:
+    """``3组 Alice / Bob`` (escaped; ``🎲`` if paired by lot)."""
+    lot = " 🎲" if pair.by_lot else ""
+    return f"<b>{pair_label(pair.number, locale)}</b> {escape(pair.names)}{lot}"
+
+
+def format_title(contest: Contest, locale: str) -> str:
+    fmt = contest.format
+    return fmt.title_en if is_english(locale) else fmt.title_zh
+
+
+def deadline_line(contest: Contest, locale: str) -> str:
+    current = contest.current_round
+    deadline = current.schedule.deadline if current is not None else contest.settings.deadline
+    if deadline is None:
+        return _("Round 1 deadline: not set yet (/contest deadline YYYY-MM-DD).", locale)
+    return _(
+        "Round 1 deadline: results by {when} (both pairs are out if a match is "
+        "not played or not reported by then).",
+        locale,
+        when=str(deadline),
+    )
+
+
+def phase_text(contest: Contest, locale: str) -> str:
+    phase = contest.phase
+    current = contest.current_round
+    number = current.number if current is not None else 0
+    texts = {
+        ContestPhase.SIGN_UP: _("Sign-up is open.", locale),
+        ContestPhase.ROUND_IN_PLAY: _("Round {n} is being played.", locale, n=number),
+        ContestPhase.ROUND_COMPLETE: _(
+            "Round {n} is complete; the next draw is the organiser's.", locale, n=number
+        ),
+        ContestPhase.DECIDED: _("The contest is decided.", locale),
+        ContestPhase.CLOSED: _("The contest is closed.", locale),
+    }
+    return texts[phase]
+
+
+# ---------------------------------------------------------------- the card
+
+
+def card_text(contest: Contest, locale: str) -> str:
+    """The contest card: name, format, rules, deadline, sign-ups, the seed's commitment."""
+    lines = [
+        f"🏆 <b>{escape(contest.name)}</b>",
+        _("Format: {title}", locale, title=escape(format_title(contest, locale))),
+        _(
+            "Match rules: {preset}",
+            locale,
+            preset=escape(preset_title(contest.settings.match_preset, locale)),
+        ),
+        deadline_line(contest, locale),
+        _(
+            "Report a result in this group as {example} (the winning pair's group number).",
+            locale,
+            example=official_line(3, contest.settings.event_word),
+        ),
+        phase_text(contest, locale),
+    ]
+    if contest.phase is ContestPhase.SIGN_UP:
+        lines.append(
+            _(
+                "Signed up: {n} (sign up with the button, /signup @partner or /signup alone).",
+                locale,
+                n=len(contest.entries),
+            )
+        )
+        lines.extend(_entry_line(contest, i, locale) for i in range(len(contest.entries)))
+    else:
+        lines.append(
+            _("Pairs: {n}, still in: {alive}.", locale, n=len(contest.pairs), alive=len(contest.alive))
+        )
+    lines.append(
+        _("Draw seed SHA-256: <code>{commitment}</code>", locale, commitment=contest.seed.commitment)
+    )
+    if contest.published_seed is not None:
+        lines.append(_("Draw seed: <code>{seed}</code>", locale, seed=contest.published_seed))
+    return "\n".join(lines)
+
+
+def _entry_line(contest: Contest, index: int, locale: str) -> str:
+    entry = contest.entries[index]
+    if entry.partner is None:
+        return f"{index + 1}. {escape(entry.player.name)} " + _("(alone: partner by lot)", locale)
+    waiting = "" if entry.confirmed else " " + _("(waiting for the partner)", locale)
+    return f"{index + 1}. {escape(entry.player.name)} / {escape(entry.partner.name)}{waiting}"
+
+
+def formats_help(locale: str) -> str:
+    lines = [_("Contest formats:", locale)]
+    for fmt in FORMATS.values():
+        title = fmt.title_en if is_english(locale) else fmt.title_zh
+        lines.append(f"• <code>{fmt.name}</code> — {escape(title)} ({', '.join(fmt.sources)})")
+        lines.append(f"  {escape(fmt.description)}")
+    lines.append(
+        _(
+            "Start one: /contest new NAME [format=…] [preset=…] "
+            "[deadline=YYYY-MM-DD[THH:MM]] "
+            "[tz=Asia/Shanghai] [event=掼蛋] [prizes=冠军:1,亚军:1,季军:1]",
+            locale,
+        )
+    )
+    lines.append(
+        _(
+            "Players: /signup @partner or /signup, /withdraw. Organiser: /draw, "
+            "/contest deadline, "
+            "/round close, /round next, /result, /contest export, /contest close, "
+            "/contest wechat (private). "
+            "Everyone: /standings, /bracket, /report 掼蛋3组, /newgame match=CODE.",
+            locale,
+        )
+    )
+    return "\n".join(lines)
+
+
+def privacy_text(can_read_all: bool, is_admin: bool, event_word: str, locale: str) -> str:
+    """Whether typed report lines will reach the bot in this group, and how to make it so."""
+    example = official_line(3, event_word)
+    if can_read_all or is_admin:
+        return _(
+            "✅ I can read this group's messages: a typed {example} line counts as a report.",
+            locale,
+            example=example,
+        )
+    return _(
+        "⚠️ I cannot read ordinary messages in this group (privacy mode), so a "
+        "typed {example} line would not "
+        "reach me. Make me an administrator of the group (or turn privacy mode "
+        "off with @BotFather: "
+        "/setprivacy → Disable, then add me again). Until then, report with "
+        "/report {example} or by "
+        "replying to the pairing message.",
+        locale,
+        example=example,
+    )
+
+
+def signup_done_text(contest: Contest, name: str, partner: str | None, locale: str) -> str:
+    if partner is None:
+        return _(
+            "{name} signed up alone: the partner is drawn by lot at the draw.", locale, name=escape(name)
+        )
+    return _(
+        "{name} invites {partner} as a partner: {partner}, please confirm with the button.",
+        locale,
+        name=escape(name),
+        partner=escape(partner),
+    )
+
+
+# ---------------------------------------------------------------- the draw and the rounds
+
+
+def draw_text(contest: Contest, locale: str) -> str:
+    """The draw's announcement: every pair with its group number, the seed, round 1."""
+    lines = [
+        _("🎲 <b>{name}</b>: the draw is made. Group numbers:", locale, name=escape(contest.name)),
+        *(pair_line(p, locale) for p in contest.pairs),
+        _(
+            "Seed: <code>{seed}</code> (its SHA-256 was published at sign-up: "
+            "<code>{commitment}</code>). Anyone can recompute the draw from it.",
+            locale,
+            seed=contest.seed.hex,
+            commitment=contest.seed.commitment,
+        ),
+    ]
+    return "\n".join(lines)
+
+
+def round_text(contest: Contest, number: int, locale: str) -> str:
+    """One round's pairings with their match codes, byes and schedule (one message)."""
+    played = contest.rounds[number - 1]
+    lines = [_("📋 <b>{name}</b> — round {n} pairings:", locale, name=escape(contest.name), n=number)]
+    for match in played.matches:
+        lines.append(_match_line(contest, match, locale))
+    for bye in played.byes:
+        lines.append(_("{pair}: bye into the next draw", locale, pair=pair_line(contest.pair(bye), locale)))
+    lines.append(_schedule_line(contest, played, locale))
+    lines.append(
+        _(
+            "Report: {example} (the winner's group number) in this group, /report "
+            "{example}, or reply to this message. To play through the bot in any "
+            "group: /newgame match=CODE.",
+            locale,
+            example=official_line(3, contest.settings.event_word),
+        )
+    )
+    return "\n".join(lines)
+
+
+def _match_line(contest: Contest, match: ContestMatch, locale: str) -> str:
+    a, b = (contest.pair(n) for n in match.pairs)
+    third = _(" (3rd place)", locale) if match.kind is MatchKind.THIRD_PLACE else ""
+    return (
+        f"{match.table}. {pair_line(a, locale)}  vs  {pair_line(b, locale)}{third}"
+        f" · <code>{match.code}</code>"
+    )
+
+
+def _schedule_line(contest: Contest, played: Round, locale: str) -> str:
+    schedule = played.schedule
+    if schedule.kind is ScheduleKind.SELF_SCHEDULED and schedule.deadline is not None:
+        return _(
+            "Play at a time you choose; results by {when}. Not played or not "
+            "reported by then: both pairs are out.",
+            locale,
+            when=str(schedule.deadline),
+        )
+    if schedule.kind is ScheduleKind.FIXED:
+        when = f"{schedule.starts_at:%Y-%m-%d %H:%M}" if schedule.starts_at else ""
+        return _("Played together: {when} {venue}", locale, when=when, venue=escape(schedule.venue))
+    return _(
+        "Played through the bot: press a match's button below, or /newgame match=CODE in any group.", locale
+    )
+
+
+def play_button_label(contest: Contest, match: ContestMatch, locale: str) -> str:
+    a, b = match.pairs
+    return _("▶ Play {a} v {b} here", locale, a=pair_label(a, locale), b=pair_label(b, locale))
+
+
+# ---------------------------------------------------------------- results
+
+
+def method_text(result: MatchResult, reporter: str | None, locale: str) -> str:
+    texts = {
+        PlayMethod.BOT_TABLE: _("played through the bot", locale),
+        PlayMethod.PHYSICAL: _("played at a table, reported by {who}", locale, who=escape(reporter or "?")),
+        PlayMethod.ORGANISER: _("the organiser's decision", locale),
+        PlayMethod.WALKOVER: _("walkover", locale),
+        PlayMethod.BOTH_OUT: _("both pairs out", locale),
+    }
+    return texts[result.method]
+
+
+def details_text(
+    contest: Contest, match: ContestMatch, fact: MatchFact, reporter: str | None, locale: str
+) -> str:
+    """The message after an official line: opponent, points, extra deal, how it was played."""
+    result = fact.result
+    assert result is not None and result.winner is not None
+    loser = match.opponent(result.winner)
+    lines = [
+        _(
+            "Round {n}: {winner} beat {loser}",
+            locale,
+            n=match.round,
+            winner=pair_line(contest.pair(result.winner), locale),
+            loser=pair_line(contest.pair(loser), locale),
+        ),
+    ]
+    if result.points is not None:
+        mine = match.pairs.index(result.winner)
+        score = f"{result.points[mine]}:{result.points[1 - mine]}"
+        extra = " " + _("(after an extra deal)", locale) if result.extra_deal else ""
+        lines.append(_("Points: {score}{extra}", locale, score=score, extra=extra))
+    elif result.extra_deal:
+        lines.append(_("Decided by an extra deal.", locale))
+    lines.append(_("How: {how}", locale, how=method_text(result, reporter, locale)))
+    if fact.reason:
+        lines.append(_("Reason: {reason}", locale, reason=escape(fact.reason)))
+    if fact.kind is FactKind.REPORT and result.method is PlayMethod.PHYSICAL:
+        lines.append(
+            _("{loser}: confirm or dispute with the buttons.", locale, loser=pair_label(loser, locale))
+        )
+    lines.append(f"<code>{match.code}</code>")
+    return "\n".join(lines)
+
+
+def copy_label(line: str, locale: str) -> str:
+    return _("Copy {line}", locale, line=line)
+
+
+def duplicate_text(line: str, locale: str) -> str:
+    return _("Already reported: {line}. Thank you.", locale, line=line)
+
+
+def contradiction_text(contest: Contest, match: ContestMatch, locale: str) -> str:
+    return _(
+        "⚠️ This contradicts the first report of match {code}: the organisers will decide.",
+        locale,
+        code=match.code,
+    )
+
+
+def confirmed_text(contest: Contest, match: ContestMatch, who: str, locale: str) -> str:
+    return _("✅ {who} confirmed the result of match {code}.", locale, who=escape(who), code=match.code)
+
+
+def dispute_text(contest: Contest, match: ContestMatch, who: str, organiser: str, locale: str) -> str:
+    a, b = match.pairs
+    return _(
+        "⚠️ {who} disputes the result of match {code} ({a} v {b}). {organiser}, "
+        "please decide: "
+        "/result {code} WINNER REASON",
+        locale,
+        who=escape(who),
+        code=match.code,
+        a=pair_label(a, locale),
+        b=pair_label(b, locale),
+        organiser=organiser,
+    )
+
+
+def decision_text(contest: Contest, match: ContestMatch, fact: MatchFact, locale: str) -> str:
+    result = fact.result
+    assert result is not None
+    if result.winner is None:
+        outcome = _("both pairs are out", locale)
+    else:
+        outcome = _("{pair} goes on", locale, pair=pair_label(result.winner, locale))
+    return _(
+        "⚖️ The organiser decided match {code}: {outcome}. Reason: {reason}",
+        locale,
+        code=match.code,
+        outcome=outcome,
+        reason=escape(fact.reason),
+    )
+
+
+def both_out_text(contest: Contest, matches: Sequence[ContestMatch], locale: str) -> str:
+    lines = [
+        _(
+            "⏰ <b>{name}</b>: the round-1 deadline has passed. Not played or not "
+            "reported, so both pairs are out:",
+            locale,
+            name=escape(contest.name),
+        )
+    ]
+    for match in matches:
+        a, b = (contest.pair(n) for n in match.pairs)
+        lines.append(f"• {pair_line(a, locale)}  vs  {pair_line(b, locale)}")
+    return "\n".join(lines)
+
+
+def reminder_text(contest: Contest, matches: Sequence[ContestMatch], left: timedelta, locale: str) -> str:
+    """The group's reminder, mentioning the players of matches with no result."""
+    hours = round(left.total_seconds() / 3600)
+    lines = [
+        _(
+            "⏳ <b>{name}</b>: {hours} h left to play and report round 1. No result yet:",
+            locale,
+            name=escape(contest.name),
+            hours=hours,
+        )
+    ]
+    for match in matches:
+        players = [p for n in match.pairs for p in contest.pair(n).players]
+        mentions = " ".join(f'<a href="tg://user?id={p.user_id}">{escape(p.name)}</a>' for p in players)
+        lines.append(
+            f"• {pair_label(match.pairs[0], locale)} v {pair_label(match.pairs[1], locale)}: {mentions}"
+        )
+    lines.append(_("Report as {example}.", locale, example=official_line(3, contest.settings.event_word)))
+    return "\n".join(lines)
+
+
+def reminder_dm_text(contest: Contest, match: ContestMatch, left: timedelta, locale: str) -> str:
+    hours = round(left.total_seconds() / 3600)
+    deadline = contest.rounds[match.round - 1].schedule.deadline
+    return _(
+        "⏳ {name}: your round-1 match ({a} v {b}) has no result yet, {hours} h "
+        "before the deadline "
+        "({when}). Play it and report it in the contest group, or both pairs are out. "
+        "To play through the bot: /newgame match={code}",
+        locale,
+        name=escape(contest.name),
+        a=pair_label(match.pairs[0], locale),
+        b=pair_label(match.pairs[1], locale),
+        hours=hours,
+        when=str(deadline),
+        code=match.code,
+    )
+
+
+def round_complete_text(contest: Contest, number: int, locale: str) -> str:
+    alive = ", ".join(pair_label(n, locale) for n in contest.alive) or "—"
+    return _(
+        "🏁 Round {n} is complete. Still in: {alive}. The organiser draws the next round with /round next.",
+        locale,
+        n=number,
+        alive=alive,
+    )
+
+
+def deadline_moved_text(contest: Contest, locale: str) -> str:
+    return _("📅 {line}", locale, line=deadline_line(contest, locale))
+
+
+def withdrew_text(contest: Contest, number: int, locale: str) -> str:
+    return _("{pair} withdrew from the contest (弃权).", locale, pair=pair_label(number, locale))
+
+
+# ---------------------------------------------------------------- standings and the end
+
+
+_MARKS = {
+    Mark.WON: "✓",
+    Mark.LOST: "✗",
+    Mark.BYE: "○",
+    Mark.BOTH_OUT: "⊘",
+    Mark.PENDING: "…",
+    Mark.ABSENT: "·",
+}
+
+
+def standings_text(contest: Contest, locale: str) -> str:
+    lines = [
+        _("📊 <b>{name}</b> — standings", locale, name=escape(contest.name)),
+        phase_text(contest, locale),
+    ]
+    for row in standings(contest):
+        marks = "".join(_MARKS[m] for m in row.marks)
+        place = f"#{row.place} " if row.place is not None else ""
+        prize = f" 🏅{escape(row.prize)}" if row.prize else ""
+        status = _status_word(row.status, locale)
+        lines.append(
+            f"{place}<b>{pair_label(row.number, locale)}</b> {escape(row.names)} {marks} {status}{prize}"
+        )
+    lines.append(_("✓ won ✗ lost ○ bye ⊘ both out … pending", locale))
+    return "\n".join(lines)
+
+
+def _status_word(status: PairStatus, locale: str) -> str:
+    texts = {
+        PairStatus.ALIVE: _("in", locale),
+        PairStatus.OUT: _("out", locale),
+        PairStatus.WITHDRAWN: _("withdrew", locale),
+        PairStatus.CHAMPION: _("champion", locale),
+    }
+    return texts[status]
+
+
+def final_text(contest: Contest, locale: str) -> str:
+    lines = [_("🏆 <b>{name}</b> is over. Final places:", locale, name=escape(contest.name))]
+    for placing in final_places(contest):
+        if placing.prize is None and placing.place > 3:
+            continue
+        prize = f" — {escape(placing.prize)}" if placing.prize else ""
+        lines.append(f"{placing.place}. {pair_line(contest.pair(placing.number), locale)}{prize}")
+    return "\n".join(lines)
+
+
+def decided_text(contest: Contest, locale: str) -> str:
+    return _(
+        "🏆 The contest is decided. The organiser closes it with /contest close to fix the final places.",
+        locale,
+    )
+
+
+def match_status_word(status: MatchStatus, locale: str) -> str:
+    texts = {
+        MatchStatus.PENDING: _("no result", locale),
+        MatchStatus.REPORTED: _("reported", locale),
+        MatchStatus.CONFIRMED: _("confirmed", locale),
+        MatchStatus.DISPUTED: _("disputed", locale),
+        MatchStatus.DECIDED: _("decided", locale),
+    }
+    return texts[status]
+
+
+def status_text(contest: Contest, locale: str) -> str:
+    """``/contest``: the card and the current round's matches with their status."""
+    lines = [card_text(contest, locale)]
+    current = contest.current_round
+    if current is not None and contest.phase is not ContestPhase.CLOSED:
+        lines.append(_("Round {n}:", locale, n=current.number))
+        for match in current.matches:
+            a, b = match.pairs
+            winner = f" → {pair_label(match.winner, locale)}" if match.winner is not None else ""
+            word = match_status_word(match.status, locale)
+            pairing = f"{pair_label(a, locale)} v {pair_label(b, locale)}"
+            lines.append(f"• {pairing} <code>{match.code}</code> {word}{winner}")
+    return "\n".join(lines)
+
+
+def close_round_question(contest: Contest, locale: str) -> str:
+    pending = sum(
+        1
+        for m in (contest.current_round.matches if contest.current_round else ())
+        if m.status is MatchStatus.PENDING
+    )
+    return _(
+        "Close the round now? The {n} matches without a result put both their pairs out.", locale, n=pending
+    )
+
+
+def mirror_set_text(masked: str, locale: str) -> str:
+    return _(
+        "Enterprise WeChat mirror set: {masked}. Every official announcement is also posted there.",
+        locale,
+        masked=escape(masked),
+    )
+
+
+def mask_url(url: str) -> str:
+    """The webhook address without its secret key: ``…key=ab…yz``."""
+    head, sep, key = url.partition("key=")
+    if not sep:
+        return head[:30] + "…"
+    return f"{head}key={key[:2]}…{key[-2:]}" if len(key) > 6 else f"{head}key=…"

@@ -1,0 +1,143 @@
+"""Contest matches played through the bot: ``/newgame match=CODE`` in any group, or the
+pairing message's button in the centre group.
+
+The table is an ordinary one with the contest's rules, reserved for the match's four
+players: each pair on its own side (the first pair of the pairing at seats 0 and 2,
+engine team 0), nobody else, no AI players, no preset change. When its match ends the
+table service calls :meth:`ContestDesk.on_table_finished`, and the result reports
+itself in the contest's group.
+"""
+
+from __future__ import annotations
+
+import logging
+
+from telegram import CallbackQuery, Chat, Update
+from telegram.constants import ParseMode
+
+from engine.contest import ContestError, ContestMatch, MatchStatus, normalize_code
+from handlers.contest.commands import desk_of, reply
+from handlers.contest.service import texts
+from handlers.contest.service.views import plain
+from handlers.platform.context import Context
+from handlers.platform.locales import chat_locale
+from handlers.table.lobby import lobby_view
+from handlers.table.service.tables import LiveTable, TableError
+from handlers.table.service.texts import error_text
+from storage import NotFound, StoredContest, TableStatus
+from storage.contest_links import ContestTable
+
+log = logging.getLogger(__name__)
+
+MATCH_ARG = "match="
+
+
+def match_code_of(args: list[str]) -> str | None:
+    """The CODE of ``match=CODE`` among /newgame's words, or None."""
+    for arg in args:
+        if arg.lower().startswith(MATCH_ARG):
+            return normalize_code(arg[len(MATCH_ARG) :])
+    return None
+
+
+async def new_match_game(update: Update, context: Context) -> None:
+    """/newgame match=CODE: open the match's reserved table in this group."""
+    message, chat, user = update.effective_message, update.effective_chat, update.effective_user
+    assert message is not None and chat is not None and user is not None
+    locale = await chat_locale(context.services.db, chat.id)
+    code = match_code_of(list(context.args or []))
+    if chat.type == Chat.PRIVATE:
+        await reply(context, message, error_text("group_only", locale))
+        return
+    if not code:
+        await reply(context, message, texts.problem_text("no_match_code", "", locale))
+        return
+    try:
+        table = await open_table(context, chat.id, user.id, code)
+    except ContestError as error:
+        await reply(context, message, texts.refusal_text(error.code, locale))
+        return
+    except _Refused as refused:
+        await reply(context, message, refused.text(locale))
+        return
+    await _post_lobby(context, table, locale, message.message_id)
+
+
+async def open_match_table(query: CallbackQuery, context: Context, code: str, locale: str) -> None:
+    """The pairing message's ▶ button: the same table, in the centre group."""
+    assert query.message is not None
+    try:
+        table = await open_table(context, query.message.chat.id, query.from_user.id, code)
+    except ContestError as error:
+        await query.answer(texts.refusal_text(error.code, locale), show_alert=True)
+        return
+    except _Refused as refused:
+        await query.answer(plain(refused.text(locale)), show_alert=True)
+        return
+    await query.answer()
+    await _post_lobby(context, table, locale, None)
+
+
+class _Refused(Exception):
+    def __init__(self, code: str, *, table: bool = False) -> None:
+        super().__init__(code)
+        self.code = code
+        self.table = table
+
+    def text(self, locale: str) -> str:
+        return error_text(self.code, locale) if self.table else texts.problem_text(self.code, "", locale)
+
+
+async def open_table(context: Context, chat_id: int, user_id: int, code: str) -> LiveTable:
+    """Checks, then a lobby reserved for the match's players with the contest's rules."""
+    db, desk = context.services.db, desk_of(context)
+    try:
+        stored, match = await db.contests.by_code(code=code)
+    except NotFound:
+        raise _Refused("unknown_match_code") from None
+    _check_match(stored, match, user_id)
+    for _link, status, _chat in await db.contest_links.tables_of_code(code=match.code):
+        if TableStatus(status).is_active:
+            raise _Refused("match_table_open")
+    contest = stored.contest
+    first, second = (contest.pair(n) for n in match.pairs)
+    sides = {uid: 0 for uid in first.user_ids} | {uid: 1 for uid in second.user_ids}
+    rules = desk.match_rules(contest)
+    try:
+        table = await context.services.tables.create(
+            chat_id=chat_id,
+            creator_id=user_id,
+            preset=contest.settings.match_preset,
+            rules=rules,
+            reserved=sides,
+        )
+    except TableError as error:
+        raise _Refused(error.code, table=True) from error
+    await db.contest_links.add_table(ContestTable(table.id, stored.id, match.code, first.number))
+    log.info("contest %s: table %s opened for match %s in chat %s", stored.id, table.id, match.code, chat_id)
+    return table
+
+
+def _check_match(stored: StoredContest, match: ContestMatch, user_id: int) -> None:
+    contest = stored.contest
+    current = contest.current_round
+    if contest.closed_at is not None or current is None or match.round != current.number:
+        raise _Refused("match_not_pending")
+    if match.status is not MatchStatus.PENDING:
+        raise _Refused("match_not_pending")
+    players = {uid for n in match.pairs for uid in contest.pair(n).user_ids}
+    if user_id not in players:
+        raise _Refused("not_in_match")
+
+
+async def _post_lobby(context: Context, table: LiveTable, locale: str, reply_to: int | None) -> None:
+    text, markup = lobby_view(context, table, locale)
+    await context.services.board.budget.acquire(table.record.chat_id)
+    sent = await context.bot.send_message(
+        table.record.chat_id,
+        text,
+        parse_mode=ParseMode.HTML,
+        reply_markup=markup,
+        reply_to_message_id=reply_to,
+    )
+    await context.services.tables.set_lobby_message(table, sent.message_id)
