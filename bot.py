@@ -29,6 +29,7 @@ from telegram.ext import (
     Application,
     ApplicationBuilder,
     CallbackQueryHandler,
+    ChatMemberHandler,
     CommandHandler,
     ContextTypes,
     Defaults,
@@ -47,7 +48,7 @@ from handlers.platform.replies import refuse
 from handlers.platform.sender import TrackingLimiter
 from handlers.platform.transport import AiohttpRequest
 from handlers.platform.webhook import WebhookConfig, WebhookConfigError, run_webhook
-from handlers.table import flow, lobby, play, timers
+from handlers.table import flow, lobby, members, play, timers
 from handlers.table.board import BoardPublisher
 from handlers.table.service.tables import Quarantined, TableService
 from handlers.table.service.texts import N_, _, quarantined_text, too_many_text
@@ -166,8 +167,10 @@ async def open_services(app: App, *, db_path: str, board_interval: float = 3.0) 
             renderer=renderer,
             replies=replies,
             contests=contests,
+            job_queue=app.job_queue,
         )
     )
+    board.outbox.register(members.AWAY_NOTICE, members.away_sender(app.bot, db, board.budget))
     await board.outbox.start()  # what the last run stored and never sent goes out first
     for locale, language_code in (("zh", None), ("en", "en")):
         menu = [BotCommand(name, _(text, locale)) for name, text in COMMANDS]
@@ -215,6 +218,10 @@ def register_handlers(app: App) -> None:
     app.add_handler(CommandHandler("rules", general.rules_command))
     app.add_handler(CommandHandler("fourcolor", general.four_color))
     contest_handlers(app)
+    app.add_handler(MessageHandler(filters.StatusUpdate.LEFT_CHAT_MEMBER, members.on_left_message))
+    app.add_handler(MessageHandler(filters.StatusUpdate.NEW_CHAT_MEMBERS, members.on_joined_message))
+    app.add_handler(ChatMemberHandler(members.on_chat_member, ChatMemberHandler.CHAT_MEMBER))
+    app.add_handler(ChatMemberHandler(members.on_my_chat_member, ChatMemberHandler.MY_CHAT_MEMBER))
     app.add_handler(CallbackQueryHandler(play.on_hand_press, pattern=r"^h:"))
     app.add_handler(CallbackQueryHandler(lobby.on_lobby_press, pattern=r"^[ls]:"))
     app.add_handler(CallbackQueryHandler(contest_commands.on_contest_press, pattern=r"^k:"))

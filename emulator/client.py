@@ -38,7 +38,11 @@ The users' side (all ``async``)::
     await telegram.document(message)                 # -> a document's file (sendDocument)
     await telegram.send(bob, table, "3组", reply_to=message)  # a reply to a bot message
     await telegram.set_admins(table, [alice])        # first one is the group's owner
+    await telegram.block_bot(alice)                  # my_chat_member; 403 until she writes again
+    await telegram.leave(alice, table)               # left_chat_member (+ chat_member if asked)
+    await telegram.join(alice, table)                # new_chat_members (+ chat_member if asked)
     await telegram.wait_idle()                       # the bot fetched every update
+    await telegram.delay_edits(300, 800)             # the bot's edits now take 300-800 ms
     await wait_for(some_async_check, timeout=10)     # generic: poll until truthy
 
 ``BotMessage`` is the message as the chat shows it now (after edits): ``text``,
@@ -51,7 +55,14 @@ send ``/start`` first); ``parse_mode="HTML"`` is parsed and malformed HTML is re
 an edit that changes nothing is refused ("message is not modified"); an edit without
 ``reply_markup`` removes the inline keyboard; callback data is at most 64 bytes; a
 callback query can be answered once; only buttons a message currently shows can be
-pressed (``EmulatorError`` otherwise).
+pressed (``EmulatorError`` otherwise), or, for a moment after an edit, the buttons it
+replaced (a phone shows the old keyboard until the edit reaches it): one second, or the
+longest edit delay if that is longer.
+
+Phone speed: ``delay_edits(min_ms, max_ms)`` makes every edit of the bot's messages (for
+this token) wait a random time in that range before it is applied and answered, as edits
+on real Telegram take hundreds of milliseconds to reach the phone; the chat shows the old
+message meanwhile. ``delay_edits(0, 0)`` turns it off.
 """
 
 from __future__ import annotations
@@ -215,8 +226,8 @@ class BotMessage:
 def callback_ops(message: BotMessage) -> dict[str, list[str]]:
     """The message's callback buttons grouped by operation.
 
-    The bot's callback data reads ``area:table:version:nonce:op[:arg]`` (see
-    ``handlers/callback_data.py``); simulated users pick buttons by ``op``.
+    The bot's callback data reads ``area:table:version:check:op[:arg[:count]]`` (see
+    ``handlers/table/service/callback_data.py``); simulated users pick buttons by ``op``.
     """
     found: dict[str, list[str]] = {}
     for row in message.buttons:
@@ -312,15 +323,24 @@ def _read_line(process: subprocess.Popen[bytes], timeout: float) -> str:
 
 
 @contextlib.asynccontextmanager
-async def polling(app: Application[Any, Any, Any, Any, Any, Any], timeout: int = 2) -> AsyncIterator[None]:
+async def polling(
+    app: Application[Any, Any, Any, Any, Any, Any],
+    timeout: int = 2,
+    allowed_updates: Sequence[str] | None = None,
+) -> AsyncIterator[None]:
     """Runs `app` with long polling against the emulator for the duration of the block.
 
     Updates sent before the block are delivered too, as Telegram keeps them for the bot.
+    ``allowed_updates`` as in getUpdates (None: Telegram's default, without ``chat_member``).
     """
     async with app:
         await app.start()
         assert app.updater is not None
-        await app.updater.start_polling(poll_interval=0.0, timeout=timeout)
+        await app.updater.start_polling(
+            poll_interval=0.0,
+            timeout=timeout,
+            allowed_updates=list(allowed_updates) if allowed_updates else None,
+        )
         try:
             yield
         finally:
@@ -443,6 +463,25 @@ class Telegram:
     async def set_admins(self, chat: Chat, users: Sequence[User]) -> None:
         """Makes `users` the group's administrators; the first is its owner (creator)."""
         await self._call("/setChatAdministrators", {"chatId": chat.id, "userIds": [u.id for u in users]})
+
+    async def delay_edits(self, min_ms: int, max_ms: int) -> None:
+        """From now on the bot's edits take min_ms..max_ms to be applied (0, 0: at once)."""
+        await self._call("/setEditDelay", {"token": self.token, "minMs": min_ms, "maxMs": max_ms})
+
+    async def block_bot(self, user: User) -> None:
+        """`user` blocks the bot: it gets a `my_chat_member` update (member → kicked), and its
+        sends and edits in their private chat fail with 403 ("bot was blocked by the user")
+        until they write to it again (e.g. /start), which unblocks it (kicked → member)."""
+        await self._call("/blockBot", {"token": self.token, "user": user.to_api()})
+
+    async def leave(self, user: User, chat: Chat) -> None:
+        """`user` leaves the group: the bot gets the `left_chat_member` service message, and a
+        `chat_member` update if its polling asked for those in allowed_updates."""
+        await self._call("/leaveChat", {"token": self.token, "chatId": chat.id, "user": user.to_api()})
+
+    async def join(self, user: User, chat: Chat) -> None:
+        """`user` joins (or rejoins) the group: `new_chat_members`, and `chat_member` if asked."""
+        await self._call("/joinChat", {"token": self.token, "chatId": chat.id, "user": user.to_api()})
 
     async def pending_updates(self) -> int:
         return int(await self._call("/pendingUpdates", {"token": self.token}))

@@ -6,7 +6,7 @@ stored as state, only as rules + seed + its ordered action log (replayed on star
 
 from storage.contests import ContestRepository, StoredContest
 from storage.database import Database
-from storage.errors import NotFound, StorageConflict
+from storage.errors import NotFound, StorageConflict, StorageUnavailable
 from storage.models import ActionRecord, ChatRecord, SeatRecord, TableRecord, TableStatus, UserRecord
 
 __all__ = [
@@ -17,6 +17,7 @@ __all__ = [
     "NotFound",
     "SeatRecord",
     "StorageConflict",
+    "StorageUnavailable",
     "StoredContest",
     "TableRecord",
     "TableStatus",

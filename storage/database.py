@@ -28,6 +28,9 @@ from storage.repositories import ActionLog, ChatRepository, SeatRepository, Tabl
 MIGRATIONS_DIR: Final = Path(__file__).with_name("migrations")
 DEFAULT_PATH: Final = "guandan.db"
 _MIGRATION_NAME: Final = re.compile(r"^(\d{4})_[a-z0-9_]+\.sql$")
+BUSY_TIMEOUT: Final = 5.0
+"""Seconds a write waits for another process's lock (sqlite3's default). A press waits that
+long at most before it is answered "not saved, try again"."""
 FOREIGN_KEYS_OFF: Final = "-- foreign_keys: off"
 """A migration holding this line rebuilds a parent table: it runs with foreign keys off
 (dropping the old table would otherwise cascade-delete its children) and commits only if
@@ -74,9 +77,15 @@ class Database:
         self.contest_links = ContestLinkRepository(conn)
 
     @classmethod
-    async def open(cls, path: str | Path, *, migrations_dir: Path = MIGRATIONS_DIR) -> Database:
-        """Connect, switch to WAL and bring the schema up to the newest migration."""
-        conn = await aiosqlite.connect(str(path), isolation_level=None)
+    async def open(
+        cls, path: str | Path, *, migrations_dir: Path = MIGRATIONS_DIR, busy_timeout: float = BUSY_TIMEOUT
+    ) -> Database:
+        """Connect, switch to WAL and bring the schema up to the newest migration.
+
+        ``busy_timeout``: seconds a statement waits for another process's lock before it
+        fails as :class:`~storage.errors.StorageUnavailable` (tests shorten it).
+        """
+        conn = await aiosqlite.connect(str(path), isolation_level=None, timeout=busy_timeout)
         try:
             await conn.execute("PRAGMA journal_mode = WAL")
             await conn.execute("PRAGMA synchronous = NORMAL")

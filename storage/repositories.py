@@ -5,13 +5,14 @@ statement each (autocommit) and return domain records; a missing row raises
 from __future__ import annotations
 
 import sqlite3
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
+from contextlib import contextmanager
 from datetime import UTC, datetime
 from typing import Any
 
 import aiosqlite
 
-from storage.errors import NotFound, StorageConflict
+from storage.errors import NotFound, StorageConflict, StorageUnavailable
 from storage.models import ActionRecord, ChatRecord, SeatRecord, TableRecord, TableStatus, UserRecord
 
 _TABLE_COLUMNS = (
@@ -61,34 +62,60 @@ def _seat(row: Iterable[Any]) -> SeatRecord:
     )
 
 
+UNAVAILABLE = frozenset(
+    {sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED, sqlite3.SQLITE_READONLY, sqlite3.SQLITE_IOERR}
+    | {sqlite3.SQLITE_FULL, sqlite3.SQLITE_CANTOPEN}
+)
+"""Primary result codes that say the storage, not the statement, is at fault: read-only,
+locked beyond the busy timeout, full, or failing. Anything else (a missing table, bad SQL)
+is a bug and stays an ``OperationalError``."""
+
+
+@contextmanager
+def unavailable_as_error() -> Iterator[None]:
+    """Turn a storage fault into :class:`StorageUnavailable` (the statement changed nothing:
+    in autocommit mode SQLite rolls a failed statement back)."""
+    try:
+        yield
+    except sqlite3.OperationalError as error:
+        code = getattr(error, "sqlite_errorcode", None)
+        if code is None or code & 0xFF not in UNAVAILABLE:
+            raise
+        raise StorageUnavailable(str(error)) from error
+
+
 class _Repository:
     def __init__(self, conn: aiosqlite.Connection) -> None:
         self._conn = conn
 
     async def _one(self, sql: str, params: tuple[Any, ...], what: str) -> tuple[Any, ...]:
-        async with self._conn.execute(sql, params) as cursor:
-            row = await cursor.fetchone()
+        with unavailable_as_error():
+            async with self._conn.execute(sql, params) as cursor:
+                row = await cursor.fetchone()
         if row is None:
             raise NotFound(what)
         return tuple(row)
 
     async def _all(self, sql: str, params: tuple[Any, ...]) -> list[tuple[Any, ...]]:
-        async with self._conn.execute(sql, params) as cursor:
-            return [tuple(row) for row in await cursor.fetchall()]
+        with unavailable_as_error():
+            async with self._conn.execute(sql, params) as cursor:
+                return [tuple(row) for row in await cursor.fetchall()]
 
     async def _insert(self, sql: str, params: tuple[Any, ...], what: str) -> None:
         """Run one INSERT in a single trip to the database thread (``_write`` takes two:
         the statement, then closing its cursor). The action log's writes are on every
         press's path, where each trip waits for the event loop to hand over the GIL."""
         try:
-            await self._conn.execute_insert(sql, params)
+            with unavailable_as_error():
+                await self._conn.execute_insert(sql, params)
         except sqlite3.IntegrityError as error:
             raise StorageConflict(f"{what}: {error}") from error
 
     async def _write(self, sql: str, params: tuple[Any, ...], what: str) -> int:
         """Run one write; return its rowcount. A missing target row raises NotFound."""
         try:
-            cursor = await self._conn.execute(sql, params)
+            with unavailable_as_error():
+                cursor = await self._conn.execute(sql, params)
         except sqlite3.IntegrityError as error:
             raise StorageConflict(f"{what}: {error}") from error
         await cursor.close()
@@ -103,11 +130,12 @@ class TableRepository(_Repository):
     ) -> TableRecord:
         """A new table in the lobby; a second active table in the chat is a conflict."""
         try:
-            cursor = await self._conn.execute(
-                "INSERT INTO game_tables (chat_id, token, creator_id, status, preset, rules_json, seed,"
-                " created_at) VALUES (?, ?, ?, 'lobby', ?, ?, ?, ?)",
-                (chat_id, token, creator_id, preset, rules_json, seed, _now()),
-            )
+            with unavailable_as_error():
+                cursor = await self._conn.execute(
+                    "INSERT INTO game_tables (chat_id, token, creator_id, status, preset, rules_json, seed,"
+                    " created_at) VALUES (?, ?, ?, 'lobby', ?, ?, ?, ?)",
+                    (chat_id, token, creator_id, preset, rules_json, seed, _now()),
+                )
         except sqlite3.IntegrityError as error:
             raise StorageConflict(f"chat {chat_id} already has an active table") from error
         table_id = cursor.lastrowid
@@ -259,11 +287,15 @@ class ActionLog(_Repository):
             params = tuple(
                 value for version, seat, text in chunk for value in (table_id, version, seat, text, now)
             )
-            await self._insert(
-                f"INSERT INTO actions (table_id, version, seat, action_json, created_at) VALUES {rows}",
-                params,
-                f"actions {chunk[0][0]}..{chunk[-1][0]} of table {table_id}",
-            )
+            try:
+                await self._insert(
+                    f"INSERT INTO actions (table_id, version, seat, action_json, created_at) VALUES {rows}",
+                    params,
+                    f"actions {chunk[0][0]}..{chunk[-1][0]} of table {table_id}",
+                )
+            except StorageUnavailable as error:
+                error.written = start
+                raise
 
     async def of_table(self, *, table_id: int) -> list[ActionRecord]:
         rows = await self._all(

@@ -10,7 +10,7 @@ from concurrent.futures import Executor
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from telegram.ext import CallbackContext, ExtBot
+from telegram.ext import CallbackContext, ExtBot, JobQueue
 
 from handlers.platform.chats import ChatBudget, ChatReplies
 from handlers.platform.outbox import Outbox
@@ -34,6 +34,7 @@ class Services:
     renderer: Executor  # draws hand pictures off the event loop (a small fixed pool bounds memory)
     sender: LatestWins = field(default_factory=LatestWins)  # hand-message edits, outside the table lock
     contests: ContestDesk | None = None  # contest commands, announcements and deadline jobs
+    job_queue: JobQueue[Any] | None = None  # the clocks, for work that starts outside a handler (a 403)
     replies: ChatReplies = field(  # command replies, one queue per chat (bot.py shares the board's budget)
         default_factory=lambda: ChatReplies(ChatBudget(), notice=too_many_text)
     )

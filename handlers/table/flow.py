@@ -25,6 +25,7 @@ from handlers.table.hand_message import post_hands, refresh_hand
 from handlers.table.service.tables import LiveTable, Outcome, TableError
 from handlers.table.service.texts import _
 from handlers.table.timers import TurnClock
+from storage import StorageUnavailable
 
 log = logging.getLogger(__name__)
 
@@ -52,6 +53,8 @@ async def post(
     services.board.publish(table, outcome.events)
     if job_queue is not None:
         timers.rearm(job_queue, table, CLOCKS)
+        if services.tables.needs_recovery:
+            recover_later(job_queue)
     return delivery
 
 
@@ -94,7 +97,12 @@ async def on_match_clock(context: Context) -> None:
     async with table.lock:
         if table.match is None or table.match.is_over:
             return
-        outcome = await context.services.tables.expire(table)
+        try:
+            outcome = await context.services.tables.expire(table)
+        except StorageUnavailable as error:
+            log.warning("table %s: match clock not stored (%s); it rings again", table.id, error)
+            _ring_again(context, timers.clock_name(table.id))
+            return
         delivery = await post_in(context, table, outcome)
     await delivery
 
@@ -116,9 +124,14 @@ async def on_turn_timeout(context: Context) -> None:
             return
         state = table.seats[clock.seat]
         locale = await seat_locale(context.services.db, state)
-        outcome = await context.services.tables.act(
-            table, seat=clock.seat, action=timeout_action(table.observe(clock.seat)), timed_out=True
-        )
+        try:
+            outcome = await context.services.tables.act(
+                table, seat=clock.seat, action=timeout_action(table.observe(clock.seat)), timed_out=True
+            )
+        except StorageUnavailable as error:  # nothing changed: the same clock rings again soon
+            log.warning("table %s: timeout of seat %s not stored (%s)", table.id, clock.seat, error)
+            _ring_again(context, timers.job_name(table.id, clock.seat))
+            return
         state.note = _("⏰ Time ran out: the bot acted for you.", locale)
         if state.record.autoplay:
             state.note += "\n" + _("Auto-play is on; press Cancel auto-play to play again.", locale)
@@ -128,3 +141,56 @@ async def on_turn_timeout(context: Context) -> None:
 
 CLOCKS = timers.ClockCallbacks(on_turn=on_turn_timeout, on_match=on_match_clock)
 """What the clocks armed by :func:`post` do when they ring."""
+
+
+# ---------------------------------------------------------------- storage faults
+
+RETRY_SECONDS = 5.0
+"""While storage is unavailable (read-only, locked, disk full): how soon a clock whose action
+could not be stored rings again, and how often the recovery job tries again. Each try is one
+failed write; play resumes at most this long after storage is back."""
+
+RECOVERY_JOB = "storage:recover"
+
+
+def _ring_again(context: Context, name: str) -> None:
+    """Arm the clock that just rang again, with the same data, in :data:`RETRY_SECONDS`."""
+    job = context.job
+    assert job is not None and context.job_queue is not None
+    context.job_queue.run_once(
+        job.callback,
+        RETRY_SECONDS,
+        data=job.data,
+        name=name,
+        job_kwargs={"id": name, "replace_existing": True},
+    )
+
+
+def recover_later(job_queue: JobQueue[Any]) -> None:
+    """Schedule :func:`on_recover` (once: an armed recovery job covers every table)."""
+    if timers.armed(job_queue, RECOVERY_JOB) is None:
+        job_queue.run_once(
+            on_recover,
+            RETRY_SECONDS,
+            name=RECOVERY_JOB,
+            job_kwargs={"id": RECOVERY_JOB, "replace_existing": True},
+        )
+
+
+async def on_recover(context: Context) -> None:
+    """Storage failed earlier: store the writes that lag behind memory, let the bots of stalled
+    tables act (and show it); again later while storage is still unavailable."""
+    tables = context.services.tables
+    await tables.catch_up()
+    for table_id in sorted(tables.stalled):
+        try:
+            table = tables.get(table_id)
+        except TableError:
+            tables.stalled.discard(table_id)
+            continue
+        async with table.lock:
+            outcome = await tables.resume(table)
+            delivery = await post_in(context, table, outcome)
+        await delivery
+    if tables.needs_recovery and context.job_queue is not None:
+        recover_later(context.job_queue)

@@ -37,7 +37,7 @@ from handlers.table.keyboards import (
     waiting_keyboard,
 )
 from handlers.table.service.selection import digest, readings, select_play
-from handlers.table.service.tables import LiveTable, SeatState
+from handlers.table.service.tables import Away, LiveTable, SeatState
 from handlers.table.service.texts import hand_caption
 
 log = logging.getLogger(__name__)
@@ -102,8 +102,8 @@ async def post_hand(
     """
     state = table.seats[seat]
     user_id = state.record.user_id
-    if user_id is None or table.match is None:
-        return sent()
+    if user_id is None or table.match is None or services.tables.away.get((table.id, seat)) is Away.BLOCKED:
+        return sent()  # a player who blocked the bot gets the hand again after /start
     obs = table.observe(seat)
     locale, four_color = await seat_preferences(services.db, state)
     caption = hand_caption(obs=obs, names=table.names(), rules=table.rules, locale=locale, note=state.note)
@@ -141,12 +141,12 @@ async def _replace_message(
     user_id = state.record.user_id
     assert user_id is not None
     old = state.record.dm_message_id
-    if old is not None:
-        await _drop_keyboard(bot, user_id, old)
     try:
+        if old is not None:
+            await _drop_keyboard(bot, user_id, old)
         await _send(bot, services, table, state, look)
     except Forbidden:
-        await _unreachable(services, user_id, state.record.seat)
+        _unreachable(bot, services, state)
         state.shown_caption = None  # the next refresh tries again
         return
     state.needs_new_message = False
@@ -210,7 +210,7 @@ async def _edit_message(
         await _edit(_request(bot, services, chat_id, message_id, look, _kind(state, message_id, look)))
         state.delivered = (message_id, look.hand_key, look.caption)
     except Forbidden:
-        await _unreachable(services, chat_id, state.record.seat)
+        _unreachable(bot, services, state)
     except BadRequest:
         log.info("hand message %s cannot be edited; sending a new one", message_id)
         if state.record.dm_message_id == message_id:
@@ -257,9 +257,15 @@ async def _resend(bot: ExtBot[None], services: Services, table: LiveTable, seat:
         await refresh_hand(bot, services, table, seat)
 
 
-async def _unreachable(services: Services, user_id: int, seat: int) -> None:
-    log.warning("user %s blocked the bot; the turn clock will play seat %s", user_id, seat)
-    await services.db.users.set_reachable(user_id=user_id, reachable=False)
+def _unreachable(bot: ExtBot[None], services: Services, state: SeatState) -> None:
+    """A 403: the player blocked the bot. Their seats go into 托管 at once and each group is
+    told (:func:`handlers.table.members.unreachable`), in a task of its own: showing that
+    delivers hand messages, and this delivery holds the seat's mailbox."""
+    from handlers.table import members  # members shows through flow, which imports this module
+
+    assert state.record.user_id is not None
+    log.warning("user %s blocked the bot (seat %s)", state.record.user_id, state.record.seat)
+    _start(members.unreachable(bot, services, state.record.user_id))
 
 
 async def _send(

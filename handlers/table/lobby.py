@@ -22,10 +22,17 @@ from handlers.table import flow, timers
 from handlers.table.keyboards import lobby_keyboard, stop_keyboard
 from handlers.table.service.callback_data import Area, BadCallback, Op, Press
 from handlers.table.service.settings import SettingProblem, rules_from_args
-from handlers.table.service.tables import LiveTable, TableError
-from handlers.table.service.texts import _, error_text, lobby_text, setting_problem_text
+from handlers.table.service.tables import Away, LiveTable, TableError
+from handlers.table.service.texts import (
+    _,
+    back_note,
+    error_text,
+    lobby_text,
+    setting_problem_text,
+    welcome_back_text,
+)
 from render.words import seat_name
-from storage import NotFound, TableStatus
+from storage import NotFound, StorageUnavailable, TableStatus
 
 log = logging.getLogger(__name__)
 
@@ -103,6 +110,9 @@ async def new_game(update: Update, context: Context) -> None:
     except TableError as error:
         context.services.replies.reply(message, error_text(error.code, locale), locale)
         return
+    except StorageUnavailable:
+        context.services.replies.reply(message, error_text("not_saved", locale), locale)
+        return
     text, markup = lobby_view(context, table, locale)
 
     async def send_lobby() -> None:  # by the chat's reply queue, when the group's quota allows
@@ -124,13 +134,17 @@ async def start(update: Update, context: Context) -> None:
     if chat.type != Chat.PRIVATE:
         return
     services = context.services
-    await services.db.users.set_reachable(user_id=user.id, reachable=True)
     locale = await user_locale(context.services.db, user.id)
+    try:
+        await services.db.users.set_reachable(user_id=user.id, reachable=True)
+    except StorageUnavailable:
+        await message.reply_text(error_text("not_saved", locale))
+        return
     if not context.args:
-        await message.reply_text(
-            _("Hello! Add me to a group and send /newgame there. /help explains more.", locale)
-        )
-        await _refresh_seats_of(context, user.id)
+        playing = any(table.match is not None for table, _seat in services.tables.tables_of_user(user.id))
+        hello = _("Hello! Add me to a group and send /newgame there. /help explains more.", locale)
+        await message.reply_text(welcome_back_text(locale) if playing else hello)
+        await welcome_back(context, user.id)
         return
     try:
         table = services.tables.by_token(context.args[0])
@@ -150,6 +164,10 @@ async def start(update: Update, context: Context) -> None:
         except TableError as error:
             await message.reply_text(error_text(error.code, locale))
             return
+        except StorageUnavailable:
+            services.tables.pending_seats[(table.id, user.id)] = wanted
+            await message.reply_text(error_text("not_saved", locale))
+            return
         await redraw_lobby(context, table)
     await message.reply_text(
         _(
@@ -160,14 +178,30 @@ async def start(update: Update, context: Context) -> None:
     )
 
 
-async def _refresh_seats_of(context: Context, user_id: int) -> None:
-    """After /start: a player who had blocked the bot gets the hand message back."""
-    for table, seat in context.services.tables.tables_of_user(user_id):
-        if table.match is None:
+async def welcome_back(context: Context, user_id: int, *, rejoined: int | None = None) -> int:
+    """``/start`` again: each of the user's matches sends the hand again, in a new message (the
+    old one may be far up the chat, or gone with a block); ``rejoined`` (a group id): only that
+    group's match, and only if the player was away for having left it (both the service message
+    and the ``chat_member`` update say so: the hand comes once). 托管 stays on; the caption says
+    how to end it. Returns how many hands were sent."""
+    services = context.services
+    count = 0
+    for table, seat in services.tables.tables_of_user(user_id):
+        if table.match is None or table.match.is_over:
+            continue
+        if rejoined is not None and table.record.chat_id != rejoined:
             continue
         async with table.lock:
-            table.seats[seat].shown_deal = None
+            state = table.seats[seat]
+            if rejoined is not None and services.tables.away.get((table.id, seat)) is not Away.LEFT:
+                continue
+            services.tables.away.pop((table.id, seat), None)
+            state.lost_message = True
+            if state.record.autoplay:
+                state.note = back_note(await user_locale(services.db, user_id))
             await flow.refresh_hand_of(context, table, seat)
+        count += 1
+    return count
 
 
 async def stop(update: Update, context: Context) -> None:
@@ -219,6 +253,9 @@ async def on_lobby_press(update: Update, context: Context) -> None:
                 await _lobby_press(query, context, table, press, locale)
         except TableError as error:
             await refuse(query, error.code, locale)
+        except StorageUnavailable as error:  # nothing of this press was stored: press again
+            log.warning("lobby press at table %s not saved: %s", table.id, error)
+            await refuse(query, "not_saved", locale)
 
 
 async def _lobby_press(

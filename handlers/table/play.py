@@ -44,6 +44,7 @@ from handlers.table.service.selection import Hints, digest, select_play, selecte
 from handlers.table.service.tables import LiveTable, Policy, SeatState, TableError
 from handlers.table.service.texts import _, cannot_beat, error_text
 from handlers.table.service.tribute import EXCHANGE_OPS, exchange_action
+from storage import StorageUnavailable
 
 log = logging.getLogger(__name__)
 
@@ -87,7 +88,11 @@ async def on_hand_press(update: Update, context: Context) -> None:
         await refuse(query, "not_seated", await user_locale(context.services.db, query.from_user.id))
         return
     async with table.lock:
-        reply = await _handle(query, context, table, table.seats[seat], press)
+        try:
+            reply = await _handle(query, context, table, table.seats[seat], press)
+        except StorageUnavailable as error:  # nothing changed, the selection included: press again
+            log.warning("press at table %s not saved: %s", table.id, error)
+            reply = refuse(query, "not_saved", await seat_locale(context.services.db, table.seats[seat]))
     await reply
 
 

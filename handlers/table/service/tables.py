@@ -14,8 +14,9 @@ import json
 import logging
 import secrets
 from collections import Counter
-from collections.abc import Awaitable, Callable, Iterable
+from collections.abc import Awaitable, Callable, Hashable, Iterable
 from dataclasses import dataclass, field, replace
+from enum import Enum
 
 from engine.actions import Action, DealStarted, Event, GiveTribute, Phase, TimeExpired
 from engine.ai import choose_action, timeout_action
@@ -26,7 +27,7 @@ from engine.observation import Observation
 from engine.plays import Play
 from engine.rules import Rules
 from handlers.table.service.selection import Hints
-from storage import Database, SeatRecord, StorageConflict, TableRecord, TableStatus
+from storage import Database, SeatRecord, StorageConflict, StorageUnavailable, TableRecord, TableStatus
 
 log = logging.getLogger(__name__)
 
@@ -41,6 +42,13 @@ class TableError(Exception):
     def __init__(self, code: str) -> None:
         super().__init__(code)
         self.code = code
+
+
+class Away(Enum):
+    """Why a seated player is gone; their seat is in 托管 until they come back."""
+
+    BLOCKED = "blocked"  # a 403 from their private chat: no hand message can reach them
+    LEFT = "left"  # they left the group
 
 
 @dataclass
@@ -193,6 +201,9 @@ class TableService:
         self.tables: dict[int, LiveTable] = {}
         self.pending_seats: dict[tuple[int, int], int | None] = {}  # (table, user) → wanted seat
         self.finished_hooks: list[FinishedHook] = []  # called (table lock held) when a match ends
+        self.stalled: set[int] = set()  # tables whose bots could not store their actions: resume them
+        self.away: dict[tuple[int, int], Away] = {}  # (table, seat) → why its player is gone (in 托管)
+        self._behind: dict[Hashable, Callable[[], Awaitable[None]]] = {}  # writes that lag memory
 
     # ---------------------------------------------------------------- look-ups
 
@@ -305,16 +316,35 @@ class TableService:
         table.rules = rules
 
     async def set_lobby_message(self, table: LiveTable, message_id: int | None) -> None:
-        await self.db.tables.set_lobby_message(table_id=table.id, message_id=message_id)
+        """Which message is the lobby (bookkeeping: see :meth:`_keep`)."""
         table.record = replace(table.record, lobby_message_id=message_id)
+        await self._keep(
+            (table.id, "lobby"),
+            lambda: self.db.tables.set_lobby_message(
+                table_id=table.id, message_id=table.record.lobby_message_id
+            ),
+        )
 
     async def set_board_message(self, table: LiveTable, message_id: int | None) -> None:
-        await self.db.tables.set_board_message(table_id=table.id, message_id=message_id)
+        """Which message is the live board (bookkeeping: see :meth:`_keep`)."""
         table.record = replace(table.record, board_message_id=message_id)
+        await self._keep(
+            (table.id, "board"),
+            lambda: self.db.tables.set_board_message(
+                table_id=table.id, message_id=table.record.board_message_id
+            ),
+        )
 
     async def set_dm_message(self, table: LiveTable, seat: int, message_id: int | None) -> None:
-        await self.db.seats.set_dm_message(table_id=table.id, seat=seat, message_id=message_id)
-        table.seats[seat].record = replace(table.seats[seat].record, dm_message_id=message_id)
+        """Which message is the seat's hand (bookkeeping: see :meth:`_keep`)."""
+        state = table.seats[seat]
+        state.record = replace(state.record, dm_message_id=message_id)
+        await self._keep(
+            (table.id, "dm", seat),
+            lambda: self.db.seats.set_dm_message(
+                table_id=table.id, seat=seat, message_id=state.record.dm_message_id
+            ),
+        )
 
     # ---------------------------------------------------------------- match lifecycle
 
@@ -323,11 +353,12 @@ class TableService:
         self._require(table, TableStatus.LOBBY)
         if len(table.seats) < 4:
             raise TableError("seats_missing")
-        table.match = Match.new(table.rules, table.record.seed)
-        await self.db.tables.start(table_id=table.id)
+        match = Match.new(table.rules, table.record.seed)
+        await self.db.tables.start(table_id=table.id)  # the deal is the seed's: stored by this
         table.record = await self.db.tables.get(table_id=table.id)
-        table.remember(table.match.events)
-        return await self._run_bots(table, [], list(table.deal_events))
+        table.match = match
+        table.remember(match.events)
+        return await self._continue(table, list(table.deal_events))
 
     async def stop(self, table: LiveTable) -> None:
         await self._set_status(table, TableStatus.STOPPED)
@@ -335,12 +366,19 @@ class TableService:
     async def act(self, table: LiveTable, *, seat: int, action: Action, timed_out: bool = False) -> Outcome:
         """Apply a human's action (or its timeout default), persist it, then let bots act.
 
-        A timeout counts towards 托管 (two in a row); a player's own action resets it.
+        A timeout counts towards 托管 (two in a row); a player's own action resets it. If the
+        log cannot be written (:class:`StorageUnavailable`) nothing changes, the seat's
+        selection included, so the same press can be made again.
         """
         self._require(table, TableStatus.PLAYING)
+        before = table.seats[seat].record
         events = self._apply(table, seat, action)
-        await self._count_timeout(table, seat, timed_out)
-        return await self._run_bots(table, [(seat, action)], events)
+        self._count_timeout(table, seat, timed_out)
+        try:
+            return await self._run_bots(table, [(seat, action)], events)
+        except BaseException:
+            table.seats[seat].record = before
+            raise
 
     async def expire(self, table: LiveTable) -> Outcome:
         """The match clock ran out (timed formats): the engine ends per the preset's rule."""
@@ -349,15 +387,43 @@ class TableService:
         return await self._run_bots(table, [], events)
 
     async def set_autoplay(self, table: LiveTable, *, seat: int, on: bool) -> Outcome:
-        """托管 on (bots act for the seat now) or off (取消托管)."""
+        """托管 on (bots act for the seat now) or off (取消托管), stored before anything acts
+        (a storage fault raises and changes nothing)."""
         await self._store_autoplay(table, seat, autoplay=on, timeouts=0)
         if table.record.status is not TableStatus.PLAYING:
             return Outcome((), (), table.version)
-        return await self._run_bots(table, [], [])
+        return await self._continue(table, [])
+
+    async def hand_to_bot(self, table: LiveTable, *, seat: int) -> Outcome:
+        """The player is gone (blocked the bot, left the group): 托管 at once, whatever the
+        storage does. The flag is stored with the bots' next actions (see :meth:`_keep`)."""
+        self._set_flags(table, seat, autoplay=True, timeouts=0)
+        if table.match is None:
+            await self.catch_up()
+            return Outcome((), (), table.version)
+        return await self._continue(table, [])
 
     async def resume(self, table: LiveTable) -> Outcome:
-        """After a restart: bots catch up if the crash came between two actions."""
-        return await self._run_bots(table, [], [])
+        """After a restart, or once storage is back (see :attr:`stalled`): bots catch up and
+        the bookkeeping writes that lag behind memory are stored."""
+        return await self._continue(table, [])
+
+    async def catch_up(self) -> bool:
+        """Store every bookkeeping write that failed (see :meth:`_keep`); True if none is left."""
+        for key, write in list(self._behind.items()):
+            try:
+                await write()
+            except StorageUnavailable as error:
+                log.warning("storage still unavailable (%s): %d writes wait", error, len(self._behind))
+                return False
+            if self._behind.get(key) is write:
+                del self._behind[key]
+        return True
+
+    @property
+    def needs_recovery(self) -> bool:
+        """A storage fault left work for later: bots that could not act, or lagging writes."""
+        return bool(self.stalled or self._behind)
 
     # ---------------------------------------------------------------- restore
 
@@ -407,26 +473,78 @@ class TableService:
         events = table.match.apply(seat, action)
         table.unsaved.append((table.match.version, seat, encode_action(action)))
         table.remember(events)
-        for state in table.seats.values():
-            state.readings = ()
-        if seat is not None and seat in table.seats:
-            table.seats[seat].clear_selection()
         return events
 
     async def _save(self, table: LiveTable) -> None:
         """Commit the actions applied since the last save, before anything is shown.
 
-        If the write fails, the match goes back to what the log holds.
+        If the write fails, the match goes back to what the log holds (replayed in memory:
+        the database may be failing reads too) and the players' selections stay as they
+        were; the error goes to the caller. Only a stored action clears its seat's selection.
         """
         rows, table.unsaved = table.unsaved, []
         try:
             await self.db.actions.append_many(table_id=table.id, actions=rows)
-        except BaseException:
-            await self._reload_match(table)
+        except StorageUnavailable as error:
+            self._roll_back(table, len(rows) - error.written)
             raise
+        except BaseException:
+            self._roll_back(table, len(rows))
+            raise
+        for state in table.seats.values():
+            state.readings = ()
+        for seat in {seat for _, seat, _ in rows if seat is not None and seat in table.seats}:
+            table.seats[seat].clear_selection()
+        await self.catch_up()
         if table.match is not None and table.match.is_over:
-            await self._set_status(table, TableStatus.FINISHED)
+            await self._end(table)
             await self._finished(table)
+
+    async def _end(self, table: LiveTable) -> None:
+        """The match is over (its log says so): the table leaves play even if the status
+        cannot be stored now (a restart would find the match over and finish it too)."""
+        await self._set_status(table, TableStatus.FINISHED, write=False)
+        await self._keep(
+            (table.id, "status"),
+            lambda: self.db.tables.set_status(table_id=table.id, status=TableStatus.FINISHED),
+        )
+
+    def _roll_back(self, table: LiveTable, lost: int) -> None:
+        """Forget the last ``lost`` actions: the match is replayed without them (undo by
+        replay, as a restart does, never by reverse steps)."""
+        assert table.match is not None
+        if lost <= 0:
+            return
+        history = table.match.history
+        table.match = Match.replay(table.rules, table.record.seed, history[: len(history) - lost])
+        table.deal_events = []
+        table.remember(table.match.events)
+
+    async def _keep(self, key: Hashable, write: Callable[[], Awaitable[None]]) -> None:
+        """A bookkeeping write (which message shows what, 托管 flags, a finished status):
+        memory already holds the value, so a storage fault only delays it. It waits in
+        ``_behind`` and is stored after the next successful save, or by :meth:`catch_up`;
+        a newer value of the same key replaces it."""
+        self._behind[key] = write
+        try:
+            await write()
+        except StorageUnavailable as error:
+            log.warning("storage unavailable, %s stored later: %s", key, error)
+            return
+        if self._behind.get(key) is write:
+            del self._behind[key]
+
+    async def _continue(self, table: LiveTable, events: list[Event]) -> Outcome:
+        """Bots act and their actions are stored; if storage fails they are rolled back and
+        the table is :attr:`stalled` until :meth:`resume` succeeds (what was stored stands)."""
+        try:
+            outcome = await self._run_bots(table, [], events)
+        except StorageUnavailable as error:
+            log.warning("table %s: bots wait for storage: %s", table.id, error)
+            self.stalled.add(table.id)
+            return Outcome((), tuple(events), table.version)
+        self.stalled.discard(table.id)
+        return outcome
 
     async def _finished(self, table: LiveTable) -> None:
         """Tell the hooks (a contest records the result); a failing hook never stops the table."""
@@ -435,12 +553,6 @@ class TableService:
                 await hook(table)
             except Exception:
                 log.exception("table %s: a finished-match hook failed", table.id)
-
-    async def _reload_match(self, table: LiveTable) -> None:
-        """The log write failed: go back to what the log says."""
-        restored = await self._restore(await self.db.tables.get(table_id=table.id))
-        table.match, table.deal_events = restored.match, restored.deal_events
-        self.tables[table.id] = table
 
     async def _run_bots(
         self, table: LiveTable, actions: list[tuple[int, Action]], events: list[Event]
@@ -485,25 +597,43 @@ class TableService:
             log.exception("AI policy failed; using the timeout default")
             return timeout_action(obs)
 
-    async def _count_timeout(self, table: LiveTable, seat: int, timed_out: bool) -> None:
+    def _count_timeout(self, table: LiveTable, seat: int, timed_out: bool) -> None:
+        """In memory; stored after the action it came with (:meth:`act` undoes it if that fails)."""
         record = table.seats[seat].record
         timeouts = record.timeouts + 1 if timed_out else 0
         autoplay = record.autoplay or timeouts >= 2
         if (timeouts, autoplay) != (record.timeouts, record.autoplay):
-            await self._store_autoplay(table, seat, autoplay=autoplay, timeouts=timeouts)
+            self._set_flags(table, seat, autoplay=autoplay, timeouts=timeouts)
+
+    def _set_flags(self, table: LiveTable, seat: int, *, autoplay: bool, timeouts: int) -> None:
+        """托管 and the timeout count in memory; written by the next save (see :meth:`_keep`)."""
+        state = table.seats[seat]
+        state.record = replace(state.record, autoplay=autoplay, timeouts=timeouts)
+
+        async def write() -> None:
+            record = state.record
+            await self.db.seats.set_autoplay(
+                table_id=table.id, seat=seat, autoplay=record.autoplay, timeouts=record.timeouts
+            )
+
+        self._behind[(table.id, "flags", seat)] = write
 
     async def _store_autoplay(self, table: LiveTable, seat: int, *, autoplay: bool, timeouts: int) -> None:
         await self.db.seats.set_autoplay(table_id=table.id, seat=seat, autoplay=autoplay, timeouts=timeouts)
         table.seats[seat].record = replace(table.seats[seat].record, autoplay=autoplay, timeouts=timeouts)
+        self._behind.pop((table.id, "flags", seat), None)
 
-    async def _set_status(self, table: LiveTable, status: TableStatus) -> None:
+    async def _set_status(self, table: LiveTable, status: TableStatus, *, write: bool = True) -> None:
         """Finished and stopped tables leave memory (their callers still hold them to show the end)."""
-        await self.db.tables.set_status(table_id=table.id, status=status)
+        if write:
+            await self.db.tables.set_status(table_id=table.id, status=status)
         table.record = replace(table.record, status=status)
         if not status.is_active:
             self.tables.pop(table.id, None)
             for key in [key for key in self.pending_seats if key[0] == table.id]:
                 del self.pending_seats[key]
+            for key in [key for key in self.away if key[0] == table.id]:
+                del self.away[key]
 
     def _first_free(self, table: LiveTable) -> int:
         free = table.free_seats()

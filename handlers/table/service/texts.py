@@ -98,6 +98,7 @@ def error_text(code: str, locale: str) -> str:
         "private_only": _("Use this in the private chat with the bot.", locale),
         "group_only": _("Use this in a group.", locale),
         "open_private": _("Open the private chat with the bot first, then you will be seated.", locale),
+        "not_saved": _("Not saved: the bot cannot store it right now. Nothing changed; try again.", locale),
         "reserved_table": _("This table is kept for a contest match: only its four players can sit.", locale),
         "reserved_rules": _("A contest match is played with the contest's rules.", locale),
     }
@@ -526,3 +527,33 @@ def hand_caption(
 def too_many_text(locale: str) -> str:
     """The one notice a flooded chat gets when commands go unanswered (issue 8, finding 4)."""
     return _("Too many commands at once: some were not answered. Please wait a minute.", locale)
+
+
+# ---------------------------------------------------------------- players gone and back
+
+
+def away_text(name: str, blocked: bool, locale: str) -> str:
+    """The group's one notice that a player is gone (plain text: never sent as HTML)."""
+    if blocked:
+        return _(
+            "{name} blocked the bot and cannot see their cards: the bot plays for them (auto-play)."
+            " /start in the private chat with the bot brings the hand back.",
+            locale,
+            name=name,
+        )
+    return _(
+        "{name} left the group: the bot plays for them (auto-play)."
+        " Rejoining the group, or /start in the private chat with the bot, brings the hand back.",
+        locale,
+        name=name,
+    )
+
+
+def back_note(locale: str) -> str:
+    """The caption line of a hand message sent again to a player who came back in 托管."""
+    return _("Your hand is back. Auto-play is still on: press Cancel auto-play to play again.", locale)
+
+
+def welcome_back_text(locale: str) -> str:
+    """``/start`` from a seated player: the answer before the hand comes again."""
+    return _("Welcome back! Your hand follows.", locale)
