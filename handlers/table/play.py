@@ -186,11 +186,12 @@ async def _refresh(context: Context, table: LiveTable, state: SeatState) -> Deli
 
 
 def _changed_text(table: LiveTable, state: SeatState, locale: str) -> str:
-    """The toast of a 出牌 whose label is out of date: what the button says now."""
+    """The toast of a 出牌 whose label is out of date (the selection or the table changed
+    since): what the button says now."""
     obs = table.observe(state.record.seat)
     previous = obs.table_play if obs.table_seat != obs.seat else None
     label = play_label(state.selection, obs.hand, obs.level, previous, locale)
-    return _("Not played: your selection changed. The button now reads “{label}”.", locale, label=label)
+    return _("Not played: the button was out of date. It now reads “{label}”.", locale, label=label)
 
 
 async def _act(

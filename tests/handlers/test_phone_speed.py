@@ -158,7 +158,7 @@ async def test_five_cards_tapped_on_one_old_keyboard_are_all_selected_then_playe
     assert table.seats[seat].selection == Counter(cards)
 
     text, alert = await press(context, table, seat, op_press(old, Op.PLAY))  # its label said "出牌"
-    assert not alert and text is not None and text.startswith("没有出牌：选牌已变"), text
+    assert not alert and text is not None and text.startswith("没有出牌：按钮已更新"), text
     assert "出牌：" in text and table.match.history == ()  # the toast names the new label
 
     current = await keyboard(context, table, seat)
