@@ -20,7 +20,7 @@ import logging
 import os
 import sys
 from concurrent.futures import ThreadPoolExecutor
-from typing import Any
+from typing import Any, cast
 
 from telegram import BotCommand, Update
 from telegram.error import TelegramError
@@ -44,15 +44,17 @@ from handlers.contest.desk import ContestDesk
 from handlers.platform.chats import ChatFairProcessor, ChatReplies, MessagesOnlyLimiter
 from handlers.platform.context import BotData, Context, Services
 from handlers.platform.i18n import normalize_locale
+from handlers.platform.locales import chat_locale, reply_locale, user_locale
+from handlers.platform.outbox import Payload, Sender
 from handlers.platform.replies import refuse
 from handlers.platform.sender import TrackingLimiter
 from handlers.platform.transport import AiohttpRequest
 from handlers.platform.webhook import WebhookConfig, WebhookConfigError, run_webhook
 from handlers.table import flow, lobby, members, play, timers
 from handlers.table.board import BoardPublisher
-from handlers.table.service.tables import Quarantined, TableService
-from handlers.table.service.texts import N_, _, quarantined_text, too_many_text
-from storage import Database, NotFound, TableStatus
+from handlers.table.service.tables import TableService
+from handlers.table.service.texts import N_, _, error_text, quarantined_text, too_many_text
+from storage import Database, StorageUnavailable, TableStatus
 from storage.database import default_path
 
 log = logging.getLogger("guandan")
@@ -171,6 +173,7 @@ async def open_services(app: App, *, db_path: str, board_interval: float = 3.0) 
         )
     )
     board.outbox.register(members.AWAY_NOTICE, members.away_sender(app.bot, db, board.budget))
+    board.outbox.register(QUARANTINE_NOTICE, quarantine_sender(app))
     await board.outbox.start()  # what the last run stored and never sent goes out first
     for locale, language_code in (("zh", None), ("en", "en")):
         menu = [BotCommand(name, _(text, locale)) for name, text in COMMANDS]
@@ -254,18 +257,53 @@ async def unknown_button(update: Update, context: Context) -> None:
 
 
 async def on_error(update: object, context: Context) -> None:
-    log.error("update %s failed", update, exc_info=context.error)
+    """An update whose handler failed still gets an answer: "not saved, try again" when storage
+    was unavailable, otherwise a short apology (the traceback goes to the log, never the chat)."""
+    error = context.error
+    if not isinstance(error, StorageUnavailable):
+        log.error("update %s failed", update, exc_info=error)
+    if not isinstance(update, Update) or update.effective_chat is None:
+        return
+    code = "not_saved" if isinstance(error, StorageUnavailable) else "internal"
+    try:
+        locale = await _error_locale(update, context)
+        if update.callback_query is not None:
+            await refuse(update.callback_query, code, locale)
+        elif update.effective_message is not None:
+            await update.effective_message.reply_text(error_text(code, locale))
+    except TelegramError as failed:  # answered already, or Telegram is the trouble
+        log.info("no error answer for update %s: %s", update.update_id, failed)
 
 
-async def resume_tables(app: App) -> None:
+async def _error_locale(update: Update, context: Context) -> str:
+    """The answer's language; the default when storage cannot even tell that."""
+    try:
+        db = context.services.db
+        if update.callback_query is not None:
+            return await user_locale(db, update.callback_query.from_user.id)
+        assert update.effective_chat is not None
+        return await reply_locale(db, update.effective_chat)
+    except (StorageUnavailable, RuntimeError):
+        return normalize_locale(None)
+
+
+RESTORE_RETRY_SECONDS = 10.0
+"""How soon tables that could not be read on start (storage unavailable) are tried again."""
+
+QUARANTINE_NOTICE = "table_quarantined"
+"""Outbox kind: the group's one notice that its table could not be resumed."""
+
+
+async def resume_tables(app: App, only: list[int] | None = None) -> None:
     """Replay every unfinished table, let bots catch up, refresh hands, re-arm clocks.
 
     A table that fails to load, replay or re-arm is quarantined (logged with its traceback)
     and its group told once; every other table resumes, so one broken table never keeps
-    the bot from starting.
+    the bot from starting. A table that cannot be read because storage is unavailable is
+    not broken: it is tried again in :data:`RESTORE_RETRY_SECONDS`.
     """
     services = app.bot_data.services
-    restored = await services.tables.restore_all()
+    restored = await services.tables.restore_all(only)
     broken = list(restored.quarantined)
     for table in restored.tables:
         if table.record.status is not TableStatus.PLAYING:
@@ -283,20 +321,28 @@ async def resume_tables(app: App) -> None:
             continue
         log.info("resumed table %s at version %s", table.id, table.version)
     for closed in broken:
-        await tell_quarantined(app, closed)
+        services.outbox.post(
+            closed.chat_id, QUARANTINE_NOTICE, {"table": closed.id}, key=f"quarantined:{closed.id}"
+        )
+    if restored.deferred and app.job_queue is not None:
+        app.job_queue.run_once(_resume_deferred, RESTORE_RETRY_SECONDS, data=restored.deferred)
 
 
-async def tell_quarantined(app: App, table: Quarantined) -> None:
-    """The group's one notice that its table could not be resumed (and what to do)."""
-    db = app.bot_data.services.db
-    try:
-        locale = normalize_locale((await db.chats.get(chat_id=table.chat_id)).locale)
-    except NotFound:
-        locale = normalize_locale(None)
-    try:
-        await app.bot.send_message(table.chat_id, quarantined_text(locale))
-    except TelegramError as error:
-        log.warning("group %s not told that table %s is quarantined: %s", table.chat_id, table.id, error)
+async def _resume_deferred(context: Context) -> None:
+    assert context.job is not None and isinstance(context.job.data, list)
+    await resume_tables(cast(App, context.application), only=context.job.data)
+
+
+def quarantine_sender(app: App) -> Sender:
+    """Sends :data:`QUARANTINE_NOTICE` rows in the group's language of the moment (plain text)."""
+
+    async def send(chat_id: int, payload: Payload) -> None:
+        services = app.bot_data.services
+        text = quarantined_text(await chat_locale(services.db, chat_id))
+        await services.board.budget.acquire(chat_id)
+        await app.bot.send_message(chat_id, text)
+
+    return send
 
 
 def main(argv: list[str] | None = None) -> int:

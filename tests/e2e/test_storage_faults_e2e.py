@@ -143,3 +143,22 @@ async def test_a_turn_clock_during_a_full_disk_acts_once_space_is_back(
         await telegram.wait_message(Chat.private(ALICE), lambda m: "超时" in m.content, timeout=10)
         await wait_for(lambda: more_than(table.db_path, logged + 4), timeout=15, what="play to go on")
     assert await logged_count(table.db_path) > logged
+
+
+async def test_a_command_that_fails_on_storage_is_answered_not_saved(
+    emulator: Emulator, telegram: Telegram, token: str, tmp_path: Path
+) -> None:
+    """Handlers without their own storage-fault answer (here /fourcolor, a write) are answered
+    by the application's error handler instead of staying silent; after the fault it works."""
+    db_path = tmp_path / "bot.db"
+    async with running_app(emulator, token, db_path, seed=1) as app:
+        dm = Chat.private(ALICE)
+        await telegram.send(ALICE, dm, "/start")
+        await telegram.wait_message(dm, lambda m: "/newgame" in m.content)
+        fault = StorageFault("read_only", app.bot_data.services.db, db_path)
+        await fault.on()
+        await telegram.send(ALICE, dm, "/fourcolor")
+        await telegram.wait_message(dm, lambda m: m.content == NOT_SAVED)
+        await fault.off()
+        await telegram.send(ALICE, dm, "/fourcolor")
+        await telegram.wait_message(dm, lambda m: "四色" in m.content)

@@ -4,6 +4,7 @@ replay on restart, timeouts into 托管, and whole matches."""
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -13,7 +14,7 @@ from engine.errors import EngineError
 from engine.match import observe
 from handlers.table.service.settings import SettingProblem, rules_from_args
 from handlers.table.service.tables import LiveTable, TableError, TableService
-from storage import Database, TableStatus
+from storage import Database, StorageUnavailable, TableStatus
 
 SHORT = ["wechat-6-deals", "points_deals=2"]
 
@@ -181,3 +182,26 @@ async def test_timed_match_ends_after_the_clock_and_survives_a_restart(db: Datab
     ended = [e for e in table.match.events if type(e).__name__ == "MatchEnded"]
     assert ended and ended[0].reason == "time"
     assert table.match.deal_number == 1
+
+
+async def test_a_table_unreadable_for_storage_is_deferred_not_quarantined(
+    db: Database, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A storage fault while reading a table on start (the disk, a lock held by another process)
+    is no reason to quarantine it: it is not broken. It is deferred and restored once storage
+    answers again (bot.resume_tables tries the deferred tables again later)."""
+    table = await _table(TableService(db), humans=2)
+    await TableService(db).start(table)
+    seats_of_table = db.seats.of_table
+
+    async def unavailable(*, table_id: int) -> list[Any]:
+        raise StorageUnavailable("disk I/O error")
+
+    monkeypatch.setattr(db.seats, "of_table", unavailable)
+    service = TableService(db)
+    restored = await service.restore_all()
+    assert (restored.tables, restored.quarantined, restored.deferred) == ([], [], [table.id])
+    monkeypatch.setattr(db.seats, "of_table", seats_of_table)
+    restored = await service.restore_all(only=restored.deferred)
+    assert [t.id for t in restored.tables] == [table.id] and restored.quarantined == []
+    assert (await db.tables.get(table_id=table.id)).status is TableStatus.PLAYING

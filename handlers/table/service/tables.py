@@ -161,10 +161,13 @@ class Quarantined:
 
 @dataclass(frozen=True, slots=True)
 class Restored:
-    """What :meth:`TableService.restore_all` found: tables back in play, and those quarantined."""
+    """What :meth:`TableService.restore_all` found: tables back in play, those quarantined, and
+    those whose rows could not be read because storage was unavailable (tried again later: a
+    storage fault is not the table's fault)."""
 
     tables: list[LiveTable]
     quarantined: list[Quarantined]
+    deferred: list[int] = field(default_factory=list)
 
 
 @dataclass(frozen=True, slots=True)
@@ -427,16 +430,23 @@ class TableService:
 
     # ---------------------------------------------------------------- restore
 
-    async def restore_all(self) -> Restored:
-        """Rebuild every lobby and match in progress from the database.
+    async def restore_all(self, only: Iterable[int] | None = None) -> Restored:
+        """Rebuild every lobby and match in progress from the database (or the tables ``only``).
 
-        A table whose row, rules or action log fail to load or replay, for whatever reason,
-        is quarantined; the others are restored all the same.
+        A table whose row, rules or action log fail to load or replay is quarantined; the
+        others are restored all the same. A table that cannot be read because storage is
+        unavailable (locked, read-only) is deferred, never quarantined.
         """
         restored = Restored([], [])
+        wanted = None if only is None else set(only)
         for table_id, chat_id in await self.db.tables.unfinished():
+            if wanted is not None and table_id not in wanted:
+                continue
             try:
                 restored.tables.append(await self._restore(await self.db.tables.get(table_id=table_id)))
+            except StorageUnavailable as error:
+                log.warning("table %s not restored yet, storage unavailable: %s", table_id, error)
+                restored.deferred.append(table_id)
             except Exception as error:  # whatever broke it, the other tables go on
                 restored.quarantined.append(await self.quarantine(table_id, chat_id, error))
         return restored

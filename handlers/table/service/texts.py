@@ -99,6 +99,7 @@ def error_text(code: str, locale: str) -> str:
         "group_only": _("Use this in a group.", locale),
         "open_private": _("Open the private chat with the bot first, then you will be seated.", locale),
         "not_saved": _("Not saved: the bot cannot store it right now. Nothing changed; try again.", locale),
+        "internal": _("Something went wrong on the bot's side. Nothing was lost; please try again.", locale),
         "reserved_table": _("This table is kept for a contest match: only its four players can sit.", locale),
         "reserved_rules": _("A contest match is played with the contest's rules.", locale),
     }
