@@ -51,7 +51,7 @@ from engine.actions import (
 from engine.cards import Card, Rank, card_order, format_cards, full_deck, sort_hand
 from engine.classify import MAX_BOMB
 from engine.errors import AmbiguousPlay, IllegalAction, IllegalPlay, IllegalTribute, InvalidCards, NotYourTurn
-from engine.observation import Observation, SeatView, TributeView
+from engine.observation import Observation, SeatView, TributeView, Turn
 from engine.playcache import PlayCache
 from engine.plays import Play, PlayKind, beats
 from engine.rules import (
@@ -108,6 +108,9 @@ class Match:
         self.table_play: Play | None = None
         self.table_seat: int | None = None
         self._trick_marks: dict[int, Play | None] = {}  # seat → its play this trick (None: passed)
+        self._turns: list[Turn] = []  # this deal's public record (observe shares one tuple of it)
+        self._turns_view: tuple[Turn, ...] = ()
+        self._trick_number = 0
         self._waiting: set[int] = set()  # seats still to answer the table play
         self._caches: list[PlayCache | None] = [None, None, None, None]
         self._final_plays: dict[int, Play] = {}  # seat → the play that emptied its hand
@@ -174,6 +177,7 @@ class Match:
         clone._played, clone._finish_order = list(self._played), list(self._finish_order)
         clone._deal_results, clone._games_won = list(self._deal_results), list(self._games_won)
         clone._trick_marks, clone._waiting = dict(self._trick_marks), set(self._waiting)
+        clone._turns = list(self._turns)
         clone._final_plays = dict(self._final_plays)
         clone._paid, clone._receivers, clone._returned = (
             dict(self._paid),
@@ -336,6 +340,13 @@ class Match:
             self._hands[seat], self.level, seat, payer, self._double_down, self.rules
         )
 
+    @property
+    def turns(self) -> tuple[Turn, ...]:
+        """This deal's plays and passes as everyone saw them (one shared tuple per version)."""
+        if len(self._turns_view) != len(self._turns):
+            self._turns_view = tuple(self._turns)
+        return self._turns_view
+
     def trick_mark(self, seat: int) -> tuple[Play | None, bool]:
         """The seat's play in the current trick and whether it passed."""
         if seat not in self._trick_marks:
@@ -383,6 +394,7 @@ class Match:
         self._deal_in_game += 1
         self._hands = hands
         self._played, self._finish_order = [], []
+        self._turns, self._turns_view, self._trick_number = [], (), 0
         self._final_plays = {}
         self._paid, self._receivers, self._returned = {}, {}, {}
         self._return_givers, self._choice = {}, None
@@ -550,6 +562,7 @@ class Match:
         self.table_play, self.table_seat = play, seat
         self._trick_marks[seat] = play
         events: list[Event] = [Played(seat, play, len(hand))]
+        self._record(seat, play)
         if self._reports_count(len(hand)):
             events.append(CardsReported(seat, len(hand)))
         self._waiting = {s for s in self._active() if s != seat}
@@ -590,11 +603,16 @@ class Match:
             raise IllegalAction("the leader cannot pass")
         self._waiting.discard(seat)
         self._trick_marks[seat] = None
+        self._record(seat, None)
         events: list[Event] = [Passed(seat)]
         if not self._waiting:
             return events + self._win_trick()
         self.to_act = (self._next_waiting(seat),)
         return events
+
+    def _record(self, seat: int, play: Play | None) -> None:
+        left = _visible_count(self, seat, None)
+        self._turns.append(Turn(seat, play, left, self._trick_number))
 
     def _next_waiting(self, seat: int) -> int:
         return next(s % 4 for s in range(seat + 1, seat + 4) if s % 4 in self._waiting)
@@ -614,6 +632,7 @@ class Match:
         if out:
             leader = partner_of(winner) if jiefeng else self._next_active(winner)
         self._clear_trick()
+        self._trick_number += 1
         self.to_act = (leader,)
         return [TrickWon(winner, leader, jiefeng)]
 
@@ -814,6 +833,7 @@ def observe(match: Match, seat: int | None) -> Observation:
         may_return=match.may_return(seat) if seat is not None else (),
         games_won=match.games_won,
         choice=match.pending_choice,
+        history=match.turns,
     )
 
 

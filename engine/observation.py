@@ -28,6 +28,21 @@ class SeatView:
 
 
 @dataclass(frozen=True, slots=True)
+class Turn:
+    """One turn of this deal's play as everyone at the table saw it (the public record).
+
+    The same values go to every observer: a play or a pass is public, and a count is
+    shown only as the preset's 报牌 rule shows it to the others (the own count is in
+    the seat's hand anyway).
+    """
+
+    seat: int
+    play: Play | None  # None: passed (不出)
+    cards_left: int | None  # the seat's count after this turn as 报牌 shows it; None when hidden
+    trick: int  # this deal's trick number, from 0; a trick's first turn is its lead
+
+
+@dataclass(frozen=True, slots=True)
 class TributeView:
     """A tribute or return visible to this observer (the group sees per preset)."""
 
@@ -42,7 +57,9 @@ class Observation:
     """One seat's view of the match at one moment.
 
     ``version`` increases with every accepted action, so a button carrying it can
-    be refused once the state has moved on.
+    be refused once the state has moved on. ``history`` and ``tributes`` are what a
+    human at the table could remember of the deal: every play and pass with its seat,
+    the exchange as far as this seat saw it, counts as 报牌 showed them; nothing more.
     """
 
     seat: int | None  # None: the public (group) view
@@ -65,3 +82,4 @@ class Observation:
     may_return: tuple[Card, ...] = ()  # RETURN_TRIBUTE phase: the cards this seat may give back
     games_won: tuple[int, int] = (0, 0)  # best-of formats: games won per team
     choice: tuple[Choice, tuple[int, ...]] | None = None  # CHOICE phase: the question and its seats
+    history: tuple[Turn, ...] = ()  # this deal's plays and passes so far, oldest first (shared, public)

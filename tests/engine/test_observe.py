@@ -8,7 +8,7 @@ from collections import Counter
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from engine.actions import GiveTribute, Phase
+from engine.actions import GiveTribute, Pass, Phase, PlayCards
 from engine.cards import Card, Rank, parse_cards
 from engine.match import Match, observe
 from engine.observation import Observation
@@ -47,6 +47,26 @@ def check_view(match: Match, seat: int | None) -> None:
     if seat is not None:
         own = Counter(obs.hand)
         assert all(own[card] for card in shown_cards(obs) - _tribute_cards(obs))
+    check_history(match, obs)
+
+
+def check_history(match: Match, obs: Observation) -> None:
+    """The public record: the same for every observer, exactly the cards played, counts per 报牌."""
+    assert obs.history is observe(match, None).history  # one shared tuple, nothing per seat
+    played = [card for turn in obs.history if turn.play is not None for card in turn.play.cards]
+    assert played == list(match.played)
+    for turn in obs.history:
+        if turn.cards_left is not None:
+            assert turn.cards_left <= match.rules.report_threshold or turn.cards_left == 0
+    tricks = [turn.trick for turn in obs.history]
+    assert tricks == sorted(tricks)
+    if obs.history and match.table_play is not None:
+        assert obs.history[-1].trick == max(tricks)
+        current = [turn for turn in obs.history if turn.trick == tricks[-1]]
+        assert current[0].play is not None  # a trick opens with a lead
+        assert {turn.seat: turn.play for turn in current} == {
+            s: match.trick_mark(s)[0] for s in range(4) if match.trick_mark(s) != (None, False)
+        }
 
 
 def _tribute_cards(obs: Observation) -> Counter[Card]:
@@ -90,3 +110,38 @@ def test_tribute_view_lists_the_allowed_cards_only_for_the_payer() -> None:
     assert observe(match, 3).may_return == ()
     assert observe(match, 1).tributes[0].card == Card.parse("SA")  # the tribute card is shown
     assert observe(match, 1).level is Rank.TWO
+
+
+def test_history_records_plays_passes_tricks_and_reported_counts() -> None:
+    hands = [parse_cards(h) for h in ("S3 S4 S9", "D5 D6", "C7 C8", "H3 SK")]
+    match = Match.from_position(Rules.default(), hands)
+    for seat, action in (
+        (0, "S3"),
+        (1, "D5"),
+        (2, "C7"),
+        (3, None),
+        (0, "S9"),
+        (1, None),
+        (2, None),
+        (3, None),
+        (0, "S4"),
+    ):
+        play = match.resolve(seat, parse_cards(action)) if action else None
+        match.apply(seat, PlayCards(play) if play else Pass())
+    history = observe(match, 3).history
+    assert [(t.seat, str(t.play) if t.play else None, t.trick) for t in history] == [
+        (0, "S3", 0),
+        (1, "D5", 0),
+        (2, "C7", 0),
+        (3, None, 0),
+        (0, "S9", 0),
+        (1, None, 0),
+        (2, None, 0),
+        (3, None, 0),
+        (0, "S4", 1),
+    ]
+    assert [t.cards_left for t in history] == [2, 1, 1, 2, 1, 1, 1, 2, 0]  # all at or under the threshold
+    hidden = Match.from_position(Rules.default().replace(count_visibility=CountVisibility.NEVER), hands)
+    hidden.apply(0, PlayCards(hidden.resolve(0, parse_cards("S3"))))
+    assert observe(hidden, 0).history[0].cards_left is None  # not even the own count: it is public
+    assert observe(hidden, 1).history is observe(hidden, 2).history
