@@ -43,6 +43,7 @@ The users' side (all ``async``)::
     await telegram.join(alice, table)                # new_chat_members (+ chat_member if asked)
     await telegram.wait_idle()                       # the bot fetched every update
     await telegram.delay_edits(300, 800)             # the bot's edits now take 300-800 ms
+    await telegram.set_privacy(True)                 # privacy mode: see below
     await wait_for(some_async_check, timeout=10)     # generic: poll until truthy
 
 ``BotMessage`` is the message as the chat shows it now (after edits): ``text``,
@@ -63,6 +64,12 @@ Phone speed: ``delay_edits(min_ms, max_ms)`` makes every edit of the bot's messa
 this token) wait a random time in that range before it is applied and answered, as edits
 on real Telegram take hundreds of milliseconds to reach the phone; the chat shows the old
 message meanwhile. ``delay_edits(0, 0)`` turns it off.
+
+Privacy mode: off by default (the bot receives every group message, and ``getMe`` says
+``can_read_all_group_messages``). ``set_privacy(True)`` turns it on for this token, as
+@BotFather's /setprivacy does: in a group the bot then receives only commands, replies to
+its own messages, service messages and button presses, and every message only in groups
+where it is an administrator (``set_admins``); ``getMe`` says so.
 """
 
 from __future__ import annotations
@@ -467,6 +474,10 @@ class Telegram:
     async def delay_edits(self, min_ms: int, max_ms: int) -> None:
         """From now on the bot's edits take min_ms..max_ms to be applied (0, 0: at once)."""
         await self._call("/setEditDelay", {"token": self.token, "minMs": min_ms, "maxMs": max_ms})
+
+    async def set_privacy(self, enabled: bool) -> None:
+        """Privacy mode on or off for this bot (see the module docstring)."""
+        await self._call("/setPrivacy", {"token": self.token, "enabled": enabled})
 
     async def block_bot(self, user: User) -> None:
         """`user` blocks the bot: it gets a `my_chat_member` update (member → kicked), and its

@@ -212,3 +212,28 @@ async def test_captions_resent_photos_and_deleted_messages(emulator: Emulator, t
         await bot.delete_message(TABLE.id, again.message_id)
         with pytest.raises(EmulatorError, match="not found"):
             await telegram.press(BOB, shown[1], "play")
+
+
+async def test_privacy_mode_hides_plain_group_messages_unless_admin(emulator: Emulator, token: str) -> None:
+    """Privacy mode (set_privacy): commands, replies to the bot and private chats get through;
+    plain group messages only while the bot is an administrator. getMe says which."""
+    async with Telegram(emulator, token) as telegram, toy_bot(emulator, token) as app:
+        bot = app.bot
+        assert (await bot.get_me()).can_read_all_group_messages
+        await telegram.set_privacy(True)
+        assert not (await bot.get_me()).can_read_all_group_messages
+        await telegram.send(ALICE, TABLE, "/deal")
+        await bot.send_message(TABLE.id, "对阵")
+        mine = (await telegram.messages(TABLE))[-1]
+        await telegram.send(ALICE, TABLE, "掼蛋3组")  # hidden
+        await telegram.send(BOB, TABLE, "3组", reply_to=mine)  # a reply to the bot: seen
+        await telegram.send(BOB, Chat.private(BOB), "你好")  # private: seen
+        seen = [u.message.text for u in await bot.get_updates(timeout=0) if u.message is not None]
+        assert seen == ["/deal", "3组", "你好"]
+        await telegram.set_admins(TABLE, [ALICE, User(666, BOT_USERNAME)])
+        await telegram.send(ALICE, TABLE, "掼蛋4组")  # the bot is an administrator now
+        await telegram.set_privacy(False)
+        await telegram.set_admins(TABLE, [ALICE])
+        await telegram.send(BOB, TABLE, "掼蛋5组")  # privacy mode off
+        seen = [u.message.text for u in await bot.get_updates(timeout=0) if u.message is not None]
+        assert seen[-2:] == ["掼蛋4组", "掼蛋5组"]
