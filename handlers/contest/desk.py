@@ -64,7 +64,7 @@ from handlers.contest.service.callback_data import ContestOp, ContestPress
 from handlers.contest.service.views import plain
 from handlers.platform.chats import ChatBudget
 from handlers.platform.locales import chat_locale, user_locale
-from handlers.platform.outbox import Outbox, Payload, Undeliverable
+from handlers.platform.outbox import Outbox, Payload, TryLater, Undeliverable
 from handlers.table.service.tables import LiveTable, decode_action
 from handlers.table.service.texts import _
 from storage import Database, NotFound, StoredContest, TableStatus
@@ -85,8 +85,8 @@ Clock = Callable[[], datetime]
 Command = Callable[[Contest], Step]
 
 
-class WebhookFailed(Exception):
-    """The mirror's POST failed; the outbox tries again (a few times) later."""
+class WebhookFailed(TryLater):
+    """The mirror's POST failed: the outbox logs one line, tries again a few times, then gives up."""
 
 
 def _utc_now() -> datetime:

@@ -50,6 +50,12 @@ class Undeliverable(Exception):
     """A sender's verdict that the message can never be built (e.g. its table was deleted)."""
 
 
+class TryLater(Exception):
+    """A sender's verdict that a service outside Telegram failed this time (e.g. a webhook that
+    answered 500): retried like a network error, logged as one warning line (no traceback),
+    and given up after ``MAX_FAILURES`` tries with one more line."""
+
+
 @dataclass
 class _Item:
     chat_id: int
@@ -180,6 +186,17 @@ class Outbox:
             except (TelegramError, Undeliverable) as error:  # blocked, chat gone, bad request…
                 log.warning("outbox: %s for chat %s dropped: %r", item.kind, item.chat_id, error)
                 return True
+            except TryLater as error:
+                failures += 1
+                if failures >= MAX_FAILURES:
+                    log.warning("outbox: %s given up after %s tries: %s", item.kind, failures, error)
+                    return True
+                wait, delay, failed = delay, min(delay * 2, self.max_delay), error
+                log.warning("outbox: %s: %s (try %s), again in %.0f s", item.kind, error, failures, wait)
+                if record is not None:
+                    await self._note_failure(record, failed)
+                await asyncio.sleep(wait)
+                continue
             except Exception as error:  # a bug: a few more tries, then it is given up
                 failures += 1
                 log.exception("outbox: %s for chat %s failed (%s×)", item.kind, item.chat_id, failures)
