@@ -1,0 +1,209 @@
+"""The WebSocket side of the protocol server: seats, sending, asking and validating answers.
+
+Thin on purpose: what to send and what an answer means come from
+:class:`~engine.njupt.referee.Referee` and :mod:`engine.njupt.protocol`; this module
+moves JSON between them and the clients.
+
+- Clients connect to ``ws://HOST:PORT/game/{user_info}``; the first connections take the
+  ``ext`` seats in seat order; other paths get HTTP 404, connections beyond the ext seats
+  are closed (1013, table full). Play starts once every ext seat is taken.
+- An invalid answer (not JSON, no integer ``actIndex``, out of range) is a protocol error:
+  logged, answered with ``{"type": "error", …}`` and the same ``act`` again; after
+  ``max_invalid`` of them for one decision the fallback AI answers for the seat. A message
+  sent when nothing was asked is logged and dropped.
+- A client that leaves, or (with ``timeout``) takes too long, is a protocol error too: the
+  fallback AI plays that decision, and every later one once the client is gone.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from websockets.asyncio.server import ServerConnection, serve
+from websockets.exceptions import ConnectionClosed
+from websockets.http11 import Request as HttpRequest
+from websockets.http11 import Response
+
+from engine.actions import Action
+from engine.errors import EngineError
+from engine.njupt import protocol
+from engine.njupt.referee import Notice, Referee, Request
+
+log = logging.getLogger("engine.njupt")
+
+EXT = "ext"
+PATH_PREFIX = "/game/"
+MAX_INVALID = 5
+"""Invalid answers to one ``act`` before the fallback AI answers for the seat."""
+
+
+@dataclass
+class _Client:
+    seat: int
+    connection: ServerConnection
+    name: str
+    inbox: asyncio.Queue[str | bytes | None] = field(default_factory=asyncio.Queue)
+    gone: bool = False
+
+
+class ProtocolServer:
+    """One run: seats from ``seats`` (``ext`` or a policy name), the referee, the clients."""
+
+    def __init__(
+        self,
+        referee: Referee,
+        seats: Sequence[str],
+        *,
+        host: str = "127.0.0.1",
+        port: int = 23456,
+        timeout: float | None = None,
+        max_invalid: int = MAX_INVALID,
+    ) -> None:
+        self.referee, self.seats = referee, tuple(seats)
+        self.host, self.port, self.timeout, self.max_invalid = host, port, timeout, max_invalid
+        self.errors = [0, 0, 0, 0]
+        self._clients: dict[int, _Client] = {}
+        self._seated = asyncio.Event()
+        self._started = False
+        self.listening = asyncio.Event()  # set once ``port`` is the bound port
+
+    async def run(self) -> dict[str, Any]:
+        """Serve until every deal is played; the result line's fields."""
+        async with serve(
+            self._handle, self.host, self.port, process_request=_check_path, max_size=None
+        ) as server:
+            self.port = server.sockets[0].getsockname()[1]
+            log.info(
+                "listening on ws://%s:%d%s{user_info}; seats %s",
+                self.host,
+                self.port,
+                PATH_PREFIX,
+                ",".join(self.seats),
+            )
+            self.listening.set()
+            if EXT in self.seats:
+                await self._seated.wait()
+            self._started = True
+            await self._play()
+            for client in self._clients.values():
+                await client.connection.close(1000, "run over")
+        return {**self.referee.result(), "seat_kinds": list(self.seats), "protocol_errors": self.errors}
+
+    # ------------------------------------------------------------ connections
+
+    async def _handle(self, connection: ServerConnection) -> None:
+        seat = self._free_seat()
+        if seat is None:
+            await connection.close(1013, "the table is full")
+            return
+        name = connection.request.path[len(PATH_PREFIX) :] if connection.request else ""
+        client = self._clients[seat] = _Client(seat, connection, name)
+        log.info("seat %d taken by %r", seat, name)
+        if all(s in self._clients for s, kind in enumerate(self.seats) if kind == EXT):
+            self._seated.set()
+        try:
+            async for message in connection:
+                client.inbox.put_nowait(message)
+        except ConnectionClosed:
+            pass
+        client.inbox.put_nowait(None)
+        if self._started:
+            self._leave(client)
+        else:  # left before play began: the seat is free again
+            client.gone = True
+            del self._clients[seat]
+            log.info("seat %d left before the start", seat)
+
+    def _free_seat(self) -> int | None:
+        free = (s for s, kind in enumerate(self.seats) if kind == EXT and s not in self._clients)
+        return next(free, None) if not self._started else None
+
+    # ------------------------------------------------------------ the run
+
+    async def _play(self) -> None:
+        await self._send(self.referee.start())
+        while (request := self.referee.request()) is not None:
+            action = await self._decide(request)
+            try:
+                notices = self.referee.answer(request.seat, action)
+            except EngineError as exc:  # a listed action refused: our bug, never the client's
+                log.error("seat %d: the engine refused %r: %s; the AI answers", request.seat, action, exc)
+                notices = self.referee.answer(request.seat, self.referee.ai_action(request.seat))
+            await self._send(notices)
+
+    async def _decide(self, request: Request) -> Action:
+        kind = self.seats[request.seat]
+        client = self._clients.get(request.seat)
+        if kind != EXT:
+            return self.referee.ai_action(request.seat, kind)
+        if client is not None and not client.gone:
+            answer = await self._ask(client, request)
+            if answer is not None:
+                return answer
+        return self.referee.ai_action(request.seat)
+
+    async def _ask(self, client: _Client, request: Request) -> Action | None:
+        """The client's choice, or ``None`` when it left, timed out or kept answering wrongly."""
+        self._drop_unasked(client)
+        stage = request.message["stage"]
+        for _ in range(self.max_invalid):
+            if not await self._deliver(client, request.message):
+                return None
+            try:
+                raw = await asyncio.wait_for(client.inbox.get(), self.timeout)
+            except TimeoutError:
+                self._error(client.seat, f"no answer to act/{stage} within {self.timeout} s; the AI answers")
+                return None
+            if raw is None:
+                self._leave(client)
+                return None
+            try:
+                return request.actions[protocol.parse_answer(raw, len(request.actions) - 1)]
+            except protocol.ProtocolError as exc:
+                self._error(client.seat, f"invalid answer to act/{stage}: {exc}")
+                if not await self._deliver(client, protocol.error(stage, str(exc))):
+                    return None
+        self._error(client.seat, f"{self.max_invalid} invalid answers to one act/{stage}; the AI answers")
+        return None
+
+    def _drop_unasked(self, client: _Client) -> None:
+        while not client.inbox.empty():
+            stale = client.inbox.get_nowait()
+            if stale is None:
+                client.inbox.put_nowait(None)  # keep the departure for _ask
+                return
+            self._error(client.seat, f"message sent when nothing was asked, dropped: {str(stale)[:80]}")
+
+    async def _send(self, notices: Sequence[Notice]) -> None:
+        for notice in notices:
+            client = self._clients.get(notice.seat)
+            if client is not None and not client.gone:
+                await self._deliver(client, notice.message)
+
+    async def _deliver(self, client: _Client, message: protocol.Message) -> bool:
+        try:
+            await client.connection.send(json.dumps(message, ensure_ascii=False))
+        except ConnectionClosed:
+            self._leave(client)
+            return False
+        return True
+
+    def _leave(self, client: _Client) -> None:
+        if not client.gone:
+            client.gone = True
+            self._error(client.seat, "the client left; the AI plays the seat from now on")
+
+    def _error(self, seat: int, reason: str) -> None:
+        self.errors[seat] += 1
+        log.warning("protocol error, seat %d: %s", seat, reason)
+
+
+def _check_path(connection: ServerConnection, request: HttpRequest) -> Response | None:
+    if not request.path.startswith(PATH_PREFIX):
+        return connection.respond(404, f"connect to {PATH_PREFIX}{{user_info}}\n")
+    return None
