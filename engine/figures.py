@@ -43,7 +43,7 @@ from engine.match import Match
 from engine.rules import ForfeitDifference, MatchFormat, Rules
 from engine.scoring import Standing, round_score
 
-__all__ = ["PAST_A", "MatchFigures", "forfeit_figures", "match_figures"]
+__all__ = ["PAST_A", "MatchFigures", "forfeit_figures", "match_figures", "reported_figures"]
 
 PAST_A = 13
 """Steps of a team that passed A: the 12 steps 2→A and one more (A17's "past A")."""
@@ -153,6 +153,38 @@ def forfeit_figures(rules: Rules, winner: int) -> MatchFigures:
         round_score=round_score(standing, winner, rules),
         games_won=(0, 0),
         forfeit=True,
+    )
+
+
+def reported_figures(
+    rules: Rules,
+    *,
+    winner: int | None,
+    levels: tuple[Rank, Rank] = (Rank.TWO, Rank.TWO),
+    passed_a: bool = True,
+    points: tuple[int, int] = (0, 0),
+    three_point_deals: tuple[int, int] = (0, 0),
+) -> MatchFigures:
+    """A match played at a physical table, from what its recorder writes down: the final
+    ``levels`` (and whether the winner passed A, or won on time), or the points and 3-point
+    deals of a points match. Scored by the same :func:`round_score` and steps as a bot
+    table, so a recorder's sheet and a bot match rank alike."""
+    if winner not in (None, 0, 1):
+        raise ValueError("winner must be engine team 0, 1 or None")
+    standing = Standing(levels=levels, points=points, threes=three_point_deals)
+    steps = _steps(standing, winner if passed_a else None)
+    return MatchFigures(
+        winner=winner,
+        reason="passed_a" if passed_a and winner is not None else "reported",
+        deals=0,
+        extra_deals=0,
+        points=points,
+        three_point_deals=three_point_deals,
+        levels=levels,
+        steps=steps,
+        level_difference=Fraction(0 if winner is None else steps[winner] - steps[1 - winner]),
+        round_score=round_score(standing, winner, rules),
+        games_won=(0, 0),
     )
 
 

@@ -10,7 +10,9 @@ Modules, one role each: ``lots`` (the seed and HMAC-SHA256 lots), ``entrants``
 (sign-up and the draw of pairs), ``formats`` (formats as data + pairing functions,
 and the registry), ``rounds``, ``results`` (matches and their fact history),
 ``report`` (the ``掼蛋3组`` line), ``deadlines``, ``codes``, ``contest``,
-``standings`` (places, prizes, CSV tables).
+``standings`` (places, prizes, CSV tables); the formats of issue 11 in ``pairing``
+(what a format is), ``knockouts``, ``swiss``, ``movement``, ``scores`` (积分 / 级差
+totals) and ``seating`` (seats by card or movement table, §3.16 first leaders).
 """
 
 from engine.contest.codes import match_code, normalize_code
@@ -36,6 +38,7 @@ from engine.contest.contest import (
     SignedUp,
     Step,
     Withdrawal,
+    WithdrawReason,
     Withdrew,
     change_partner,
     close_contest,
@@ -47,14 +50,17 @@ from engine.contest.contest import (
     dispute,
     draw,
     draw_next_round,
+    late_forfeits_in_a_row,
     move_deadline,
     open_contest,
     players_of,
     record_bot_result,
+    record_lateness,
     report,
     report_text,
     sign_up,
     unreported,
+    walkover_result,
     withdraw,
 )
 from engine.contest.deadlines import DEFAULT_REMINDERS, DEFAULT_ZONE, Deadline, next_day_of_month
@@ -70,8 +76,9 @@ from engine.contest.errors import (
     UnknownFormat,
     WrongPhase,
 )
-from engine.contest.formats import FORMATS, ContestFormat, RoundDraw, RoundInput, ThirdPlace, find_format
+from engine.contest.formats import FORMATS, find_format
 from engine.contest.lots import DrawSeed, Lots, verify_commitment
+from engine.contest.pairing import ContestFormat, MatchPoints, RankInput, RoundDraw, RoundInput, ThirdPlace
 from engine.contest.report import DEFAULT_EVENT, official_line, parse_report
 from engine.contest.results import (
     ContestMatch,
@@ -84,6 +91,8 @@ from engine.contest.results import (
     result_from_match,
 )
 from engine.contest.rounds import Round, Schedule, ScheduleKind
+from engine.contest.scores import PairScore, pair_scores
+from engine.contest.seating import FirstLeaderDraw, Seating, first_leader_draw, seating
 from engine.contest.standings import (
     CsvTable,
     Mark,
@@ -118,15 +127,18 @@ __all__ = [
     "Entry",
     "Event",
     "FactKind",
+    "FirstLeaderDraw",
     "Lots",
     "Mark",
     "MatchFact",
     "MatchKind",
     "MatchNote",
+    "MatchPoints",
     "MatchResult",
     "MatchStatus",
     "MatchUpdated",
     "Pair",
+    "PairScore",
     "PairStatus",
     "PairWithdrew",
     "PartnerChanged",
@@ -136,6 +148,7 @@ __all__ = [
     "PlayMethod",
     "Player",
     "PrizeTier",
+    "RankInput",
     "Refusal",
     "ReportRefused",
     "ResultRefused",
@@ -147,12 +160,14 @@ __all__ = [
     "Schedule",
     "ScheduleKind",
     "ScheduleRefused",
+    "Seating",
     "SignedUp",
     "SignupRefused",
     "StandingRow",
     "Step",
     "ThirdPlace",
     "UnknownFormat",
+    "WithdrawReason",
     "Withdrawal",
     "Withdrew",
     "WrongPhase",
@@ -170,21 +185,27 @@ __all__ = [
     "export_tables",
     "final_places",
     "find_format",
+    "first_leader_draw",
+    "late_forfeits_in_a_row",
     "match_code",
     "move_deadline",
     "next_day_of_month",
     "normalize_code",
     "official_line",
     "open_contest",
+    "pair_scores",
     "parse_report",
     "players_of",
     "record_bot_result",
+    "record_lateness",
     "report",
     "report_text",
     "result_from_match",
+    "seating",
     "sign_up",
     "standings",
     "unreported",
     "verify_commitment",
+    "walkover_result",
     "withdraw",
 ]

@@ -42,8 +42,17 @@ from engine.contest.errors import (
     SignupRefused,
     WrongPhase,
 )
-from engine.contest.formats import ContestFormat, RoundDraw, RoundInput, ThirdPlace, find_format
+from engine.contest.formats import find_format
 from engine.contest.lots import DrawSeed
+from engine.contest.pairing import (
+    DEFAULT_POINTS,
+    ContestFormat,
+    MatchPoints,
+    RankInput,
+    RoundDraw,
+    RoundInput,
+    ThirdPlace,
+)
 from engine.contest.report import DEFAULT_EVENT, parse_report
 from engine.contest.results import (
     ContestMatch,
@@ -54,7 +63,9 @@ from engine.contest.results import (
     PlayMethod,
 )
 from engine.contest.rounds import Round, Schedule, ScheduleKind
-from engine.rules import Rules
+from engine.figures import MatchFigures, forfeit_figures
+from engine.rules import MatchFormat, Rules
+from engine.scoring import Standing, points_verdict
 
 
 class ContestPhase(Enum):
@@ -84,20 +95,34 @@ class ContestSettings:
     zone_name: str = DEFAULT_ZONE
     deadline: Deadline | None = None  # the first self-scheduled round's
     third_place: ThirdPlace = ThirdPlace.PLAYOFF
-    prize_tiers: tuple[PrizeTier, ...] = DEFAULT_PRIZES
+    prize_tiers: tuple[PrizeTier, ...] = DEFAULT_PRIZES  # the default: the format's own tiers
+    rounds: int | None = None  # Swiss / movement: None → the format's fixed_rounds
+    match_points: MatchPoints = DEFAULT_POINTS  # 积分 per win / loss / bye (Swiss)
+    # §3.14: lateness forfeits in a row that disqualify (001-B: 3, "連續遲到2次以上"; 002-E: 1).
+    late_disqualify_after: int | None = None
 
     @property
     def match_preset(self) -> str:
         return self.preset or find_format(self.format_name).match_preset
 
 
+class WithdrawReason(Enum):
+    """Why a drawn pair left (§3.14)."""
+
+    WITHDREW = "withdrew"  # 弃权 by /withdraw
+    LEAVE = "leave"  # 请假: asked for leave before the round (000-D "须在25号前请假")
+    PARTNER_CHANGE = "partner_change"  # V32: a partner who cannot play is a forfeit of both
+    LATE = "late"  # disqualified after repeated lateness forfeits (001-B, 002-E)
+
+
 @dataclass(frozen=True, slots=True)
 class Withdrawal:
-    """A drawn pair that withdrew (弃权) and is out of every later draw."""
+    """A drawn pair that withdrew (弃权) and is out of every later draw; ``reason`` says why."""
 
     number: int
     by: int
     at: datetime
+    reason: WithdrawReason = WithdrawReason.WITHDREW
 
 
 @dataclass(frozen=True, slots=True)
@@ -125,9 +150,24 @@ class Contest:
             return ContestPhase.SIGN_UP
         if not self.rounds[-1].is_complete:
             return ContestPhase.ROUND_IN_PLAY
-        if self.format.is_decided(self.alive, self.rounds):
+        planned = self.planned_rounds
+        if self.format.is_decided(self.alive, self.rounds) or (
+            planned is not None and len(self.rounds) >= planned
+        ):
             return ContestPhase.DECIDED
         return ContestPhase.ROUND_COMPLETE
+
+    @property
+    def planned_rounds(self) -> int | None:
+        """Rounds of a fixed-length format (Swiss, movement); None for knockouts."""
+        return self.settings.rounds or self.format.fixed_rounds
+
+    @property
+    def prizes(self) -> tuple[PrizeTier, ...]:
+        """The organiser's prize tiers, or the format's seed tiers when none were set (§3.1)."""
+        if self.settings.prize_tiers != DEFAULT_PRIZES or not self.format.prizes:
+            return self.settings.prize_tiers
+        return tuple(PrizeTier(name, pairs) for name, pairs in self.format.prizes)
 
     @property
     def current_round(self) -> Round | None:
@@ -167,6 +207,17 @@ class Contest:
 
     def rules(self) -> Rules:
         return Rules.preset(self.settings.match_preset)
+
+    def round_rules(self, number: int) -> Rules:
+        """How round ``number``'s matches are played: the preset, changed by its stage (精方's
+        best-of-three semi-final and final)."""
+        stage = self.rounds[number - 1].stage if 0 < number <= len(self.rounds) else ""
+        return self.rules().replace(**self.format.stage_rules.get(stage, {}))
+
+    def rank_input(self) -> RankInput:
+        return RankInput(
+            tuple(p.number for p in self.pairs), self.rounds, self.alive, self.settings.match_points
+        )
 
 
 # ---------------------------------------------------------------- events
@@ -299,10 +350,11 @@ def open_contest(
     return Contest(name, organiser_id, seed, aware(now), settings)
 
 
-def sign_up(contest: Contest, player: Player, partner: Player | None = None) -> Step:
-    """/signup alone (a single, paired by lot) or with a partner to confirm."""
+def sign_up(contest: Contest, player: Player, partner: Player | None = None, *, tag: str = "") -> Step:
+    """/signup alone (a single, paired by lot) or with a partner to confirm; ``tag`` is the
+    unit (000-S) or time slot (002-E) where the format uses one."""
     _require(contest, ContestPhase.SIGN_UP, Refusal.SIGNUP_CLOSED)
-    entry = add_entry(contest.entries, player, partner)
+    entry = add_entry(contest.entries, player, partner, tag)
     return Step(replace(contest, entries=(*contest.entries, entry)), (SignedUp(entry),))
 
 
@@ -321,11 +373,15 @@ def decline_partner(contest: Contest, user_id: int) -> Step:
     return Step(_swap_entry(contest, invitation, entry), (PartnerDeclined(entry),))
 
 
-def withdraw(contest: Contest, user_id: int, *, now: datetime) -> Step:
-    """/withdraw: before the draw a sign-up is removed; after it the pair forfeits (弃权)."""
+def withdraw(
+    contest: Contest, user_id: int, *, now: datetime, reason: WithdrawReason = WithdrawReason.WITHDREW
+) -> Step:
+    """/withdraw: before the draw a sign-up is removed; after it the pair forfeits (弃权),
+    its pending match a walkover. A leave request (请假) and a partner who cannot play
+    (V32) are the same step with their ``reason``."""
     if contest.phase is ContestPhase.SIGN_UP:
         return _withdraw_entry(contest, user_id)
-    return _withdraw_pair(contest, user_id, aware(now))
+    return _withdraw_pair(contest, user_id, aware(now), reason)
 
 
 def _withdraw_entry(contest: Contest, user_id: int) -> Step:
@@ -337,22 +393,29 @@ def _withdraw_entry(contest: Contest, user_id: int) -> Step:
     return Step(replace(contest, entries=entries), (Withdrew(user_id, entry, remaining),))
 
 
-def _withdraw_pair(contest: Contest, user_id: int, now: datetime) -> Step:
+def _withdraw_pair(contest: Contest, user_id: int, now: datetime, reason: WithdrawReason) -> Step:
     _refuse_when_closed(contest)
     pair = contest.pair_of_user(user_id)
     if pair is None or pair.number not in contest.alive:
         raise SignupRefused(Refusal.NOT_SIGNED_UP, str(user_id))
-    withdrawal = Withdrawal(pair.number, user_id, now)
+    withdrawal = Withdrawal(pair.number, user_id, now, reason)
     contest = replace(contest, withdrawals=(*contest.withdrawals, withdrawal))
     events: list[Event] = [PairWithdrew(withdrawal)]
     current = contest.current_round
     match = current.match_of(pair.number) if current is not None else None
     if match is not None and match.status is MatchStatus.PENDING:
-        result = MatchResult(match.opponent(pair.number), PlayMethod.WALKOVER)
+        result = walkover_result(contest, match, match.opponent(pair.number))
         fact = MatchFact(FactKind.DECISION, now, user_id, result, reason="withdrawal")
         contest, more = _append(contest, match, fact, MatchNote.WALKOVER)
         events.extend(more)
     return Step(contest, tuple(events))
+
+
+def walkover_result(contest: Contest, match: ContestMatch, winner: int) -> MatchResult:
+    """弃权: "如遇对手弃权，直接晋级" (000-A); in scored formats worth 局分 2 and 级差 12
+    (A18, or ½ under ``forfeit_difference=half``), from :func:`engine.figures.forfeit_figures`."""
+    figures = forfeit_figures(contest.round_rules(match.round), winner=match.pairs.index(winner))
+    return MatchResult(winner, PlayMethod.WALKOVER, figures=figures)
 
 
 def change_partner(contest: Contest, user_id: int, new_partner: Player) -> Step:
@@ -388,6 +451,7 @@ def draw(contest: Contest, *, now: datetime, schedule: Schedule | None = None) -
     _require(contest, ContestPhase.SIGN_UP, Refusal.SIGNUP_CLOSED)
     aware(now)
     pairs = draw_pairs(contest.entries, contest.seed)
+    contest.format.check_field(len(pairs))
     contest = replace(contest, pairs=pairs)
     first = _new_round(contest, 1, schedule or _default_schedule(contest, 1))
     contest = replace(contest, rounds=(first,))
@@ -419,6 +483,10 @@ def _new_round(contest: Contest, number: int, schedule: Schedule) -> Round:
         previous=contest.rounds,
         lots=contest.seed.lots(f"round:{number}"),
         third_place=contest.settings.third_place,
+        seed=contest.seed,
+        pairs=tuple(p.number for p in contest.pairs),
+        tags={p.number: p.tag for p in contest.pairs},
+        points=contest.settings.match_points,
     )
     return _numbered(contest, number, schedule, contest.format.pair_round(view))
 
@@ -428,7 +496,7 @@ def _numbered(contest: Contest, number: int, schedule: Schedule, drawn: RoundDra
         ContestMatch(number, table, match_code(contest.seed.secret, number, table), p.pairs, p.kind)
         for table, p in enumerate(drawn.pairings, start=1)
     )
-    return Round(number, schedule, matches, drawn.byes)
+    return Round(number, schedule, matches, drawn.byes, drawn.stage)
 
 
 # ---------------------------------------------------------------- reports and results
@@ -449,12 +517,16 @@ def report(
     text: str = "",
     points: tuple[int, int] | None = None,
     extra_deal: bool = False,
+    figures: MatchFigures | None = None,
 ) -> Step:
-    """A player's report of a physical match: counts at once; the opponents may dispute."""
+    """A player's report of a physical match: counts at once; the opponents may dispute.
+    ``figures`` (indexed like the match's pairs, e.g. from the table's score sheet) carry
+    the 级差 and round score that scored formats rank by."""
     match = _reportable_match(contest, winner, now)
     if reporter not in _players(contest, match):
         raise ReportRefused(Refusal.NOT_A_PLAYER, str(reporter))
-    result = MatchResult(winner, PlayMethod.PHYSICAL, points, extra_deal)
+    result = MatchResult(winner, PlayMethod.PHYSICAL, points, extra_deal, figures)
+    check_figures(contest, match, result)
     fact = MatchFact(FactKind.REPORT, now, reporter, result, text=text)
     return Step(*_append(contest, match, fact, _report_note(match, winner)))
 
@@ -488,8 +560,56 @@ def decide(contest: Contest, *, code: str, result: MatchResult, by: int, reason:
     if not reason.strip():
         raise ResultRefused(Refusal.REASON_REQUIRED)
     _check_result(match, result)
+    check_figures(contest, match, result)
     fact = MatchFact(FactKind.DECISION, aware(now), by, result, reason=reason.strip())
     return Step(*_append(contest, match, fact, MatchNote.DECIDED))
+
+
+LATE_REASON = "late:"  # a lateness forfeit's decision reason: "late:12" (minutes)
+
+
+def record_lateness(
+    contest: Contest, *, code: str, late_pair: int, minutes: int, by: int, now: datetime
+) -> Step:
+    """§3.14 (V33): pair ``late_pair`` came ``minutes`` late to match ``code``.
+
+    At or past the rules' ``late_forfeit_minutes`` (0: any lateness, 000-A) the match is
+    a walkover for the opponents; below it nothing happens (no events). The settings'
+    ``late_disqualify_after``-th such forfeit in a row also disqualifies the pair (001-B:
+    "連續遲到2次以上" → 3; 002-E: 1), like a withdrawal.
+    """
+    match = _open_match(contest, code)
+    if not match.has(late_pair):
+        raise ResultRefused(Refusal.BAD_RESULT, f"{late_pair} is not in {match.pairs}")
+    threshold = contest.round_rules(match.round).late_forfeit_minutes
+    if threshold is None:
+        raise ResultRefused(Refusal.NO_LATE_FORFEIT)
+    if minutes < max(threshold, 1):
+        return Step(contest, ())
+    result = walkover_result(contest, match, match.opponent(late_pair))
+    fact = MatchFact(FactKind.DECISION, aware(now), by, result, reason=f"{LATE_REASON}{minutes}")
+    contest, events = _append(contest, match, fact, MatchNote.WALKOVER)
+    limit = contest.settings.late_disqualify_after
+    if limit is None or late_forfeits_in_a_row(contest, late_pair) < limit:
+        return Step(contest, events)
+    withdrawal = Withdrawal(late_pair, by, aware(now), WithdrawReason.LATE)
+    return Step(
+        replace(contest, withdrawals=(*contest.withdrawals, withdrawal)), (*events, PairWithdrew(withdrawal))
+    )
+
+
+def late_forfeits_in_a_row(contest: Contest, number: int) -> int:
+    """How many of the pair's last matches in a row it lost by lateness."""
+    count = 0
+    for played in reversed(contest.rounds):
+        match = played.match_of(number)
+        if match is None:
+            continue
+        decision = match.decision
+        if decision is None or not decision.reason.startswith(LATE_REASON) or match.winner == number:
+            break
+        count += 1
+    return count
 
 
 # A complete round's reports can still be repeated or contradicted until the next draw.
@@ -544,6 +664,27 @@ def _check_on_time(contest: Contest, match: ContestMatch, now: datetime) -> None
 def _check_result(match: ContestMatch, result: MatchResult) -> None:
     if result.winner is not None and not match.has(result.winner):
         raise ResultRefused(Refusal.BAD_RESULT, f"{result.winner} is not in {match.pairs}")
+
+
+def check_figures(contest: Contest, match: ContestMatch, result: MatchResult) -> None:
+    """A result's figures must name its winner, and in a points match (001-A, 000-E) the
+    engine's verdict on the points must agree: equal points go to the pair with more
+    3-point deals (001-A "以積3分次數多的一方獲勝"), a full tie needs the extra deal."""
+    figures = result.figures
+    if figures is None or result.winner is None:
+        return
+    index = match.pairs.index(result.winner)
+    if figures.winner != index:
+        raise ResultRefused(Refusal.BAD_RESULT, "the figures name the other pair")
+    rules = contest.round_rules(match.round)
+    if rules.match_format is not MatchFormat.POINTS or figures.points == (0, 0):
+        return  # no points on the sheet (every deal of a points match scores at least 1)
+    standing = Standing(points=figures.points, threes=figures.three_point_deals)
+    verdict = points_verdict(standing, rules.points_deals, None, rules, time_up=True)
+    if verdict is not None and verdict.winner is not None and verdict.winner != index:
+        raise ResultRefused(Refusal.BAD_RESULT, f"{figures.points} and 3s {figures.three_point_deals}")
+    if verdict is not None and verdict.sudden_death and not result.extra_deal:
+        raise ResultRefused(Refusal.BAD_RESULT, "a tie is decided by the extra deal")
 
 
 def _report_note(match: ContestMatch, winner: int | None, first: MatchNote = MatchNote.REPORTED) -> MatchNote:

@@ -37,6 +37,7 @@ class Entry:
     player: Player
     partner: Player | None = None
     confirmed: bool = False  # the partner accepted the invitation
+    tag: str = ""  # the pair's unit (000-S: A and B teams apart) or time slot (002-E: A or B)
 
     @property
     def is_single(self) -> bool:
@@ -54,6 +55,7 @@ class Pair:
     number: int  # 组号, 1..N
     players: tuple[Player, Player]
     by_lot: bool = False  # formed from two singles at the draw
+    tag: str = ""  # see Entry.tag; a pair drawn from singles keeps a tag both gave
 
     @property
     def user_ids(self) -> tuple[int, int]:
@@ -72,7 +74,7 @@ def entry_of(entries: Sequence[Entry], user_id: int) -> Entry | None:
     return next((entry for entry in entries if user_id in entry.user_ids), None)
 
 
-def add_entry(entries: Sequence[Entry], player: Player, partner: Player | None) -> Entry:
+def add_entry(entries: Sequence[Entry], player: Player, partner: Player | None, tag: str = "") -> Entry:
     """A new sign-up for ``player``, alone or inviting ``partner``; refused if anyone is taken."""
     if entry_of(entries, player.user_id) is not None:
         raise SignupRefused(Refusal.ALREADY_SIGNED_UP, str(player.user_id))
@@ -80,7 +82,7 @@ def add_entry(entries: Sequence[Entry], player: Player, partner: Player | None) 
         raise SignupRefused(Refusal.SELF_PARTNER)
     if partner is not None and entry_of(entries, partner.user_id) is not None:
         raise SignupRefused(Refusal.PARTNER_TAKEN, str(partner.user_id))
-    return Entry(player, partner)
+    return Entry(player, partner, tag=tag.strip())
 
 
 def invitation_for(entries: Sequence[Entry], user_id: int) -> Entry:
@@ -97,7 +99,7 @@ def confirmed(entry: Entry) -> Entry:
 
 def as_single(entry: Entry) -> Entry:
     """The inviter alone: a declined or withdrawn partner leaves them signed up as a single."""
-    return Entry(entry.player)
+    return Entry(entry.player, tag=entry.tag)
 
 
 def remaining_after_withdrawal(entry: Entry, user_id: int) -> Entry | None:
@@ -109,8 +111,8 @@ def remaining_after_withdrawal(entry: Entry, user_id: int) -> Entry | None:
     if entry.partner is None:
         return None
     if entry.player.user_id == user_id:
-        return Entry(entry.partner) if entry.confirmed else None
-    return Entry(entry.player)
+        return Entry(entry.partner, tag=entry.tag) if entry.confirmed else None
+    return Entry(entry.player, tag=entry.tag)
 
 
 # ---------------------------------------------------------------- the draw of entrants
@@ -118,17 +120,20 @@ def remaining_after_withdrawal(entry: Entry, user_id: int) -> Entry | None:
 
 def draw_pairs(entries: Sequence[Entry], seed: DrawSeed) -> tuple[Pair, ...]:
     """Pair the singles by lot and number every pair (see the module docstring)."""
-    registered = [(e.player, e.partner) for e in entries if e.partner is not None and e.confirmed]
-    singles = sorted(
-        (e.player for e in entries if e.partner is None or not e.confirmed), key=lambda p: p.user_id
+    registered = [(e.player, e.partner, e.tag) for e in entries if e.partner is not None and e.confirmed]
+    single_entries = sorted(
+        (e for e in entries if e.partner is None or not e.confirmed), key=lambda e: e.player.user_id
     )
-    if len(singles) % 2:
-        raise DrawRefused(Refusal.ODD_SINGLES, f"{len(singles)} singles")
-    shuffled = seed.lots("singles").shuffle(singles)
+    if len(single_entries) % 2:
+        raise DrawRefused(Refusal.ODD_SINGLES, f"{len(single_entries)} singles")
+    tags = {e.player.user_id: e.tag for e in single_entries}
+    shuffled = seed.lots("singles").shuffle([e.player for e in single_entries])
     drawn = [(shuffled[i], shuffled[i + 1]) for i in range(0, len(shuffled), 2)]
-    everyone = [(a, b, False) for a, b in registered] + [(a, b, True) for a, b in drawn]
+    everyone = [(a, b, False, tag) for a, b, tag in registered] + [
+        (a, b, True, tags[a.user_id] if tags[a.user_id] == tags[b.user_id] else "") for a, b in drawn
+    ]
     if len(everyone) < 2:
         raise DrawRefused(Refusal.TOO_FEW_PAIRS, f"{len(everyone)} pairs")
     ordered = sorted(everyone, key=lambda t: sorted((t[0].user_id, t[1].user_id)))
     numbered = seed.lots("numbers").shuffle(ordered)
-    return tuple(Pair(k, (a, b), by_lot) for k, (a, b, by_lot) in enumerate(numbered, start=1))
+    return tuple(Pair(k, (a, b), by_lot, tag) for k, (a, b, by_lot, tag) in enumerate(numbered, start=1))

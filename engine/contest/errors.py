@@ -31,6 +31,8 @@ class Refusal(Enum):
     # draw
     TOO_FEW_PAIRS = "too_few_pairs"
     ODD_SINGLES = "odd_singles"
+    TOO_MANY_PAIRS = "too_many_pairs"  # 004-A "共五轮": 32 pairs at most
+    FIELD_SIZE = "field_size"  # 001-B groups of 3 or 4 cannot hold 1, 2 or 5 pairs
     # report text
     NOT_A_REPORT = "not_a_report"
     WRONG_EVENT = "wrong_event"
@@ -52,6 +54,7 @@ class Refusal(Enum):
     BAD_RESULT = "bad_result"
     UNKNOWN_MATCH = "unknown_match"
     MATCH_NOT_OVER = "match_not_over"
+    NO_LATE_FORFEIT = "no_late_forfeit"  # the rules set no lateness threshold (V33)
     # schedule
     NOT_SELF_SCHEDULED = "not_self_scheduled"
     BAD_DEADLINE = "bad_deadline"

@@ -1,197 +1,220 @@
 """Contest formats: data plus four small functions, in a registry like the rule presets.
 
-A format (:class:`ContestFormat`) says how a round is paired (``pair_round``), who
-goes on after a complete round (``advance``), when the contest is decided
-(``is_decided``) and how the pairs are ranked at the end (``rank``). The contest
-state machine (:mod:`engine.contest.contest`) owns everything else — sign-up, the
-draw of entrants, reports, deadlines — so a new format (Swiss, a movement, a fixed
-bracket, a repechage stage) is one more entry of :data:`FORMATS`, not a new subsystem.
-
-**Knockout redrawn every round** (000-E, 000-D, 000-I, 004-A), round ``r`` exactly:
-
-1. The contenders (survivors of round ``r-1``, and its byes), sorted by group
-   number, are shuffled with the label ``f"round:{r}"`` (:mod:`engine.contest.lots`).
-2. With an odd count, the **bye** (轮空, §3.13: "差额小组自动轮空进入下轮抽签") goes
-   to the *last* pair in that order among those with the fewest byes so far — so
-   nobody gets a second bye while another pair has had none.
-3. The others play in shuffled order: 1st v 2nd at table 1, 3rd v 4th at table 2, …
-4. Winners and byes go on; a both-out match (000-E's deadline) sends neither.
-5. **Third place** (configurable, :class:`ThirdPlace`): the pairs that *lost* a
-   played match in the round that left two survivors (the semi-final) play for 3rd
-   alongside the final (``PLAYOFF``, the default, 000-D "最后角逐一、二、三名"), or
-   share 3rd (``SHARED``). A single such loser (3 survivors: a match and a bye) is
-   3rd outright.
+A format (:class:`~engine.contest.pairing.ContestFormat`) says how a round is paired
+(``pair_round``), who goes on after a complete round (``advance``), when the contest
+is decided (``is_decided``, or ``fixed_rounds``) and how the pairs are ranked at the
+end (``rank``). The contest state machine (:mod:`engine.contest.contest`) owns
+everything else — sign-up, the draw of entrants, reports, deadlines — so each seed's
+system is one entry of :data:`FORMATS`. The functions live in
+:mod:`engine.contest.knockouts`, :mod:`engine.contest.swiss` and
+:mod:`engine.contest.movement`, with each draw documented exactly there.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
-from enum import Enum
+from typing import Any
 
 from engine.contest.errors import Refusal, UnknownFormat
-from engine.contest.lots import Lots
-from engine.contest.results import MatchKind, PlayMethod
-from engine.contest.rounds import Round
+from engine.contest.knockouts import (
+    fixed_bracket_decided,
+    fixed_bracket_pairing,
+    jingfang_advance,
+    jingfang_pairing,
+    knockout_advance,
+    knockout_decided,
+    knockout_rank,
+    pass_a_order_rank,
+    redraw_knockout_pairing,
+    scored_knockout_rank,
+    slot_pairing,
+    table_draw_decided,
+)
+from engine.contest.movement import MOVEMENT_ROUNDS, movement_advance, movement_pairing, movement_rank
+from engine.contest.pairing import (
+    ContestFormat,
+    MatchPoints,
+    Pairing,
+    RankInput,
+    RoundDraw,
+    RoundInput,
+    ThirdPlace,
+    competition_ranking,
+)
+from engine.contest.swiss import SWISS_ROUNDS, never_early, swiss_advance, swiss_pairing, swiss_rank
+from engine.rules import MatchFormat
+
+__all__ = [
+    "FORMATS",
+    "ContestFormat",
+    "MatchPoints",
+    "Pairing",
+    "RankInput",
+    "RoundDraw",
+    "RoundInput",
+    "ThirdPlace",
+    "competition_ranking",
+    "find_format",
+    "knockout_advance",
+    "knockout_rank",
+    "redraw_knockout_pairing",
+]
+
+_BEST_OF_THREE = {"match_format": MatchFormat.BEST_OF, "best_of": 3}
 
 
-class ThirdPlace(Enum):
-    PLAYOFF = "playoff"  # the semi-final losers play for 3rd (default)
-    SHARED = "shared"  # the semi-final losers share 3rd (并列第三)
+def _knockout(name: str, zh: str, en: str, description: str, sources: tuple[str, ...], preset: str,
+              **more: Any) -> ContestFormat:  # fmt: skip
+    """A knockout redrawn every round (the 000-E functions) with its own data."""
+    functions: dict[str, Any] = {"pair_round": redraw_knockout_pairing, "advance": knockout_advance,
+                                 "is_decided": knockout_decided, "rank": knockout_rank}  # fmt: skip
+    return ContestFormat(name, zh, en, description, sources, preset, **(functions | more))
 
-
-@dataclass(frozen=True, slots=True)
-class Pairing:
-    pairs: tuple[int, int]
-    kind: MatchKind = MatchKind.MAIN
-
-
-@dataclass(frozen=True, slots=True)
-class RoundDraw:
-    """A format's pairing of one round, before the contest gives it codes and tables."""
-
-    pairings: tuple[Pairing, ...]
-    byes: tuple[int, ...] = ()
-
-
-@dataclass(frozen=True, slots=True)
-class RoundInput:
-    """What a pairing function may look at."""
-
-    number: int
-    contenders: tuple[int, ...]  # sorted group numbers
-    previous: tuple[Round, ...]
-    lots: Lots
-    third_place: ThirdPlace = ThirdPlace.PLAYOFF
-
-
-PairRound = Callable[[RoundInput], RoundDraw]
-Advance = Callable[[tuple[int, ...], Round], tuple[int, ...]]
-IsDecided = Callable[[tuple[int, ...], tuple[Round, ...]], bool]
-Rank = Callable[[Sequence[int], tuple[Round, ...], tuple[int, ...]], Mapping[int, int]]
-
-
-@dataclass(frozen=True, slots=True)
-class ContestFormat:
-    """One organising document's contest system: data and its four rules."""
-
-    name: str
-    title_zh: str
-    title_en: str
-    description: str
-    sources: tuple[str, ...]  # RULES.md §0.1 keys
-    match_preset: str  # an engine.rules preset name: how each match is played
-    pair_round: PairRound
-    advance: Advance  # (contenders, complete round) → who goes on
-    is_decided: IsDecided  # (who goes on, rounds so far) → no more rounds
-    rank: Rank  # (all pairs, rounds, final survivors) → pair → place (1 = best; ties share)
-    self_scheduled_rounds: frozenset[int] = frozenset()  # rounds played before a deadline
-
-
-# ---------------------------------------------------------------- knockout redrawn every round
-
-
-def redraw_knockout_pairing(view: RoundInput) -> RoundDraw:
-    """Steps 1–3 and 5 of the module docstring."""
-    order = view.lots.shuffle(sorted(view.contenders))
-    byes: tuple[int, ...] = ()
-    if len(order) % 2:
-        bye = _bye_pick(order, view.previous)
-        byes, order = (bye,), tuple(n for n in order if n != bye)
-    pairings = [Pairing((order[i], order[i + 1])) for i in range(0, len(order), 2)]
-    third = _semi_final_losers(view.previous) if len(view.contenders) == 2 else ()
-    if view.third_place is ThirdPlace.PLAYOFF and len(third) == 2:
-        pairings.append(Pairing((third[0], third[1]), MatchKind.THIRD_PLACE))
-    return RoundDraw(tuple(pairings), byes)
-
-
-def _bye_pick(order: Sequence[int], previous: Sequence[Round]) -> int:
-    counts = {n: sum(n in r.byes for r in previous) for n in order}
-    fewest = min(counts.values())
-    return [n for n in order if counts[n] == fewest][-1]
-
-
-def _semi_final_losers(previous: Sequence[Round]) -> tuple[int, ...]:
-    """Pairs that lost a played main match in the last round (the one that left two)."""
-    if not previous:
-        return ()
-    losers = (
-        m.opponent(m.winner)
-        for m in previous[-1].main_matches
-        if m.winner is not None and m.result is not None and m.result.method is not PlayMethod.BOTH_OUT
-    )
-    return tuple(sorted(losers))
-
-
-def knockout_advance(contenders: tuple[int, ...], played: Round) -> tuple[int, ...]:
-    """Winners of main matches and the bye go on; both-out matches send nobody."""
-    winners = {m.winner for m in played.main_matches if m.winner is not None}
-    return tuple(sorted(n for n in contenders if n in winners or n in played.byes))
-
-
-def knockout_decided(alive: tuple[int, ...], rounds: tuple[Round, ...]) -> bool:
-    return len(alive) <= 1
-
-
-def knockout_rank(
-    numbers: Sequence[int], rounds: tuple[Round, ...], alive: tuple[int, ...]
-) -> dict[int, int]:
-    """Places by how far each pair got (see :func:`_knockout_key`); equal keys share a place."""
-    keys = {n: _knockout_key(n, rounds, alive) for n in numbers}
-    return competition_ranking(keys)
-
-
-def _knockout_key(number: int, rounds: tuple[Round, ...], alive: tuple[int, ...]) -> tuple[int, ...]:
-    """(champion, last round reached, last match was the main one, won it, not both-out)."""
-    reached = [r for r in rounds if number in r.byes or r.match_of(number) is not None]
-    if not reached:
-        return (0, 0, 0, 0, 0)
-    last = reached[-1]
-    match = last.match_of(number)
-    if match is None:  # a bye in the last round reached
-        return (int(number in alive), last.number, 1, 1, 1)
-    result = match.result
-    both_out = result is not None and result.method is PlayMethod.BOTH_OUT
-    return (
-        int(number in alive),
-        last.number,
-        int(match.kind is MatchKind.MAIN),
-        int(match.winner == number),
-        int(not both_out),
-    )
-
-
-def competition_ranking(keys: Mapping[int, tuple[int, ...]]) -> dict[int, int]:
-    """Standard competition ranking ("1224"): a higher key is a better place."""
-    ordered = sorted(keys, key=lambda n: keys[n], reverse=True)
-    places: dict[int, int] = {}
-    for index, number in enumerate(ordered):
-        same = index > 0 and keys[ordered[index - 1]] == keys[number]
-        places[number] = places[ordered[index - 1]] if same else index + 1
-    return places
-
-
-# ---------------------------------------------------------------- the registry
 
 FORMATS: dict[str, ContestFormat] = {
     f.name: f
     for f in (
+        _knockout(
+            "wechat-knockout",
+            "中心微信群淘汰赛（每轮重新抽签）",
+            "Centre WeChat group knockout, redrawn every round",
+            "Knockout redrawn every round among the survivors; a leftover pair gets a bye into the "
+            "next draw; round 1 self-scheduled before a deadline (both pairs out if not played or "
+            "not reported); six scored deals per match; places 1-3.",
+            ("000-E",),
+            "wechat-6-deals",
+            self_scheduled_rounds=frozenset({1}),
+        ),
+        _knockout(
+            "redraw-knockout",
+            "淘汰赛（胜者每轮重新抽签，决出一、二、三名）",
+            "Knockout, winners redrawn every round, places 1-3",
+            "Winners are redrawn every round (the pairs drawing the same number share a table); a "
+            "leftover pair gets a bye; the semi-final losers play for 3rd. Prizes 1/2/3 pairs.",
+            ("000-D", "000-I", "000-O"),
+            "default",
+            prizes=(("一等奖", 1), ("二等奖", 2), ("三等奖", 3)),
+        ),
+        _knockout(
+            "five-round-knockout",
+            "淘汰赛（共五轮，抽相同号码同桌）",
+            "Five-round knockout (same number, same table)",
+            "At most 32 pairs, redrawn every round, 40-minute games; prizes 1/2/4 pairs and 9 优胜奖.",
+            ("004-A",),
+            "spring-festival",
+            max_pairs=32,
+            prizes=(("一等奖", 1), ("二等奖", 2), ("三等奖", 4), ("优胜奖", 9)),
+        ),
+        _knockout(
+            "points-knockout",
+            "积分淘汰制（10副牌，积3分次数多者胜）",
+            "Ten-deal points knockout (more 3s wins a tie)",
+            "Each match is 10 deals at level 2 scored 3/2/1; equal points: more 3-point deals, then "
+            "an extra deal; pairs out in the same round are ordered by their points.",
+            ("001-A",),
+            "anhui-jianzhu",
+            rank=scored_knockout_rank,
+            scored=True,
+        ),
+        _knockout(
+            "score-knockout",
+            "积分淘汰制（局分2/0，级差）",
+            "Knockout with match points 2/0 and level difference",
+            "One 60-minute game per round, 局分 2 to the winner, 0 to the loser, 级差 kept; a walkover "
+            "is worth 级差 12 (A18; preset setting forfeit_difference=half for ½).",
+            ("002-D",),
+            "knockout-135",
+            rank=scored_knockout_rank,
+            scored=True,
+        ),
         ContestFormat(
-            name="wechat-knockout",
-            title_zh="中心微信群淘汰赛（每轮重新抽签）",
-            title_en="Centre WeChat group knockout, redrawn every round",
-            description=(
-                "Knockout redrawn every round among the survivors; a leftover pair gets a bye into the "
-                "next draw; round 1 self-scheduled before a deadline (both pairs out if not played or "
-                "not reported); six scored deals per match; places 1-3."
-            ),
-            sources=("000-E",),
-            match_preset="wechat-6-deals",
-            pair_round=redraw_knockout_pairing,
+            "fixed-bracket",
+            "固定对阵表淘汰赛（先分区后定位，三局两胜）",
+            "Fixed bracket, units in different halves, best of three",
+            "The bracket is drawn once: a unit's A and B teams go to different halves (sign up with "
+            "tag=UNIT), then places within each half by lot; every match best of three; top 8.",
+            ("000-S",),
+            "best-of-3",
+            pair_round=fixed_bracket_pairing,
+            advance=knockout_advance,
+            is_decided=fixed_bracket_decided,
+            rank=knockout_rank,
+            prizes=(("前八名", 8),),
+            uses_tags="unit",
+        ),
+        ContestFormat(
+            "slot-groups",
+            "A、B组按时段对阵（A1对B1）",
+            "Groups A and B by time slot, A1 plays B1",
+            "Pairs are in group A or B by time slot (tag=A / tag=B; others by lot), numbered by lot; "
+            "A1 plays B1 and so on; winners go on and are redrawn; a 1-hour game per match.",
+            ("002-E",),
+            "nanjing-forestry",
+            pair_round=slot_pairing,
             advance=knockout_advance,
             is_decided=knockout_decided,
             rank=knockout_rank,
-            self_scheduled_rounds=frozenset({1}),
+            uses_tags="slot",
+        ),
+        ContestFormat(
+            "table-draw",
+            "抽桌号淘汰赛（第二轮按打过A的先后定名次）",
+            "Drawn table numbers; round 2 ranked by who passes A first",
+            "One player of each pair draws a table number; the winning pairs play a second round in "
+            "which places go by the order the winners pass A.",
+            ("002-C",),
+            "default",
+            pair_round=redraw_knockout_pairing,
+            advance=knockout_advance,
+            is_decided=table_draw_decided,
+            rank=pass_a_order_rank,
+        ),
+        ContestFormat(
+            "jingfang",
+            "精方药业多阶段淘汰赛（附加赛）",
+            "Jingfang multi-stage knockout with repechage",
+            "Preliminary knockout rounds down to 9-15 pairs; a qualifying round whose losers and bye "
+            "play a repechage for the places left of 8; 复赛 down to 4; semi-finals, final and the "
+            "3rd/4th match best of three; first to reach A; seats by drawn card.",
+            ("000-L", "002-B"),
+            "jingfang",
+            pair_round=jingfang_pairing,
+            advance=jingfang_advance,
+            is_decided=knockout_decided,
+            rank=knockout_rank,
+            stage_rules={"semi": _BEST_OF_THREE, "final": _BEST_OF_THREE},
+            prizes=(("冠军", 1), ("亚军", 1), ("季军", 1), ("第四名", 1)),
+        ),
+        ContestFormat(
+            "movement",
+            "分组三轮移位总得分制",
+            "Grouped three-round movement, total score",
+            "Groups of four pairs play each other once by the movement table (first listed sits "
+            "NS); 60-minute rounds stopped at once; 100 + level difference for passing A; total "
+            "score over three rounds.",
+            ("001-B",),
+            "three-round-movement",
+            pair_round=movement_pairing,
+            advance=movement_advance,
+            is_decided=never_early,
+            rank=movement_rank,
+            fixed_rounds=MOVEMENT_ROUNDS,
+            min_pairs=3,
+            scored=True,
+        ),
+        ContestFormat(
+            "swiss",
+            "积分编排制（3轮）",
+            "Swiss points pairing, 3 rounds",
+            "Pairs meet pairs on equal points, never twice; 2 points a win, 0 a loss, a bye scores a "
+            "win; places by points, then level difference, then opponents' points.",
+            ("003-A", "000-B"),
+            "jiangsu-union",
+            pair_round=swiss_pairing,
+            advance=swiss_advance,
+            is_decided=never_early,
+            rank=swiss_rank,
+            fixed_rounds=SWISS_ROUNDS,
+            scored=True,
         ),
     )
 }

@@ -14,11 +14,12 @@ result and status are derived, like the engine's action log and replay:
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime
 from enum import Enum
 
 from engine.contest.errors import Refusal, ResultRefused
+from engine.figures import MatchFigures, match_figures
 from engine.match import Match
 from engine.rules import MatchFormat
 
@@ -66,6 +67,9 @@ class MatchResult:
     method: PlayMethod
     points: tuple[int, int] | None = None  # e.g. (9, 5) in the 6-deal 3/2/1 match
     extra_deal: bool = False  # 加赛一局 after a tie
+    # The engine's figures (级差, round score, 3-point deals…), indexed like ``pairs``
+    # (index 0: the match's first pair), for scored formats; None: only the winner is known.
+    figures: MatchFigures | None = None
 
     def __post_init__(self) -> None:
         if (self.winner is None) != (self.method is PlayMethod.BOTH_OUT):
@@ -171,4 +175,25 @@ def result_from_match(match: Match, *, pairs: tuple[int, int], team0_pair: int) 
         method=PlayMethod.BOT_TABLE,
         points=(points[0], points[1]) if points is not None else None,
         extra_deal=extra,
+        figures=oriented(match_figures(match), swap=team_of_pair[pairs[0]] == 1),
+    )
+
+
+def oriented(figures: MatchFigures, *, swap: bool) -> MatchFigures:
+    """``figures`` per engine team re-indexed per the match's pairs (``swap``: pairs[0] sat as team 1)."""
+    if not swap:
+        return figures
+
+    def flip(values: tuple[int, int]) -> tuple[int, int]:
+        return (values[1], values[0])
+
+    return replace(
+        figures,
+        winner=None if figures.winner is None else 1 - figures.winner,
+        points=flip(figures.points),
+        three_point_deals=flip(figures.three_point_deals),
+        levels=(figures.levels[1], figures.levels[0]),
+        steps=flip(figures.steps),
+        round_score=flip(figures.round_score),
+        games_won=flip(figures.games_won),
     )

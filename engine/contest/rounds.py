@@ -39,7 +39,8 @@ class Round:
     number: int
     schedule: Schedule
     matches: tuple[ContestMatch, ...]
-    byes: tuple[int, ...] = ()  # group numbers carried into the next draw
+    byes: tuple[int, ...] = ()  # group numbers carried into the next draw (or waiting, 精方)
+    stage: str = ""  # a multi-stage format's part (精方 "repechage", "semi"…); "" otherwise
 
     @property
     def is_complete(self) -> bool:

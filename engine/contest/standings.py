@@ -72,9 +72,9 @@ def final_places(contest: Contest) -> tuple[Placing, ...]:
     if contest.phase not in (ContestPhase.DECIDED, ContestPhase.CLOSED):
         return ()
     numbers = [p.number for p in contest.pairs]
-    places = contest.format.rank(numbers, contest.rounds, contest.alive)
+    places = contest.format.rank(contest.rank_input())
     ordered = sorted(numbers, key=lambda n: (places[n], n))
-    prizes = _prizes(ordered, places, contest.settings.prize_tiers)
+    prizes = _prizes(ordered, places, contest.prizes)
     return tuple(Placing(places[n], n, prizes.get(n)) for n in ordered)
 
 
