@@ -181,23 +181,27 @@ class ChatReplies:
             chat.worker = asyncio.create_task(self._drain(chat_id, chat), name=f"replies:{chat_id}")
 
     async def _drain(self, chat_id: int, chat: _Chat) -> None:
-        """Send the chat's replies in order, each when the chat's budget has room for it."""
+        """Send the chat's replies in order; one that keeps a smaller reserve (the notice, a
+        lobby) may overtake replies waiting for the chat's budget."""
         while chat.queue:
-            reply = chat.queue[0]
-            wait = self.budget.delay(chat_id, reply.reserve) if chat_id < 0 else 0.0
-            if wait > 0:  # a notice put in front meanwhile is looked at first
+            ready = next((reply for reply in chat.queue if self._wait(chat_id, reply) == 0), None)
+            if ready is None:
                 chat.wake.clear()
                 with contextlib.suppress(TimeoutError):
-                    await asyncio.wait_for(chat.wake.wait(), wait)
+                    await asyncio.wait_for(chat.wake.wait(), min(self._wait(chat_id, r) for r in chat.queue))
                 continue
-            chat.queue.popleft()
+            chat.queue.remove(ready)
             if chat_id < 0:
                 self.budget.note(chat_id)
             try:
-                await reply.send()
+                await ready.send()
             except Exception:
-                log.exception("reply %r in chat %s failed", reply.text[:40], chat_id)
+                log.exception("reply %r in chat %s failed", ready.text[:40], chat_id)
         self._forget(chat_id, chat)
+
+    def _wait(self, chat_id: int, reply: _Reply) -> float:
+        """Seconds until the reply fits the group's budget; private chats have none."""
+        return self.budget.delay(chat_id, reply.reserve) if chat_id < 0 else 0.0
 
     def _forget(self, chat_id: int, chat: _Chat) -> None:
         now = time.monotonic()

@@ -30,7 +30,7 @@ from dataclasses import dataclass, field
 from datetime import timedelta
 from typing import Any
 
-from telegram.error import NetworkError, RetryAfter, TelegramError
+from telegram.error import BadRequest, NetworkError, RetryAfter, TelegramError
 
 from storage.outbox import OutboxRecord, OutboxRepository
 
@@ -181,6 +181,9 @@ class Outbox:
                 return True
             except RetryAfter as error:
                 wait, failed = _seconds(error.retry_after), error
+            except BadRequest as error:  # PTB makes it a NetworkError, but it never succeeds
+                log.warning("outbox: %s for chat %s refused, dropped: %r", item.kind, item.chat_id, error)
+                return True
             except NetworkError as error:  # timeouts included: try again, waiting longer each time
                 wait, delay, failed = delay, min(delay * 2, self.max_delay), error
             except (TelegramError, Undeliverable) as error:  # blocked, chat gone, bad request…

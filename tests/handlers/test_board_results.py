@@ -1,0 +1,71 @@
+"""Deal results and the match's end are owed to the group (issue 8, finding 6): a failed send
+is retried, not lost, and a restart announces what the last run may have lost, once."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+from telegram.error import NetworkError
+
+from engine.actions import DealEnded
+from engine.ai import timeout_action
+from engine.match import observe
+from handlers.platform.outbox import Outbox
+from handlers.table.board import BoardPublisher, ChatBudget
+from storage import Database
+from tests.handlers.test_board import FakeBot, play_fast, seated_table
+
+
+@pytest.fixture
+async def db(tmp_path: Path):
+    database = await Database.open(tmp_path / "r.db")
+    yield database
+    await database.close()
+
+
+class FlakyBot(FakeBot):
+    """The first ``failures`` pictures fail with a network error (the send never arrived)."""
+
+    failures = 3
+
+    async def send_photo(self, chat_id: int, photo: bytes, caption: str = "", **kwargs: Any) -> Any:
+        if self.failures:
+            self.failures -= 1
+            raise NetworkError("connection reset")
+        return await super().send_photo(chat_id, photo, caption, **kwargs)
+
+
+def publisher(bot: FakeBot, service: Any, db: Database) -> BoardPublisher:
+    outbox = Outbox(db.outbox, first_delay=0.01)
+    return BoardPublisher(bot, service, db, budget=ChatBudget(window=0.5), interval=0.01, outbox=outbox)  # type: ignore[arg-type]
+
+
+async def test_a_failed_result_send_is_retried_not_lost(db: Database) -> None:
+    service, table = await seated_table(db, seed=3)
+    bot = FlakyBot()
+    deals = await play_fast(service, table, publisher(bot, service, db), [], ai=False)
+    captions = [bot.texts[s.message_id] for s in bot.sent if s.kind == "photo"]
+    assert len(captions) == deals + 1 and len(set(captions)) == len(captions)
+    assert "🏆" in captions[-1]
+    assert await db.outbox.pending() == []
+
+
+async def test_a_restart_announces_a_result_the_last_run_never_stored_once(db: Database) -> None:
+    """The deal ended and was logged, then the bot stopped before the result was stored."""
+    service, table = await seated_table(db, seed=3)
+    await service.start(table)
+    assert table.match is not None
+    while not any(isinstance(e, DealEnded) for e in table.match.events):
+        seat = table.match.to_act[0]
+        await service.act(table, seat=seat, action=timeout_action(observe(table.match, seat)))
+    bot = FakeBot()
+    board = publisher(bot, service, db)
+    board.publish(table, ())  # the first sight of the table in the new run
+    await board.drain(table.id)
+    await board.outbox.join()
+    again = publisher(bot, service, db)  # and once more: the key was delivered
+    again.publish(table, ())
+    await again.outbox.join()
+    assert [s.kind for s in bot.sent].count("photo") == 1
