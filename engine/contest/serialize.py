@@ -1,6 +1,8 @@
 """Contest settings as stable JSON (sorted keys, enums by value), like ``Rules.to_json``.
 
 Storage keeps the settings as one text column; everything else of a contest is rows.
+Settings added later (rounds, match points, lateness disqualification) read their
+defaults from older JSON, so the version stays 1.
 """
 
 from __future__ import annotations
@@ -11,7 +13,7 @@ from typing import Any
 
 from engine.contest.contest import ContestSettings, PrizeTier
 from engine.contest.deadlines import Deadline
-from engine.contest.formats import ThirdPlace
+from engine.contest.pairing import MatchPoints, ThirdPlace
 
 VERSION = 1
 
@@ -37,6 +39,9 @@ def settings_to_json(settings: ContestSettings) -> str:
         "deadline": deadline_to_dict(settings.deadline),
         "third_place": settings.third_place.value,
         "prize_tiers": [[tier.name, tier.pairs] for tier in settings.prize_tiers],
+        "rounds": settings.rounds,
+        "match_points": [settings.match_points.win, settings.match_points.loss, settings.match_points.bye],
+        "late_disqualify_after": settings.late_disqualify_after,
     }
     return json.dumps({"version": VERSION, "settings": data}, sort_keys=True, ensure_ascii=False)
 
@@ -51,4 +56,7 @@ def settings_from_json(text: str) -> ContestSettings:
         deadline=deadline_from_dict(data["deadline"]),
         third_place=ThirdPlace(data["third_place"]),
         prize_tiers=tuple(PrizeTier(name, int(pairs)) for name, pairs in data["prize_tiers"]),
+        rounds=data.get("rounds"),
+        match_points=MatchPoints(*data.get("match_points", (2, 0, 2))),
+        late_disqualify_after=data.get("late_disqualify_after"),
     )
