@@ -100,6 +100,13 @@ DIFFICULTIES: Final = ("easy", "normal")
 DEFAULT: Final = "normal"
 
 
+def next_difficulty(current: str) -> str:
+    """The lobby's difficulty button cycles 简单 → 标准 → 简单; anything unknown becomes the default."""
+    if current not in DIFFICULTIES:
+        return DEFAULT
+    return DIFFICULTIES[(DIFFICULTIES.index(current) + 1) % len(DIFFICULTIES)]
+
+
 def seeded(name: str, seed: int = 0) -> Callable[[Observation, Rules], Action]:
     """The policy ``name`` as a two-argument player, its chance drawn per decision from
     (seed, deal, version, seat): the same observation always gets the same answer."""
