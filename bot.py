@@ -160,6 +160,7 @@ async def open_services(app: App, *, db_path: str, board_interval: float = 3.0) 
     replies = ChatReplies(board.budget, notice=too_many_text)
     contests = ContestDesk(app.bot, db, board.outbox, board.budget, renderer, job_queue=app.job_queue)
     tables.finished_hooks.append(contests.on_table_finished)  # a contest table's result reports itself
+    tables.lobby_headings.append(contests.lobby_heading)  # a contest table's lobby names its match
     app.bot_data.open(
         Services(
             db=db,

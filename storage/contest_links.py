@@ -74,12 +74,22 @@ class ContestLinkRepository(_Repository):
         )
 
     async def message(self, *, chat_id: int, message_id: int) -> tuple[int, int | None] | None:
-        """(contest id, round) of a pairing message, or None."""
+        """(contest id, round) of a pairing message (round None: a contest card), or None."""
         rows = await self._all(
             "SELECT contest_id, round FROM contest_messages WHERE chat_id = ? AND message_id = ?",
             (chat_id, message_id),
         )
         return (int(rows[0][0]), rows[0][1]) if rows else None
+
+    async def messages_of(self, *, contest_id: int, round_: int | None) -> list[tuple[int, int]]:
+        """(chat id, message id) of a round's pairing messages, or (``round_`` None) of the
+        contest's cards, oldest first."""
+        rows = await self._all(
+            "SELECT chat_id, message_id FROM contest_messages WHERE contest_id = ? AND round IS ?"
+            " ORDER BY rowid",
+            (contest_id, round_),
+        )
+        return [(int(chat_id), int(message_id)) for chat_id, message_id in rows]
 
     async def set_mirror(self, *, contest_id: int, url: str | None, set_by: int) -> None:
         if url is None:

@@ -66,6 +66,7 @@ from engine.contest import (
 )
 from engine.contest.serialize import settings_from_json, settings_to_json
 from storage.errors import NotFound, StorageConflict
+from storage.repositories import unavailable_as_error
 
 _CONTEST_COLUMNS = "id, chat_id, name, organiser_id, settings_json, seed_hex, opened_at, closed_at"
 _FACT_COLUMNS = "code, kind, at, by_user, winner, method, points_a, points_b, extra_deal, reason, text"
@@ -176,9 +177,13 @@ class ContestRepository:
 
     @asynccontextmanager
     async def _writing(self, what: str) -> AsyncIterator[aiosqlite.Connection]:
+        """A transaction whose conflicts are :class:`StorageConflict` and whose storage faults
+        (locked, read-only, full) are :class:`StorageUnavailable`: nothing was written, and
+        the person is told "not saved, try again"."""
         try:
-            async with self.transaction() as conn:
-                yield conn
+            with unavailable_as_error():
+                async with self.transaction() as conn:
+                    yield conn
         except sqlite3.IntegrityError as error:
             raise StorageConflict(f"{what}: {error}") from error
 
@@ -311,13 +316,15 @@ class ContestRepository:
         return tuple(Withdrawal(pair, by, datetime.fromisoformat(at)) for pair, by, at in rows)
 
     async def _one(self, sql: str, params: tuple[Any, ...]) -> tuple[Any, ...] | None:
-        async with self._conn.execute(sql, params) as cursor:
-            row = await cursor.fetchone()
+        with unavailable_as_error():
+            async with self._conn.execute(sql, params) as cursor:
+                row = await cursor.fetchone()
         return tuple(row) if row is not None else None
 
     async def _all(self, sql: str, params: tuple[Any, ...]) -> list[tuple[Any, ...]]:
-        async with self._conn.execute(sql, params) as cursor:
-            return [tuple(row) for row in await cursor.fetchall()]
+        with unavailable_as_error():
+            async with self._conn.execute(sql, params) as cursor:
+                return [tuple(row) for row in await cursor.fetchall()]
 
 
 # ---------------------------------------------------------------- rows ↔ values

@@ -37,6 +37,7 @@ from engine.contest import (
     Player,
     Refusal,
     Step,
+    change_partner,
     close_contest,
     close_round,
     confirm,
@@ -55,14 +56,13 @@ from engine.contest import (
 )
 from handlers.contest.desk import GROUP, MIRROR_LANE, WECHAT, ContestDesk, card_keyboard
 from handlers.contest.service import texts
-from handlers.contest.service.args import ArgProblem, parse_decision, parse_new
+from handlers.contest.service.args import ArgProblem, parse_decision, parse_new, parse_schedule
 from handlers.contest.service.callback_data import BadContestButton, ContestOp, ContestPress
-from handlers.contest.service.texts import escape
 from handlers.contest.service.views import bracket_view, export_csv, export_name, plain, standings_view
 from handlers.platform.context import Context
 from handlers.platform.locales import chat_locale, user_locale
 from handlers.table.lobby import display_name, is_group_admin
-from handlers.table.service.texts import _, error_text
+from handlers.table.service.texts import _, error_text, escape
 from render.contest import render_bracket, render_standings
 from storage import NotFound, StorageConflict, StoredContest
 
@@ -258,33 +258,61 @@ async def _export(context: Context, message: Message, stored: StoredContest, use
 
 
 async def _wechat(context: Context, message: Message, user: User, args: list[str], locale: str) -> None:
-    """/contest wechat URL|off — in a private chat only: the URL holds the robot's secret key."""
+    """/contest wechat [NAME] URL|off — in a private chat only: the URL holds the robot's secret
+    key. The answer names the contest; an organiser of several names it, or picks it by button."""
     if message.chat.type != Chat.PRIVATE:
         with contextlib.suppress(TelegramError):  # the key was shown to the group: take it away if we may
             await message.delete()
         await reply(context, message, texts.problem_text("private_only", "", locale))
         return
-    if len(args) != 1:
+    if not args:
         await reply(context, message, texts.problem_text("usage_wechat", "", locale))
         return
     db, desk = context.services.db, desk_of(context)
-    mine = [s for s in await db.contests.unfinished() if s.contest.organiser_id == user.id]
-    if not mine:
-        await reply(context, message, texts.problem_text("not_organiser_anywhere", "", locale))
-        return
-    stored = mine[-1]
-    url = args[0].strip()
-    if url.lower() == "off":
-        await db.contest_links.set_mirror(contest_id=stored.id, url=None, set_by=user.id)
-        await reply(context, message, _("Enterprise WeChat mirror turned off.", locale))
-        return
-    if not desk.webhook_allowed(url):
+    url, name = args[-1].strip(), " ".join(args[:-1]).strip()
+    if url.lower() != "off" and not desk.webhook_allowed(url):
         await reply(context, message, texts.problem_text("bad_webhook", "", locale))
         return
-    await db.contest_links.set_mirror(contest_id=stored.id, url=url, set_by=user.id)
-    await reply(context, message, texts.mirror_set_text(texts.mask_url(url), locale))
+    mine = [s for s in await db.contests.unfinished() if s.contest.organiser_id == user.id]
+    if name:
+        mine = [s for s in mine if s.contest.name.casefold() == name.casefold()]
+    if not mine:
+        code = "no_such_contest" if name else "not_organiser_anywhere"
+        await reply(context, message, texts.problem_text(code, name, locale))
+        return
+    if len(mine) > 1:
+        desk.pending_mirrors[user.id] = url
+        rows = [
+            [
+                InlineKeyboardButton(
+                    s.contest.name, callback_data=ContestPress(ContestOp.MIRROR, s.id).encode()
+                )
+            ]
+            for s in mine
+        ]
+        await reply(context, message, texts.which_contest_text(locale), InlineKeyboardMarkup(rows))
+        return
+    await reply(context, message, await set_mirror(context, mine[0], user.id, url, locale))
+
+
+async def set_mirror(context: Context, stored: StoredContest, user_id: int, url: str, locale: str) -> str:
+    """Set (or turn off, ``url`` "off") the contest's mirror; the answer names the contest."""
+    db, desk = context.services.db, desk_of(context)
+    group = await _group_title(context, stored.chat_id)
+    if url.lower() == "off":
+        await db.contest_links.set_mirror(contest_id=stored.id, url=None, set_by=user_id)
+        return texts.mirror_off_text(stored.contest.name, group, locale)
+    await db.contest_links.set_mirror(contest_id=stored.id, url=url, set_by=user_id)
     text = plain(texts.card_text(stored.contest, "zh"))
     desk.outbox.post(MIRROR_LANE - stored.id, WECHAT, {"contest_id": stored.id, "text": text})
+    return texts.mirror_set_for_text(stored.contest.name, group, texts.mask_url(url), locale)
+
+
+async def _group_title(context: Context, chat_id: int) -> str:
+    try:
+        return (await context.bot.get_chat(chat_id)).title or str(chat_id)
+    except TelegramError:
+        return str(chat_id)
 
 
 # ---------------------------------------------------------------- sign-up
@@ -307,6 +335,14 @@ async def signup_command(update: Update, context: Context) -> None:
                 context, message, texts.problem_text("no_partner", " ".join(context.args or []), locale)
             )
             return
+    pair = stored.contest.pair_of_user(user.id)
+    if partner is not None and pair is not None:  # after the draw: a partner change (V32)
+        new_partner = partner
+        command = lambda c: change_partner(c, user.id, new_partner)  # noqa: E731
+        if await _run(context, message, stored, command, locale) is not None:
+            text = texts.partner_changed_text(me.name, partner.name, pair.number, locale)
+            await reply(context, message, text)
+        return
     step = await _run(context, message, stored, lambda c: sign_up(c, me, partner), locale)
     if step is None:
         return
@@ -380,9 +416,24 @@ async def round_command(update: Update, context: Context) -> None:
     if not await _may_organise(context, stored, user.id):
         await reply(context, message, texts.problem_text("organiser_only", "", locale))
         return
-    sub = (context.args or [""])[0].lower()
+    args = list(context.args or [""])
+    sub = args[0].lower()
     if sub == "next":
-        await _run(context, message, stored, lambda c: draw_next_round(c, now=_now(context)), locale)
+        try:
+            schedule = parse_schedule(args[1:], stored.contest.settings.zone_name)
+        except ArgProblem as problem:
+            await reply(context, message, texts.problem_text(problem.code, problem.detail, locale))
+            return
+        except ContestError as error:
+            await reply(context, message, texts.refusal_text(error.code, locale))
+            return
+        await _run(
+            context,
+            message,
+            stored,
+            lambda c: draw_next_round(c, now=_now(context), schedule=schedule),
+            locale,
+        )
     elif sub == "close":
         buttons = [
             InlineKeyboardButton(
@@ -426,7 +477,7 @@ async def on_group_text(update: Update, context: Context) -> None:
     explicit = False
     if replied is not None:
         link = await context.services.db.contest_links.message(chat_id=chat.id, message_id=replied.message_id)
-        explicit = link is not None
+        explicit = link is not None and link[1] is not None  # a pairing message (not a card)
         if not explicit and "组" not in text:
             return
     await _report(update, context, text, explicit=explicit)
@@ -575,7 +626,7 @@ async def on_contest_press(update: Update, context: Context) -> None:
     """A contest button: sign up, partner answer, confirm / dispute, close the round, play, standings."""
     query = update.callback_query
     assert query is not None and query.data is not None and query.message is not None
-    locale = await chat_locale(context.services.db, query.message.chat.id)
+    locale = await _locale(context, query.message.chat)
     await remember(context, query.from_user)
     try:
         press = ContestPress.decode(query.data)
@@ -603,6 +654,9 @@ async def _press(
     if op is ContestOp.STANDINGS:
         await query.answer()
         await send_standings(context, query.message.chat.id, stored, locale)  # type: ignore[union-attr]
+        return
+    if op is ContestOp.MIRROR:
+        await _choose_mirror(query, context, stored, locale)
         return
     organiser_ops = (ContestOp.CLOSE_YES, ContestOp.CLOSE_NO, ContestOp.DRAW)
     if op in organiser_ops and not await _may_organise(context, stored, user.id):
@@ -637,6 +691,21 @@ async def _press(
         await _mark_details(query, _("⚠️ Disputed by {name}: the organisers decide.", locale, name=name))
     elif op is ContestOp.CLOSE_YES:
         await _edit(query, _("The round is closed.", locale))
+
+
+async def _choose_mirror(query: CallbackQuery, context: Context, stored: StoredContest, locale: str) -> None:
+    """The organiser picked the contest for the webhook address they just sent."""
+    user_id = query.from_user.id
+    url = desk_of(context).pending_mirrors.get(user_id)
+    if stored.contest.organiser_id != user_id:
+        await query.answer(texts.problem_text("organiser_only", "", locale), show_alert=True)
+        return
+    if url is None:
+        await query.answer(texts.problem_text("usage_wechat", "", locale), show_alert=True)
+        return
+    del desk_of(context).pending_mirrors[user_id]
+    await query.answer()
+    await _edit(query, await set_mirror(context, stored, user_id, url, locale))
 
 
 async def _mark_details(query: CallbackQuery, note: str) -> None:

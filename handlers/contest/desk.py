@@ -30,6 +30,7 @@ from typing import Any
 import aiohttp
 from telegram import CopyTextButton, InlineKeyboardButton, InlineKeyboardMarkup
 from telegram.constants import ParseMode
+from telegram.error import BadRequest
 from telegram.ext import ContextTypes, ExtBot, JobQueue
 
 from engine.contest import (
@@ -47,10 +48,14 @@ from engine.contest import (
     MatchStatus,
     MatchUpdated,
     PairWithdrew,
+    PartnerConfirmed,
+    PartnerDeclined,
     RoundCompleted,
     RoundDrawn,
     ScheduleKind,
+    SignedUp,
     Step,
+    Withdrew,
     close_round,
     official_line,
     record_bot_result,
@@ -63,6 +68,7 @@ from handlers.contest.service import texts
 from handlers.contest.service.callback_data import ContestOp, ContestPress
 from handlers.contest.service.views import plain
 from handlers.platform.chats import ChatBudget
+from handlers.platform.edits import not_modified
 from handlers.platform.locales import chat_locale, user_locale
 from handlers.platform.outbox import Outbox, Payload, TryLater, Undeliverable
 from handlers.table.service.tables import LiveTable, decode_action
@@ -104,6 +110,11 @@ class ContestDesk:
     match_rules: Callable[[Contest], Rules] = Contest.rules  # tests shorten the match
     webhook_allowed: Callable[[str], bool] = lambda url: url.startswith(WEBHOOK_PREFIX)
     job_queue: JobQueue[Any] | None = None
+    table_matches: dict[int, tuple[Contest, ContestMatch]] = field(default_factory=dict)
+    """Open contest tables → their contest and match, for the lobby's heading."""
+    pending_mirrors: dict[int, str] = field(default_factory=dict)
+    """Organiser → webhook URL waiting for their choice of contest (buttons; memory only:
+    after a restart they send it again, the secret never goes to storage half-set)."""
     _locks: dict[int, asyncio.Lock] = field(default_factory=dict)
     _http: aiohttp.ClientSession | None = None
 
@@ -180,6 +191,7 @@ class ContestDesk:
                             text,
                         )
                     )
+        self._refresh(stored, events)
         if both_out:
             codes = [m.code for m in both_out]
             summary = plain(texts.both_out_text(contest, both_out, "zh"))
@@ -196,6 +208,16 @@ class ContestDesk:
                     {"contest_id": cid, "text": mirror_text},
                     key=f"wechat:{cid}:{key}",
                 )
+
+    def _refresh(self, stored: StoredContest, events: Sequence[Event]) -> None:
+        """Edit what these events made stale: the card after a sign-up change or the draw, and a
+        round's pairing message once a match has a result (its ▶ button goes away)."""
+        card_events = (SignedUp, PartnerConfirmed, PartnerDeclined, Withdrew, Drawn, ContestClosed)
+        if any(isinstance(event, card_events) for event in events):
+            self.outbox.post(stored.chat_id, GROUP, {"contest_id": stored.id, "what": "edit_card"})
+        for number in sorted({e.match.round for e in events if isinstance(e, MatchUpdated)}):
+            payload = {"contest_id": stored.id, "what": "edit_round", "round": number}
+            self.outbox.post(stored.chat_id, GROUP, payload)
 
     def _match_posts(
         self, contest: Contest, match: ContestMatch, note: MatchNote
@@ -249,18 +271,48 @@ class ContestDesk:
         except NotFound as error:
             raise Undeliverable(f"contest {payload['contest_id']} is gone") from error
         locale = await chat_locale(self.db, chat_id)
+        if what in ("edit_card", "edit_round"):
+            await self._edit_messages(stored, payload, locale)
+            return
         text, markup = self.compose(stored, payload, locale)
         await self.budget.acquire(chat_id)
         sent = await self.bot.send_message(
             chat_id, text, parse_mode=ParseMode.HTML, reply_markup=markup, disable_web_page_preview=True
         )
-        if what in ("draw", "round"):
+        if what in ("draw", "round", "card"):
             await self.db.contest_links.add_message(
                 chat_id=chat_id,
                 message_id=sent.message_id,
                 contest_id=stored.id,
-                round_=int(payload["round"]),
+                round_=int(payload["round"]) if what != "card" else None,
             )
+
+    async def _edit_messages(self, stored: StoredContest, payload: Payload, locale: str) -> None:
+        """Bring the contest's cards (or one round's pairing messages) up to date."""
+        if payload["what"] == "edit_card":
+            shown = await self.db.contest_links.messages_of(contest_id=stored.id, round_=None)
+            text = texts.card_text(stored.contest, locale)
+            markup: InlineKeyboardMarkup | None = card_keyboard(stored, locale)
+        else:
+            number = int(payload["round"])
+            shown = await self.db.contest_links.messages_of(contest_id=stored.id, round_=number)
+            text = texts.round_text(stored.contest, number, locale)
+            if number == 1:
+                text = texts.draw_text(stored.contest, locale) + "\n\n" + text
+            markup = self.play_keyboard(stored, number, locale)
+        for chat_id, message_id in shown:
+            try:
+                await self.bot.edit_message_text(
+                    text,
+                    chat_id=chat_id,
+                    message_id=message_id,
+                    parse_mode=ParseMode.HTML,
+                    reply_markup=markup,
+                    disable_web_page_preview=True,
+                )
+            except BadRequest as error:
+                if not not_modified(error):
+                    log.info("contest %s: message %s not edited: %s", stored.id, message_id, error)
 
     def compose(
         self, stored: StoredContest, payload: Payload, locale: str
@@ -415,6 +467,8 @@ class ContestDesk:
         between the two writes) reports now."""
         for match in unreported(stored.contest):
             for link, status, chat_id in await self.db.contest_links.tables_of_code(code=match.code):
+                if TableStatus(status).is_active:
+                    self.table_matches[link.table_id] = (stored.contest, match)
                 if status != TableStatus.FINISHED.value:
                     continue
                 record = await self.db.tables.get(table_id=link.table_id)
@@ -427,6 +481,11 @@ class ContestDesk:
                 if replayed.is_over:
                     await self.record_table(stored.id, match.code, link.team0_pair, replayed, chat_id)
                     break
+
+    def lobby_heading(self, table: LiveTable, locale: str) -> str | None:
+        """A table hook: a contest table's lobby says which match it is (pairs, numbers, code)."""
+        found = self.table_matches.get(table.id)
+        return texts.table_heading(*found, locale) if found is not None else None
 
     # ------------------------------------------------------------ deadlines and reminders
 

@@ -114,6 +114,7 @@ async def open_table(context: Context, chat_id: int, user_id: int, code: str) ->
     except TableError as error:
         raise _Refused(error.code, table=True) from error
     await db.contest_links.add_table(ContestTable(table.id, stored.id, match.code, first.number))
+    desk.table_matches[table.id] = (contest, match)
     log.info("contest %s: table %s opened for match %s in chat %s", stored.id, table.id, match.code, chat_id)
     return table
 

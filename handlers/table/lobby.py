@@ -59,6 +59,8 @@ async def is_group_admin(context: Context, chat_id: int, user_id: int) -> bool:
 def lobby_view(context: Context, table: LiveTable, locale: str) -> tuple[str, InlineKeyboardMarkup]:
     names = table.names()
     text = lobby_text(names=names, preset=table.record.preset, rules=table.rules, locale=locale)
+    headings = (heading(table, locale) for heading in context.services.tables.lobby_headings)
+    text = "\n".join([*(line for line in headings if line), text])
     link = context.services.deep_link(table.record.token)
     return text, lobby_keyboard(table_id=table.id, names=names, deep_link=link, locale=locale)
 

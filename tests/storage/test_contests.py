@@ -172,3 +172,31 @@ async def test_facts_are_append_only(db: Database) -> None:
         ("decision", a),
     ]
     assert contest.rounds[0].matches[0].winner == a
+
+
+async def test_a_locked_database_is_storage_unavailable_and_writes_nothing(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Another process holds the write lock: a contest write fails as StorageUnavailable (the
+    handlers answer "not saved, try again"), not as a raw OperationalError, and nothing changes."""
+    import sqlite3
+
+    import storage.contests
+    from storage import StorageUnavailable
+
+    monkeypatch.setattr(storage.contests, "_BUSY_SECONDS", 0.2)
+    db = await Database.open(tmp_path / "locked.db")
+    holder = sqlite3.connect(tmp_path / "locked.db", isolation_level=None)
+    try:
+        stored = await db.contests.create(chat_id=CHAT, contest=new_contest())
+        _contest, events = sign_up(stored.contest, player(7))
+        holder.execute("BEGIN EXCLUSIVE")
+        with pytest.raises(StorageUnavailable):
+            await db.contests.record(contest_id=stored.id, events=events)
+        holder.execute("ROLLBACK")
+        assert (await db.contests.get(contest_id=stored.id)).contest.entries == ()
+        await db.contests.record(contest_id=stored.id, events=events)
+        assert len((await db.contests.get(contest_id=stored.id)).contest.entries) == 1
+    finally:
+        holder.close()
+        await db.close()

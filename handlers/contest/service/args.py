@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
+from datetime import datetime
 from typing import Final
 
 from engine.contest import (
@@ -20,6 +21,8 @@ from engine.contest import (
     MatchResult,
     PlayMethod,
     PrizeTier,
+    Schedule,
+    ScheduleKind,
     parse_report,
 )
 from engine.contest.deadlines import zone
@@ -29,6 +32,8 @@ MAX_REASON: Final = 300
 OPTIONS: Final = ("format", "preset", "deadline", "tz", "event", "prizes")
 BOTH_OUT_WORDS: Final = frozenset({"none", "both-out", "bothout", "双出", "两组出局", "均出局"})
 _POINTS: Final = re.compile(r"^(\d{1,3})[:：](\d{1,3})$")
+_AT: Final = re.compile(r"^(\d{4})-(\d{2})-(\d{2})[T ](\d{2}):(\d{2})$")
+MAX_VENUE: Final = 40
 
 
 class ArgProblem(ValueError):
@@ -144,3 +149,53 @@ def _winner(word: str, event_word: str) -> int | None:
         return parse_report(word, event_word)
     except ContestError as error:
         raise ArgProblem("bad_winner", word[:20]) from error
+
+
+def parse_schedule(args: Sequence[str], zone_name: str) -> Schedule | None:
+    """``/round next [at=YYYY-MM-DDTHH:MM] [place=6楼会议室]`` (a fixed time and place, in the
+    contest's zone), ``[deadline=YYYY-MM-DD[THH:MM]]`` (self-scheduled) or ``[bot]``; None: the
+    format's default. Words after ``place=`` without ``=`` belong to the place."""
+    at: datetime | None = None
+    venue: list[str] = []
+    deadline: Deadline | None = None
+    bot = False
+    in_place = False
+    for arg in args:
+        key, sep, value = arg.partition("=")
+        key = key.strip().lower()
+        if not sep:
+            if in_place:
+                venue.append(arg)
+            elif key == "bot":
+                bot = True
+            else:
+                raise ArgProblem("usage_round", arg[:20])
+            continue
+        in_place = key == "place"
+        if key == "at":
+            at = _local_time(value.strip(), zone_name)
+        elif key == "place":
+            venue.append(value.strip())
+        elif key == "deadline":
+            deadline = Deadline.parse(value, zone_name)
+        else:
+            raise ArgProblem("usage_round", key[:20])
+    place = " ".join(v for v in venue if v)[:MAX_VENUE]
+    if sum((at is not None or bool(place), deadline is not None, bot)) > 1:
+        raise ArgProblem("usage_round")  # one schedule per round
+    if at is not None or place:
+        return Schedule(ScheduleKind.FIXED, starts_at=at, venue=place)
+    if deadline is not None:
+        return Schedule(ScheduleKind.SELF_SCHEDULED, deadline=deadline)
+    return Schedule(ScheduleKind.BOT) if bot else None
+
+
+def _local_time(text: str, zone_name: str) -> datetime:
+    found = _AT.match(text)
+    if found is None:
+        raise ArgProblem("bad_time", text[:20])
+    year, month, day, hour, minute = (int(part) for part in found.groups())
+    try:
+        return datetime(year, month, day, hour, minute, tzinfo=zone(zone_name))
+    except ValueError as error:
+        raise ArgProblem("bad_time", text[:20]) from error

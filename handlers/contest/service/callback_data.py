@@ -24,6 +24,7 @@ class ContestOp(Enum):
     PLAY = "pl"  # open a bot table for the match (arg: match code)
     STANDINGS = "st"
     DRAW = "dr"
+    MIRROR = "mw"  # /contest wechat in private: this contest gets the webhook just sent
 
 
 class BadContestButton(ValueError):

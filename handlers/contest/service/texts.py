@@ -7,7 +7,6 @@ official report line is never built here: it is :func:`engine.contest.official_l
 
 from __future__ import annotations
 
-import html
 from collections.abc import Sequence
 from datetime import timedelta
 
@@ -30,15 +29,10 @@ from engine.contest import (
     official_line,
     standings,
 )
+from engine.contest.deadlines import zone
 from engine.contest.standings import Mark, PairStatus
-from handlers.table.service.texts import _, preset_title
+from handlers.table.service.texts import _, escape, preset_title
 from render.words import is_english
-
-
-def escape(value: object) -> str:
-    """A person's text (a name, a reason) inside an HTML message, shown as typed."""
-    return html.escape(str(value), quote=False)
-
 
 # ---------------------------------------------------------------- refusals
 
@@ -156,10 +150,20 @@ def problem_text(code: str, detail: str, locale: str) -> str:
         "match_not_pending": _("This match already has a result.", locale),
         "match_table_open": _("A table for this match is already open.", locale),
         "not_in_match": _("Only the four players of this match can open its table.", locale),
-        "usage_round": _("Usage: /round next, or /round close.", locale),
+        "usage_round": _(
+            "Usage: /round next [at=YYYY-MM-DDTHH:MM] [place=…] (a fixed time and place; "
+            "without them the round is played through the bot), or /round close.",
+            locale,
+        ),
+        "bad_time": _("“{name}” is not a time: write it like at=2026-12-26T14:00.", locale, name=shown),
         "usage_deadline": _("Usage: /contest deadline YYYY-MM-DD[THH:MM]", locale),
-        "usage_wechat": _("Usage (in a private chat): /contest wechat URL, or /contest wechat off.", locale),
+        "usage_wechat": _(
+            "Usage (in a private chat): /contest wechat [NAME] URL, or /contest wechat [NAME] off "
+            "(NAME: the contest's, if you organise several).",
+            locale,
+        ),
         "not_organiser_anywhere": _("You do not organise an open contest.", locale),
+        "no_such_contest": _("You organise no open contest named “{name}”.", locale, name=shown),
     }
     return texts.get(code, _("That is not possible right now.", locale))
 
@@ -366,9 +370,13 @@ def round_text(contest: Contest, number: int, locale: str) -> str:
 def _match_line(contest: Contest, match: ContestMatch, locale: str) -> str:
     a, b = (contest.pair(n) for n in match.pairs)
     third = _(" (3rd place)", locale) if match.kind is MatchKind.THIRD_PLACE else ""
+    outcome = ""
+    if match.status is not MatchStatus.PENDING:
+        winner = match.winner
+        outcome = f" → {pair_label(winner, locale)}" if winner is not None else " → ⊘"
     return (
         f"{match.table}. {pair_line(a, locale)}  vs  {pair_line(b, locale)}{third}"
-        f" · <code>{match.code}</code>"
+        f" · <code>{match.code}</code>{outcome}"
     )
 
 
@@ -382,10 +390,27 @@ def _schedule_line(contest: Contest, played: Round, locale: str) -> str:
             when=str(schedule.deadline),
         )
     if schedule.kind is ScheduleKind.FIXED:
-        when = f"{schedule.starts_at:%Y-%m-%d %H:%M}" if schedule.starts_at else ""
+        starts = schedule.starts_at
+        when = f"{starts.astimezone(zone(contest.settings.zone_name)):%Y-%m-%d %H:%M}" if starts else ""
         return _("Played together: {when} {venue}", locale, when=when, venue=escape(schedule.venue))
     return _(
         "Played through the bot: press a match's button below, or /newgame match=CODE in any group.", locale
+    )
+
+
+def table_heading(contest: Contest, match: ContestMatch, locale: str) -> str:
+    """Above a contest table's lobby: the contest, the round, both pairs and the match code."""
+    a, b = (contest.pair(n) for n in match.pairs)
+    third = _(" (3rd place)", locale) if match.kind is MatchKind.THIRD_PLACE else ""
+    return _(
+        "🎯 {name}, round {n}{third}: {a}  vs  {b} · match <code>{code}</code>",
+        locale,
+        name=escape(contest.name),
+        n=match.round,
+        third=third,
+        a=pair_line(a, locale),
+        b=pair_line(b, locale),
+        code=match.code,
     )
 
 
@@ -659,11 +684,37 @@ def close_round_question(contest: Contest, locale: str) -> str:
     )
 
 
-def mirror_set_text(masked: str, locale: str) -> str:
+def mirror_set_for_text(name: str, group: str, masked: str, locale: str) -> str:
     return _(
-        "Enterprise WeChat mirror set: {masked}. Every official announcement is also posted there.",
+        "Enterprise WeChat mirror of {name} (group {group}) set: {masked}. Every official "
+        "announcement of this contest is also posted there.",
         locale,
+        name=escape(name),
+        group=escape(group),
         masked=escape(masked),
+    )
+
+
+def mirror_off_text(name: str, group: str, locale: str) -> str:
+    return _(
+        "Enterprise WeChat mirror of {name} (group {group}) turned off.",
+        locale,
+        name=escape(name),
+        group=escape(group),
+    )
+
+
+def which_contest_text(locale: str) -> str:
+    return _("You organise several contests: which one gets this webhook?", locale)
+
+
+def partner_changed_text(name: str, partner: str, number: int, locale: str) -> str:
+    return _(
+        "{name} now plays with {partner} ({pair}).",
+        locale,
+        name=escape(name),
+        partner=escape(partner),
+        pair=pair_label(number, locale),
     )
 
 

@@ -33,6 +33,8 @@ log = logging.getLogger(__name__)
 
 Policy = Callable[[Observation, Rules], Action]
 FinishedHook = Callable[["LiveTable"], Awaitable[None]]
+LobbyHeading = Callable[["LiveTable", str], "str | None"]
+"""A line (HTML) shown above a table's lobby in that locale, or None (a contest names its match)."""
 MAX_BOT_STEPS = 5000  # a whole match is far below this; guards against an engine loop
 
 
@@ -204,6 +206,7 @@ class TableService:
         self.tables: dict[int, LiveTable] = {}
         self.pending_seats: dict[tuple[int, int], int | None] = {}  # (table, user) → wanted seat
         self.finished_hooks: list[FinishedHook] = []  # called (table lock held) when a match ends
+        self.lobby_headings: list[LobbyHeading] = []  # lines above a lobby (a contest's match)
         self.stalled: set[int] = set()  # tables whose bots could not store their actions: resume them
         self.away: dict[tuple[int, int], Away] = {}  # (table, seat) → why its player is gone (in 托管)
         self._behind: dict[Hashable, Callable[[], Awaitable[None]]] = {}  # writes that lag memory

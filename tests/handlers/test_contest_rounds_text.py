@@ -1,0 +1,91 @@
+"""Later rounds' schedule as the organiser types it (/round next at=… place=…), and what the
+pairing message and a contest table's lobby say (Telegram-free)."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+import pytest
+
+from engine.contest import Schedule, ScheduleKind, draw, draw_next_round
+from engine.contest.errors import ScheduleRefused
+from handlers.contest.service import texts
+from handlers.contest.service.args import ArgProblem, parse_schedule
+from tests.engine.contest.support import ON_TIME, report_win, signed_up
+
+ZONE = "Asia/Shanghai"
+
+
+def test_at_and_place_are_a_fixed_time_in_the_contests_zone() -> None:
+    schedule = parse_schedule(["at=2026-12-26T14:00", "place=6楼会议室"], ZONE)
+    assert schedule == Schedule(
+        ScheduleKind.FIXED, starts_at=datetime(2026, 12, 26, 6, 0, tzinfo=UTC), venue="6楼会议室"
+    )
+    assert parse_schedule(["place=6楼", "会议室"], ZONE) == Schedule(ScheduleKind.FIXED, venue="6楼 会议室")
+
+
+@pytest.mark.parametrize(
+    ("args", "kind"),
+    [([], None), (["bot"], ScheduleKind.BOT), (["deadline=2026-12-30"], ScheduleKind.SELF_SCHEDULED)],
+)
+def test_other_schedules(args: list[str], kind: ScheduleKind | None) -> None:
+    schedule = parse_schedule(args, ZONE)
+    assert (schedule.kind if schedule else None) is kind
+
+
+@pytest.mark.parametrize(
+    ("args", "code"),
+    [
+        (["at=2026-12-26"], "bad_time"),
+        (["at=2026-13-26T14:00"], "bad_time"),
+        (["at=tomorrow"], "bad_time"),
+        (["when=2026-12-26T14:00"], "usage_round"),
+        (["soon"], "usage_round"),
+        (["at=2026-12-26T14:00", "bot"], "usage_round"),
+        (["place=会议室", "deadline=2026-12-30"], "usage_round"),
+    ],
+)
+def test_bad_schedules_are_refused_with_a_reason(args: list[str], code: str) -> None:
+    with pytest.raises(ArgProblem) as refused:
+        parse_schedule(args, ZONE)
+    assert refused.value.code == code
+    assert texts.problem_text(code, refused.value.detail, "zh") != texts.problem_text("?", "", "zh")
+
+
+def test_a_bad_deadline_is_the_contests_refusal() -> None:
+    with pytest.raises(ScheduleRefused):
+        parse_schedule(["deadline=2026-02-30"], ZONE)
+
+
+def semi_finals_done():
+    contest = draw(signed_up(4), now=ON_TIME).contest
+    for match in contest.rounds[0].matches:
+        contest = report_win(contest, match.pairs[0])
+    return contest
+
+
+def test_the_pairing_message_gives_the_local_time_and_place_and_marks_results() -> None:
+    contest = semi_finals_done()
+    fixed = Schedule(
+        ScheduleKind.FIXED, starts_at=datetime(2026, 12, 26, 6, 0, tzinfo=UTC), venue="6楼会议室"
+    )
+    contest = draw_next_round(contest, now=ON_TIME, schedule=fixed).contest
+    text = texts.round_text(contest, 2, "zh")
+    assert "2026-12-26 14:00 6楼会议室" in text  # Shanghai time, not UTC
+    assert "三四名" in text
+    first = texts.round_text(contest, 1, "zh")
+    for match in contest.rounds[0].matches:
+        assert f"{match.code}</code> → {match.winner}组" in first
+    assert "→" not in text
+
+
+def test_a_contest_tables_lobby_names_the_contest_the_pairs_and_the_code() -> None:
+    contest = semi_finals_done()
+    match = contest.rounds[0].matches[0]
+    a, b = (contest.pair(n) for n in match.pairs)
+    for locale in ("zh", "en"):
+        heading = texts.table_heading(contest, match, locale)
+        assert contest.name in heading and match.code in heading
+        assert a.players[0].name in heading and b.players[1].name in heading
+    assert f"{a.number}组" in texts.table_heading(contest, match, "zh")
+    assert f"Pair {b.number}" in texts.table_heading(contest, match, "en")
