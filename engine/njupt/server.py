@@ -70,6 +70,7 @@ class ProtocolServer:
         self._clients: dict[int, _Client] = {}
         self._seated = asyncio.Event()
         self._started = False
+        self._over = False  # departures after the last message are no error
         self.listening = asyncio.Event()  # set once ``port`` is the bound port
 
     async def run(self) -> dict[str, Any]:
@@ -90,6 +91,7 @@ class ProtocolServer:
                 await self._seated.wait()
             self._started = True
             await self._play()
+            self._over = True
             for client in self._clients.values():
                 await client.connection.close(1000, "run over")
         return {**self.referee.result(), "seat_kinds": list(self.seats), "protocol_errors": self.errors}
@@ -112,6 +114,8 @@ class ProtocolServer:
         except ConnectionClosed:
             pass
         client.inbox.put_nowait(None)
+        if self._over:
+            return
         if self._started:
             self._leave(client)
         else:  # left before play began: the seat is free again

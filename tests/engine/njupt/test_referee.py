@@ -1,0 +1,104 @@
+"""The referee without sockets: whole runs checked from every seat's side by a SeatModel."""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+
+import pytest
+
+from engine.actions import Pass
+from engine.njupt.referee import PLATFORM_DRAW_AFTER_RESETS, PLATFORM_RULES, Referee
+from tests.engine.njupt.seat_model import SeatModel
+
+
+def run(referee: Referee, models: list[SeatModel], policies: tuple[str, ...]) -> None:
+    """Play the run to the end; seats with a model answer by index like a client would."""
+    for notice in referee.start():
+        models[notice.seat].see(notice.message)
+    while (request := referee.request()) is not None:
+        model = models[request.seat]
+        model.see(json.loads(json.dumps(request.message)))  # what goes over the wire
+        if policies[request.seat] == "ext":
+            action = request.actions[model.choose(request.message)]
+        else:
+            action = referee.ai_action(request.seat, policies[request.seat])
+        for notice in referee.answer(request.seat, action):
+            models[notice.seat].see(json.loads(json.dumps(notice.message)))
+
+
+@pytest.mark.parametrize("seed", [3, 11])
+def test_a_run_is_consistent_from_every_seat(seed: int) -> None:
+    referee = Referee(PLATFORM_RULES, seed, 12, draw_after_resets=PLATFORM_DRAW_AFTER_RESETS)
+    models = [SeatModel(seed * 10 + seat) for seat in range(4)]
+    run(referee, models, ("ext", "ai", "ext", "random"))
+    result = referee.result()
+    assert result["deals"] == 12 and referee.finished
+    for model in models:
+        assert model.stages["notify/beginning"] == model.stages["notify/episodeOver"] == 12
+        assert model.stages["notify/gameResult"] == 1 and not model.in_deal
+        assert model.result is not None
+        assert model.result["victoryNum"] == [seat["games_won"] for seat in result["seats"]]
+    wins = [seat["deal_wins"] for seat in result["seats"]]
+    assert wins[0] == wins[2] and wins[1] == wins[3] and wins[0] + wins[1] == 12
+
+
+def test_tributes_returns_anti_tributes_and_games_are_announced() -> None:
+    """Seed 2's 10 deals hold 5 tributes with returns, 3 anti-tributes and 2 finished games
+    (a new game starts at level 2 with no tribute); one notice each to every seat."""
+    referee = Referee(PLATFORM_RULES, 2, 10, draw_after_resets=PLATFORM_DRAW_AFTER_RESETS)
+    models = [SeatModel(seat) for seat in range(4)]
+    run(referee, models, ("ai", "random", "ai", "random"))
+    for model in models:
+        stages = model.stages
+        assert stages["notify/tribute"] == stages["notify/back"] == 5
+        assert stages["notify/anti-tribute"] == 3
+        assert stages["notify/gameOver"] == referee.games_over == 2
+    assert sum(model.stages["act/tribute"] + model.stages["act/back"] for model in models) >= 10
+    assert sum(seat["games_won"] for seat in referee.result()["seats"]) == 2 * 2
+
+
+def test_a_run_can_stop_after_a_number_of_games() -> None:
+    referee = Referee(PLATFORM_RULES, 7, 1000, games=1)
+    models = [SeatModel(seat) for seat in range(4)]
+    run(referee, models, ("ai", "random", "ai", "random"))
+    assert referee.games_over == 1 and referee.deals_played < 1000
+    assert models[0].result == {
+        "type": "notify",
+        "stage": "gameResult",
+        "victoryNum": [1, 0, 1, 0],
+        "draws": [0, 0, 0, 0],
+    }
+
+
+def test_drops_from_a_end_the_game_in_a_draw() -> None:
+    """The platform draws a game after N drops from A back to 2; with N = 1 and one failure
+    allowed at A, seed 0's random players draw their game in deal 8."""
+    referee = Referee(PLATFORM_RULES.replace(a_failure_limit=1), 0, 60, games=1, draw_after_resets=1)
+    models = [SeatModel(seat) for seat in range(4)]
+    run(referee, models, ("random",) * 4)
+    assert referee.deals_played == 8 and referee.games_over == 1
+    assert all(seat["draws"] == 1 and seat["games_won"] == 0 for seat in referee.result()["seats"])
+    assert models[0].result is not None and models[0].result["draws"] == [1, 1, 1, 1]
+
+
+def test_levels_in_act_messages_follow_the_standing() -> None:
+    referee = Referee(PLATFORM_RULES, 5, 3)
+    referee.start()
+    levels: Counter[str] = Counter()
+    while (request := referee.request()) is not None:
+        message = request.message
+        levels[message["curRank"]] += 1
+        assert message["curRank"] in (message["selfRank"], message["oppoRank"])
+        referee.answer(request.seat, referee.ai_action(request.seat))
+    assert levels["2"] > 0
+
+
+def test_a_refused_action_changes_nothing() -> None:
+    referee = Referee(PLATFORM_RULES, 5, 1)
+    referee.start()
+    request = referee.request()
+    assert request is not None and request.message["greaterAction"] is None  # the first lead
+    with pytest.raises(ValueError):
+        referee.answer(request.seat, Pass())
+    assert referee.request() == request
