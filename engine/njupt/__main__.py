@@ -14,8 +14,7 @@ import random
 import sys
 from collections.abc import Sequence
 
-from engine.njupt.policies import POLICIES
-from engine.njupt.referee import PLATFORM_DRAW_AFTER_RESETS, PLATFORM_RULES, Referee
+from engine.njupt.referee import PLATFORM_DRAW_AFTER_RESETS, PLATFORM_RULES, SEAT_POLICIES, Referee
 from engine.njupt.server import EXT, MAX_INVALID, ProtocolServer
 from engine.rules import PRESETS, Rules
 
@@ -25,7 +24,7 @@ PLATFORM = "njupt"
 
 def _seats(text: str) -> list[str]:
     seats = [seat.strip() for seat in text.split(",")]
-    known = (EXT, *POLICIES)
+    known = (EXT, *SEAT_POLICIES)
     if len(seats) != 4 or any(seat not in known for seat in seats):
         raise argparse.ArgumentTypeError(f"four comma-separated seats, each one of {', '.join(known)}")
     return seats

@@ -3,7 +3,8 @@
 Pure and deterministic given its seed: it never touches a socket. The server asks it
 for the next :class:`Request` (whose seat answers with an index into ``actions``),
 hands the answer to :meth:`Referee.answer`, and sends the :class:`Notice` values that
-come back. AI seats are answered by :meth:`Referee.ai_action`; the free choices some
+come back. AI seats are answered by :meth:`Referee.ai_action` with a policy from
+:data:`SEAT_POLICIES`; the free choices some
 presets have after equal 双下 tributes (no protocol message exists for them) are
 answered by the fallback AI for whoever must choose.
 
@@ -40,9 +41,9 @@ from engine.actions import (
 from engine.cards import Card, Rank
 from engine.match import Match, observe
 from engine.njupt import protocol
-from engine.njupt.policies import FALLBACK, POLICIES, Policy
 from engine.njupt.protocol import Message, ProtocolAction
 from engine.plays import Play
+from engine.policies import DEFAULT, POLICIES, Policy
 from engine.rules import AFailureCount, APass, CountVisibility, Rules
 
 PLATFORM_RULES: Final = Rules(
@@ -55,6 +56,13 @@ PLATFORM_RULES: Final = Rules(
 """The offline platform's rules where they differ from ours: A is passed only by 1st+2nd,
 two failed deals at A send the team back to 2, the return is a card of 2–10 other than the
 level rank (the manual's example), and every seat's card count is public (``publicInfo``)."""
+
+SEAT_POLICIES: Final[dict[str, Policy]] = {"ai": POLICIES[DEFAULT], **POLICIES}
+"""Our computer players by seat name: ``ai`` is the strongest (标准, the planner), the others
+are :data:`engine.policies.POLICIES` (``normal``, ``easy``, ``greedy``, ``random``)."""
+
+FALLBACK: Final = "ai"
+"""Plays for an outside client that keeps answering wrongly, times out or leaves."""
 
 PLATFORM_DRAW_AFTER_RESETS: Final = 50
 """The platform declares a game drawn after this many drops from A back to 2."""
@@ -174,7 +182,7 @@ class Referee:
 
     def ai_action(self, seat: int, policy: Policy | str = FALLBACK) -> Action:
         """What the named (or given) computer player does for ``seat`` now."""
-        chosen = POLICIES[policy] if isinstance(policy, str) else policy
+        chosen = SEAT_POLICIES[policy] if isinstance(policy, str) else policy
         return chosen(observe(self.match, seat), self.rules, self._rng)
 
     # ------------------------------------------------------------ answers

@@ -48,7 +48,7 @@ def test_tributes_returns_anti_tributes_and_games_are_announced() -> None:
     (a new game starts at level 2 with no tribute); one notice each to every seat."""
     referee = Referee(PLATFORM_RULES, 2, 10, draw_after_resets=PLATFORM_DRAW_AFTER_RESETS)
     models = [SeatModel(seat) for seat in range(4)]
-    run(referee, models, ("ai", "random", "ai", "random"))
+    run(referee, models, ("easy", "random", "easy", "random"))
     for model in models:
         stages = model.stages
         assert stages["notify/tribute"] == stages["notify/back"] == 5
@@ -61,7 +61,7 @@ def test_tributes_returns_anti_tributes_and_games_are_announced() -> None:
 def test_a_run_can_stop_after_a_number_of_games() -> None:
     referee = Referee(PLATFORM_RULES, 7, 1000, games=1)
     models = [SeatModel(seat) for seat in range(4)]
-    run(referee, models, ("ai", "random", "ai", "random"))
+    run(referee, models, ("easy", "random", "easy", "random"))
     assert referee.games_over == 1 and referee.deals_played < 1000
     assert models[0].result == {
         "type": "notify",
