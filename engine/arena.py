@@ -129,7 +129,7 @@ def _figures(
         "shuffles": len(pairs),
         "deals": played,
         "a_deal_win_rate": round(rate, 4),
-        "a_deal_win_rate_ci95": [round(low, 4), round(high, 4)],
+        "a_deal_win_rate_ci95": [round(max(low, 0.0), 4), round(min(high, 1.0), 4)],
         "a_level_gain_per_deal": round(tally_a.levels / played, 4),
         "b_level_gain_per_deal": round(tally_b.levels / played, 4),
         "level_balance_per_deal": round(balance, 4),

@@ -30,7 +30,8 @@ Combo = tuple[str, tuple[int, ...], int, int]
 
 Positions are 0..12 for 2..A; kind codes: ``S`` single, ``P`` pair, ``T`` triple, ``B`` bomb,
 ``ST`` straight, ``PR`` pair run, ``TR`` triple run, ``SF`` straight flush, ``J`` jokers
-(positions hold 13 for 小王 and 14 for 大王), ``W`` wildcards kept as level cards.
+(positions hold 13 for 小王 and 14 for 大王), ``W`` wildcards kept as level cards, ``BW``
+wildcards lengthening a bomb.
 """
 
 ACE: Final = 12
@@ -43,6 +44,10 @@ STRAIGHT_FLUSH_BONUS: Final = 1.4
 JOKER_BOMB_BONUS: Final = 2.2
 WILD_ON_BOMB: Final = 0.15
 """A wildcard lengthening a bomb moves it up the ladder, worth less than a saved play."""
+
+MAX_FLUSH_OPTIONS: Final = 4
+"""Straight flushes tried per hand (each, and each disjoint two, reruns the search): a hand
+rarely holds more than two, and more options cost milliseconds on wildcard hands."""
 
 _SEQUENCES: Final = (("ST", 5, 1), ("PR", 3, 2), ("TR", 2, 3))
 """(kind code, ranks spanned, cards per rank) of the runs."""
@@ -103,8 +108,9 @@ class Evaluator:
         self.level_pos = int(level) - 2
         self.wild_index = Card(level, Suit.HEARTS).index
         self._orders = tuple(15 if pos == self.level_pos else pos + 2 for pos in range(13))
+        self._bombs = False  # the hand being searched holds a bomb (spare wildcards lengthen it)
         self._memo: dict[
-            tuple[int, tuple[int, ...], int, int, tuple[float, ...]], tuple[float, tuple[Combo, ...]]
+            tuple[int, tuple[int, ...], int, int, tuple[float, ...], bool], tuple[float, tuple[Combo, ...]]
         ] = {}
         self._cache: dict[tuple[int, ...], Split] = {}
 
@@ -161,7 +167,7 @@ class Evaluator:
                     present = positions if not missing else tuple(p for p in positions if held >> p & 1)
                     found.append((low, present, suit, missing))
         options: list[tuple[tuple[tuple[int, tuple[int, ...], int, int], ...], int]] = [((), 0)]
-        found = found[:8]
+        found = sorted(found, key=lambda option: option[3])[:MAX_FLUSH_OPTIONS]  # natural ones first
         for i, one in enumerate(found):
             options.append(((one,), one[3]))
             for two in found[i + 1 :]:
@@ -188,18 +194,9 @@ class Evaluator:
                 if n:
                     cost += pair_cost(order) if n == 2 else single_cost(order)
                     combos.append(("J", (pos,), n, 0))
-        best_rest: tuple[float, tuple[Combo, ...]] | None = None
-        lengthen = 0
-        for on_bombs in range(min(wild, 2 if bombs else 0) + 1):
-            rest_cost, rest = self._search(0, tuple(counts), wild - on_bombs, 0, ())
-            rest_cost -= WILD_ON_BOMB * on_bombs
-            if best_rest is None or rest_cost < best_rest[0] - 1e-9:
-                best_rest, lengthen = (rest_cost, rest), on_bombs
-        assert best_rest is not None
-        if lengthen:
-            code, positions, size, _ = combos[0]
-            combos[0] = (code, positions, size, lengthen)
-        return cost + best_rest[0], tuple(combos) + best_rest[1]
+        self._bombs = bool(bombs)
+        rest_cost, rest = self._search(0, tuple(counts), wild, 0, ())
+        return cost + rest_cost, tuple(combos) + rest
 
     def _search(
         self, pos: int, counts: tuple[int, ...], wild: int, triples: int, pairs: tuple[float, ...]
@@ -213,7 +210,7 @@ class Evaluator:
             pos += 1
         if pos == 13:
             return self._spare_wildcards(wild, triples)
-        key = (pos, counts, wild, triples, pairs)
+        key = (pos, counts, wild, triples, pairs, self._bombs)
         found = self._memo.get(key)
         if found is not None:
             return found
@@ -228,7 +225,7 @@ class Evaluator:
                         need += per - counts[p]
                         if need > wild:
                             break
-                if need > wild or need * 2 > length * per:
+                if need > wild or need > 1:  # a run needing both wildcards is never worth them
                     continue
                 rest = list(counts)
                 for p in positions:
@@ -251,6 +248,8 @@ class Evaluator:
         best: tuple[float, tuple[Combo, ...]] | None = None
         for used in range(min(wild, 2) + 1):
             size = n + used
+            if used == 2 and size < 4:  # both wildcards only to make a bomb
+                break
             t, p = triples, pairs
             if size == 1:
                 cost = single_cost(order)
@@ -277,9 +276,12 @@ class Evaluator:
         return best
 
     def _spare_wildcards(self, wild: int, triples: int) -> tuple[float, tuple[Combo, ...]]:
-        """Wildcards left over are level cards: one single, or a pair (carried by a triple)."""
+        """Wildcards left over lengthen a bomb, else are level cards: one single, or a pair
+        (carried by a triple)."""
         if not wild:
             return 0.0, ()
+        if self._bombs:
+            return -WILD_ON_BOMB * wild, (("BW", (), 0, wild),)
         if wild == 1:
             return single_cost(15), (("W", (), 0, 1),)
         return (0.0 if triples else pair_cost(15)), (("W", (), 0, 2),)

@@ -23,7 +23,7 @@ deterministic and may play for anyone (托管) or answer 提示.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from functools import lru_cache
 
 from engine.actions import Action, ChooseSeat, GiveTribute, Pass, Phase, PlayCards, ReturnTribute, partner_of
@@ -131,6 +131,7 @@ class _Table:
                 for card in turn.play.cards:
                     unseen[card.index] -= 1
         self.unseen = unseen
+        self.lead_evaluations = 0
 
     # ------------------------------------------------------------ facts about the table
 
@@ -289,6 +290,7 @@ class _Table:
     def _lead_score(self, play: Play) -> float:
         """Lower is better: what remains, minus the play's weakness shed, plus the table's concerns."""
         rest = self.ev.evaluate(_without(self.hand, play.cards))
+        self.lead_evaluations += 1
         score = rest.cost
         if play.is_bomb:
             score += 0.5
@@ -350,7 +352,22 @@ class _Table:
                 rank = (pair not in pair_orders, pair)
             if key not in best or rank < best[key][0]:
                 best[key] = (rank, play)
-        return [play for _, play in best.values()]
+        return [play for key, (_, play) in best.items() if not self._dominated(key, best)]
+
+    @staticmethod
+    def _dominated(
+        key: tuple[PlayKind, int, int, int], best: Mapping[tuple[PlayKind, int, int, int], object]
+    ) -> bool:
+        """A reading spending wildcards where fewer would do (the same kind, rank and size), or a
+        bomb lengthened by wildcards beyond the shortest bomb of its rank."""
+        kind, rank, size, wilds = key
+        if not wilds:
+            return False
+        if any((kind, rank, size, fewer) in best for fewer in range(wilds)):
+            return True
+        return kind is PlayKind.BOMB and any(
+            (kind, rank, shorter, w) in best for shorter in range(4, size) for w in range(3)
+        )
 
     def _follow_score(self, play: Play) -> float | None:
         """Lower is better; None when the play is never worth making here."""
