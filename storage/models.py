@@ -50,6 +50,7 @@ class SeatRecord:
     dm_message_id: int | None
     autoplay: bool  # 托管
     timeouts: int  # consecutive turn timeouts
+    difficulty: str = "normal"  # an AI seat's player: "easy" (简单) or "normal" (标准)
 
 
 @dataclass(frozen=True, slots=True)

@@ -21,7 +21,7 @@ _TABLE_COLUMNS = (
 )
 MAX_REASON = 500  # characters of a quarantine reason kept (an exception's first lines)
 _CHUNK = 500  # rows per INSERT: 2,500 parameters, far below SQLite's limit
-_SEAT_COLUMNS = "table_id, seat, user_id, name, is_ai, locale, dm_message_id, autoplay, timeouts"
+_SEAT_COLUMNS = "table_id, seat, user_id, name, is_ai, locale, dm_message_id, autoplay, timeouts, difficulty"
 
 
 def _now() -> str:
@@ -48,7 +48,7 @@ def _table(row: Iterable[Any]) -> TableRecord:
 
 
 def _seat(row: Iterable[Any]) -> SeatRecord:
-    table_id, seat, user_id, name, is_ai, locale, dm_id, autoplay, timeouts = row
+    table_id, seat, user_id, name, is_ai, locale, dm_id, autoplay, timeouts, difficulty = row
     return SeatRecord(
         table_id=table_id,
         seat=seat,
@@ -59,6 +59,7 @@ def _seat(row: Iterable[Any]) -> SeatRecord:
         dm_message_id=dm_id,
         autoplay=bool(autoplay),
         timeouts=timeouts,
+        difficulty=difficulty,
     )
 
 
@@ -214,11 +215,12 @@ class SeatRepository(_Repository):
         name: str,
         is_ai: bool = False,
         locale: str | None = None,
+        difficulty: str = "normal",
     ) -> SeatRecord:
         """Occupy an empty seat; a taken seat or a user already seated is a conflict."""
         await self._write(
-            f"INSERT INTO seats ({_SEAT_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, NULL, 0, 0)",
-            (table_id, seat, user_id, name, int(is_ai), locale),
+            f"INSERT INTO seats ({_SEAT_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, NULL, 0, 0, ?)",
+            (table_id, seat, user_id, name, int(is_ai), locale, difficulty),
             f"seat {seat} of table {table_id}",
         )
         return await self.get(table_id=table_id, seat=seat)
@@ -249,6 +251,10 @@ class SeatRepository(_Repository):
 
     async def set_autoplay(self, *, table_id: int, seat: int, autoplay: bool, timeouts: int) -> None:
         await self._update(table_id, seat, "autoplay = ?, timeouts = ?", (int(autoplay), timeouts))
+
+    async def set_difficulty(self, *, table_id: int, seat: int, difficulty: str) -> None:
+        """An AI seat's player (``easy`` or ``normal``); anything else breaks the column's check."""
+        await self._update(table_id, seat, "difficulty = ?", (difficulty,))
 
     async def set_locale(self, *, table_id: int, seat: int, locale: str | None) -> None:
         await self._update(table_id, seat, "locale = ?", (locale,))

@@ -209,9 +209,15 @@ def waiting_keyboard(scope: HandScope, *, autoplay: bool, locale: str) -> Inline
 
 
 def lobby_keyboard(
-    *, table_id: int, names: dict[int, str], deep_link: str | None, locale: str
+    *,
+    table_id: int,
+    names: dict[int, str],
+    deep_link: str | None,
+    locale: str,
+    difficulties: dict[int, str] | None = None,
 ) -> InlineKeyboardMarkup:
-    """Seats (tap an empty one to sit, your own to leave), AI, start, preset, private chat."""
+    """Seats (tap an empty one to sit, your own to leave), AI and its difficulty per AI seat
+    (``difficulties``: seat → easy/normal), start, preset, private chat."""
 
     def press(op: Op, arg: int | None = None) -> Press:
         return Press(Area.LOBBY, table_id, 0, 0, op, arg)
@@ -229,6 +235,16 @@ def lobby_keyboard(
     rows.append(
         [_button(_("🤖 Add AI", locale), press(Op.ADD_AI)), _button(_("Leave", locale), press(Op.LEAVE))]
     )
+    levels = {"easy": _("Easy", locale), "normal": _("Normal", locale)}
+    ai_row = [
+        _button(
+            _("{seat}: {level} ▸", locale, seat=seat_name(seat, locale), level=levels.get(level, level)),
+            press(Op.DIFFICULTY, seat),
+        )
+        for seat, level in sorted((difficulties or {}).items())
+    ]
+    if ai_row:
+        rows.append(ai_row)
     rows.append(
         [_button(_("▶ Start", locale), press(Op.START)), _button(_("Rules ▸", locale), press(Op.PRESET))]
     )

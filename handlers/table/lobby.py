@@ -13,6 +13,7 @@ from telegram import CallbackQuery, Chat, InlineKeyboardMarkup, Message, Update,
 from telegram.constants import ChatMemberStatus, ParseMode
 from telegram.error import BadRequest, TelegramError
 
+from engine.policies import next_difficulty
 from engine.rules import PRESETS
 from handlers.platform.context import Context
 from handlers.platform.edits import not_modified
@@ -62,7 +63,11 @@ def lobby_view(context: Context, table: LiveTable, locale: str) -> tuple[str, In
     headings = (heading(table, locale) for heading in context.services.tables.lobby_headings)
     text = "\n".join([*(line for line in headings if line), text])
     link = context.services.deep_link(table.record.token)
-    return text, lobby_keyboard(table_id=table.id, names=names, deep_link=link, locale=locale)
+    levels = {seat: state.record.difficulty for seat, state in table.seats.items() if state.record.is_ai}
+    keyboard = lobby_keyboard(
+        table_id=table.id, names=names, deep_link=link, locale=locale, difficulties=levels
+    )
+    return text, keyboard
 
 
 async def redraw_lobby(context: Context, table: LiveTable) -> None:
@@ -272,6 +277,9 @@ async def _lobby_press(
         if not free:
             raise TableError("table_full")
         await services.tables.add_ai(table, seat=free[0], name=AI_NAMES[free[0]])
+    elif press.op is Op.DIFFICULTY and press.arg in table.seats:
+        following = next_difficulty(table.seats[press.arg].record.difficulty)
+        await services.tables.set_difficulty(table, seat=press.arg, difficulty=following)
     elif press.op is Op.LEAVE:
         seat = table.seat_of(user.id)
         if seat is None:

@@ -31,6 +31,7 @@ from engine.cards import CARDS
 from engine.classify import classify
 from engine.errors import EngineError, IllegalAction, InvalidCards, NotYourTurn
 from engine.observation import Observation
+from engine.planner import ranked_plays
 from engine.plays import Play
 from engine.rules import WildcardDeclaration
 from handlers.platform.context import Context
@@ -249,7 +250,10 @@ def _hint(table: LiveTable, state: SeatState, policy: Policy) -> str | None:
     if state.hints is None or state.hints.version != table.version:
         obs = table.observe(seat)
         previous = obs.table_play if obs.table_seat != seat else None
-        state.hints = Hints(table.version, obs.hand, obs.level, previous, _preferred(table, obs, policy))
+        ranked = tuple(ranked_plays(obs, table.rules))
+        state.hints = Hints(
+            table.version, obs.hand, obs.level, previous, _preferred(table, obs, policy), ranked
+        )
     play = state.hints.pick(state.hint_index)
     if play is None:
         return "no_hint"

@@ -36,6 +36,7 @@ class Op(Enum):
     RETURN = "b"  # 还贡 (arg: card index)
     SIT = "s"  # lobby: take a seat (arg: seat)
     ADD_AI = "i"  # lobby: an AI takes a seat (arg: seat)
+    DIFFICULTY = "d"  # lobby: the next difficulty of an AI seat (arg: seat)
     LEAVE = "l"
     START = "go"
     PRESET = "pr"  # lobby: the next rule preset

@@ -86,9 +86,12 @@ def _readings(
     return tuple(readings_for(list(cards), hand, level, previous))
 
 
-def hint_order(plays: Iterable[Play], preferred: Play | None) -> list[Play]:
-    """Suggested plays: the preferred (AI) play first, then small non-bombs before bombs."""
+def hint_order(plays: Iterable[Play], preferred: Play | None, ranked: Sequence[Play] = ()) -> list[Play]:
+    """Suggested plays: the preferred (AI) play first, then the AI's other sensible plays
+    (``ranked``, best first), then small non-bombs before bombs."""
     ordered = sorted(plays, key=lambda p: (p.is_bomb, p.bomb_power, _KIND_ORDER[p.kind], p.rank, p.size))
+    sensible = [play for play in dict.fromkeys(ranked) if play in ordered]
+    ordered = sensible + [play for play in ordered if play not in sensible]
     if preferred is not None and preferred in ordered:
         ordered.remove(preferred)
         ordered.insert(0, preferred)
@@ -96,9 +99,13 @@ def hint_order(plays: Iterable[Play], preferred: Play | None) -> list[Play]:
 
 
 def suggestions(
-    hand: Sequence[Card], level: Rank, previous: Play | None, preferred: Play | None
+    hand: Sequence[Card],
+    level: Rank,
+    previous: Play | None,
+    preferred: Play | None,
+    ranked: Sequence[Play] = (),
 ) -> list[Play]:
-    return hint_order(legal_plays(hand, level, previous), preferred)
+    return hint_order(legal_plays(hand, level, previous), preferred, ranked)
 
 
 @dataclass
@@ -114,6 +121,7 @@ class Hints:
     level: Rank
     previous: Play | None
     preferred: Play | None
+    ranked: tuple[Play, ...] = ()  # the AI's other sensible plays, best first, offered next
     _all: tuple[Play, ...] | None = field(default=None, repr=False)
 
     def pick(self, index: int) -> Play | None:
@@ -121,5 +129,5 @@ class Hints:
         if index == 0 and self.preferred is not None:
             return self.preferred
         if self._all is None:
-            self._all = tuple(suggestions(self.hand, self.level, self.previous, self.preferred))
+            self._all = tuple(suggestions(self.hand, self.level, self.previous, self.preferred, self.ranked))
         return self._all[index % len(self._all)] if self._all else None

@@ -19,12 +19,13 @@ from dataclasses import dataclass, field, replace
 from enum import Enum
 
 from engine.actions import Action, DealStarted, Event, GiveTribute, Phase, TimeExpired
-from engine.ai import choose_action, timeout_action
+from engine.ai import timeout_action
 from engine.cards import Card
 from engine.errors import EngineError
 from engine.match import Match, action_from_json, action_to_json, observe
 from engine.observation import Observation
 from engine.plays import Play
+from engine.policies import DEFAULT, DIFFICULTIES, seeded
 from engine.rules import Rules
 from handlers.table.service.selection import Hints
 from storage import Database, SeatRecord, StorageConflict, StorageUnavailable, TableRecord, TableStatus
@@ -198,10 +199,11 @@ class TableService:
     (except :meth:`create` and the look-ups)."""
 
     def __init__(
-        self, db: Database, *, policy: Policy = choose_action, new_seed: Callable[[], int] = _random_seed
+        self, db: Database, *, policy: Policy | None = None, new_seed: Callable[[], int] = _random_seed
     ) -> None:
         self.db = db
-        self.policy = policy
+        self.policy = policy or seeded(DEFAULT)  # 托管 and 提示: 标准
+        self._difficulties = {name: seeded(name) for name in DIFFICULTIES} if policy is None else {}
         self.new_seed = new_seed  # tests pin the deal
         self.tables: dict[int, LiveTable] = {}
         self.pending_seats: dict[tuple[int, int], int | None] = {}  # (table, user) → wanted seat
@@ -305,6 +307,15 @@ class TableService:
         record = await self.db.seats.take(table_id=table.id, seat=target, user_id=None, name=name, is_ai=True)
         table.seats[target] = SeatState(record)
         return target
+
+    async def set_difficulty(self, table: LiveTable, *, seat: int, difficulty: str) -> None:
+        """An AI seat's difficulty (简单 ``easy`` / 标准 ``normal``), chosen in the lobby."""
+        self._require(table, TableStatus.LOBBY)
+        state = table.seats.get(seat)
+        if state is None or not state.record.is_ai or difficulty not in DIFFICULTIES:
+            raise TableError("bad_button")
+        await self.db.seats.set_difficulty(table_id=table.id, seat=seat, difficulty=difficulty)
+        state.record = replace(state.record, difficulty=difficulty)
 
     async def leave(self, table: LiveTable, *, seat: int) -> None:
         self._require(table, TableStatus.LOBBY)
@@ -597,15 +608,21 @@ class TableService:
             state = table.seats[seat]
             obs = table.observe(seat)
             if state.is_bot:
-                return seat, self._bot_action(obs, table.rules)
+                return seat, self._bot_action(obs, table.rules, self.seat_policy(state))
             forced = _forced_tribute(obs)
             if forced is not None:
                 return seat, forced
         return None
 
-    def _bot_action(self, obs: Observation, rules: Rules) -> Action:
+    def seat_policy(self, state: SeatState) -> Policy:
+        """An AI seat plays at its difficulty; 托管 (and a policy given to the service) as 标准."""
+        if state.record.is_ai:
+            return self._difficulties.get(state.record.difficulty, self.policy)
+        return self.policy
+
+    def _bot_action(self, obs: Observation, rules: Rules, policy: Policy) -> Action:
         try:
-            return self.policy(obs, rules)
+            return policy(obs, rules)
         except EngineError:
             log.exception("AI policy failed; using the timeout default")
             return timeout_action(obs)
