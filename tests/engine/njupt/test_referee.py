@@ -8,6 +8,8 @@ from collections import Counter
 import pytest
 
 from engine.actions import Pass
+from engine.cards import Rank, card_order, parse_rank
+from engine.njupt.protocol import parse_card
 from engine.njupt.referee import PLATFORM_DRAW_AFTER_RESETS, PLATFORM_RULES, Referee
 from tests.engine.njupt.seat_model import SeatModel
 
@@ -102,3 +104,28 @@ def test_a_refused_action_changes_nothing() -> None:
     with pytest.raises(ValueError):
         referee.answer(request.seat, Pass())
     assert referee.request() == request
+
+
+def test_tribute_offers_the_largest_cards_and_back_the_platforms_return_cards() -> None:
+    """act/tribute lists the largest non-wildcard cards; act/back (platform rules) cards of 2–10
+    other than the level rank, when the hand has any."""
+    referee = Referee(PLATFORM_RULES, 2, 10)
+    referee.start()
+    asked = {"tribute": 0, "back": 0}
+    while (request := referee.request()) is not None:
+        message = request.message
+        if message["stage"] in asked:
+            asked[message["stage"]] += 1
+            level = parse_rank(message["curRank"])
+            hand = [parse_card(card) for card in message["handCards"]]
+            offered = [parse_card(action[2][0]) for action in message["actionList"]]
+            if message["stage"] == "tribute":
+                top = max(card_order(card, level) for card in hand if not card.is_wildcard(level))
+                assert {
+                    card for card in hand if card_order(card, level) == top and not card.is_wildcard(level)
+                } == set(offered)
+            else:
+                fitting = {card for card in hand if card.rank <= Rank.TEN and card.rank != level}
+                assert fitting and set(offered) == fitting
+        referee.answer(request.seat, referee.ai_action(request.seat, "easy"))
+    assert asked["tribute"] >= 5 and asked["back"] >= 5
