@@ -7,10 +7,11 @@ from collections import Counter
 
 import pytest
 
-from engine.actions import Pass
+from engine.actions import ChooseSeat, Pass
 from engine.cards import Rank, card_order, parse_rank
 from engine.njupt.protocol import parse_card
 from engine.njupt.referee import PLATFORM_DRAW_AFTER_RESETS, PLATFORM_RULES, Referee
+from engine.rules import EqualTribute, ReturnPick, Rules
 from tests.engine.njupt.seat_model import SeatModel
 
 
@@ -129,3 +130,21 @@ def test_tribute_offers_the_largest_cards_and_back_the_platforms_return_cards() 
                 assert fitting and set(offered) == fitting
         referee.answer(request.seat, referee.ai_action(request.seat, "easy"))
     assert asked["tribute"] >= 5 and asked["back"] >= 5
+
+
+def test_free_choices_after_equal_tributes_are_made_by_the_ai() -> None:
+    """The protocol has no message for V12/V14's choices: with every one of them on, seed 1's
+    equal 双下 tributes are settled by the AI (three ChooseSeat) and the clients see a normal
+    exchange, their hands consistent throughout."""
+    rules = Rules(
+        first_picks_tribute=True,
+        payers_pick_returns=ReturnPick.ALWAYS,
+        equal_tribute=EqualTribute.PAYERS_CHOOSE,
+        returns_face_down=True,
+    )
+    referee = Referee(rules, 1, 10)
+    models = [SeatModel(seat, check_at_most=5) for seat in range(4)]
+    run(referee, models, ("ext", "random", "ext", "random"))
+    assert referee.games_over == 0 and referee.deals_played == 10
+    assert sum(isinstance(action, ChooseSeat) for _, action in referee.match.history) == 3
+    assert all(model.stages["notify/back"] == model.stages["notify/tribute"] == 9 for model in models)
