@@ -89,13 +89,25 @@ async def _locale(context: Context, chat: Chat) -> str:
 
 
 async def reply(
-    context: Context, message: Message, text: str, markup: InlineKeyboardMarkup | None = None
+    context: Context,
+    message: Message,
+    text: str,
+    markup: InlineKeyboardMarkup | None = None,
+    *,
+    owed: bool = False,
 ) -> None:
-    """An answer to one person's command (HTML), queued in the chat's reply queue."""
+    """An answer to one person's command (HTML), queued in the chat's reply queue.
+
+    ``owed``: a question only an organiser can ask, whose buttons they must get even when they
+    ask it again at once (an ordinary reply repeated within seconds is coalesced away)."""
     locale = await _locale(context, message.chat)
-    context.services.replies.reply(
-        message, text, locale, parse_mode=ParseMode.HTML, reply_markup=markup, disable_web_page_preview=True
-    )
+
+    async def send() -> None:
+        await message.reply_text(
+            text, parse_mode=ParseMode.HTML, reply_markup=markup, disable_web_page_preview=True
+        )
+
+    context.services.replies.send(message, text, send, locale, owed=owed)
 
 
 async def remember(context: Context, user: User) -> None:
@@ -290,7 +302,7 @@ async def _wechat(context: Context, message: Message, user: User, args: list[str
             ]
             for s in mine
         ]
-        await reply(context, message, texts.which_contest_text(locale), InlineKeyboardMarkup(rows))
+        await reply(context, message, texts.which_contest_text(locale), InlineKeyboardMarkup(rows), owed=True)
         return
     await reply(context, message, await set_mirror(context, mine[0], user.id, url, locale))
 
@@ -449,6 +461,7 @@ async def round_command(update: Update, context: Context) -> None:
             message,
             texts.close_round_question(stored.contest, locale),
             InlineKeyboardMarkup([buttons]),
+            owed=True,
         )
     else:
         await reply(context, message, texts.problem_text("usage_round", "", locale))

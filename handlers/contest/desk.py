@@ -73,7 +73,7 @@ from handlers.platform.locales import chat_locale, user_locale
 from handlers.platform.outbox import Outbox, Payload, TryLater, Undeliverable
 from handlers.table.service.tables import LiveTable, decode_action
 from handlers.table.service.texts import _
-from storage import Database, NotFound, StoredContest, TableStatus
+from storage import Database, NotFound, StorageUnavailable, StoredContest, TableStatus
 
 log = logging.getLogger(__name__)
 
@@ -86,6 +86,9 @@ Telegram chat id (supergroups are about -10¹²), so it is never a real chat, an
 its own, so retries of a failing webhook never hold up a group's messages."""
 WEBHOOK_TIMEOUT = 10.0  # seconds for one POST to the WeChat webhook
 WEBHOOK_PREFIX = "https://qyapi.weixin.qq.com/cgi-bin/webhook/send?key="
+JOB_RETRY = 30.0
+"""Seconds before a deadline or reminder job whose storage was unavailable runs again (a locked
+database clears in seconds; the deadline's both-out and the reminders must not be lost)."""
 
 Clock = Callable[[], datetime]
 Command = Callable[[Contest], Step]
@@ -519,7 +522,10 @@ class ContestDesk:
         assert context.job is not None
         assert isinstance(context.job.data, tuple)
         contest_id, number = context.job.data
-        await self.deadline_passed(int(contest_id), int(number))
+        try:
+            await self.deadline_passed(int(contest_id), int(number))
+        except StorageUnavailable as error:  # the both-out must not be lost: try again soon
+            self._retry(context.job.callback, context.job.data, f"contest:{contest_id}:deadline", error)
 
     async def deadline_passed(self, contest_id: int, number: int) -> None:
         """000-E: every round-1 match with nothing reported by the deadline puts both pairs out."""
@@ -544,7 +550,16 @@ class ContestDesk:
         assert context.job is not None
         assert isinstance(context.job.data, tuple)
         contest_id, number, left = context.job.data
-        await self.remind(int(contest_id), int(number), int(left))
+        try:
+            await self.remind(int(contest_id), int(number), int(left))
+        except StorageUnavailable as error:
+            self._retry(context.job.callback, context.job.data, f"contest:{contest_id}:remind", error)
+
+    def _retry(self, callback: Any, data: object, name: str, error: Exception) -> None:
+        """A job whose storage was unavailable runs again in ``JOB_RETRY`` seconds."""
+        log.warning("%s: storage unavailable (%s), trying again in %.0f s", name, error, JOB_RETRY)
+        if self.job_queue is not None:
+            self.job_queue.run_once(callback, when=JOB_RETRY, data=data, name=name)
 
     async def remind(self, contest_id: int, number: int, left: int) -> None:
         """A mention in the group and a private message to the players of matches with no result."""
