@@ -569,7 +569,9 @@ class ContestDesk:
         if current is None or current.number != number or not pending:
             return
         codes = [m.code for m in pending]
-        key = f"contest:{contest_id}:remind:{number}:{left}"
+        deadline = current.schedule.deadline
+        closes = deadline.closes_at.isoformat() if deadline is not None else ""
+        key = f"contest:{contest_id}:remind:{number}:{closes}:{left}"  # a moved deadline reminds again
         payload = {"contest_id": contest_id, "what": "reminder", "codes": codes, "left": left}
         self.outbox.post(stored.chat_id, GROUP, payload, key=key)
         for match in pending:
