@@ -61,15 +61,19 @@ from engine.contest import (
     ScheduleKind,
     SignedUp,
     Withdrawal,
+    WithdrawReason,
     Withdrew,
     normalize_code,
 )
 from engine.contest.serialize import settings_from_json, settings_to_json
+from engine.figures import MatchFigures
 from storage.errors import NotFound, StorageConflict
 from storage.repositories import unavailable_as_error
 
 _CONTEST_COLUMNS = "id, chat_id, name, organiser_id, settings_json, seed_hex, opened_at, closed_at"
-_FACT_COLUMNS = "code, kind, at, by_user, winner, method, points_a, points_b, extra_deal, reason, text"
+_FACT_COLUMNS = (
+    "code, kind, at, by_user, winner, method, points_a, points_b, extra_deal, reason, text, figures_json"
+)
 _BUSY_SECONDS = 5.0  # sqlite3's default: how long a write waits for the other connection's lock
 
 
@@ -250,26 +254,28 @@ class ContestRepository:
 
     async def _entries(self, contest_id: int) -> tuple[Entry, ...]:
         rows = await self._all(
-            "SELECT user_id, name, partner_id, partner_name, confirmed FROM contest_entries"
+            "SELECT user_id, name, partner_id, partner_name, confirmed, tag FROM contest_entries"
             " WHERE contest_id = ? ORDER BY id",
             (contest_id,),
         )
         return tuple(
-            Entry(Player(uid, name), Player(pid, pname) if pid is not None else None, bool(ok))
-            for uid, name, pid, pname, ok in rows
+            Entry(Player(uid, name), Player(pid, pname) if pid is not None else None, bool(ok), tag)
+            for uid, name, pid, pname, ok, tag in rows
         )
 
     async def _pairs(self, contest_id: int) -> tuple[Pair, ...]:
         rows = await self._all(
-            "SELECT number, user_a, name_a, user_b, name_b, by_lot FROM contest_pairs"
+            "SELECT number, user_a, name_a, user_b, name_b, by_lot, tag FROM contest_pairs"
             " WHERE contest_id = ? ORDER BY number",
             (contest_id,),
         )
-        return tuple(Pair(n, (Player(ua, na), Player(ub, nb)), bool(lot)) for n, ua, na, ub, nb, lot in rows)
+        return tuple(
+            Pair(n, (Player(ua, na), Player(ub, nb)), bool(lot), tag) for n, ua, na, ub, nb, lot, tag in rows
+        )
 
     async def _rounds(self, contest_id: int) -> tuple[Round, ...]:
         rows = await self._all(
-            "SELECT number, schedule, closes_at, zone, starts_at, venue FROM contest_rounds"
+            "SELECT number, schedule, closes_at, zone, starts_at, venue, stage FROM contest_rounds"
             " WHERE contest_id = ? ORDER BY number",
             (contest_id,),
         )
@@ -284,8 +290,9 @@ class ContestRepository:
                 _schedule(kind, closes_at, zone, starts_at, venue),
                 tuple(m for m in matches if m.round == number),
                 tuple(pair for round_, pair in byes if round_ == number),
+                stage,
             )
-            for number, kind, closes_at, zone, starts_at, venue in rows
+            for number, kind, closes_at, zone, starts_at, venue, stage in rows
         )
 
     async def _matches(self, contest_id: int, facts: dict[str, list[MatchFact]]) -> list[ContestMatch]:
@@ -310,10 +317,14 @@ class ContestRepository:
 
     async def _withdrawals(self, contest_id: int) -> tuple[Withdrawal, ...]:
         rows = await self._all(
-            "SELECT pair, by_user, at FROM contest_withdrawals WHERE contest_id = ? ORDER BY at, pair",
+            "SELECT pair, by_user, at, reason FROM contest_withdrawals"
+            " WHERE contest_id = ? ORDER BY at, rowid",
             (contest_id,),
         )
-        return tuple(Withdrawal(pair, by, datetime.fromisoformat(at)) for pair, by, at in rows)
+        return tuple(
+            Withdrawal(pair, by, datetime.fromisoformat(at), WithdrawReason(reason))
+            for pair, by, at, reason in rows
+        )
 
     async def _one(self, sql: str, params: tuple[Any, ...]) -> tuple[Any, ...] | None:
         with unavailable_as_error():
@@ -339,11 +350,12 @@ def _schedule(
 
 
 def _fact(row: tuple[Any, ...]) -> MatchFact:
-    _code, kind, at, by, winner, method, points_a, points_b, extra, reason, text = row
+    _code, kind, at, by, winner, method, points_a, points_b, extra, reason, text, figures_json = row
     result = None
     if method is not None:
         points = (points_a, points_b) if points_a is not None and points_b is not None else None
-        result = MatchResult(winner, PlayMethod(method), points, bool(extra))
+        figures = MatchFigures.from_json(figures_json) if figures_json else None
+        result = MatchResult(winner, PlayMethod(method), points, bool(extra), figures)
     return MatchFact(FactKind(kind), datetime.fromisoformat(at), by, result, reason, text)
 
 
@@ -382,8 +394,9 @@ async def _write_event(conn: aiosqlite.Connection, contest_id: int, event: Event
         case PairWithdrew(w):
             await _exec(
                 conn,
-                "INSERT INTO contest_withdrawals (contest_id, pair, by_user, at) VALUES (?, ?, ?, ?)",
-                (contest_id, w.number, w.by, _iso(w.at)),
+                "INSERT INTO contest_withdrawals (contest_id, pair, by_user, at, reason)"
+                " VALUES (?, ?, ?, ?, ?)",
+                (contest_id, w.number, w.by, _iso(w.at), w.reason.value),
             )
         case PartnerChanged(pair):
             await _exec(
@@ -413,8 +426,8 @@ async def _insert_entry(conn: aiosqlite.Connection, contest_id: int, entry: Entr
     partner = entry.partner
     await _exec(
         conn,
-        "INSERT INTO contest_entries (contest_id, user_id, name, partner_id, partner_name, confirmed)"
-        " VALUES (?, ?, ?, ?, ?, ?)",
+        "INSERT INTO contest_entries (contest_id, user_id, name, partner_id, partner_name, confirmed, tag)"
+        " VALUES (?, ?, ?, ?, ?, ?, ?)",
         (
             contest_id,
             entry.player.user_id,
@@ -422,6 +435,7 @@ async def _insert_entry(conn: aiosqlite.Connection, contest_id: int, entry: Entr
             partner.user_id if partner else None,
             partner.name if partner else None,
             int(entry.confirmed),
+            entry.tag,
         ),
     )
 
@@ -431,14 +445,15 @@ async def _replace_entry(conn: aiosqlite.Connection, contest_id: int, user_id: i
     partner = entry.partner
     await _exec(
         conn,
-        "UPDATE contest_entries SET user_id = ?, name = ?, partner_id = ?, partner_name = ?, confirmed = ?"
-        " WHERE contest_id = ? AND user_id = ?",
+        "UPDATE contest_entries SET user_id = ?, name = ?, partner_id = ?, partner_name = ?, confirmed = ?,"
+        " tag = ? WHERE contest_id = ? AND user_id = ?",
         (
             entry.player.user_id,
             entry.player.name,
             partner.user_id if partner else None,
             partner.name if partner else None,
             int(entry.confirmed),
+            entry.tag,
             contest_id,
             user_id,
         ),
@@ -460,8 +475,8 @@ async def _withdraw_entry(
 
 async def _insert_pairs(conn: aiosqlite.Connection, contest_id: int, pairs: Sequence[Pair]) -> None:
     await conn.executemany(
-        "INSERT INTO contest_pairs (contest_id, number, user_a, name_a, user_b, name_b, by_lot)"
-        " VALUES (?, ?, ?, ?, ?, ?, ?)",
+        "INSERT INTO contest_pairs (contest_id, number, user_a, name_a, user_b, name_b, by_lot, tag)"
+        " VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
         [
             (
                 contest_id,
@@ -471,6 +486,7 @@ async def _insert_pairs(conn: aiosqlite.Connection, contest_id: int, pairs: Sequ
                 p.players[1].user_id,
                 p.players[1].name,
                 int(p.by_lot),
+                p.tag,
             )
             for p in pairs
         ],
@@ -481,8 +497,8 @@ async def _insert_round(conn: aiosqlite.Connection, contest_id: int, played: Rou
     schedule, deadline = played.schedule, played.schedule.deadline
     await _exec(
         conn,
-        "INSERT INTO contest_rounds (contest_id, number, schedule, closes_at, zone, starts_at, venue)"
-        " VALUES (?, ?, ?, ?, ?, ?, ?)",
+        "INSERT INTO contest_rounds (contest_id, number, schedule, closes_at, zone, starts_at, venue, stage)"
+        " VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
         (
             contest_id,
             played.number,
@@ -491,6 +507,7 @@ async def _insert_round(conn: aiosqlite.Connection, contest_id: int, played: Rou
             deadline.zone_name if deadline else None,
             _iso(schedule.starts_at),
             schedule.venue,
+            played.stage,
         ),
     )
     await conn.executemany(
@@ -512,7 +529,7 @@ async def _insert_fact(conn: aiosqlite.Connection, contest_id: int, code: str, f
     points = result.points if result is not None and result.points is not None else (None, None)
     await _exec(
         conn,
-        f"INSERT INTO contest_facts (contest_id, {_FACT_COLUMNS}) VALUES ({', '.join('?' * 12)})",
+        f"INSERT INTO contest_facts (contest_id, {_FACT_COLUMNS}) VALUES ({', '.join('?' * 13)})",
         (
             contest_id,
             code,
@@ -526,6 +543,7 @@ async def _insert_fact(conn: aiosqlite.Connection, contest_id: int, code: str, f
             int(result.extra_deal) if result else 0,
             fact.reason,
             fact.text,
+            result.figures.to_json() if result is not None and result.figures is not None else None,
         ),
     )
 

@@ -58,6 +58,10 @@ def refusal_text(code: Refusal, locale: str) -> str:
         Refusal.NOT_SIGNED_UP: _("You are not signed up for this contest.", locale),
         Refusal.PARTNER_CHANGE: _("Changing partners after the draw is a forfeit (rule V32).", locale),
         Refusal.TOO_FEW_PAIRS: _("At least two pairs are needed for the draw.", locale),
+        Refusal.TOO_MANY_PAIRS: _("Too many pairs for this format (004-A: at most 32 pairs).", locale),
+        Refusal.FIELD_SIZE: _(
+            "This format cannot draw that field (groups of 3 and 4 pairs; at most two teams per unit).", locale
+        ),
         Refusal.ODD_SINGLES: _(
             "An odd number of players signed up alone: one more single is needed for the draw.", locale
         ),
@@ -86,6 +90,7 @@ def refusal_text(code: Refusal, locale: str) -> str:
         ),
         Refusal.UNKNOWN_MATCH: _("No match has that code.", locale),
         Refusal.MATCH_NOT_OVER: _("The match is not over yet.", locale),
+        Refusal.NO_LATE_FORFEIT: _("These rules set no lateness forfeit.", locale),
         Refusal.NOT_SELF_SCHEDULED: _("This round has no deadline (it is not self-scheduled).", locale),
         Refusal.BAD_DEADLINE: _(
             "The deadline cannot be read: use YYYY-MM-DD or YYYY-MM-DDTHH:MM (and a known tz=).", locale
