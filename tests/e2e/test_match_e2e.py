@@ -196,6 +196,12 @@ async def final_status(db_path: Path) -> str:
         return str((await cursor.fetchone())[0])
 
 
+SINGLE_DOWN_SEED = 133
+"""Alice and Bob (north, west) with two AI seats, everyone playing 提示's first suggestion (the
+标准 player's pick): Alice finishes first and Bob last, so Bob pays and Alice returns."""
+DOUBLE_DOWN_SEED = 12
+"""Four humans playing 提示's first suggestion: west and east finish first and second (双下)."""
+
 ALICE = User(2001, "Alice")
 BOB = User(2002, "Bob")
 CAROL = User(2003, "Carol")
@@ -263,7 +269,7 @@ async def test_two_humans_and_two_ai_play_a_match(
     emulator: Emulator, telegram: Telegram, token: str, tmp_path: Path
 ):
     table = Table(telegram, Chat.group(-4001, "掼蛋群"), tmp_path / "g.db")
-    async with running_bot(emulator, token, table.db_path, seed=9):
+    async with running_bot(emulator, token, table.db_path, seed=SINGLE_DOWN_SEED):
         await set_up(telegram, table, [ALICE, BOB])
         await play_out(table, [ALICE, BOB])
         await assert_clean_finish(telegram, table)
@@ -273,7 +279,7 @@ async def test_two_humans_and_two_ai_play_a_match(
 async def test_four_humans_play_a_match(emulator: Emulator, telegram: Telegram, token: str, tmp_path: Path):
     humans = [ALICE, BOB, CAROL, DAVE]
     table = Table(telegram, Chat.group(-4002, "四人桌"), tmp_path / "g.db")
-    async with running_bot(emulator, token, table.db_path, seed=2):
+    async with running_bot(emulator, token, table.db_path, seed=DOUBLE_DOWN_SEED):
         await set_up(telegram, table, humans)
         await play_out(table, humans)
         await assert_clean_finish(telegram, table)

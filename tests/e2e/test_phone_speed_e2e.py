@@ -167,11 +167,11 @@ async def play_selection(telegram: Telegram, user: User) -> None:
 async def test_both_winners_return_at_once_after_a_double_down(
     emulator: Emulator, telegram: Telegram, token: str, tmp_path: Path
 ):
-    """Seed 27: Alice (north) and Bob (south), playing 提示 then 出牌, finish first and
+    """Seed 76: Alice (north) and Bob (south), playing 提示 then 出牌, finish first and
     second in the first deal; both owe a return when the second deal starts."""
     table = Table(telegram, Chat.group(-4102, "双下桌"), tmp_path / "g.db")
     presses = Presses(telegram)
-    async with running_bot(emulator, token, table.db_path, seed=27):
+    async with running_bot(emulator, token, table.db_path, seed=76):
         await telegram.set_admins(table.group, [ALICE])
         await telegram.send(ALICE, table.group, "/newgame wechat-6-deals points_deals=2")
         await table.lobby()

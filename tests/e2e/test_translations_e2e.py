@@ -36,6 +36,7 @@ from tests.e2e.test_match_e2e import (
     ALICE,
     BOB,
     MATCH_TIMEOUT,
+    SINGLE_DOWN_SEED,
     Table,
     answer_to,
     buttons_by_op,
@@ -190,7 +191,7 @@ async def test_a_chinese_match_shows_no_english(
     )
     recorder.attach(app)
     await open_services(app, db_path=str(table.db_path))
-    app.bot_data.services.tables.new_seed = lambda: 9  # 双下 in deal 1: Bob pays, Alice returns
+    app.bot_data.services.tables.new_seed = lambda: SINGLE_DOWN_SEED  # Bob pays, Alice returns
     try:
         async with polling(app):
             await telegram.set_admins(table.group, [ALICE])
