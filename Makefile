@@ -78,3 +78,4 @@ bench: install translations emulator
 	$(PY) -m engine selfplay
 	$(PY) -m render bench
 	$(PY) bench/load.py
+	$(PY) bench/flood.py
