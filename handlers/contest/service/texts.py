@@ -60,7 +60,8 @@ def refusal_text(code: Refusal, locale: str) -> str:
         Refusal.TOO_FEW_PAIRS: _("At least two pairs are needed for the draw.", locale),
         Refusal.TOO_MANY_PAIRS: _("Too many pairs for this format (004-A: at most 32 pairs).", locale),
         Refusal.FIELD_SIZE: _(
-            "This format cannot draw that field (groups of 3 and 4 pairs; at most two teams per unit).", locale
+            "This format cannot draw that field (groups of 3 and 4 pairs; at most two teams per unit).",
+            locale,
         ),
         Refusal.ODD_SINGLES: _(
             "An odd number of players signed up alone: one more single is needed for the draw.", locale
