@@ -56,7 +56,7 @@ from engine.contest import (
 )
 from handlers.contest.desk import GROUP, MIRROR_LANE, WECHAT, ContestDesk, card_keyboard
 from handlers.contest.service import texts
-from handlers.contest.service.args import ArgProblem, parse_decision, parse_new, parse_schedule
+from handlers.contest.service.args import ArgProblem, parse_decision, parse_new, parse_schedule, parse_signup
 from handlers.contest.service.callback_data import BadContestButton, ContestOp, ContestPress
 from handlers.contest.service.views import bracket_view, export_csv, export_name, plain, standings_view
 from handlers.platform.context import Context
@@ -331,7 +331,8 @@ async def _group_title(context: Context, chat_id: int) -> str:
 
 
 async def signup_command(update: Update, context: Context) -> None:
-    """/signup (alone: partner by lot) or /signup @partner (the partner confirms with a button)."""
+    """/signup (alone: partner by lot) or /signup @partner (the partner confirms with a button);
+    ``tag=UNIT`` (000-S) or ``tag=A``/``tag=B`` (002-E) where the format uses one."""
     message, chat, user = _parts(update)
     await remember(context, user)
     locale = await _locale(context, chat)
@@ -339,15 +340,23 @@ async def signup_command(update: Update, context: Context) -> None:
     if stored is None:
         return
     me = Player(user.id, display_name(user))
+    try:
+        words = parse_signup(context.args or [], stored.contest.format.uses_tags)
+    except ArgProblem as problem:
+        await reply(context, message, texts.problem_text(problem.code, problem.detail, locale))
+        return
     partner: Player | None = None
-    if context.args or message.reply_to_message is not None:
+    if words.partner_words or message.reply_to_message is not None:
         partner = await _partner(context, message)
         if partner is None:
             await reply(
-                context, message, texts.problem_text("no_partner", " ".join(context.args or []), locale)
+                context, message, texts.problem_text("no_partner", " ".join(words.partner_words), locale)
             )
             return
     pair = stored.contest.pair_of_user(user.id)
+    if words.tag and pair is not None:
+        await reply(context, message, texts.problem_text("tag_after_draw", "", locale))
+        return
     if partner is not None and pair is not None:  # after the draw: a partner change (V32)
         new_partner = partner
         command = lambda c: change_partner(c, user.id, new_partner)  # noqa: E731
@@ -355,10 +364,12 @@ async def signup_command(update: Update, context: Context) -> None:
             text = texts.partner_changed_text(me.name, partner.name, pair.number, locale)
             await reply(context, message, text)
         return
-    step = await _run(context, message, stored, lambda c: sign_up(c, me, partner), locale)
+    step = await _run(context, message, stored, lambda c: sign_up(c, me, partner, tag=words.tag), locale)
     if step is None:
         return
     text = texts.signup_done_text(stored.contest, me.name, partner.name if partner else None, locale)
+    if words.tag:
+        text += "\n" + texts.tag_text(stored.contest.format.uses_tags, words.tag, locale)
     markup = None
     if partner is not None:
         markup = InlineKeyboardMarkup(
@@ -543,7 +554,8 @@ _TEXT_REFUSALS = frozenset(
 
 
 async def result_command(update: Update, context: Context) -> None:
-    """/result CODE WINNER [9:5] [extra] REASON — the organiser's decision, logged with its reason."""
+    """/result CODE WINNER [9:5] [levels=A:10] [3s=2:1] [time] [extra] REASON — the organiser's
+    decision, logged with its reason; the figures give scored formats their 级差 and round score."""
     message, chat, user = _parts(update)
     locale = await _locale(context, chat)
     stored = await _contest_here(context, message, locale)
@@ -554,6 +566,7 @@ async def result_command(update: Update, context: Context) -> None:
         return
     try:
         decision = parse_decision(context.args or [], stored.contest.settings.event_word)
+        result = decision.with_figures(stored.contest)
     except ArgProblem as problem:
         await reply(context, message, texts.problem_text(problem.code, problem.detail, locale))
         return
@@ -565,7 +578,7 @@ async def result_command(update: Update, context: Context) -> None:
         stored.id,
         user.id,
         decision.code,
-        decision.result,
+        result,
         decision.reason,
     )
     await _run(
@@ -575,7 +588,7 @@ async def result_command(update: Update, context: Context) -> None:
         lambda c: decide(
             c,
             code=decision.code,
-            result=decision.result,
+            result=result,
             by=user.id,
             reason=decision.reason,
             now=_now(context),

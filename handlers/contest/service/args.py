@@ -1,4 +1,4 @@
-"""Reading the organiser's typed words: ``/contest new …``, ``/contest deadline …``, ``/result …``.
+"""Reading the typed words: ``/contest new …``, ``/contest deadline …``, ``/result …``, ``/signup …``.
 
 A refusal is an :class:`ArgProblem` whose ``code`` picks the localized answer and whose
 ``detail`` is the word at fault (shown back, escaped). Contest rules themselves (a known
@@ -13,8 +13,10 @@ from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import Final
 
+from engine.cards import Rank, parse_rank
 from engine.contest import (
     DEFAULT_PRIZES,
+    Contest,
     ContestError,
     ContestSettings,
     Deadline,
@@ -26,6 +28,10 @@ from engine.contest import (
     parse_report,
 )
 from engine.contest.deadlines import zone
+from engine.contest.errors import Refusal, ResultRefused
+from engine.errors import InvalidCards
+from engine.figures import reported_figures
+from engine.rules import MatchFormat
 
 MAX_NAME: Final = 60  # characters of a contest name
 MAX_REASON: Final = 300
@@ -34,6 +40,10 @@ BOTH_OUT_WORDS: Final = frozenset({"none", "both-out", "bothout", "双出", "两
 _POINTS: Final = re.compile(r"^(\d{1,3})[:：](\d{1,3})$")
 _AT: Final = re.compile(r"^(\d{4})-(\d{2})-(\d{2})[T ](\d{2}):(\d{2})$")
 MAX_VENUE: Final = 40
+MAX_TAG: Final = 12  # characters of a unit's name (000-S)
+EXTRA_WORDS: Final = frozenset({"extra", "加赛"})
+ON_TIME_WORDS: Final = frozenset({"time", "时间到", "超时"})
+THREES_KEYS: Final = frozenset({"3s", "threes", "3分局"})
 
 
 class ArgProblem(ValueError):
@@ -111,11 +121,45 @@ def parse_prizes(text: str) -> tuple[PrizeTier, ...]:
 
 @dataclass(frozen=True, slots=True)
 class Decision:
-    """``/result CODE WINNER [9:5] [extra] REASON…``"""
+    """``/result CODE WINNER [9:5] [levels=A:10] [3s=2:1] [time] [extra] REASON…``; every pair
+    of figures follows the match's pairs (the pairing message's order)."""
 
     code: str
     result: MatchResult
     reason: str
+    levels: tuple[Rank, Rank] | None = None  # final levels at a physical table
+    threes: tuple[int, int] | None = None  # 3-point deals (001-A's tie-break)
+    on_time: bool = False  # the winner did not pass A: the clock ended the match
+
+    def with_figures(self, contest: Contest) -> MatchResult:
+        """The result with the engine's figures (级差, round score, 3-point deals) read from the
+        typed ones under the match's rules, so scored formats (Swiss, movement, 积分淘汰) rank
+        it like a bot table; a points match gets them from its points alone. Without figures
+        (or for both out) the result is unchanged."""
+        result = self.result
+        winner = result.winner
+        if winner is None:
+            return result
+        match = contest.match_by_code(self.code)
+        rules = contest.round_rules(match.round)
+        points_match = rules.match_format is MatchFormat.POINTS and result.points is not None
+        if self.levels is None and self.threes is None and not points_match:
+            return result
+        if winner not in match.pairs:
+            raise ResultRefused(Refusal.BAD_RESULT, f"{winner} is not in {match.pairs}")
+        index = match.pairs.index(winner)
+        passed_a = self.levels is not None and not self.on_time
+        if passed_a and self.levels is not None and self.levels[index] is not Rank.ACE:
+            raise ArgProblem("bad_levels", f"{self.levels[0].name}:{self.levels[1].name}")
+        figures = reported_figures(
+            rules,
+            winner=index,
+            levels=self.levels or (Rank.TWO, Rank.TWO),
+            passed_a=passed_a,
+            points=result.points or (0, 0),
+            three_point_deals=self.threes or (0, 0),
+        )
+        return replace(result, figures=figures)
 
 
 def parse_decision(args: Sequence[str], event_word: str) -> Decision:
@@ -127,17 +171,84 @@ def parse_decision(args: Sequence[str], event_word: str) -> Decision:
     if rest and (found := _POINTS.match(rest[0])):
         points = (int(found.group(1)), int(found.group(2)))
         rest = rest[1:]
-    extra = bool(rest) and rest[0].lower() in ("extra", "加赛")
-    if extra:
+    extra = on_time = False
+    levels: tuple[Rank, Rank] | None = None
+    threes: tuple[int, int] | None = None
+    while rest:  # the figures and switches, in any order, before the reason
+        word = rest[0]
+        key, sep, value = word.partition("=")
+        key = key.strip().lower()
+        if word.lower() in EXTRA_WORDS:
+            extra = True
+        elif word.lower() in ON_TIME_WORDS:
+            on_time = True
+        elif sep and key == "levels" and levels is None:
+            levels = _levels(value)
+        elif sep and key in THREES_KEYS and threes is None:
+            found = _POINTS.match(value.strip())
+            if found is None:
+                raise ArgProblem("bad_threes", value[:20])
+            threes = (int(found.group(1)), int(found.group(2)))
+        elif sep and (key == "levels" or key in THREES_KEYS):
+            raise ArgProblem("repeated_option", key)
+        else:
+            break
         rest = rest[1:]
     reason = " ".join(rest).strip()[:MAX_REASON]
     if not reason:
         raise ArgProblem("reason_missing")
     if winner is None:
-        result = MatchResult(None, PlayMethod.BOTH_OUT)
-    else:
-        result = MatchResult(winner, PlayMethod.ORGANISER, points, extra)
-    return Decision(code, result, reason)
+        if points is not None or levels is not None or threes is not None or extra or on_time:
+            raise ArgProblem("result_usage")  # both out: nothing was played to report
+        return Decision(code, MatchResult(None, PlayMethod.BOTH_OUT), reason)
+    if on_time and levels is None:
+        raise ArgProblem("bad_levels", "time")
+    result = MatchResult(winner, PlayMethod.ORGANISER, points, extra)
+    return Decision(code, result, reason, levels, threes, on_time)
+
+
+def _levels(text: str) -> tuple[Rank, Rank]:
+    """``A:10`` (also ``A：T``): the final levels of the match's first and second pair."""
+    first, sep, second = text.replace("：", ":").partition(":")
+    try:
+        if not sep:
+            raise InvalidCards(text)
+        return (parse_rank(first), parse_rank(second))
+    except InvalidCards as error:
+        raise ArgProblem("bad_levels", text[:20]) from error
+
+
+@dataclass(frozen=True, slots=True)
+class SignupWords:
+    """``/signup [@partner] [tag=UNIT]``: the words naming the partner, and the tag."""
+
+    partner_words: tuple[str, ...]
+    tag: str = ""
+
+
+def parse_signup(args: Sequence[str], uses_tags: str) -> SignupWords:
+    """Split off ``tag=``: a unit's name (000-S: the A and B teams of one unit are drawn into
+    different halves) or the time slot ``A``/``B`` (002-E); refused where the format uses
+    none (``uses_tags`` is the format's :attr:`~engine.contest.formats.ContestFormat.uses_tags`)."""
+    words: list[str] = []
+    tag: str | None = None
+    for arg in args:
+        key, sep, value = arg.partition("=")
+        if not sep or key.strip().lower() != "tag":
+            words.append(arg)
+            continue
+        if tag is not None:
+            raise ArgProblem("repeated_option", "tag")
+        if not uses_tags:
+            raise ArgProblem("tag_not_used")
+        tag = value.strip()
+        if uses_tags == "slot":
+            tag = tag.upper()
+            if tag not in ("A", "B"):
+                raise ArgProblem("bad_slot", value[:20])
+        elif not tag or len(tag) > MAX_TAG or any(ch in tag for ch in "=<>@"):
+            raise ArgProblem("bad_tag", value[:20])
+    return SignupWords(tuple(words), tag or "")
 
 
 def _winner(word: str, event_word: str) -> int | None:

@@ -130,6 +130,19 @@ def problem_text(code: str, detail: str, locale: str) -> str:
         ),
         "reason_missing": _("A decision needs a reason: /result CODE WINNER REASON.", locale),
         "bad_winner": _("“{name}” is not a group number.", locale, name=shown),
+        "bad_levels": _(
+            "“{name}”: write the final levels as levels=A:10, the match's first pair first "
+            "(the winner at A unless the clock ended the match: add time).",
+            locale,
+            name=shown,
+        ),
+        "bad_threes": _(
+            "“{name}”: write the 3-point deals as 3s=2:1, the match's first pair first.", locale, name=shown
+        ),
+        "tag_not_used": _("This contest's format uses no tag=; sign up without it.", locale),
+        "bad_slot": _("“{name}” is not a time slot: write tag=A or tag=B.", locale, name=shown),
+        "bad_tag": _("“{name}” cannot be a unit: write tag= and up to 12 characters.", locale, name=shown),
+        "tag_after_draw": _("Units and time slots are given at sign-up, before the draw.", locale),
         "no_contest": _(
             "There is no contest in this group. An admin starts one with /contest new NAME.", locale
         ),
@@ -331,6 +344,13 @@ def signup_done_text(contest: Contest, name: str, partner: str | None, locale: s
         name=escape(name),
         partner=escape(partner),
     )
+
+
+def tag_text(uses_tags: str, tag: str, locale: str) -> str:
+    """The unit (000-S) or time slot (002-E) a sign-up gave."""
+    if uses_tags == "slot":
+        return _("Time slot: {tag}", locale, tag=escape(tag))
+    return _("Unit: {tag} (its A and B teams are drawn into different halves)", locale, tag=escape(tag))
 
 
 # ---------------------------------------------------------------- the draw and the rounds
