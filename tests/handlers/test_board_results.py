@@ -3,6 +3,8 @@ is retried, not lost, and a restart announces what the last run may have lost, o
 
 from __future__ import annotations
 
+import threading
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
@@ -69,3 +71,30 @@ async def test_a_restart_announces_a_result_the_last_run_never_stored_once(db: D
     again.publish(table, ())
     await again.outbox.join()
     assert [s.kind for s in bot.sent].count("photo") == 1
+
+
+async def test_result_pictures_are_drawn_in_the_render_pool(db: Database) -> None:
+    """Drawing a result picture is 18-25 ms of Pillow work: on the event loop it would hold up
+    every press in flight, so the board draws them in the render pool."""
+    drawn_in: list[str] = []
+
+    class RecordingPool(ThreadPoolExecutor):
+        def submit(self, fn: Any, /, *args: Any, **kwargs: Any) -> Any:
+            def run() -> Any:
+                drawn_in.append(threading.current_thread().name)
+                return fn(*args, **kwargs)
+
+            return super().submit(run)
+
+    service, table = await seated_table(db, seed=3)
+    bot = FakeBot()
+    with RecordingPool(max_workers=1, thread_name_prefix="render") as pool:
+        outbox = Outbox(db.outbox, first_delay=0.01)
+        board = BoardPublisher(
+            bot, service, db, budget=ChatBudget(window=0.5), interval=0.01, outbox=outbox, renderer=pool
+        )  # type: ignore[arg-type]
+        deals = await play_fast(service, table, board, [], ai=False)
+        await board.outbox.join()
+    photos = [s for s in bot.sent if s.kind == "photo"]
+    assert len(photos) == deals + 1  # every deal's result and the match summary
+    assert len(drawn_in) == len(photos) and all(name.startswith("render") for name in drawn_in)
