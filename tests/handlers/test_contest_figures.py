@@ -108,7 +108,7 @@ def test_levels_give_a_swiss_result_its_level_difference():
     at_ten = parse_decision([match.code, str(second), "levels=A:10", "现场"], "掼蛋")
     with pytest.raises(ArgProblem) as refused:  # the winner at 10 cannot have passed A
         at_ten.with_figures(contest)
-    assert refused.value.code == "bad_levels"
+    assert (refused.value.code, refused.value.detail) == ("bad_levels", "A:T")
 
 
 def test_points_and_threes_decide_a_points_knockout_tie():
@@ -125,11 +125,12 @@ def test_points_and_threes_decide_a_points_knockout_tie():
     assert decided.match_by_code(match.code).winner == first
 
 
-def test_a_knockout_without_figures_keeps_the_plain_result():
-    contest = drawn("wechat-knockout")
+def test_without_levels_or_threes_the_result_is_unchanged():
+    contest = drawn("wechat-knockout")  # a 6-deal points match (000-E)
     match = contest.rounds[0].matches[0]
-    decision = parse_decision([match.code, str(match.pairs[0]), "现场"], "掼蛋")
-    assert decision.with_figures(contest) == decision.result
+    for words in (["现场"], ["9:5", "现场"]):
+        decision = parse_decision([match.code, str(match.pairs[1]), *words], "掼蛋")
+        assert decision.with_figures(contest) == decision.result
 
 
 # ---------------------------------------------------------------- through the desk

@@ -31,7 +31,6 @@ from engine.contest.deadlines import zone
 from engine.contest.errors import Refusal, ResultRefused
 from engine.errors import InvalidCards
 from engine.figures import reported_figures
-from engine.rules import MatchFormat
 
 MAX_NAME: Final = 60  # characters of a contest name
 MAX_REASON: Final = 300
@@ -134,23 +133,22 @@ class Decision:
     def with_figures(self, contest: Contest) -> MatchResult:
         """The result with the engine's figures (级差, round score, 3-point deals) read from the
         typed ones under the match's rules, so scored formats (Swiss, movement, 积分淘汰) rank
-        it like a bot table; a points match gets them from its points alone. Without figures
-        (or for both out) the result is unchanged."""
+        it like a bot table; with ``3s=`` a points match's points are checked against its
+        tie-break. Without levels or 3-point deals (or for both out) the result is unchanged."""
         result = self.result
         winner = result.winner
         if winner is None:
             return result
+        if self.levels is None and self.threes is None:
+            return result  # points alone are kept as before (scores read them from the result)
         match = contest.match_by_code(self.code)
         rules = contest.round_rules(match.round)
-        points_match = rules.match_format is MatchFormat.POINTS and result.points is not None
-        if self.levels is None and self.threes is None and not points_match:
-            return result
         if winner not in match.pairs:
             raise ResultRefused(Refusal.BAD_RESULT, f"{winner} is not in {match.pairs}")
         index = match.pairs.index(winner)
         passed_a = self.levels is not None and not self.on_time
         if passed_a and self.levels is not None and self.levels[index] is not Rank.ACE:
-            raise ArgProblem("bad_levels", f"{self.levels[0].name}:{self.levels[1].name}")
+            raise ArgProblem("bad_levels", f"{self.levels[0].char}:{self.levels[1].char}")
         figures = reported_figures(
             rules,
             winner=index,
