@@ -1,11 +1,13 @@
-"""Timing of :func:`legal_plays` and the AI's :func:`choose_action` on full 27-card
-hands (``python -m engine bench``).
+"""Timing of :func:`legal_plays`, the 简单 AI's and the 标准 planner's ``choose_action``
+on full 27-card hands (``python -m engine bench``).
 
 Hands are dealt from a seeded RNG with exactly 0, 1 and 2 wildcards, because
 wildcards multiply the number of plays. Each hand is timed leading and following a
 realistic table play: a single, pair, triple, full house, straight or run that a
 second random hand could make. The AI runs in the bot's event loop for every AI
-seat and every hint, so its time per decision is a latency budget.
+seat and every hint, so its time per decision is a latency budget. The planner is
+timed with its evaluator's memo emptied before every call (a fresh hand, nothing
+cached); its rows end with the median and p99 over all its decisions.
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 
+from engine import planner
 from engine.ai import choose_action
 from engine.cards import SUITS, Card, Rank, full_deck, parse_rank
 from engine.match import Match, observe
@@ -35,6 +38,7 @@ class Timing:
     median_ms: float
     p99_ms: float
     mean_plays: float
+    times_ms: list[float]
 
 
 def deal_hand(rng: random.Random, level: Rank, wildcards: int) -> list[Card]:
@@ -70,7 +74,7 @@ def best_ms(call: Callable[[], object], repeat: int) -> float:
 def summarize(times: list[float], sizes: list[int]) -> Timing:
     times = sorted(times)
     p99 = times[min(len(times) - 1, round(0.99 * (len(times) - 1)))]
-    return Timing(statistics.median(times), p99, statistics.fmean(sizes))
+    return Timing(statistics.median(times), p99, statistics.fmean(sizes), times)
 
 
 def measure(hands: int, wildcards: int, level: Rank, seed: int, repeat: int) -> tuple[Timing, Timing]:
@@ -123,6 +127,25 @@ def measure_ai(hands: int, wildcards: int, level: Rank, seed: int, repeat: int) 
     return summarize(lead_times, [1] * hands), summarize(follow_times, [1] * hands)
 
 
+def measure_planner(hands: int, wildcards: int, level: Rank, seed: int, repeat: int) -> tuple[Timing, Timing]:
+    """(lead, follow) timings of :func:`planner.choose_action`, its memo empty at each call."""
+    rules = Rules.default()
+    base = observe(Match.new(rules, seed), 0)
+    rng = random.Random(f"{seed}/{wildcards}")
+    lead_times, follow_times = [], []
+
+    def fresh(obs: Observation) -> None:
+        planner.evaluator.cache_clear()
+        planner.choose_action(obs, rules)
+
+    for _ in range(hands):
+        hand = deal_hand(rng, level, wildcards)
+        lead, follow = ai_views(base, hand, level, table_play(rng, level))
+        lead_times.append(best_ms(lambda: fresh(lead), repeat))  # noqa: B023
+        follow_times.append(best_ms(lambda: fresh(follow), repeat))  # noqa: B023
+    return summarize(lead_times, [1] * hands), summarize(follow_times, [1] * hands)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Print median / p99 ms for leading and following, per wildcard count and section."""
     parser = argparse.ArgumentParser(prog="python -m engine bench", description=__doc__)
@@ -130,19 +153,28 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--level", default="2", help="level rank (2..A)")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--repeat", type=int, default=3, help="timed calls per hand (best kept)")
-    parser.add_argument("--section", choices=("all", "moves", "ai"), default="all")
+    parser.add_argument("--section", choices=("all", "moves", "ai", "planner"), default="all")
     args = parser.parse_args(argv)
     level = parse_rank(args.level)
-    sections = {"moves": ("legal_plays", measure, True), "ai": ("choose_action", measure_ai, False)}
+    sections = {
+        "moves": ("legal_plays", measure, True),
+        "ai": ("choose_action", measure_ai, False),
+        "planner": ("planner.choose_action (标准, empty memo)", measure_planner, False),
+    }
     for name, (timed, timer, show_plays) in sections.items():
         if args.section not in ("all", name):
             continue
         print(f"{timed} on {args.hands} seeded 27-card hands per row, level {level.char}")
         plays = f" {'mean plays':>11}" if show_plays else ""
         print(f"{'wild':>4} {'mode':>6} {'median ms':>10} {'p99 ms':>8}{plays}")
+        every: list[float] = []
         for wildcards in (0, 1, 2):
             lead, follow = timer(args.hands, wildcards, level, args.seed, args.repeat)
             print_rows(wildcards, lead, follow, show_plays=show_plays)
+            every.extend(lead.times_ms + follow.times_ms)
+        if name == "planner":
+            overall = summarize(every, [1])
+            print(f"{'all':>4} {'both':>6} {overall.median_ms:>10.3f} {overall.p99_ms:>8.3f}")
     return 0
 
 

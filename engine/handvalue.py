@@ -113,6 +113,17 @@ class Evaluator:
             tuple[int, tuple[int, ...], int, int, tuple[float, ...], bool], tuple[float, tuple[Combo, ...]]
         ] = {}
         self._cache: dict[tuple[int, ...], Split] = {}
+        self._group_costs = tuple(
+            (
+                0.0,
+                single_cost(order),
+                pair_cost(order),
+                triple_cost(order),
+                *(-(BOMB_BONUS[min(size, 10)] + 0.01 * order) for size in range(4, 11)),
+            )
+            for order in self._orders
+        )
+        """Per position, the cost of a group of 0..10 cards (single, pair, triple, bombs)."""
 
     def order(self, pos: int) -> int:
         return self._orders[pos]
@@ -205,74 +216,63 @@ class Evaluator:
 
         ``triples`` counts triples still without a pair; ``pairs`` the costs of pairs still
         without a triple (weakest first), so a later triple takes the weakest along.
+        The group and run costs come from tables built per level (:meth:`__init__`).
         """
         while pos < 13 and not counts[pos]:
             pos += 1
         if pos == 13:
             return self._spare_wildcards(wild, triples)
         key = (pos, counts, wild, triples, pairs, self._bombs)
-        found = self._memo.get(key)
+        memo = self._memo
+        found = memo.get(key)
         if found is not None:
             return found
-        if len(self._memo) > 200_000:
-            self._memo.clear()
-        best = self._close(pos, counts, wild, triples, pairs)
-        for code, length, per in _SEQUENCES:
-            for positions in _windows(pos, length):
-                need = 0
-                for p in positions:
-                    if counts[p] < per:
-                        need += per - counts[p]
-                        if need > wild:
-                            break
-                if need > wild or need > 1:  # a run needing both wildcards is never worth them
-                    continue
-                rest = list(counts)
-                for p in positions:
-                    rest[p] -= min(per, counts[p])
-                top = length if positions[-1] == ACE and positions[0] == 0 else positions[-1] + 2
-                cost, combos = self._search(pos, tuple(rest), wild - need, triples, pairs)
-                cost += run_cost(code, top)
-                if cost < best[0] - 1e-9:
-                    best = (cost, ((code, positions, per, need), *combos))
-        self._memo[key] = best
-        return best
-
-    def _close(
-        self, pos: int, counts: tuple[int, ...], wild: int, triples: int, pairs: tuple[float, ...]
-    ) -> tuple[float, tuple[Combo, ...]]:
-        """The lowest rank's cards as one group, lifted by 0..2 wildcards."""
+        if len(memo) > 200_000:
+            memo.clear()
+        search = self._search
+        # The lowest rank's cards as one group, lifted by 0..2 wildcards.
         n = counts[pos]
         rest = (*counts[:pos], 0, *counts[pos + 1 :])
-        order = self.order(pos)
+        group_costs = self._group_costs[pos]
         best: tuple[float, tuple[Combo, ...]] | None = None
         for used in range(min(wild, 2) + 1):
             size = n + used
             if used == 2 and size < 4:  # both wildcards only to make a bomb
                 break
             t, p = triples, pairs
-            if size == 1:
-                cost = single_cost(order)
-            elif size == 2:
-                cost = pair_cost(order)
+            cost = group_costs[size]
+            if size == 2:
                 if t:
                     cost, t = 0.0, t - 1
                 else:
                     p = tuple(sorted((*p, cost), reverse=True))[:3]
             elif size == 3:
-                cost = triple_cost(order)
                 if p:
                     cost, p = cost - p[0], p[1:]
                 else:
                     t += 1
-            else:
-                cost = -(BOMB_BONUS[min(size, 10)] + 0.01 * order)
-            sub_cost, sub = self._search(pos + 1, rest, wild - used, min(t, 3), p)
+            sub_cost, sub = search(pos + 1, rest, wild - used, min(t, 3), p)
             total = cost + sub_cost
             if best is None or total < best[0] - 1e-9:
-                code = "S" if size == 1 else "P" if size == 2 else "T" if size == 3 else "B"
-                best = (total, ((code, (pos,), n, used), *sub))
+                best = (total, (((_GROUP_CODES[min(size, 4)]), (pos,), n, used), *sub))
         assert best is not None
+        for code, positions, per, run in _RUNS[pos]:
+            need = 0
+            for q in positions:
+                if counts[q] < per:
+                    need += per - counts[q]
+                    if need > 1:  # a run needing both wildcards is never worth them
+                        break
+            if need > wild or need > 1:
+                continue
+            taken = list(counts)
+            for q in positions:
+                taken[q] -= min(per, counts[q])
+            cost, combos = search(pos, tuple(taken), wild - need, triples, pairs)
+            cost += run
+            if cost < best[0] - 1e-9:
+                best = (cost, ((code, positions, per, need), *combos))
+        memo[key] = best
         return best
 
     def _spare_wildcards(self, wild: int, triples: int) -> tuple[float, tuple[Combo, ...]]:
@@ -302,18 +302,29 @@ _FLUSH_WINDOWS: Final = tuple(
 )
 """Straight-flush windows: (low position, -1 for A2345; mask of positions; positions)."""
 
-_WINDOW_CACHE: dict[tuple[int, int], tuple[tuple[int, ...], ...]] = {}
+_GROUP_CODES: Final = ("", "S", "P", "T", "B")
 
 
 def _windows(pos: int, length: int) -> tuple[tuple[int, ...], ...]:
     """Runs of ``length`` ranks starting at ``pos`` (and, at 2, the one with a low A)."""
-    key = (pos, length)
-    found = _WINDOW_CACHE.get(key)
-    if found is None:
-        windows = []
-        if pos + length <= 13:
-            windows.append(tuple(range(pos, pos + length)))
-        if pos == 0:
-            windows.append((*range(0, length - 1), ACE))
-        found = _WINDOW_CACHE[key] = tuple(windows)
-    return found
+    windows = []
+    if pos + length <= 13:
+        windows.append(tuple(range(pos, pos + length)))
+    if pos == 0:
+        windows.append((*range(0, length - 1), ACE))
+    return tuple(windows)
+
+
+def _run_top(positions: tuple[int, ...]) -> int:
+    return len(positions) if positions[-1] == ACE and positions[0] == 0 else positions[-1] + 2
+
+
+_RUNS: Final = tuple(
+    tuple(
+        (code, positions, per, run_cost(code, _run_top(positions)))
+        for code, length, per in _SEQUENCES
+        for positions in _windows(pos, length)
+    )
+    for pos in range(13)
+)
+"""Per lowest position, the runs starting there: (kind code, positions, cards per rank, cost)."""

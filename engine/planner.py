@@ -27,10 +27,11 @@ from collections.abc import Mapping, Sequence
 from functools import lru_cache
 
 from engine.actions import Action, ChooseSeat, GiveTribute, Pass, Phase, PlayCards, ReturnTribute, partner_of
+from engine.ai import LEAD_KINDS  # legal_plays' order of kinds (first reading kept)
 from engine.cards import CARDS, Card, Rank, Suit, card_order
 from engine.errors import NotYourTurn
 from engine.handvalue import Evaluator, pair_cost, run_cost, single_cost, triple_cost
-from engine.moves import legal_plays
+from engine.moves import HandCounts, legal_plays, plays_of_kind
 from engine.observation import Observation
 from engine.plays import Play, PlayKind
 from engine.rules import Rules
@@ -49,6 +50,9 @@ NEAR_WORTH = 0.6
 
 PARTNER_SHED = 0.75
 """Overtake a partner's winning play only when it sheds at least this much weakness."""
+
+MAX_PLAY_SIZE = 10
+"""The most cards one play holds (a bomb of eight naturals and both wildcards)."""
 
 _SEQUENCE_LENGTH = {PlayKind.STRAIGHT: 5, PlayKind.PAIR_RUN: 3, PlayKind.TRIPLE_RUN: 2}
 _CODE_KINDS = {"ST": PlayKind.STRAIGHT, "PR": PlayKind.PAIR_RUN, "TR": PlayKind.TRIPLE_RUN}
@@ -216,7 +220,7 @@ class _Table:
 
     def scored_leads(self) -> list[tuple[float, Play]]:
         """Lead candidates (one play per split combo, plus the lowest of each kind), best first."""
-        plays = self.legal()
+        plays = self._lead_plays()
         out = [play for play in plays if play.size == len(self.hand)]
         if out:
             return [(-100.0, min(out, key=lambda p: (p.is_bomb, p.bomb_power)))]
@@ -231,6 +235,19 @@ class _Table:
         scored.sort(key=lambda item: (item[0], item[1].rank, [c.index for c in item[1].cards]))
         return scored
 
+    def _lead_plays(self) -> list[Play]:
+        """The legal leads :meth:`_lead_candidates` may pick, in :func:`legal_plays` order.
+
+        With more cards than any play holds, only the kinds of the split and singles are
+        generated (a hand with wildcards has thousands of leads, most of kinds the split
+        does not use), and no bombs: singles are always there to lead instead.
+        """
+        if len(self.hand) <= MAX_PLAY_SIZE:
+            return self.legal()
+        kinds = {key[0] for key in self._split_keys()[0]} | {PlayKind.SINGLE}
+        counts = HandCounts(self.hand, self.level)
+        return [play for kind in LEAD_KINDS if kind in kinds for play in plays_of_kind(counts, kind)]
+
     def _lead_candidates(self, plays: list[Play]) -> list[Play]:
         """The plays of the split (one reading per kind, rank, wildcards and ranks), the lowest and
         highest singles; bombs only if nothing else can be led."""
@@ -238,7 +255,10 @@ class _Table:
         best: dict[tuple[PlayKind, int, int, tuple[int, ...]], Play] = {}
         singles = [play for play in plays if play.kind is PlayKind.SINGLE]
         extremes = {id(play) for play in singles[:1] + singles[-1:]}
+        kind_ranks = {(kind, rank) for kind, rank, _ in wanted}
         for play in plays:
+            if (play.kind, play.rank) not in kind_ranks and id(play) not in extremes:
+                continue
             wilds = sum(1 for card in play.cards if card is self.wild)
             if (play.kind, play.rank, wilds) not in wanted and id(play) not in extremes:
                 continue

@@ -167,3 +167,28 @@ def test_near_out_opponent_is_answered_with_the_whole_bomb_not_a_split_pair() ->
     action = planner.choose_action(observe(match, 0), match.rules)
     cards = action.play.cards if isinstance(action, PlayCards) else ()
     assert sum(card.rank is Rank.NINE for card in cards) in (0, 4), action
+
+
+@pytest.mark.parametrize("wildcards", [0, 1, 2])
+def test_lead_plays_are_the_legal_leads_of_the_split_kinds_in_legal_order(wildcards: int) -> None:
+    """The planner generates only the kinds of its split (and singles) when leading a big
+    hand: the list must be exactly those of :func:`legal_plays` (bombs left out: a single is
+    always led before them), in the same order, so the
+    candidates (first reading kept) and therefore the choice are unchanged."""
+    from dataclasses import replace
+
+    from engine import bench
+    from engine.moves import legal_plays
+
+    rules = Rules.default()
+    base = observe(Match.new(rules, 3), 0)
+    rng = random.Random(f"lead/{wildcards}")
+    for _ in range(12):
+        hand = bench.deal_hand(rng, Rank.SEVEN, wildcards)
+        lead, _ = bench.ai_views(base, hand, Rank.SEVEN, bench.table_play(rng, Rank.SEVEN))
+        table = planner._Table(lead, rules)
+        kinds = {key[0] for key in table._split_keys()[0]} | {PlayKind.SINGLE}
+        everything = legal_plays(hand, Rank.SEVEN)
+        assert table._lead_plays() == [p for p in everything if p.kind in kinds and not p.is_bomb]
+        small = replace(lead, hand=tuple(hand[:10]))
+        assert planner._Table(small, rules)._lead_plays() == planner._Table(small, rules).legal()
