@@ -11,6 +11,7 @@ timeouts become :class:`~telegram.error.TimedOut`, connection failures
 
 from __future__ import annotations
 
+import errno
 from typing import Any
 
 import aiohttp
@@ -48,7 +49,7 @@ class AiohttpRequest(BaseRequest):
 
     async def initialize(self) -> None:
         if self._session is None or self._session.closed:
-            connector = aiohttp.TCPConnector(limit=self._connections)
+            connector = aiohttp.TCPConnector(limit=self._connections, keepalive_timeout=KEEPALIVE)
             self._session = aiohttp.ClientSession(
                 connector=connector, headers={"User-Agent": self.USER_AGENT}
             )
@@ -78,15 +79,38 @@ class AiohttpRequest(BaseRequest):
             sock_connect=connect,  # the connection itself
             sock_read=read,
         )
-        try:
-            async with self._session.request(
-                method, url, data=_body(request_data), timeout=timeout
-            ) as response:
-                return response.status, await response.read()
-        except TimeoutError as error:
-            raise TimedOut from error
-        except aiohttp.ClientError as error:
-            raise NetworkError(f"aiohttp.{error.__class__.__name__}: {error}") from error
+        for attempt in range(2):
+            try:
+                async with self._session.request(
+                    method, url, data=_body(request_data), timeout=timeout
+                ) as response:
+                    return response.status, await response.read()
+            except TimeoutError as error:
+                raise TimedOut from error
+            except aiohttp.ClientError as error:
+                if attempt == 0 and _never_sent(error):
+                    continue  # a pooled connection the server had closed: once more, on a new one
+                raise NetworkError(f"aiohttp.{error.__class__.__name__}: {error}") from error
+        raise AssertionError("unreachable")
+
+
+KEEPALIVE = 4.0
+"""Seconds an idle pooled connection is kept. Servers close idle connections on their own
+schedule (Node's HTTP server after 5 s); a request written into a connection the server is
+closing fails, so connections are dropped before a common server timeout."""
+
+
+def _never_sent(error: aiohttp.ClientError) -> bool:
+    """The connection dropped before any answer: almost always a pooled connection the server
+    had just closed as idle, so the request was never read and sending it once more on a new
+    connection loses nothing. In the rare case the server had read it and the connection
+    dropped before the answer, the message is sent twice: the price the outbox pays too
+    (the Bot API has no idempotency key), and a lost answer or result is worse."""
+    if isinstance(error, aiohttp.ServerDisconnectedError | aiohttp.ClientConnectionResetError):
+        return True
+    return isinstance(error, aiohttp.ClientOSError) and (
+        error.errno in (errno.ECONNRESET, errno.EPIPE) or "Can not write request body" in str(error)
+    )
 
 
 def _body(request_data: RequestData | None) -> Any:

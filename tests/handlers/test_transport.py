@@ -77,3 +77,53 @@ async def test_a_silent_server_times_out_and_a_closed_port_is_a_network_error() 
         await request.do_request(f"http://127.0.0.1:{closed}/bot1:x/getMe", "POST", None)
     await request.shutdown()
     server.close()
+
+
+async def test_a_request_into_a_connection_the_server_dropped_is_sent_again_once() -> None:
+    """A server drops an idle kept-alive connection while the next request is being written
+    into it (Node's HTTP server closes idle ones after 5 s): the server never read that
+    request, so it is sent once more on a new connection instead of failing the send."""
+    served: list[int] = []
+    connections = 0
+
+    async def serve(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        nonlocal connections
+        connections += 1
+        first_connection = connections == 1
+        while True:
+            try:
+                head = await reader.readuntil(b"\r\n\r\n")
+            except asyncio.IncompleteReadError:
+                return
+            length = next(
+                int(v.split(b":")[1]) for v in head.split(b"\r\n") if v.lower().startswith(b"content-length")
+            )
+            if first_connection and served:  # the second request on the kept-alive connection
+                sock = writer.get_extra_info("socket")
+                sock.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, b"\x01\x00\x00\x00\x00\x00\x00\x00")
+                writer.transport.abort()  # a reset while the body is still being written
+                return
+            await reader.readexactly(length)
+            served.append(length)
+            body = b'{"ok":true,"result":true}'
+            writer.write(b"HTTP/1.1 200 OK\r\nContent-Length: %d\r\n\r\n%s" % (len(body), body))
+            await writer.drain()
+
+    server = await asyncio.start_server(serve, "127.0.0.1", 0)
+    url = f"http://127.0.0.1:{server.sockets[0].getsockname()[1]}/bot1:x/sendPhoto"
+    request = AiohttpRequest(connections=1)
+    await request.initialize()
+    photo = InputFile(b"\x89PNG" + bytes(4_000_000), filename="result.png")
+
+    def upload() -> RequestData:
+        return RequestData(
+            [RequestParameter.from_input("chat_id", 7), RequestParameter.from_input("photo", photo)]
+        )
+
+    try:
+        assert (await request.do_request(url, "POST", upload()))[0] == 200
+        assert (await request.do_request(url, "POST", upload()))[0] == 200
+    finally:
+        await request.shutdown()
+        server.close()
+    assert len(served) == 2 and connections == 2  # the dropped request was read once, on a new connection
