@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from engine.actions import Pass, PlayCards
+from engine.actions import ChooseSeat, Pass, Phase, PlayCards
 from engine.ai import timeout_action
 from engine.errors import EngineError
 from engine.match import observe
@@ -205,3 +205,25 @@ async def test_a_table_unreadable_for_storage_is_deferred_not_quarantined(
     restored = await service.restore_all(only=restored.deferred)
     assert [t.id for t in restored.tables] == [table.id] and restored.quarantined == []
     assert (await db.tables.get(table_id=table.id)).status is TableStatus.PLAYING
+
+
+async def test_a_free_choice_after_equal_tributes_never_waits_on_a_human(db: Database) -> None:
+    """V12/V14 free choices (a CHOICE phase) have no buttons in the bot: the 标准 player makes
+    them for a human seat, so a table with those settings cannot stall (seed 0 reaches one in
+    deal 6 when every seat plays the timeout default)."""
+    preset, rules = rules_from_args(["default", "first_picks_tribute=on", "payers_pick_returns=always"])
+    service = TableService(db, new_seed=lambda: 0)
+    table = await service.create(chat_id=-1, creator_id=1, preset=preset, rules=rules)
+    for seat in range(4):
+        await service.take_seat(table, seat=seat, user_id=100 + seat, name=f"H{seat}", locale=None)
+    await service.start(table)
+    assert table.match is not None
+    choices = 0
+    for _ in range(20_000):
+        if table.match.is_over or table.match.deal_number > 6:
+            break
+        assert table.match.phase is not Phase.CHOICE, "the table waits on a human's free choice"
+        seat = table.match.to_act[0]
+        outcome = await service.act(table, seat=seat, action=timeout_action(observe(table.match, seat)))
+        choices += sum(isinstance(action, ChooseSeat) for _, action in outcome.actions)
+    assert choices >= 1

@@ -607,7 +607,9 @@ class TableService:
         for seat in table.match.to_act:
             state = table.seats[seat]
             obs = table.observe(seat)
-            if state.is_bot:
+            if state.is_bot or obs.phase is Phase.CHOICE:
+                # A free choice after equal 双下 tributes (V12/V14) has no buttons yet: the 标准
+                # player makes it for a human rather than the table waiting on a clock.
                 return seat, self._bot_action(obs, table.rules, self.seat_policy(state))
             forced = _forced_tribute(obs)
             if forced is not None:
