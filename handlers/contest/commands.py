@@ -60,7 +60,7 @@ from handlers.contest.service.args import ArgProblem, parse_decision, parse_new,
 from handlers.contest.service.callback_data import BadContestButton, ContestOp, ContestPress
 from handlers.contest.service.views import bracket_view, export_csv, export_name, plain, standings_view
 from handlers.platform.context import Context
-from handlers.platform.locales import chat_locale, user_locale
+from handlers.platform.locales import reply_locale
 from handlers.table.lobby import display_name, is_group_admin
 from handlers.table.service.texts import _, error_text, escape
 from render.contest import render_bracket, render_standings
@@ -83,9 +83,7 @@ def desk_of(context: Context) -> ContestDesk:
 
 
 async def _locale(context: Context, chat: Chat) -> str:
-    if chat.type == Chat.PRIVATE:
-        return await user_locale(context.services.db, chat.id)
-    return await chat_locale(context.services.db, chat.id)
+    return await reply_locale(context.services.db, chat)
 
 
 async def reply(
@@ -134,6 +132,16 @@ async def _contest_here(context: Context, message: Message, locale: str) -> Stor
 
 async def _may_organise(context: Context, stored: StoredContest, user_id: int) -> bool:
     return user_id == stored.contest.organiser_id or await is_group_admin(context, stored.chat_id, user_id)
+
+
+async def _organising(
+    context: Context, message: Message, stored: StoredContest, user_id: int, locale: str
+) -> bool:
+    """Whether the user may run the contest's organiser commands; answers them if not."""
+    if await _may_organise(context, stored, user_id):
+        return True
+    await reply(context, message, texts.problem_text("organiser_only", "", locale))
+    return False
 
 
 async def _run(
@@ -185,8 +193,7 @@ async def contest_command(update: Update, context: Context) -> None:
     if sub == "export":
         await _export(context, message, stored, user, locale)
         return
-    if not await _may_organise(context, stored, user.id):
-        await reply(context, message, texts.problem_text("organiser_only", "", locale))
+    if not await _organising(context, message, stored, user.id, locale):
         return
     if sub == "deadline":
         await _deadline(context, message, stored, args[1:], locale)
@@ -256,8 +263,7 @@ async def _deadline(
 
 
 async def _export(context: Context, message: Message, stored: StoredContest, user: User, locale: str) -> None:
-    if not await _may_organise(context, stored, user.id):
-        await reply(context, message, texts.problem_text("organiser_only", "", locale))
+    if not await _organising(context, message, stored, user.id, locale):
         return
     data = export_csv(stored.contest)
     await context.services.board.budget.acquire(message.chat.id)
@@ -423,8 +429,7 @@ async def draw_command(update: Update, context: Context) -> None:
     stored = await _contest_here(context, message, locale)
     if stored is None:
         return
-    if not await _may_organise(context, stored, user.id):
-        await reply(context, message, texts.problem_text("organiser_only", "", locale))
+    if not await _organising(context, message, stored, user.id, locale):
         return
     await _run(context, message, stored, lambda c: draw(c, now=_now(context)), locale)
 
@@ -436,8 +441,7 @@ async def round_command(update: Update, context: Context) -> None:
     stored = await _contest_here(context, message, locale)
     if stored is None:
         return
-    if not await _may_organise(context, stored, user.id):
-        await reply(context, message, texts.problem_text("organiser_only", "", locale))
+    if not await _organising(context, message, stored, user.id, locale):
         return
     args = list(context.args or [""])
     sub = args[0].lower()
@@ -561,8 +565,7 @@ async def result_command(update: Update, context: Context) -> None:
     stored = await _contest_here(context, message, locale)
     if stored is None:
         return
-    if not await _may_organise(context, stored, user.id):
-        await reply(context, message, texts.problem_text("organiser_only", "", locale))
+    if not await _organising(context, message, stored, user.id, locale):
         return
     try:
         decision = parse_decision(context.args or [], stored.contest.settings.event_word)
