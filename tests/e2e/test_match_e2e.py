@@ -37,7 +37,9 @@ ROOT = Path(__file__).resolve().parents[2]
 SHORT_MATCH = "/newgame wechat-6-deals points_deals=2"
 MATCH_TIMEOUT = 240.0
 FACE_PATTERN = re.compile(
-    "|".join(re.escape(card_text(card)) for card in sorted(CARDS, key=lambda c: -len(card_text(c))))
+    "(?:"
+    + "|".join(re.escape(card_text(card)) for card in sorted(CARDS, key=lambda c: -len(card_text(c))))
+    + ")(?!-)"  # a straight flush's name starts like a card (同花顺 ♥10-A) but names a range
 )
 
 
