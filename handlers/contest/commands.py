@@ -13,6 +13,7 @@ import contextlib
 import functools
 import logging
 from datetime import datetime
+from typing import NamedTuple
 
 from telegram import (
     CallbackQuery,
@@ -128,6 +129,32 @@ async def _contest_here(context: Context, message: Message, locale: str) -> Stor
     except NotFound:
         await reply(context, message, texts.problem_text("no_contest", "", locale))
         return None
+
+
+class Here(NamedTuple):
+    """A contest command's who, where and language, and the group's open contest."""
+
+    message: Message
+    user: User
+    locale: str
+    stored: StoredContest
+
+
+async def _here(
+    update: Update, context: Context, *, organiser: bool = False, remember_user: bool = False
+) -> Here | None:
+    """The prelude of a contest command in its group; None once the person has been answered
+    (no contest here, or ``organiser`` and they are not the organiser or a group admin)."""
+    message, chat, user = _parts(update)
+    if remember_user:
+        await remember(context, user)
+    locale = await _locale(context, chat)
+    stored = await _contest_here(context, message, locale)
+    if stored is None:
+        return None
+    if organiser and not await _organising(context, message, stored, user.id, locale):
+        return None
+    return Here(message, user, locale, stored)
 
 
 async def _may_organise(context: Context, stored: StoredContest, user_id: int) -> bool:
@@ -339,12 +366,10 @@ async def _group_title(context: Context, chat_id: int) -> str:
 async def signup_command(update: Update, context: Context) -> None:
     """/signup (alone: partner by lot) or /signup @partner (the partner confirms with a button);
     ``tag=UNIT`` (000-S) or ``tag=A``/``tag=B`` (002-E) where the format uses one."""
-    message, chat, user = _parts(update)
-    await remember(context, user)
-    locale = await _locale(context, chat)
-    stored = await _contest_here(context, message, locale)
-    if stored is None:
+    here = await _here(update, context, remember_user=True)
+    if here is None:
         return
+    message, user, locale, stored = here
     me = Player(user.id, display_name(user))
     try:
         words = parse_signup(context.args or [], stored.contest.format.uses_tags)
@@ -412,11 +437,10 @@ async def _partner(context: Context, message: Message) -> Player | None:
 
 async def withdraw_command(update: Update, context: Context) -> None:
     """/withdraw: leave before the draw; after it, the pair forfeits (弃权)."""
-    message, chat, user = _parts(update)
-    locale = await _locale(context, chat)
-    stored = await _contest_here(context, message, locale)
-    if stored is None:
+    here = await _here(update, context)
+    if here is None:
         return
+    message, user, locale, stored = here
     step = await _run(context, message, stored, lambda c: withdraw(c, user.id, now=_now(context)), locale)
     if step is not None:
         await reply(context, message, _("{name} withdrew.", locale, name=escape(display_name(user))))
@@ -424,25 +448,19 @@ async def withdraw_command(update: Update, context: Context) -> None:
 
 async def draw_command(update: Update, context: Context) -> None:
     """/draw (organiser): close sign-up, pair the singles, number the pairs, draw round 1."""
-    message, chat, user = _parts(update)
-    locale = await _locale(context, chat)
-    stored = await _contest_here(context, message, locale)
-    if stored is None:
+    here = await _here(update, context, organiser=True)
+    if here is None:
         return
-    if not await _organising(context, message, stored, user.id, locale):
-        return
+    message, _user, locale, stored = here
     await _run(context, message, stored, lambda c: draw(c, now=_now(context)), locale)
 
 
 async def round_command(update: Update, context: Context) -> None:
     """/round next | /round close (organiser; closing asks for confirmation)."""
-    message, chat, user = _parts(update)
-    locale = await _locale(context, chat)
-    stored = await _contest_here(context, message, locale)
-    if stored is None:
+    here = await _here(update, context, organiser=True)
+    if here is None:
         return
-    if not await _organising(context, message, stored, user.id, locale):
-        return
+    message, _user, locale, stored = here
     args = list(context.args or [""])
     sub = args[0].lower()
     if sub == "next":
@@ -560,13 +578,10 @@ _TEXT_REFUSALS = frozenset(
 async def result_command(update: Update, context: Context) -> None:
     """/result CODE WINNER [9:5] [levels=A:10] [3s=2:1] [time] [extra] REASON — the organiser's
     decision, logged with its reason; the figures give scored formats their 级差 and round score."""
-    message, chat, user = _parts(update)
-    locale = await _locale(context, chat)
-    stored = await _contest_here(context, message, locale)
-    if stored is None:
+    here = await _here(update, context, organiser=True)
+    if here is None:
         return
-    if not await _organising(context, message, stored, user.id, locale):
-        return
+    message, user, locale, stored = here
     try:
         decision = parse_decision(context.args or [], stored.contest.settings.event_word)
         result = decision.with_figures(stored.contest)
@@ -605,11 +620,9 @@ async def result_command(update: Update, context: Context) -> None:
 
 async def standings_command(update: Update, context: Context) -> None:
     """/standings: the standings picture (drawn in the render pool) and the same as text."""
-    message, chat, _user = _parts(update)
-    locale = await _locale(context, chat)
-    stored = await _contest_here(context, message, locale)
-    if stored is not None:
-        await send_standings(context, chat.id, stored, locale)
+    here = await _here(update, context)
+    if here is not None:
+        await send_standings(context, here.message.chat.id, here.stored, here.locale)
 
 
 async def send_standings(context: Context, chat_id: int, stored: StoredContest, locale: str) -> None:
@@ -631,11 +644,10 @@ async def send_standings(context: Context, chat_id: int, stored: StoredContest, 
 
 async def bracket_command(update: Update, context: Context) -> None:
     """/bracket: the rounds so far as a knockout picture."""
-    message, chat, _user = _parts(update)
-    locale = await _locale(context, chat)
-    stored = await _contest_here(context, message, locale)
-    if stored is None:
+    here = await _here(update, context)
+    if here is None:
         return
+    message, _user, locale, stored = here
     if not stored.contest.rounds:
         await reply(context, message, texts.refusal_text(Refusal.NOT_DRAWN, locale))
         return
@@ -644,7 +656,7 @@ async def bracket_command(update: Update, context: Context) -> None:
     picture = await loop.run_in_executor(
         context.services.renderer, functools.partial(render_bracket, view, locale=locale)
     )
-    await context.services.board.budget.acquire(chat.id)
+    await context.services.board.budget.acquire(message.chat.id)
     await message.reply_photo(picture, caption=escape(stored.contest.name))
 
 
