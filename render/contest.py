@@ -12,9 +12,21 @@ from typing import Final
 from PIL import Image, ImageDraw
 
 from render import theme
-from render.board import MARGIN, ROW, TITLE, WIDTH, Cell, Column, canvas, draw_table, draw_title
+from render.board import (
+    MARGIN,
+    ROW,
+    TEXT,
+    TITLE,
+    WIDTH,
+    Align,
+    Cell,
+    Column,
+    canvas,
+    draw_table,
+    draw_title,
+)
 from render.encode import board_png
-from render.text import fit, font, printable
+from render.text import fit, font, printable, text_width
 from render.words import is_english
 
 _MEDALS: Final = {1: "#E0A100", 2: "#8E989E", 3: "#B0723A"}
@@ -22,29 +34,42 @@ _BOX_WIDTH: Final = 300
 _BOX_HEIGHT: Final = 96
 _ROUND_GAP: Final = 64
 _MATCH_GAP: Final = 28
+_LABEL: Final = 24  # room above a labelled match (三四名决赛)
 
 
 @dataclass(frozen=True, slots=True)
-class StandingRow:
-    """One pair in a standings table."""
+class TableColumn:
+    """A standings column: its header, alignment, and whether it takes the room left (names)."""
+
+    header: str
+    align: Align = "center"
+    flex: bool = False
+    bold: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class StandingLine:
+    """One pair: its place (or live rank) and one text per column; ``out`` pairs are drawn softer."""
 
     place: int
-    team: str  # the pair's name
-    players: tuple[str, ...]
-    played: int
-    won: int
-    points: int
-    detail: str = ""  # a tie-break figure or note, shown in the last column
+    cells: tuple[str, ...]
+    out: bool = False
 
 
 @dataclass(frozen=True, slots=True)
 class StandingsView:
-    """A standings table, rows already in place order."""
+    """A standings table, rows already in place order; the place column comes first by itself.
+
+    The columns are the format family's (``handlers/contest/service/views.py`` words them);
+    ``medals`` colours places 1–3 once the places are final.
+    """
 
     title: str
-    rows: tuple[StandingRow, ...]
+    columns: tuple[TableColumn, ...]
+    rows: tuple[StandingLine, ...]
     subtitle: str = ""
-    detail_header: str = ""  # header of the detail column; no column when empty
+    place_header: str = "名次"
+    medals: bool = True
 
 
 @dataclass(frozen=True, slots=True)
@@ -54,13 +79,14 @@ class BracketMatch:
     pairs: tuple[str | None, str | None]
     scores: tuple[str, str] = ("", "")
     winner: int | None = None  # 0 or 1 once decided
+    label: str = ""  # above the box, e.g. 三四名决赛 for the match for 3rd
 
 
 @dataclass(frozen=True, slots=True)
 class BracketRound:
     """One knockout round, its matches top to bottom."""
 
-    name: str  # 八强, 半决赛, 决赛 …
+    name: str  # 初赛, 附加赛, 复赛, 半决赛, 决赛 … (精方: Round.stage)
     matches: tuple[BracketMatch, ...]
 
 
@@ -74,7 +100,7 @@ class BracketView:
 
 
 def render_standings(view: StandingsView, *, locale: str = "zh") -> bytes:
-    """PNG table: place, pair, players, played, won, points (and a detail column)."""
+    """PNG table: the place, then the view's columns, fitted to the phone width."""
     return board_png(standings_image(view, locale=locale))
 
 
@@ -85,50 +111,65 @@ def render_bracket(view: BracketView, *, locale: str = "zh") -> bytes:
 
 def standings_image(view: StandingsView, *, locale: str = "zh") -> Image.Image:
     """The standings as an RGB image (see :func:`render_standings`)."""
-    columns = _standing_columns(view, locale)
+    columns = standings_layout(view)
     image, draw = canvas(TITLE + 24 + ROW * (len(view.rows) + 1) + MARGIN)
     draw_title(draw, view.title, view.subtitle)
-    draw_table(draw, TITLE + 24, columns, [_standing_cells(row, view) for row in view.rows])
+    draw_table(draw, TITLE + 24, columns, [_line_cells(line, view) for line in view.rows])
     return image
 
 
-def _standing_columns(view: StandingsView, locale: str) -> list[Column]:
-    english = is_english(locale)
-    detail = 120 if view.detail_header else 0
-    players = WIDTH - 2 * MARGIN - 80 - 230 - 3 * 90 - detail
-    columns = [
-        Column("#" if english else "名次", 80),
-        Column("Pair" if english else "队伍", 230, "left"),
-        Column("Players" if english else "队员", players, "left"),
-        Column("Played" if english else "场次", 90),
-        Column("Won" if english else "胜", 90),
-        Column("Points" if english else "积分", 90),
-    ]
-    if view.detail_header:
-        columns.append(Column(view.detail_header, detail))
-    return columns
+def standings_layout(view: StandingsView) -> list[Column]:
+    """Pixel widths: each fixed column as wide as its widest text (capped), the flexible ones
+    (names) sharing what is left; when that is too little, the fixed ones give way in
+    proportion. Every column fits ``WIDTH``; a text wider than its column is shortened by
+    :func:`~render.board.draw_cell` with an ellipsis."""
+    place = TableColumn(view.place_header)
+    columns = (place, *view.columns)
+    texts = [[str(line.place), *line.cells] for line in view.rows]
+    room = WIDTH - 2 * MARGIN
+    wanted = [_wanted(column, [row[i] for row in texts]) for i, column in enumerate(columns)]
+    flexible = [i for i, column in enumerate(columns) if column.flex]
+    fixed = sum(w for i, w in enumerate(wanted) if i not in flexible)
+    spare = room - fixed
+    needed = _FLEX_MIN * len(flexible)
+    if spare < needed:
+        scale = (room - needed) / fixed
+        wanted = [w if i in flexible else int(w * scale) for i, w in enumerate(wanted)]
+        spare = room - sum(w for i, w in enumerate(wanted) if i not in flexible)
+    widths = [spare // len(flexible) if i in flexible else w for i, w in enumerate(wanted)]
+    if flexible:
+        widths[flexible[-1]] += spare - sum(widths[i] for i in flexible)
+    return [Column(c.header, w, c.align) for c, w in zip(columns, widths, strict=True)]
 
 
-def _standing_cells(row: StandingRow, view: StandingsView) -> list[Cell]:
-    medal = _MEDALS.get(row.place)
-    cells = [
-        Cell(str(row.place), theme.PAPER if medal else theme.INK, True, medal),
-        Cell(row.team, theme.INK, True),
-        Cell(" · ".join(printable(p) for p in row.players), theme.INK_SOFT),
-        Cell(str(row.played)),
-        Cell(str(row.won)),
-        Cell(str(row.points), theme.INK, True),
-    ]
-    if view.detail_header:
-        cells.append(Cell(row.detail, theme.INK_SOFT))
-    return cells
+_FLEX_MIN: Final = 180  # px a names column keeps before the figures give way
+_CELL_MIN: Final = 64
+_CELL_MAX: Final = 240
+_PADDING: Final = 28  # draw_cell leaves 10 px each side
+
+
+def _wanted(column: TableColumn, cells: list[str]) -> int:
+    """A fixed column's width: its widest text in the table font, within [_CELL_MIN, _CELL_MAX]."""
+    if column.flex:
+        return 0
+    widest = max([text_width(printable(column.header), font(TEXT, bold=True))]
+                 + [text_width(printable(c), font(TEXT, bold=True)) for c in cells])  # fmt: skip
+    return max(_CELL_MIN, min(_CELL_MAX, widest + _PADDING))
+
+
+def _line_cells(line: StandingLine, view: StandingsView) -> list[Cell]:
+    medal = _MEDALS.get(line.place) if view.medals else None
+    ink = theme.INK_SOFT if line.out else theme.INK
+    place = Cell(str(line.place), theme.PAPER if medal else ink, True, medal)
+    cells = [Cell(text, ink, column.bold) for column, text in zip(view.columns, line.cells, strict=True)]
+    return [place, *cells]
 
 
 def bracket_image(view: BracketView, *, locale: str = "zh") -> Image.Image:
     """Rounds left to right; each match sits midway between the two it follows on from."""
     centres = _match_centres(view)
-    first = max((len(r.matches) for r in view.rounds), default=0)
-    height = TITLE + 70 + first * (_BOX_HEIGHT + _MATCH_GAP) + MARGIN
+    lowest = max((c for row in centres for c in row), default=TITLE + 70 - _BOX_HEIGHT / 2)
+    height = int(lowest + _BOX_HEIGHT / 2 + _MATCH_GAP + MARGIN)
     width = max(WIDTH, 2 * MARGIN + len(view.rounds) * (_BOX_WIDTH + _ROUND_GAP) - _ROUND_GAP)
     image, draw = canvas(height, width)
     draw_title(draw, view.title, view.subtitle, width)
@@ -149,20 +190,28 @@ def bracket_image(view: BracketView, *, locale: str = "zh") -> Image.Image:
 
 
 def _match_centres(view: BracketView) -> list[list[float]]:
-    """Vertical centre of every match box, round by round."""
+    """Vertical centre of every match box, round by round: midway between its two feeders,
+    and never over the match above it (a match for 3rd has no feeders and goes below)."""
     top = TITLE + 70 + _BOX_HEIGHT / 2
     centres: list[list[float]] = []
     for r, bracket_round in enumerate(view.rounds):
         row: list[float] = []
-        for m in range(len(bracket_round.matches)):
+        for m, match in enumerate(bracket_round.matches):
             feeders = centres[r - 1][2 * m : 2 * m + 2] if r else []
-            row.append(sum(feeders) / len(feeders) if feeders else top + m * (_BOX_HEIGHT + _MATCH_GAP))
+            centre = sum(feeders) / len(feeders) if feeders else top + m * (_BOX_HEIGHT + _MATCH_GAP)
+            if row:
+                centre = max(centre, row[-1] + _BOX_HEIGHT + _MATCH_GAP + (_LABEL if match.label else 0))
+            row.append(centre)
         centres.append(row)
     return centres
 
 
 def _draw_match(draw: ImageDraw.ImageDraw, left: int, centre: int, match: BracketMatch, locale: str) -> None:
     top = centre - _BOX_HEIGHT // 2
+    if match.label:
+        face = font(20, bold=True)
+        draw.text((left + 6, top - 4), fit(match.label, face, _BOX_WIDTH - 12), font=face,
+                  fill=theme.INK_SOFT, anchor="ld")  # fmt: skip
     draw.rounded_rectangle(
         (left, top, left + _BOX_WIDTH, top + _BOX_HEIGHT), 12, fill=theme.PAPER, outline=theme.RULE, width=2
     )

@@ -14,7 +14,7 @@ from engine.classify import classify
 from engine.observation import Observation, SeatView, TributeView
 from engine.plays import Play
 from render.arrange import arrange_positions
-from render.contest import BracketMatch, BracketRound, BracketView, StandingRow, StandingsView
+from render.contest import BracketMatch, BracketRound, BracketView, StandingLine, StandingsView, TableColumn
 from render.results import DealLine, DealResultView, MatchSummaryView, tribute_line
 
 NAMES = ("李四", "王五", "张三", "赵六")
@@ -119,14 +119,32 @@ def match_summary() -> MatchSummaryView:
 
 
 def standings() -> StandingsView:
-    """Six pairs after five rounds."""
+    """Six pairs of a Swiss contest after three rounds: 积分, 级差, 对手分, 胜, 负."""
+    columns = (
+        TableColumn("队伍", bold=True),
+        TableColumn("队员", "left", flex=True),
+        TableColumn("积分", bold=True),
+        TableColumn("级差"),
+        TableColumn("对手分"),
+        TableColumn("胜"),
+        TableColumn("负"),
+    )
     rows = tuple(
-        StandingRow(
-            i + 1, f"{team}队", (f"{team}甲", f"{team}乙"), 5, 5 - (i + 1) // 2, 15 - 2 * i, f"+{9 - i}"
+        StandingLine(
+            i + 1,
+            (
+                f"{i + 1}组",
+                f"{team}甲 · {team}乙",
+                str(6 - 2 * (i // 2)),
+                f"{9 - 3 * i:+d}".replace("+0", "0"),
+                str(8 - i),
+                str(3 - i // 2),
+                str(i // 2),
+            ),
         )
         for i, team in enumerate(("南京", "扬州", "淮安", "徐州", "苏州", "无锡"))
     )
-    return StandingsView("掼蛋杯 积分榜", rows, "第 5 轮后", "级差")
+    return StandingsView("掼蛋杯 积分榜", columns, rows, "第 3 轮后（最终）")
 
 
 def bracket() -> BracketView:
@@ -137,7 +155,7 @@ def bracket() -> BracketView:
         for i in range(4)
     )
     semis = (BracketMatch(("南京", "徐州"), ("2", "1"), 0), BracketMatch(("苏州", "镇江")))
-    final = (BracketMatch(("南京", None)),)
+    final = (BracketMatch(("南京", None)), BracketMatch(("扬州", "无锡"), label="三四名决赛"))
     return BracketView(
         "掼蛋杯 淘汰赛",
         (BracketRound("八强", first), BracketRound("半决赛", semis), BracketRound("决赛", final)),

@@ -32,6 +32,7 @@ from engine.contest.knockouts import (
 from engine.contest.movement import MOVEMENT_ROUNDS, movement_advance, movement_pairing, movement_rank
 from engine.contest.pairing import (
     ContestFormat,
+    Family,
     MatchPoints,
     Pairing,
     RankInput,
@@ -46,6 +47,7 @@ from engine.rules import MatchFormat
 __all__ = [
     "FORMATS",
     "ContestFormat",
+    "Family",
     "MatchPoints",
     "Pairing",
     "RankInput",
@@ -113,7 +115,7 @@ FORMATS: dict[str, ContestFormat] = {
             ("001-A",),
             "anhui-jianzhu",
             rank=scored_knockout_rank,
-            scored=True,
+            family=Family.POINTS_KNOCKOUT,
         ),
         _knockout(
             "score-knockout",
@@ -124,7 +126,7 @@ FORMATS: dict[str, ContestFormat] = {
             ("002-D",),
             "knockout-135",
             rank=scored_knockout_rank,
-            scored=True,
+            family=Family.SCORE_KNOCKOUT,
         ),
         ContestFormat(
             "fixed-bracket",
@@ -167,6 +169,7 @@ FORMATS: dict[str, ContestFormat] = {
             advance=knockout_advance,
             is_decided=table_draw_decided,
             rank=pass_a_order_rank,
+            named_rounds=False,
         ),
         ContestFormat(
             "jingfang",
@@ -199,7 +202,7 @@ FORMATS: dict[str, ContestFormat] = {
             rank=movement_rank,
             fixed_rounds=MOVEMENT_ROUNDS,
             min_pairs=3,
-            scored=True,
+            family=Family.MOVEMENT,
         ),
         ContestFormat(
             "swiss",
@@ -214,7 +217,7 @@ FORMATS: dict[str, ContestFormat] = {
             is_decided=never_early,
             rank=swiss_rank,
             fixed_rounds=SWISS_ROUNDS,
-            scored=True,
+            family=Family.SWISS,
         ),
     )
 }

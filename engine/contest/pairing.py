@@ -20,6 +20,16 @@ from engine.contest.results import MatchKind
 from engine.contest.rounds import Round
 
 
+class Family(Enum):
+    """Which standings a format keeps (:mod:`engine.contest.standings` has each one's columns)."""
+
+    KNOCKOUT = "knockout"  # round reached, W/L per round, points where matches have them
+    POINTS_KNOCKOUT = "points_knockout"  # 001-A: points and 3-point deals
+    SCORE_KNOCKOUT = "score_knockout"  # 002-D: 局分 2/0 and 级差
+    SWISS = "swiss"  # 积分, 级差, 对手分
+    MOVEMENT = "movement"  # total score, round scores, 级差
+
+
 class ThirdPlace(Enum):
     PLAYOFF = "playoff"  # the semi-final losers play for 3rd (default)
     SHARED = "shared"  # the semi-final losers share 3rd (并列第三)
@@ -120,8 +130,14 @@ class ContestFormat:
     # stage → Rules settings changed for that stage's matches (精方: best of three from the semi-final).
     stage_rules: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
     prizes: tuple[tuple[str, int], ...] = ()  # the seed's prize tiers (§3.1); () → 1st–3rd
-    scored: bool = False  # standings show 积分 / 级差 columns
+    family: Family = Family.KNOCKOUT  # which standings columns (engine.contest.standings)
+    named_rounds: bool = True  # knockout rounds named by the field left (决赛, 半决赛…); 002-C: not
     uses_tags: str = ""  # what a sign-up's tag means here: "unit" (000-S), "slot" (002-E)
+
+    @property
+    def scored(self) -> bool:
+        """Standings show 积分 / 级差 or points columns rather than only the round reached."""
+        return self.family is not Family.KNOCKOUT
 
     def check_field(self, count: int) -> None:
         """Refuse a draw this format cannot run (too few or too many pairs)."""

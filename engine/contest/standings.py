@@ -1,8 +1,17 @@
-"""Standings, final places with prize tiers, and the tables ``/contest export`` writes.
+"""Standings per format family, final places with prize tiers, and the tables ``/contest export`` writes.
 
 All derived from the contest's facts on demand (never stored), so a decision that
-changes a result changes every table consistently. CSV tables are rows of plain
-values (str, int, None) for ``csv.writer``: no Telegram, no files here.
+changes a result changes every table consistently. The figures are
+:func:`engine.contest.scores.pair_scores` (the engine's own numbers, added up; no deal
+is scored here), and the order is the format's own ``rank`` on the rounds so far —
+while the contest runs too, marked provisional until it is decided.
+
+Each :class:`~engine.contest.pairing.Family` has its columns (:data:`FAMILY_COLUMNS`):
+plain knockouts the round reached and W/L per round (points where the matches have
+them, 000-E), 001-A points and 3-point deals, 002-D 局分 and 级差, Swiss 积分 / 级差 /
+对手分, movement the total and per-round scores. A column's value is its stable CSV
+name. CSV tables are rows of plain values (str, int, None) for ``csv.writer``: no
+Telegram, no files here.
 """
 
 from __future__ import annotations
@@ -11,10 +20,15 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import datetime
 from enum import Enum
+from fractions import Fraction
 
 from engine.contest.contest import Contest, ContestPhase, PrizeTier
 from engine.contest.entrants import Entry
-from engine.contest.results import ContestMatch, MatchFact, MatchStatus, PlayMethod
+from engine.contest.pairing import Family
+from engine.contest.results import ContestMatch, MatchFact, MatchKind, MatchStatus
+from engine.contest.rounds import Round
+from engine.contest.scores import PairScore, opponents_score, pair_scores, settled
+from engine.rules import MatchFormat
 
 Cell = str | int | None
 
@@ -37,6 +51,53 @@ class PairStatus(Enum):
     CHAMPION = "champion"
 
 
+class Column(Enum):
+    """A family's figure column; the value is its stable CSV name (``marks`` and
+    ``round_scores`` are one CSV column per round: ``round_N``, ``round_N_score``)."""
+
+    REACHED = "reached"  # the stage of the last round played (``stage_of``)
+    MARKS = "marks"
+    POINTS_FOR = "points_for"
+    POINTS_AGAINST = "points_against"
+    THREES = "three_point_deals"  # 001-A's tie-break
+    MATCH_POINTS = "match_points"  # 积分 (Swiss), 局分 (002-D)
+    LEVEL_DIFFERENCE = "level_difference"  # Σ ± 级差
+    OPPONENTS_SCORE = "opponents_score"  # 对手分
+    TOTAL_SCORE = "total_score"  # Σ round score (001-B)
+    ROUND_SCORES = "round_scores"
+    WON = "won"
+    LOST = "lost"
+
+
+FAMILY_COLUMNS: Mapping[Family, tuple[Column, ...]] = {
+    Family.KNOCKOUT: (Column.REACHED, Column.MARKS, Column.POINTS_FOR, Column.POINTS_AGAINST),
+    Family.POINTS_KNOCKOUT: (
+        Column.REACHED, Column.MARKS, Column.POINTS_FOR, Column.POINTS_AGAINST, Column.THREES,
+    ),
+    Family.SCORE_KNOCKOUT: (Column.REACHED, Column.MARKS, Column.MATCH_POINTS, Column.LEVEL_DIFFERENCE),
+    Family.SWISS: (
+        Column.MATCH_POINTS, Column.LEVEL_DIFFERENCE, Column.OPPONENTS_SCORE, Column.WON, Column.LOST,
+    ),
+    Family.MOVEMENT: (Column.TOTAL_SCORE, Column.ROUND_SCORES, Column.LEVEL_DIFFERENCE, Column.WON),
+}  # fmt: skip
+"""Each family's figure columns, in the order the picture, the text and the CSV show them."""
+
+KNOCKOUT_FAMILIES = frozenset({Family.KNOCKOUT, Family.POINTS_KNOCKOUT, Family.SCORE_KNOCKOUT})
+THIRD_PLACE_STAGE = "third_place"  # a pair whose last match was the match for 3rd
+_OWN_STAGES = frozenset({"prelim", "qualifying", "repechage", "quarter", "semi", "final", "a_v_b"})
+
+
+@dataclass(frozen=True, slots=True)
+class Reached:
+    """How far a pair got: its last round (0: none yet) and that round's stage (``stage_of``)."""
+
+    round: int
+    stage: str
+
+
+Value = int | Fraction | Reached | tuple[Mark, ...] | tuple[int | None, ...]
+
+
 @dataclass(frozen=True, slots=True)
 class StandingRow:
     number: int
@@ -44,13 +105,62 @@ class StandingRow:
     by_lot: bool
     status: PairStatus
     marks: tuple[Mark, ...]  # one per round
-    played: int
-    won: int
-    lost: int
-    points_for: int
-    points_against: int
+    score: PairScore  # pair_scores' totals (walkovers count as won or lost)
+    opponents_score: int  # 对手分
+    round_scores: tuple[int | None, ...]  # one per round; None: no settled match in it
+    reached: Reached
+    rank: int  # the format's rank on the rounds so far (provisional until decided)
     place: int | None  # once decided
     prize: str | None
+
+    @property
+    def played(self) -> int:
+        return self.score.played
+
+    @property
+    def won(self) -> int:
+        return self.score.won
+
+    @property
+    def lost(self) -> int:
+        return self.score.lost
+
+    @property
+    def points_for(self) -> int:
+        return self.score.points_for
+
+    @property
+    def points_against(self) -> int:
+        return self.score.points_against
+
+    def value(self, column: Column) -> Value:
+        """This row's figure under ``column``."""
+        values: dict[Column, Value] = {
+            Column.REACHED: self.reached,
+            Column.MARKS: self.marks,
+            Column.POINTS_FOR: self.score.points_for,
+            Column.POINTS_AGAINST: self.score.points_against,
+            Column.THREES: self.score.threes,
+            Column.MATCH_POINTS: self.score.match_points,
+            Column.LEVEL_DIFFERENCE: self.score.level_difference,
+            Column.OPPONENTS_SCORE: self.opponents_score,
+            Column.TOTAL_SCORE: self.score.round_score,
+            Column.ROUND_SCORES: self.round_scores,
+            Column.WON: self.score.won,
+            Column.LOST: self.score.lost,
+        }
+        return values[column]
+
+
+@dataclass(frozen=True, slots=True)
+class Standings:
+    """A contest's standings: its family's columns, the rows in the format's order."""
+
+    family: Family
+    columns: tuple[Column, ...]
+    rows: tuple[StandingRow, ...]
+    rounds: int  # rounds drawn so far
+    provisional: bool  # not decided yet: the order may still change
 
 
 @dataclass(frozen=True, slots=True)
@@ -67,9 +177,13 @@ class CsvTable:
     rows: tuple[tuple[Cell, ...], ...]
 
 
+def is_decided(contest: Contest) -> bool:
+    return contest.phase in (ContestPhase.DECIDED, ContestPhase.CLOSED)
+
+
 def final_places(contest: Contest) -> tuple[Placing, ...]:
     """Places (ties share) and prizes, once the contest is decided; empty before."""
-    if contest.phase not in (ContestPhase.DECIDED, ContestPhase.CLOSED):
+    if not is_decided(contest):
         return ()
     numbers = [p.number for p in contest.pairs]
     places = contest.format.rank(contest.rank_input())
@@ -90,15 +204,43 @@ def _prizes(ordered: list[int], places: Mapping[int, int], tiers: tuple[PrizeTie
 
 
 def standings(contest: Contest) -> tuple[StandingRow, ...]:
-    """One row per pair in group-number order."""
+    """One row per pair in the format's order (live rank, then group number)."""
+    return contest_standings(contest).rows
+
+
+def contest_standings(contest: Contest) -> Standings:
+    """The family's columns and every pair's row, ranked by the format on the rounds so far."""
+    numbers = [p.number for p in contest.pairs]
+    scores = pair_scores(numbers, contest.rounds, contest.settings.match_points)
+    ranks = contest.format.rank(contest.rank_input()) if numbers else {}
     placings = {p.number: p for p in final_places(contest)}
-    return tuple(_row(contest, pair.number, placings.get(pair.number)) for pair in contest.pairs)
+    rows = [_row(contest, n, scores, ranks[n], placings.get(n)) for n in numbers]
+    rows.sort(key=lambda r: (r.rank, r.number))
+    family = contest.format.family
+    return Standings(
+        family, family_columns(contest), tuple(rows), len(contest.rounds), not is_decided(contest)
+    )
 
 
-def _row(contest: Contest, number: int, placing: Placing | None) -> StandingRow:
-    matches = [m for r in contest.rounds if (m := r.match_of(number)) is not None]
-    played = [m for m in matches if _was_played(m)]
-    totals = [_points(m, number) for m in played]
+def family_columns(contest: Contest) -> tuple[Column, ...]:
+    """The format family's columns; a plain knockout shows points only where matches have them (000-E)."""
+    columns = FAMILY_COLUMNS[contest.format.family]
+    if contest.format.family is Family.KNOCKOUT and not _has_points(contest):
+        return tuple(c for c in columns if c not in (Column.POINTS_FOR, Column.POINTS_AGAINST))
+    return columns
+
+
+def _has_points(contest: Contest) -> bool:
+    if contest.rules().match_format is MatchFormat.POINTS:
+        return True
+    return any(
+        m.result is not None and m.result.points is not None for r in contest.rounds for m in r.matches
+    )
+
+
+def _row(
+    contest: Contest, number: int, scores: Mapping[int, PairScore], rank: int, placing: Placing | None
+) -> StandingRow:
     pair = contest.pair(number)
     return StandingRow(
         number=number,
@@ -106,32 +248,49 @@ def _row(contest: Contest, number: int, placing: Placing | None) -> StandingRow:
         by_lot=pair.by_lot,
         status=_status(contest, number),
         marks=tuple(_mark(contest, r.number, number) for r in contest.rounds),
-        played=len(played),
-        won=sum(m.winner == number for m in played),
-        lost=sum(m.winner not in (None, number) for m in played),
-        points_for=sum(t[0] for t in totals),
-        points_against=sum(t[1] for t in totals),
+        score=scores[number],
+        opponents_score=opponents_score(scores, number),
+        round_scores=tuple(_round_score(r, number) for r in contest.rounds),
+        reached=_reached(contest, number),
+        rank=rank,
         place=placing.place if placing else None,
         prize=placing.prize if placing else None,
     )
 
 
-def _was_played(match: ContestMatch) -> bool:
-    result = match.result
-    return (
-        match.status.is_settled
-        and result is not None
-        and result.method not in (PlayMethod.BOTH_OUT, PlayMethod.WALKOVER)
-    )
+def _round_score(played: Round, number: int) -> int | None:
+    """The pair's engine round score in ``played`` (001-B: 100 + 级差 …); None without a settled
+    match (a bye, a pending or both-out match) or when only the winner is known."""
+    match = played.match_of(number)
+    if match is None or not settled(match) or match.result is None or match.result.figures is None:
+        return None
+    return match.result.figures.round_score[match.pairs.index(number)]
 
 
-def _points(match: ContestMatch, number: int) -> tuple[int, int]:
-    """(for, against) from the result's points, which follow ``match.pairs``."""
-    result = match.result
-    if result is None or result.points is None:
-        return (0, 0)
-    mine = match.pairs.index(number)
-    return (result.points[mine], result.points[1 - mine])
+def _reached(contest: Contest, number: int) -> Reached:
+    rounds = [r for r in contest.rounds if number in r.byes or r.match_of(number) is not None]
+    if not rounds:
+        return Reached(0, "")
+    last = rounds[-1]
+    match = last.match_of(number)
+    if match is not None and match.kind is MatchKind.THIRD_PLACE:
+        return Reached(last.number, THIRD_PLACE_STAGE)
+    return Reached(last.number, stage_of(contest, last))
+
+
+def stage_of(contest: Contest, played: Round) -> str:
+    """A round's stage: its own (精方 ``prelim``, ``qualifying``, ``repechage``, ``quarter``,
+    ``semi``, ``final``; 002-E ``a_v_b``), else for a knockout whose rounds are named by the
+    field left: ``final`` (two pairs), ``semi`` (3–4), ``last8`` (5–8); else ``""`` (by number)."""
+    if played.stage in _OWN_STAGES:
+        return played.stage
+    fmt = contest.format
+    if fmt.family not in KNOCKOUT_FAMILIES or not fmt.named_rounds:
+        return ""
+    field = len(played.contenders)
+    if field == 2:
+        return "final"
+    return "semi" if field in (3, 4) else "last8" if 5 <= field <= 8 else ""
 
 
 def _mark(contest: Contest, round_number: int, number: int) -> Mark:
@@ -153,7 +312,7 @@ def _status(contest: Contest, number: int) -> PairStatus:
         return PairStatus.WITHDRAWN
     if number not in contest.alive:
         return PairStatus.OUT
-    decided = contest.phase in (ContestPhase.DECIDED, ContestPhase.CLOSED)
+    decided = is_decided(contest)
     return PairStatus.CHAMPION if decided and contest.alive == (number,) else PairStatus.ALIVE
 
 
@@ -236,17 +395,51 @@ def _fact_row(m: ContestMatch, f: MatchFact) -> tuple[Cell, ...]:
 
 
 def standings_table(contest: Contest) -> CsvTable:
-    rounds = tuple(f"round_{r.number}" for r in contest.rounds)
-    header = ("group", "names", "by_lot", "status", *rounds, "played", "won", "lost",
-              "points_for", "points_against", "place", "prize")  # fmt: skip
-    return CsvTable("standings", header, tuple(_standing_row(s) for s in standings(contest)))
+    """The standings with the family's columns (``round_N`` marks, ``round_N_score``…), in rank order."""
+    table = contest_standings(contest)
+    header: list[str] = ["group", "names", "by_lot", "status", "rank"]
+    for column in table.columns:
+        header.extend(_csv_names(column, table.rounds))
+    header.extend(("provisional", "place", "prize"))
+    rows = tuple(_standing_row(table, row) for row in table.rows)
+    return CsvTable("standings", tuple(header), rows)
 
 
-def _standing_row(s: StandingRow) -> tuple[Cell, ...]:
-    marks = tuple(m.value for m in s.marks)
-    head: tuple[Cell, ...] = (s.number, s.names, int(s.by_lot), s.status.value)
-    tail: tuple[Cell, ...] = (s.played, s.won, s.lost, s.points_for, s.points_against, s.place, s.prize)
-    return (*head, *marks, *tail)
+def _csv_names(column: Column, rounds: int) -> tuple[str, ...]:
+    if column is Column.MARKS:
+        return tuple(f"round_{n}" for n in range(1, rounds + 1))
+    if column is Column.ROUND_SCORES:
+        return tuple(f"round_{n}_score" for n in range(1, rounds + 1))
+    if column is Column.REACHED:
+        return ("reached_round", "reached")
+    return (column.value,)
+
+
+def _standing_row(table: Standings, s: StandingRow) -> tuple[Cell, ...]:
+    cells: list[Cell] = [s.number, s.names, int(s.by_lot), s.status.value, s.rank]
+    for column in table.columns:
+        cells.extend(_csv_cells(s, column))
+    cells.extend((int(table.provisional), s.place, s.prize))
+    return tuple(cells)
+
+
+def _csv_cells(s: StandingRow, column: Column) -> tuple[Cell, ...]:
+    if column is Column.MARKS:
+        return tuple(m.value for m in s.marks)
+    if column is Column.ROUND_SCORES:
+        return s.round_scores
+    if column is Column.REACHED:
+        return (s.reached.round or None, s.reached.stage or None)
+    value = s.value(column)
+    assert isinstance(value, int | Fraction)
+    return (csv_number(value),)
+
+
+def csv_number(value: int | Fraction) -> Cell:
+    """An integer as is; a ½ 级差 (forfeit_difference=half) as ``0.5``, which spreadsheets read."""
+    if isinstance(value, Fraction) and value.denominator != 1:
+        return str(float(value))
+    return int(value)
 
 
 def export_tables(contest: Contest) -> tuple[CsvTable, ...]:

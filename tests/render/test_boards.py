@@ -51,7 +51,7 @@ def test_match_summary_keeps_to_the_last_deals() -> None:
 
 def test_standings_and_empty_standings_render() -> None:
     assert render_standings(samples.standings(), locale="en")
-    assert render_standings(StandingsView("空", ()))
+    assert render_standings(StandingsView("空", (), ()))
 
 
 def test_bracket_places_a_match_between_the_two_it_follows() -> None:

@@ -13,10 +13,12 @@ import html
 import io
 import re
 
-from engine.contest import Contest, ContestMatch, MatchKind, export_tables, standings
+from engine.contest import Contest, ContestMatch, MatchKind, export_tables
+from engine.contest.standings import THIRD_PLACE_STAGE, PairStatus, contest_standings
+from handlers.contest.service.columns import cells, headers, round_name, stage_word, standings_subtitle
 from handlers.contest.service.texts import pair_label
 from handlers.table.service.texts import _
-from render.contest import BracketMatch, BracketRound, BracketView, StandingRow, StandingsView
+from render.contest import BracketMatch, BracketRound, BracketView, StandingLine, StandingsView, TableColumn
 
 _TAG = re.compile(r"<[^>]+>")
 
@@ -30,33 +32,44 @@ def plain(text: str) -> str:
 
 
 def standings_view(contest: Contest, locale: str) -> StandingsView:
-    rows = sorted(standings(contest), key=lambda r: (r.place or 999, -r.won, r.number))
-    place_of = {}
-    for index, row in enumerate(rows, start=1):
-        place_of[row.number] = row.place if row.place is not None else index
+    """The family's columns (:mod:`handlers.contest.service.columns`) after the pair and its
+    players, in the format's order; a prize column once there are prizes."""
+    table = contest_standings(contest)
+    prizes = any(row.prize for row in table.rows)
+    columns = (
+        TableColumn(_("Pair", locale), bold=True),
+        TableColumn(_("Players", locale), "left", flex=True),
+        *(TableColumn(h, bold=i == 0) for i, h in enumerate(headers(table, locale))),
+        *((TableColumn(_("Prize", locale)),) if prizes else ()),
+    )
+    rows = tuple(
+        StandingLine(
+            row.rank,
+            (
+                pair_label(row.number, locale),
+                " · ".join(p.name for p in contest.pair(row.number).players),
+                *cells(table, row, locale, picture=True),
+                *((row.prize or "",) if prizes else ()),
+            ),
+            out=row.status in (PairStatus.OUT, PairStatus.WITHDRAWN),
+        )
+        for row in table.rows
+    )
     return StandingsView(
         title=contest.name,
-        subtitle=_("Standings after round {n}", locale, n=len(contest.rounds)) if contest.rounds else "",
-        rows=tuple(
-            StandingRow(
-                place=place_of[row.number],
-                team=pair_label(row.number, locale),
-                players=tuple(p.name for p in contest.pair(row.number).players),
-                played=row.played,
-                won=row.won,
-                points=row.points_for,
-                detail=row.prize or "",
-            )
-            for row in rows
-        ),
-        detail_header=_("Prize", locale) if any(row.prize for row in rows) else "",
+        columns=columns,
+        rows=rows,
+        subtitle=standings_subtitle(table, locale),
+        place_header=_("Place", locale),
+        medals=not table.provisional,
     )
 
 
 def bracket_view(contest: Contest, locale: str) -> BracketView:
+    """One column per round, named by its stage (精方: 初赛, 附加赛, 复赛, 半决赛, 决赛)."""
     rounds = tuple(
         BracketRound(
-            name=_("Round {n}", locale, n=played.number),
+            name=round_name(contest, played, locale),
             matches=tuple(_bracket_match(contest, m, locale) for m in played.matches)
             + tuple(BracketMatch((pair_label(n, locale), None), winner=0) for n in played.byes),
         )
@@ -72,9 +85,8 @@ def _bracket_match(contest: Contest, match: ContestMatch, locale: str) -> Bracke
     if result is not None and result.points is not None:
         scores = (str(result.points[0]), str(result.points[1]))
     winner = match.pairs.index(match.winner) if match.winner is not None else None
-    if match.kind is MatchKind.THIRD_PLACE:
-        names = (names[0] + " (3)", names[1] + " (3)")
-    return BracketMatch((names[0], names[1]), scores, winner)
+    label = stage_word(THIRD_PLACE_STAGE, match.round, locale) if match.kind is MatchKind.THIRD_PLACE else ""
+    return BracketMatch((names[0], names[1]), scores, winner, label)
 
 
 def export_csv(contest: Contest) -> bytes:

@@ -32,6 +32,7 @@ from engine.contest import (
     standings,
 )
 from engine.contest.knockouts import bracket_slots
+from engine.contest.standings import Mark
 from engine.contest.pairing import RoundInput
 from engine.figures import MatchFigures, reported_figures
 from engine.rules import MatchFormat
@@ -426,7 +427,8 @@ def test_leave_and_partner_change_are_forfeits_with_their_reason() -> None:
     ).contest
     assert [w.reason for w in contest.withdrawals] == [WithdrawReason.LEAVE, WithdrawReason.PARTNER_CHANGE]
     rows = {r.number: r for r in standings(contest)}
-    assert rows[first.pairs[1]].won == 0  # a walkover is not a played match
+    walkover = rows[first.pairs[1]]  # a walkover counts as won (pair_scores) with no deal's points
+    assert walkover.won == 1 and walkover.points_for == 0 and walkover.marks == (Mark.WON,)
     assert contest.rounds[0].matches[0].winner == first.pairs[1]
 
 
