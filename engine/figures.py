@@ -43,7 +43,7 @@ from engine.match import Match
 from engine.rules import ForfeitDifference, MatchFormat, Rules
 from engine.scoring import Standing, round_score
 
-__all__ = ["PAST_A", "MatchFigures", "forfeit_figures", "match_figures", "reported_figures"]
+__all__ = ["PAST_A", "MatchFigures", "ended_figures", "forfeit_figures", "match_figures", "reported_figures"]
 
 PAST_A = 13
 """Steps of a team that passed A: the 12 steps 2→A and one more (A17's "past A")."""
@@ -114,21 +114,44 @@ def match_figures(match: Match) -> MatchFigures:
     """The figures of a finished ``match``; raises ``ValueError`` while it is still being played."""
     if not match.is_over:
         raise ValueError("the match is not over")
-    standing, winner, rules = match.standing, match.winner_team, match.rules
     reason = next((e.reason for e in reversed(match.events) if isinstance(e, MatchEnded)), "")
+    return ended_figures(
+        match.rules,
+        match.standing,
+        winner=match.winner_team,
+        reason=reason,
+        deals=len(match.deal_results),
+        extra_deals=match.extra_deals,
+        games_won=match.games_won,
+    )
+
+
+def ended_figures(
+    rules: Rules,
+    standing: Standing,
+    *,
+    winner: int | None,
+    reason: str,
+    deals: int,
+    extra_deals: int,
+    games_won: tuple[int, int],
+) -> MatchFigures:
+    """The figures of a match that ended with ``standing`` (its last game's, in a best-of) for
+    ``reason``: a bot table's (:func:`match_figures`) or a recorder's score sheet's
+    (:mod:`engine.contest.sheet`), scored alike."""
     steps = _steps(standing, winner if reason == "passed_a" else None)
     return MatchFigures(
         winner=winner,
         reason=reason,
-        deals=len(match.deal_results),
-        extra_deals=match.extra_deals,
+        deals=deals,
+        extra_deals=extra_deals,
         points=standing.points,
         three_point_deals=standing.threes,
         levels=standing.levels,
         steps=steps,
         level_difference=Fraction(0 if winner is None else steps[winner] - steps[1 - winner]),
         round_score=round_score(standing, winner, rules),
-        games_won=match.games_won if rules.match_format is MatchFormat.BEST_OF else (0, 0),
+        games_won=games_won if rules.match_format is MatchFormat.BEST_OF else (0, 0),
     )
 
 

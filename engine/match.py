@@ -63,11 +63,18 @@ from engine.rules import (
     NoTributeLeader,
     ReturnPick,
     Rules,
-    SuddenDeath,
     TimeUp,
     WildcardDeclaration,
 )
-from engine.scoring import DealResult, Standing, Verdict, points_verdict, settle_deal, time_verdict
+from engine.scoring import (
+    DealResult,
+    Settlement,
+    Standing,
+    Verdict,
+    deal_verdict,
+    settle_deal,
+    stopped_verdict,
+)
 from engine.serialize import action_from_json, action_to_json
 
 __all__ = ["Match", "action_from_json", "action_to_json", "deal_seed", "observe"]
@@ -692,13 +699,11 @@ class Match:
         self._extra_deals += self._sudden_death
         self.previous_order = result.finish_order
         self._clear_trick()
-        return [ended, *self._after_deal(result, before, settled.game_won, settled.reason)]
+        return [ended, *self._after_deal(result, before, settled)]
 
-    def _after_deal(
-        self, result: DealResult, before: Standing, game_won: int | None, reason: str | None
-    ) -> list[Event]:
+    def _after_deal(self, result: DealResult, before: Standing, settled: Settlement) -> list[Event]:
         """Decide whether the match (or a best-of game) is over; otherwise deal again."""
-        verdict = self._verdict(result, before, game_won, reason)
+        verdict = self._verdict(result, before, settled)
         if verdict is None:
             return self._start_deal()
         if verdict.sudden_death:
@@ -713,35 +718,24 @@ class Match:
             return self._game_over(winner)
         return self._end_match(winner, reason)
 
-    def _verdict(
-        self, result: DealResult, before: Standing, game_won: int | None, reason: str | None
-    ) -> Verdict | None:
-        if self.rules.match_format is MatchFormat.POINTS:
-            if self._sudden_death:
-                return Verdict(result.winner_team, "points")  # 加赛一副: its winner, any class (§3.7)
-            return points_verdict(
-                self.standing, self.deal_number, result.winner_team, self.rules, self._time_expired
-            )
-        if game_won is not None and reason is not None:
-            return Verdict(game_won, reason)
-        if self._sudden_death:
-            return self._sudden_death_verdict(result.winner_team, before)
-        if self._time_expired:
-            return self._time_verdict(result.winner_team)
-        return None
+    def _verdict(self, result: DealResult, before: Standing, settled: Settlement) -> Verdict | None:
+        declarer, first_out = self._expiry_facts()
+        return deal_verdict(
+            before,
+            settled,
+            result,
+            self.rules,
+            deals_played=self.deal_number,
+            sudden_death=self._sudden_death,
+            time_expired=self._time_expired,
+            declarer=declarer,
+            first_out=first_out,
+        )
 
-    def _sudden_death_verdict(self, deal_winner: int, before: Standing) -> Verdict | None:
-        """A26 "先升级的为获胜方": the deal's winners win only if they went up; a deal that was
-        a failed attempt at A (or reset its team to 2) settles nothing, and play goes on."""
-        went_up = self.standing.rank_key(deal_winner) > before.rank_key(deal_winner)
-        if went_up or self.rules.sudden_death is SuddenDeath.DEAL_WINNER:
-            return Verdict(deal_winner, "time")
-        return None
-
-    def _time_verdict(self, last_winner: int | None) -> Verdict:
+    def _expiry_facts(self) -> tuple[int, int | None]:
+        """台上 when the clock ran out, and the team of the first player out by then (002-A)."""
         declarer, out = self._expiry or (self.declarer_team, ())
-        first_out = team_of(out[0]) if out else None
-        return time_verdict(self.standing, self.rules, last_winner, declarer, first_out)
+        return declarer, (team_of(out[0]) if out else None)
 
     def _game_over(self, winner: int) -> list[Event]:
         """Best-of: count the game; a new game restarts both teams at 2."""
@@ -774,10 +768,15 @@ class Match:
         if self.rules.time_up is not TimeUp.STOP_AT_ONCE:
             return []
         last = self._deal_results[-1].winner_team if self._deal_results else None
-        if self.rules.match_format is MatchFormat.POINTS:
-            verdict = points_verdict(self.standing, self.deal_number, last, self.rules, time_up=True)
-        else:
-            verdict = self._time_verdict(last)
+        declarer, first_out = self._expiry_facts()
+        verdict = stopped_verdict(
+            self.standing,
+            self.rules,
+            deals_played=self.deal_number,
+            last_winner=last,
+            declarer=declarer,
+            first_out=first_out,
+        )
         if verdict is None or verdict.sudden_death:
             self._sudden_death = True  # the deal in hand goes on as the first extra deal (002-A 顺延加时)
             return []

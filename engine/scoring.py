@@ -21,6 +21,7 @@ from engine.rules import (
     PointsTieBreak,
     RoundScore,
     Rules,
+    SuddenDeath,
     TimeTieBreak,
     TimeWinner,
 )
@@ -256,6 +257,67 @@ class Verdict:
 def _tie_or(winner: int | None, reason: str) -> Verdict:
     """``winner``'s verdict, or a sudden-death tie when there is none."""
     return Verdict(winner, reason, sudden_death=winner is None)
+
+
+def deal_verdict(
+    before: Standing,
+    settled: Settlement,
+    result: DealResult,
+    rules: Rules,
+    *,
+    deals_played: int,
+    sudden_death: bool,
+    time_expired: bool,
+    declarer: int,
+    first_out: int | None,
+) -> Verdict | None:
+    """After a finished deal: the game's (or match's) verdict, or None to deal again.
+
+    ``before`` is the standing before the deal, ``settled`` what :func:`settle_deal` made of
+    it; ``sudden_death``: the deal was an extra deal after a tie; ``time_expired``: the clock
+    ran out during it (:attr:`TimeUp.FINISH_DEAL`), when ``declarer`` was 台上 and
+    ``first_out`` the team of a player already out. A bot table and a recorder's score sheet
+    both ask this, so a match ends the same way wherever it is played.
+    """
+    if rules.match_format is MatchFormat.POINTS:
+        if sudden_death:
+            return Verdict(result.winner_team, "points")  # 加赛一副: its winner, any class (§3.7)
+        return points_verdict(settled.standing, deals_played, result.winner_team, rules, time_expired)
+    if settled.game_won is not None and settled.reason is not None:
+        return Verdict(settled.game_won, settled.reason)
+    if sudden_death:
+        return _sudden_death_verdict(result.winner_team, before, settled.standing, rules)
+    if time_expired:
+        return time_verdict(settled.standing, rules, result.winner_team, declarer, first_out)
+    return None
+
+
+def stopped_verdict(
+    standing: Standing,
+    rules: Rules,
+    *,
+    deals_played: int,
+    last_winner: int | None,
+    declarer: int,
+    first_out: int | None,
+) -> Verdict | None:
+    """:attr:`TimeUp.STOP_AT_ONCE`: the verdict when the clock stops the deal in hand (001-B,
+    002-A), which then does not count; a sudden-death verdict (or None) means the deal in
+    hand goes on as the first extra deal (002-A 顺延加时)."""
+    if rules.match_format is MatchFormat.POINTS:
+        return points_verdict(standing, deals_played, last_winner, rules, time_up=True)
+    return time_verdict(standing, rules, last_winner, declarer, first_out)
+
+
+def _sudden_death_verdict(
+    deal_winner: int, before: Standing, after: Standing, rules: Rules
+) -> Verdict | None:
+    """A26 "先升级的为获胜方": the deal's winners win only if they went up; a deal that was
+    a failed attempt at A (or reset its team to 2) settles nothing, and play goes on."""
+    went_up = after.rank_key(deal_winner) > before.rank_key(deal_winner)
+    if went_up or rules.sudden_death is SuddenDeath.DEAL_WINNER:
+        return Verdict(deal_winner, "time")
+    return None
 
 
 def points_verdict(

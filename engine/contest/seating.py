@@ -14,6 +14,12 @@ a card of the 108 is turned (``below(108)``: 0–103 the four suits twice A…K,
 jokers → turn again). Its value (A = 1, J = 11, Q = 12, K = 13) mod 4 (0 → 4) is the
 number of the player who draws first, the turner being No. 1 and counting on
 counter-clockwise; the player who then draws the turned card leads.
+
+**First leader, face-up card** (001-A, V16 ``marker_card``), label ``f"marker:{C}:{deal}"``:
+a card position of the 108 (``below(108) + 1``, counted from the top of the stack after
+the cut) is turned face up; the players draw one card at a time counter-clockwise, so the
+player who draws it is No. ``(position - 1) % 4 + 1`` counting from the first drawer
+(001-A: North in the first deal, then the 下游), and that player leads.
 """
 
 from __future__ import annotations
@@ -72,3 +78,16 @@ def first_leader_draw(seed: DrawSeed, code: str, deal: int = 1) -> FirstLeaderDr
     value = position % 13 + 1
     card = SUITS[(position // 13) % 4] + RANKS[value - 1]
     return FirstLeaderDraw(card, value, value % 4 or 4, jokers)
+
+
+@dataclass(frozen=True, slots=True)
+class MarkerCardDraw:
+    """The face-up card (001-A): its position in the stack and the player (1–4) who draws it."""
+
+    position: int  # 1–108, from the top of the stack
+    drawer: int  # 1–4, counting counter-clockwise from the first drawer (No. 1)
+
+
+def marker_card_draw(seed: DrawSeed, code: str, deal: int = 1) -> MarkerCardDraw:
+    position = seed.lots(f"marker:{code}:{deal}").below(_DECK) + 1
+    return MarkerCardDraw(position, (position - 1) % 4 + 1)
