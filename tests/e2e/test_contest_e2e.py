@@ -14,27 +14,31 @@ request) received every official line.
 
 from __future__ import annotations
 
-import asyncio
-import contextlib
 import csv
 import io
 import re
-from collections.abc import AsyncIterator
-from dataclasses import replace
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
 
-from aiohttp import web
-
-from bot import build_application, close_services, open_services
-from emulator.client import BotMessage, Chat, Emulator, Telegram, User, polling, wait_for
+from emulator.client import Chat, Emulator, Telegram, User, wait_for
 from engine.contest import Contest, ContestMatch, official_line
 from handlers.contest.service.texts import pair_label
-from storage import Database
+from tests.e2e.contest_support import (
+    BOT,
+    CARD,
+    Clock,
+    FakeWeChat,
+    contest_in,
+    details_of,
+    play_table,
+    press,
+    running_bot,
+    sides_of,
+    sign_up_pairs,
+    wait_text,
+)
 from tests.e2e.test_match_e2e import Table
 
-BOT = User(666, "GuandanTestBot")
 ORGANISER = User(3000, "Olga", username="olga")
 PAIRED = [
     (User(3001 + 2 * i, f"A{i}", username=f"a{i}"), User(3002 + 2 * i, f"B{i}", username=f"b{i}"))
@@ -44,77 +48,6 @@ SINGLES = [User(3101 + i, f"S{i}", username=f"s{i}") for i in range(4)]
 EVERYONE = [u for pair in PAIRED for u in pair] + SINGLES
 CENTRE = Chat.group(-5001, "中心微信群")
 CLUB = Chat.group(-5002, "球友小群")
-MATCH_TIMEOUT = 240.0
-
-
-class FakeWeChat:
-    """An Enterprise WeChat group robot: records text messages; its first answer is an error."""
-
-    def __init__(self) -> None:
-        self.texts: list[str] = []
-        self.requests = 0
-        self.runner: web.AppRunner | None = None
-        self.url = ""
-
-    async def handle(self, request: web.Request) -> web.Response:
-        self.requests += 1
-        body = await request.json()
-        if self.requests == 1:
-            return web.Response(status=500)
-        assert body["msgtype"] == "text" and request.query.get("key") == "SECRETKEY123"
-        self.texts.append(body["text"]["content"])
-        return web.json_response({"errcode": 0, "errmsg": "ok"})
-
-    async def start(self) -> None:
-        app = web.Application()
-        app.router.add_post("/cgi-bin/webhook/send", self.handle)
-        self.runner = web.AppRunner(app)
-        await self.runner.setup()
-        site = web.TCPSite(self.runner, "127.0.0.1", 0)
-        await site.start()
-        port = site._server.sockets[0].getsockname()[1]  # type: ignore[union-attr]
-        self.url = f"http://127.0.0.1:{port}/cgi-bin/webhook/send?key=SECRETKEY123"
-
-    async def stop(self) -> None:
-        if self.runner is not None:
-            await self.runner.cleanup()
-
-
-class Clock:
-    """The contest's time, moved by the test."""
-
-    def __init__(self) -> None:
-        self.now = datetime(2026, 12, 1, 12, 0, tzinfo=UTC)
-
-    def __call__(self) -> datetime:
-        return self.now
-
-
-@contextlib.asynccontextmanager
-async def running_bot(emulator: Emulator, token: str, db_path: Path, clock: Clock) -> AsyncIterator[Any]:
-    app = build_application(
-        token, db_path=str(db_path), base_url=emulator.base_url, base_file_url=emulator.base_file_url
-    )
-    await open_services(app, db_path=str(db_path))
-    services = app.bot_data.services
-    services.tables.new_seed = lambda: 9
-    desk = services.contests
-    desk.clock = clock
-    desk.match_rules = lambda contest: replace(contest.rules(), points_deals=1)
-    desk.webhook_allowed = lambda url: url.startswith("http://127.0.0.1:")
-    try:
-        async with polling(app):
-            yield app
-    finally:
-        await close_services(app)
-
-
-async def contest_of(db_path: Path) -> Contest:
-    db = await Database.open(db_path)
-    try:
-        return (await db.contests.unfinished())[0].contest
-    finally:
-        await db.close()
 
 
 def user(user_id: int) -> User:
@@ -122,45 +55,16 @@ def user(user_id: int) -> User:
 
 
 def players(contest: Contest, match: ContestMatch) -> list[list[User]]:
-    return [[user(uid) for uid in contest.pair(n).user_ids] for n in match.pairs]
-
-
-async def wait_text(telegram: Telegram, chat: Chat, text: str, timeout: float = 70) -> BotMessage:
-    return await telegram.wait_message(chat, lambda m: text in m.content, timeout=timeout)
-
-
-async def details_of(telegram: Telegram, match: ContestMatch) -> BotMessage:
-    """The details message of a report: the match's code and the 确认 / 有异议 buttons."""
-
-    def matches(message: BotMessage) -> bool:
-        return match.code in message.content and any(
-            b.text == "有异议" for row in message.buttons for b in row
-        )
-
-    return await telegram.wait_message(CENTRE, matches, timeout=70)
-
-
-async def press(telegram: Telegram, who: User, message: BotMessage, label: str) -> tuple[str, bool]:
-    answer = await telegram.wait_answer(await telegram.press_text(who, message, label))
-    return answer.text, answer.show_alert
+    return sides_of([ORGANISER, *EVERYONE], contest, match)
 
 
 async def sign_up_everyone(telegram: Telegram) -> None:
-    for _a, b in PAIRED:
-        await telegram.send(b, CENTRE, "我报名")  # the bot learns @b from any message it sees
-    await telegram.wait_idle()
-    for a, b in PAIRED:
-        await telegram.send(a, CENTRE, f"/signup @{b.username}")
-        invitation = await wait_text(telegram, CENTRE, f"{a.first_name} 邀请 {b.first_name}")
-        text, alert = await press(telegram, b, invitation, "接受")
-        assert not alert, text
-        await wait_text(telegram, CENTRE, f"{b.first_name} 接受了")
+    await sign_up_pairs(telegram, CENTRE, PAIRED)
     for single in SINGLES[:2]:
         await telegram.send(single, CENTRE, "/signup")
         await wait_text(telegram, CENTRE, f"{single.first_name} 单独报名")
-    card = await wait_text(telegram, CENTRE, "抽签种子 SHA-256")
     for single in SINGLES[2:]:
-        card = await wait_text(telegram, CENTRE, "抽签种子 SHA-256")
+        card = await wait_text(telegram, CENTRE, CARD)
         text, alert = await press(telegram, single, card, "报名")
         assert not alert, text
         await wait_text(telegram, CENTRE, single.first_name + " （单独报名")
@@ -181,17 +85,7 @@ async def play_through_bot(telegram: Telegram, contest: Contest, match: ContestM
     assert alert and "四位选手" in text
     ai = await telegram.wait_answer(await telegram.press(a1, lobby, lobby.buttons[2][0].data or ""))
     assert ai.show_alert
-    for seat, person in ((0, a1), (1, b1), (2, a2), (3, b2)):
-        await table.join(person, seat)
-    await table.start(a1)
-    humans = [a1, a2, b1, b2]
-    runners = [asyncio.create_task(table.play(person)) for person in humans]
-    watcher = asyncio.create_task(table.watch())
-    try:
-        await asyncio.wait_for(table.over.wait(), MATCH_TIMEOUT)
-    finally:
-        table.over.set()
-        await asyncio.gather(*runners, watcher, return_exceptions=True)
+    await play_table(telegram, table, [[a1, a2], [b1, b2]])
 
 
 async def test_a_whole_000e_contest(emulator: Emulator, telegram: Telegram, token: str, tmp_path: Path):
@@ -220,7 +114,7 @@ async def test_a_whole_000e_contest(emulator: Emulator, telegram: Telegram, toke
             await wait_text(telegram, CENTRE, "只有比赛的组织者")
             await telegram.send(ORGANISER, CENTRE, "/draw")
             pairings = await wait_text(telegram, CENTRE, "第 1 轮对阵")
-            contest = await contest_of(db_path)
+            contest = await contest_in(db_path, CENTRE)
             assert len(contest.pairs) == 8 and sum(p.by_lot for p in contest.pairs) == 2
             assert contest.seed.hex in pairings.content
             bot_match, typed, disputed, silent = contest.rounds[0].matches
@@ -228,7 +122,7 @@ async def test_a_whole_000e_contest(emulator: Emulator, telegram: Telegram, toke
 
             # played through the bot in another group: the result reports itself
             await play_through_bot(telegram, contest, bot_match, db_path)
-            bot_result = (await contest_of(db_path)).match_by_code(bot_match.code)
+            bot_result = (await contest_in(db_path, CENTRE)).match_by_code(bot_match.code)
             assert bot_result.winner is not None
             line = official_line(bot_result.winner)
             await telegram.wait_message(CENTRE, lambda m: m.content == line, timeout=20)
@@ -237,7 +131,7 @@ async def test_a_whole_000e_contest(emulator: Emulator, telegram: Telegram, toke
             (winner, _), (opponent, _) = players(contest, typed)
             await telegram.send(winner, CENTRE, f"掼蛋{typed.pairs[0]}组")
             await telegram.wait_message(CENTRE, lambda m: m.content == f"掼蛋{typed.pairs[0]}组")
-            details = await details_of(telegram, typed)
+            details = await details_of(telegram, CENTRE, typed, "有异议")
             assert details.button(f"复制 掼蛋{typed.pairs[0]}组").copy_text == f"掼蛋{typed.pairs[0]}组"
             text, alert = await press(telegram, winner, details, "确认")
             assert alert and "对方" in text
@@ -259,7 +153,7 @@ async def test_a_whole_000e_contest(emulator: Emulator, telegram: Telegram, toke
             (reporter, _), (objector, _) = players(contest, disputed)
             numeral = "一二三四五六七八"[disputed.pairs[0] - 1]
             await telegram.send(reporter, CENTRE, f"/report 掼蛋{numeral}组")
-            details = await details_of(telegram, disputed)
+            details = await details_of(telegram, CENTRE, disputed, "有异议")
             await press(telegram, objector, details, "有异议")
             await wait_text(telegram, CENTRE, f"/result {disputed.code}")
             await telegram.send(ORGANISER, CENTRE, f"/result {disputed.code} {disputed.pairs[1]} 9:5")
@@ -283,7 +177,7 @@ async def test_a_whole_000e_contest(emulator: Emulator, telegram: Telegram, toke
 
             await telegram.send(ORGANISER, CENTRE, "/round next")
             await wait_text(telegram, CENTRE, "第 2 轮对阵")
-            after = await contest_of(db_path)
+            after = await contest_in(db_path, CENTRE)
             assert len(after.rounds) == 2 and len(after.rounds[1].byes) == 1
 
             await telegram.send(ORGANISER, CENTRE, "/standings")

@@ -23,97 +23,44 @@ is locked.
 from __future__ import annotations
 
 import asyncio
-import contextlib
-from collections.abc import AsyncIterator
-from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
-from typing import Any
 
 import pytest
 
 import storage.contests
-from bot import build_application, close_services, open_services
-from emulator.client import BotMessage, Chat, Emulator, Telegram, User, polling, wait_for
+from emulator.client import BotMessage, Chat, Emulator, Telegram, User, wait_for
 from engine.contest import Contest, ContestMatch, MatchKind, official_line
-from storage import Database
-from tests.e2e.test_contest_e2e import Clock, FakeWeChat
+from tests.e2e.contest_support import (
+    BOT,
+    CARD,
+    Clock,
+    FakeWeChat,
+    card_shows,
+    contest_in,
+    details_of,
+    play_table,
+    press,
+    running_bot,
+    sides_of,
+    wait_text,
+)
 from tests.e2e.test_match_e2e import Table
 from tests.faults import StorageFault
 
-BOT = User(666, "GuandanTestBot")
 ORGANISER = User(4000, "Olga", username="olga4")
 PLAYERS = [User(4001 + i, f"P{i}", username=f"p{i}x") for i in range(8)]
 LEAVER = User(4009, "Xena", username="xena9")
 CENTRE = Chat.group(-6001, "中心群")
 CLUB = Chat.group(-6002, "球友群")
-MATCH_TIMEOUT = 240.0
-CARD = "抽签种子 SHA-256"
-
-
-@contextlib.asynccontextmanager
-async def running_bot(emulator: Emulator, token: str, db_path: Path, clock: Clock) -> AsyncIterator[Any]:
-    app = build_application(
-        token, db_path=str(db_path), base_url=emulator.base_url, base_file_url=emulator.base_file_url
-    )
-    await open_services(app, db_path=str(db_path))
-    services = app.bot_data.services
-    services.tables.new_seed = lambda: 9
-    desk = services.contests
-    desk.clock = clock
-    desk.match_rules = lambda contest: replace(contest.rules(), points_deals=1)
-    desk.webhook_allowed = lambda url: url.startswith("http://127.0.0.1:")
-    try:
-        async with polling(app):
-            yield app
-    finally:
-        await close_services(app)
-
-
-async def contest_in(db_path: Path, chat: Chat) -> Contest:
-    db = await Database.open(db_path)
-    try:
-        return (await db.contests.open_in_chat(chat_id=chat.id)).contest
-    finally:
-        await db.close()
-
-
-def person(user_id: int) -> User:
-    return next(u for u in [ORGANISER, LEAVER, *PLAYERS] if u.id == user_id)
 
 
 def sides(contest: Contest, match: ContestMatch) -> list[list[User]]:
-    return [[person(uid) for uid in contest.pair(n).user_ids] for n in match.pairs]
-
-
-async def wait_text(telegram: Telegram, chat: Chat, text: str, timeout: float = 70) -> BotMessage:
-    return await telegram.wait_message(chat, lambda m: text in m.content, timeout=timeout)
-
-
-async def press(telegram: Telegram, who: User, message: BotMessage, label: str) -> tuple[str, bool]:
-    answer = await telegram.wait_answer(await telegram.press_text(who, message, label))
-    return answer.text, answer.show_alert
-
-
-async def card_shows(telegram: Telegram, text: str, present: bool = True) -> BotMessage:
-    """The first contest card, once its (edited) text does or does not show ``text``."""
-
-    async def check() -> BotMessage | None:
-        cards = [m for m in await telegram.messages(CENTRE) if CARD in m.content and m.buttons]
-        return cards[0] if cards and (text in cards[0].content) == present else None
-
-    return await wait_for(check, timeout=20, what=f"the card {'with' if present else 'without'} {text}")
+    return sides_of([ORGANISER, LEAVER, *PLAYERS], contest, match)
 
 
 def play_buttons(message: BotMessage) -> list[str]:
     return [b.text for row in message.buttons for b in row if b.text.startswith("▶")]
-
-
-async def details_of(telegram: Telegram, chat: Chat, match: ContestMatch) -> BotMessage:
-    def fits(message: BotMessage) -> bool:
-        return match.code in message.content and any(b.text == "确认" for row in message.buttons for b in row)
-
-    return await telegram.wait_message(chat, fits, timeout=70)
 
 
 async def sign_up(telegram: Telegram) -> None:
@@ -125,46 +72,37 @@ async def sign_up(telegram: Telegram) -> None:
     invitation = await wait_text(telegram, CENTRE, "P0 邀请 P1")
     await press(telegram, PLAYERS[1], invitation, "接受")
     await wait_text(telegram, CENTRE, "P1 接受了邀请")
-    await card_shows(telegram, "P0 / P1")
+    await card_shows(telegram, CENTRE, "P0 / P1")
     await telegram.send(PLAYERS[2], CENTRE, f"/signup @{PLAYERS[3].username}")
     invitation = await wait_text(telegram, CENTRE, "P2 邀请 P3")
-    await card_shows(telegram, "P2 / P3")
+    await card_shows(telegram, CENTRE, "P2 / P3")
     text, alert = await press(telegram, PLAYERS[4], invitation, "拒绝")
     assert alert, text  # only the invited partner answers
     await press(telegram, PLAYERS[3], invitation, "拒绝")
     await wait_text(telegram, CENTRE, "P3 拒绝了邀请")
-    await card_shows(telegram, "P2 （单独报名")
+    await card_shows(telegram, CENTRE, "P2 （单独报名")
     await telegram.send(PLAYERS[3], CENTRE, "/signup")
-    await card_shows(telegram, "P3 （单独报名")
+    await card_shows(telegram, CENTRE, "P3 （单独报名")
     for player in [*PLAYERS[4:], LEAVER]:
-        card = await card_shows(telegram, CARD)
+        card = await card_shows(telegram, CENTRE, CARD)
         text, alert = await press(telegram, player, card, "报名")
         assert not alert, text
-    await card_shows(telegram, "Xena")
+    await card_shows(telegram, CENTRE, "Xena")
     await telegram.send(LEAVER, CENTRE, "/withdraw")
     await wait_text(telegram, CENTRE, "Xena 已退出")
-    card = await card_shows(telegram, "Xena", present=False)
+    card = await card_shows(telegram, CENTRE, "Xena", present=False)
     assert "P7 （单独报名" in card.content
 
 
 async def play_through_bot(telegram: Telegram, contest: Contest, match: ContestMatch, db_path: Path) -> None:
-    (a1, a2), (b1, b2) = sides(contest, match)
-    await telegram.send(a1, CLUB, f"/newgame match={match.code}")
+    sides = sides_of([ORGANISER, LEAVER, *PLAYERS], contest, match)
+    await telegram.send(sides[0][0], CLUB, f"/newgame match={match.code}")
     table = Table(telegram, CLUB, db_path)
     lobby = await table.lobby()
     for number in match.pairs:  # the lobby says which contest match it is
         assert f"{number}组" in lobby.content
     assert match.code in lobby.content and contest.name in lobby.content
-    for seat, who in ((0, a1), (1, b1), (2, a2), (3, b2)):
-        await table.join(who, seat)
-    await table.start(a1)
-    runners = [asyncio.create_task(table.play(who)) for who in (a1, a2, b1, b2)]
-    watcher = asyncio.create_task(table.watch())
-    try:
-        await asyncio.wait_for(table.over.wait(), MATCH_TIMEOUT)
-    finally:
-        table.over.set()
-        await asyncio.gather(*runners, watcher, return_exceptions=True)
+    await play_table(telegram, table, sides)
 
 
 async def test_a_small_contest_played_to_its_final_places(
@@ -177,7 +115,7 @@ async def test_a_small_contest_played_to_its_final_places(
         for player in PLAYERS:
             await telegram.send(player, Chat.private(player), "/start")
         await telegram.send(ORGANISER, CENTRE, "/contest new 小杯 deadline=2026-12-19")
-        await card_shows(telegram, CARD)
+        await card_shows(telegram, CENTRE, CARD)
         await sign_up(telegram)
 
         await telegram.send(ORGANISER, CENTRE, "/draw")
@@ -185,7 +123,7 @@ async def test_a_small_contest_played_to_its_final_places(
         contest = await contest_in(db_path, CENTRE)
         assert len(contest.pairs) == 4 and sum(p.by_lot for p in contest.pairs) == 3
         assert len(play_buttons(pairings)) == 2
-        await card_shows(telegram, "仍在比赛：4 组")  # the card after the draw: no sign-up buttons
+        await card_shows(telegram, CENTRE, "仍在比赛：4 组")  # the card after the draw: no sign-up buttons
 
         # the deadline moves; its job and the reminders are armed again for it
         await telegram.send(PLAYERS[0], CENTRE, "/contest deadline 2026-12-18T20:00")
@@ -290,8 +228,7 @@ SINGLES = [User(4101 + i, f"Q{i}", username=f"q{i}x") for i in range(12)]
 
 
 def members(contest: Contest, match: ContestMatch) -> list[list[User]]:
-    by_id = {u.id: u for u in SINGLES}
-    return [[by_id[uid] for uid in contest.pair(n).user_ids] for n in match.pairs]
+    return sides_of(SINGLES, contest, match)
 
 
 async def reports_of(db_path: Path, chat: Chat, code: str) -> int:
@@ -414,7 +351,7 @@ async def test_a_locked_database_answers_not_saved_and_the_deadline_is_applied_l
     async with running_bot(emulator, token, db_path, clock) as app:
         await telegram.set_admins(CENTRE, [ORGANISER, BOT])
         await telegram.send(ORGANISER, CENTRE, "/contest new 锁杯 deadline=2026-12-19")
-        card = await card_shows(telegram, CARD)
+        card = await card_shows(telegram, CENTRE, CARD)
         fault = StorageFault("locked", app.bot_data.services.db, db_path)
         await fault.on()
         try:
@@ -428,9 +365,9 @@ async def test_a_locked_database_answers_not_saved_and_the_deadline_is_applied_l
         await telegram.send(PLAYERS[0], CENTRE, "/signup")
         await wait_text(telegram, CENTRE, "P0 单独报名")
         for player in PLAYERS[1:4]:
-            card = await card_shows(telegram, CARD)
+            card = await card_shows(telegram, CENTRE, CARD)
             await press(telegram, player, card, "报名")
-        await card_shows(telegram, "P3 （单独报名")
+        await card_shows(telegram, CENTRE, "P3 （单独报名")
         await telegram.send(ORGANISER, CENTRE, "/draw")
         await wait_text(telegram, CENTRE, "第 1 轮对阵")
 

@@ -1,0 +1,189 @@
+"""What the contest e2e tests share: the bot with a movable clock, the contest as stored, and
+the people's side of a contest (waiting for texts, pressing buttons, playing a match's table).
+
+The bot runs in the test's process (:func:`running_bot`) against the emulator; the contest
+desk's clock is a :class:`Clock` the test moves, and ``match`` (``desk.match_rules``)
+shortens the matches played through the bot. A contest match's table is played by its four
+people pressing 提示 then 出牌 (:func:`play_table`, with :class:`tests.e2e.test_match_e2e.Table`).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from collections.abc import AsyncIterator, Callable, Iterable, Sequence
+from dataclasses import replace
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from aiohttp import web
+
+from bot import build_application, close_services, open_services
+from emulator.client import BotMessage, Chat, Emulator, Telegram, User, polling, wait_for
+from engine.contest import Contest, ContestMatch
+from engine.rules import Rules
+from storage import Database
+from tests.e2e.test_match_e2e import Table
+
+BOT = User(666, "GuandanTestBot")
+CARD = "抽签种子 SHA-256"  # in every contest card
+MATCH_TIMEOUT = 240.0
+
+MatchRules = Callable[[Contest], Rules]
+
+
+def one_deal(contest: Contest) -> Rules:
+    """The 000-E tests' bot tables: the contest's points match cut to one deal."""
+    return replace(contest.rules(), points_deals=1)
+
+
+class Clock:
+    """The contest's time, moved by the test."""
+
+    def __init__(self) -> None:
+        self.now = datetime(2026, 12, 1, 12, 0, tzinfo=UTC)
+
+    def __call__(self) -> datetime:
+        return self.now
+
+
+class FakeWeChat:
+    """An Enterprise WeChat group robot: records text messages; its first answer is an error."""
+
+    def __init__(self) -> None:
+        self.texts: list[str] = []
+        self.requests = 0
+        self.runner: web.AppRunner | None = None
+        self.url = ""
+
+    async def handle(self, request: web.Request) -> web.Response:
+        self.requests += 1
+        body = await request.json()
+        if self.requests == 1:
+            return web.Response(status=500)
+        assert body["msgtype"] == "text" and request.query.get("key") == "SECRETKEY123"
+        self.texts.append(body["text"]["content"])
+        return web.json_response({"errcode": 0, "errmsg": "ok"})
+
+    async def start(self) -> None:
+        app = web.Application()
+        app.router.add_post("/cgi-bin/webhook/send", self.handle)
+        self.runner = web.AppRunner(app)
+        await self.runner.setup()
+        site = web.TCPSite(self.runner, "127.0.0.1", 0)
+        await site.start()
+        port = site._server.sockets[0].getsockname()[1]  # type: ignore[union-attr]
+        self.url = f"http://127.0.0.1:{port}/cgi-bin/webhook/send?key=SECRETKEY123"
+
+    async def stop(self) -> None:
+        if self.runner is not None:
+            await self.runner.cleanup()
+
+
+@contextlib.asynccontextmanager
+async def running_bot(
+    emulator: Emulator,
+    token: str,
+    db_path: Path,
+    clock: Clock,
+    *,
+    match: MatchRules = one_deal,
+    group_limit: int | None = None,
+) -> AsyncIterator[Any]:
+    """The bot polling the emulator; ``group_limit`` replaces the group message budget (and
+    drops the Bot API rate limiter) for tests that do not measure the budget."""
+    app = build_application(
+        token,
+        db_path=str(db_path),
+        base_url=emulator.base_url,
+        base_file_url=emulator.base_file_url,
+        rate_limiter=group_limit is None,
+    )
+    await open_services(app, db_path=str(db_path))
+    services = app.bot_data.services
+    services.tables.new_seed = lambda: 9
+    if group_limit is not None:
+        services.board.budget.limit = group_limit
+    desk = services.contests
+    desk.clock = clock
+    desk.match_rules = match
+    desk.webhook_allowed = lambda url: url.startswith("http://127.0.0.1:")
+    try:
+        async with polling(app):
+            yield app
+    finally:
+        await close_services(app)
+
+
+async def contest_in(db_path: Path, chat: Chat) -> Contest:
+    """The contest open in ``chat``, as stored now."""
+    db = await Database.open(db_path)
+    try:
+        return (await db.contests.open_in_chat(chat_id=chat.id)).contest
+    finally:
+        await db.close()
+
+
+def sides_of(people: Iterable[User], contest: Contest, match: ContestMatch) -> list[list[User]]:
+    """The match's two pairs as people, in the pairing's order."""
+    by_id = {u.id: u for u in people}
+    return [[by_id[uid] for uid in contest.pair(n).user_ids] for n in match.pairs]
+
+
+async def wait_text(telegram: Telegram, chat: Chat, text: str, timeout: float = 70) -> BotMessage:
+    return await telegram.wait_message(chat, lambda m: text in m.content, timeout=timeout)
+
+
+async def press(telegram: Telegram, who: User, message: BotMessage, label: str) -> tuple[str, bool]:
+    """Press the button labelled ``label``: the answer's text and whether it was an alert."""
+    answer = await telegram.wait_answer(await telegram.press_text(who, message, label))
+    return answer.text, answer.show_alert
+
+
+async def details_of(telegram: Telegram, chat: Chat, match: ContestMatch, button: str = "确认") -> BotMessage:
+    """The details message of a report: the match's code and the 确认 / 有异议 buttons."""
+
+    def fits(message: BotMessage) -> bool:
+        return match.code in message.content and any(b.text == button for row in message.buttons for b in row)
+
+    return await telegram.wait_message(chat, fits, timeout=70)
+
+
+async def card_shows(telegram: Telegram, chat: Chat, text: str, present: bool = True) -> BotMessage:
+    """The first contest card, once its (edited) text does or does not show ``text``."""
+
+    async def check() -> BotMessage | None:
+        cards = [m for m in await telegram.messages(chat) if CARD in m.content and m.buttons]
+        return cards[0] if cards and (text in cards[0].content) == present else None
+
+    return await wait_for(check, timeout=20, what=f"the card {'with' if present else 'without'} {text}")
+
+
+async def sign_up_pairs(telegram: Telegram, chat: Chat, pairs: Sequence[tuple[User, User]]) -> None:
+    """Each pair signs up together: ``/signup @partner``, the partner accepts with the button."""
+    for _a, b in pairs:
+        await telegram.send(b, chat, "我报名")  # the bot learns @b from any message it sees
+    await telegram.wait_idle()
+    for a, b in pairs:
+        await telegram.send(a, chat, f"/signup @{b.username}")
+        invitation = await wait_text(telegram, chat, f"{a.first_name} 邀请 {b.first_name}")
+        text, alert = await press(telegram, b, invitation, "接受")
+        assert not alert, text
+        await wait_text(telegram, chat, f"{b.first_name} 接受了")
+
+
+async def play_table(telegram: Telegram, table: Table, sides: Sequence[Sequence[User]]) -> None:
+    """The match's four people sit (first pair North–South), start and play it out."""
+    (a1, a2), (b1, b2) = sides
+    for seat, who in ((0, a1), (1, b1), (2, a2), (3, b2)):
+        await table.join(who, seat)
+    await table.start(a1)
+    runners = [asyncio.create_task(table.play(who)) for who in (a1, a2, b1, b2)]
+    watcher = asyncio.create_task(table.watch())
+    try:
+        await asyncio.wait_for(table.over.wait(), MATCH_TIMEOUT)
+    finally:
+        table.over.set()
+        await asyncio.gather(*runners, watcher, return_exceptions=True)
+    assert not table.leaks, table.leaks
