@@ -80,6 +80,8 @@ COMMANDS = (
     ("contest", N_("contest: card, help, new")),
     ("signup", N_("sign up for the contest")),
     ("report", N_("report a contest result: 掼蛋3组")),
+    ("leave", N_("ask for leave from the contest (请假)")),
+    ("late", N_("organiser: a pair came late (CODE GROUP MINUTES)")),
     ("standings", N_("contest standings")),
     ("help", N_("help")),
     ("start", N_("start the private chat")),
@@ -243,6 +245,8 @@ def contest_handlers(app: App) -> None:
         ("report", contest_commands.report_command),
         ("result", contest_commands.result_command),
         ("round", contest_commands.round_command),
+        ("late", contest_commands.late_command),
+        ("leave", contest_commands.leave_command),
         ("standings", contest_commands.standings_command),
         ("bracket", contest_commands.bracket_command),
     ):

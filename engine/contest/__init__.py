@@ -18,6 +18,7 @@ totals) and ``seating`` (seats by card or movement table, §3.16 first leaders).
 from engine.contest.codes import match_code, normalize_code
 from engine.contest.contest import (
     DEFAULT_PRIZES,
+    ClockStarted,
     Contest,
     ContestClosed,
     ContestDecided,
@@ -58,7 +59,9 @@ from engine.contest.contest import (
     record_lateness,
     report,
     report_text,
+    running_clocks,
     sign_up,
+    start_clock,
     unreported,
     walkover_result,
     withdraw,
@@ -90,7 +93,7 @@ from engine.contest.results import (
     PlayMethod,
     result_from_match,
 )
-from engine.contest.rounds import Round, Schedule, ScheduleKind
+from engine.contest.rounds import Round, Schedule, ScheduleKind, TableClock
 from engine.contest.scores import PairScore, pair_scores
 from engine.contest.seating import FirstLeaderDraw, Seating, first_leader_draw, seating
 from engine.contest.standings import (
@@ -110,6 +113,7 @@ __all__ = [
     "DEFAULT_REMINDERS",
     "DEFAULT_ZONE",
     "FORMATS",
+    "ClockStarted",
     "Contest",
     "ContestClosed",
     "ContestDecided",
@@ -165,6 +169,7 @@ __all__ = [
     "SignupRefused",
     "StandingRow",
     "Step",
+    "TableClock",
     "ThirdPlace",
     "UnknownFormat",
     "WithdrawReason",
@@ -201,9 +206,11 @@ __all__ = [
     "report",
     "report_text",
     "result_from_match",
+    "running_clocks",
     "seating",
     "sign_up",
     "standings",
+    "start_clock",
     "unreported",
     "verify_commitment",
     "walkover_result",

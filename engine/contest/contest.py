@@ -62,7 +62,7 @@ from engine.contest.results import (
     MatchStatus,
     PlayMethod,
 )
-from engine.contest.rounds import Round, Schedule, ScheduleKind
+from engine.contest.rounds import Round, Schedule, ScheduleKind, TableClock
 from engine.figures import MatchFigures, forfeit_figures
 from engine.rules import MatchFormat, Rules
 from engine.scoring import Standing, points_verdict
@@ -300,6 +300,14 @@ class DeadlineMoved:
 
 
 @dataclass(frozen=True, slots=True)
+class ClockStarted:
+    """/round start: the clocks of these physical tables of the round started at ``at``."""
+
+    round_number: int
+    clocks: tuple[TableClock, ...]
+
+
+@dataclass(frozen=True, slots=True)
 class RoundCompleted:
     round_number: int
     alive: tuple[int, ...]
@@ -326,6 +334,7 @@ Event = (
     | RoundDrawn
     | MatchUpdated
     | DeadlineMoved
+    | ClockStarted
     | RoundCompleted
     | ContestDecided
     | ContestClosed
@@ -398,17 +407,28 @@ def _withdraw_pair(contest: Contest, user_id: int, now: datetime, reason: Withdr
     pair = contest.pair_of_user(user_id)
     if pair is None or pair.number not in contest.alive:
         raise SignupRefused(Refusal.NOT_SIGNED_UP, str(user_id))
+    current = contest.current_round
+    match = current.match_of(pair.number) if current is not None else None
+    if reason is WithdrawReason.LEAVE and match is not None and contest.phase is ContestPhase.ROUND_IN_PLAY:
+        _check_leave(contest, match)
     withdrawal = Withdrawal(pair.number, user_id, now, reason)
     contest = replace(contest, withdrawals=(*contest.withdrawals, withdrawal))
     events: list[Event] = [PairWithdrew(withdrawal)]
-    current = contest.current_round
-    match = current.match_of(pair.number) if current is not None else None
     if match is not None and match.status is MatchStatus.PENDING:
         result = walkover_result(contest, match, match.opponent(pair.number))
         fact = MatchFact(FactKind.DECISION, now, user_id, result, reason="withdrawal")
         contest, more = _append(contest, match, fact, MatchNote.WALKOVER)
         events.extend(more)
     return Step(contest, tuple(events))
+
+
+def _check_leave(contest: Contest, match: ContestMatch) -> None:
+    """请假 is asked before the match (000-D "须在25号前请假"): not once it has a result or its
+    table's clock runs."""
+    current = contest.current_round
+    started = current is not None and current.clock_of(match.table) is not None
+    if match.status is not MatchStatus.PENDING or started:
+        raise SignupRefused(Refusal.LEAVE_TOO_LATE, match.code)
 
 
 def walkover_result(contest: Contest, match: ContestMatch, winner: int) -> MatchResult:
@@ -497,6 +517,55 @@ def _numbered(contest: Contest, number: int, schedule: Schedule, drawn: RoundDra
         for table, p in enumerate(drawn.pairings, start=1)
     )
     return Round(number, schedule, matches, drawn.byes, drawn.stage)
+
+
+# ---------------------------------------------------------------- table clocks
+
+
+def start_clock(contest: Contest, *, now: datetime, table: int | None = None) -> Step:
+    """/round start [TABLE]: a timed round's clock starts at once at every physical table
+    whose match has no result yet (or at one late table). Its length is the round's rules'
+    ``time_limit_minutes``; a table's clock starts once. A round played through the bot has
+    the bot's own clocks, and untimed rules have none."""
+    _require(contest, ContestPhase.ROUND_IN_PLAY, _phase_refusal(contest))
+    current = contest.current_round
+    assert current is not None
+    if current.schedule.kind is ScheduleKind.BOT:
+        raise ScheduleRefused(Refusal.NOT_PHYSICAL, f"round {current.number}")
+    minutes = contest.round_rules(current.number).time_limit_minutes
+    if minutes is None:
+        raise ScheduleRefused(Refusal.NOT_TIMED, contest.settings.match_preset)
+    if table is not None:
+        match = next((m for m in current.matches if m.table == table), None)
+        if match is None:
+            raise ScheduleRefused(Refusal.UNKNOWN_TABLE, str(table))
+        if current.clock_of(table) is not None:
+            raise ScheduleRefused(Refusal.CLOCK_STARTED, str(table))
+        if match.status is not MatchStatus.PENDING:
+            raise ResultRefused(Refusal.ALREADY_DECIDED, match.code)
+        tables: tuple[int, ...] = (table,)
+    else:
+        tables = tuple(
+            m.table
+            for m in current.matches
+            if m.status is MatchStatus.PENDING and current.clock_of(m.table) is None
+        )
+        if not tables:
+            raise ScheduleRefused(Refusal.CLOCK_STARTED, f"round {current.number}")
+    clocks = tuple(TableClock(t, aware(now), minutes) for t in tables)
+    started = replace(current, clocks=(*current.clocks, *clocks))
+    contest = replace(contest, rounds=(*contest.rounds[:-1], started))
+    return Step(contest, (ClockStarted(current.number, clocks),))
+
+
+def running_clocks(contest: Contest) -> tuple[tuple[TableClock, ContestMatch], ...]:
+    """The current round's started clocks whose match has no result yet (what is announced at
+    10 minutes left and at the end)."""
+    current = contest.current_round
+    if current is None or contest.phase is not ContestPhase.ROUND_IN_PLAY:
+        return ()
+    found = ((clock, next(m for m in current.matches if m.table == clock.table)) for clock in current.clocks)
+    return tuple((clock, match) for clock, match in found if match.status is MatchStatus.PENDING)
 
 
 # ---------------------------------------------------------------- reports and results

@@ -55,9 +55,14 @@ class Refusal(Enum):
     UNKNOWN_MATCH = "unknown_match"
     MATCH_NOT_OVER = "match_not_over"
     NO_LATE_FORFEIT = "no_late_forfeit"  # the rules set no lateness threshold (V33)
+    LEAVE_TOO_LATE = "leave_too_late"  # 请假 is asked before the match, not after it began
     # schedule
     NOT_SELF_SCHEDULED = "not_self_scheduled"
     BAD_DEADLINE = "bad_deadline"
+    NOT_PHYSICAL = "not_physical"  # a table clock for a round played through the bot
+    NOT_TIMED = "not_timed"  # the rules set no time limit
+    UNKNOWN_TABLE = "unknown_table"
+    CLOCK_STARTED = "clock_started"
     UNKNOWN_FORMAT = "unknown_format"
 
 

@@ -9,7 +9,7 @@ only where the seed puts it.
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from datetime import datetime
+from datetime import datetime, timedelta
 from enum import Enum
 
 from engine.contest.deadlines import Deadline
@@ -35,12 +35,27 @@ class Schedule:
 
 
 @dataclass(frozen=True, slots=True)
+class TableClock:
+    """A physical table's clock in a timed format (§3.3: 001-B 60 min, 004-A 40 min…), started
+    by the organiser (/round start); ``minutes`` is the rules' ``time_limit_minutes`` then."""
+
+    table: int
+    started_at: datetime
+    minutes: int
+
+    @property
+    def ends_at(self) -> datetime:
+        return self.started_at + timedelta(minutes=self.minutes)
+
+
+@dataclass(frozen=True, slots=True)
 class Round:
     number: int
     schedule: Schedule
     matches: tuple[ContestMatch, ...]
     byes: tuple[int, ...] = ()  # group numbers carried into the next draw (or waiting, 精方)
     stage: str = ""  # a multi-stage format's part (精方 "repechage", "semi"…); "" otherwise
+    clocks: tuple[TableClock, ...] = ()  # physical tables whose clock was started
 
     @property
     def is_complete(self) -> bool:
@@ -61,6 +76,9 @@ class Round:
 
     def by_code(self, code: str) -> ContestMatch | None:
         return next((m for m in self.matches if m.code == code), None)
+
+    def clock_of(self, table: int) -> TableClock | None:
+        return next((c for c in self.clocks if c.table == table), None)
 
     def with_match(self, match: ContestMatch) -> Round:
         matches = tuple(match if m.code == match.code else m for m in self.matches)

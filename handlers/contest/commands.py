@@ -35,9 +35,11 @@ from engine.contest import (
     DrawSeed,
     MatchNote,
     MatchUpdated,
+    PairWithdrew,
     Player,
     Refusal,
     Step,
+    WithdrawReason,
     change_partner,
     close_contest,
     close_round,
@@ -51,13 +53,23 @@ from engine.contest import (
     move_deadline,
     official_line,
     open_contest,
+    record_lateness,
     report_text,
     sign_up,
+    start_clock,
     withdraw,
 )
 from handlers.contest.desk import GROUP, MIRROR_LANE, WECHAT, ContestDesk, card_keyboard
 from handlers.contest.service import texts
-from handlers.contest.service.args import ArgProblem, parse_decision, parse_new, parse_schedule, parse_signup
+from handlers.contest.service.args import (
+    ArgProblem,
+    parse_decision,
+    parse_late,
+    parse_new,
+    parse_schedule,
+    parse_signup,
+    parse_table,
+)
 from handlers.contest.service.callback_data import BadContestButton, ContestOp, ContestPress
 from handlers.contest.service.views import bracket_view, export_csv, export_name, plain, standings_view
 from handlers.platform.context import Context
@@ -456,7 +468,7 @@ async def draw_command(update: Update, context: Context) -> None:
 
 
 async def round_command(update: Update, context: Context) -> None:
-    """/round next | /round close (organiser; closing asks for confirmation)."""
+    """/round next | /round start [TABLE] | /round close (organiser; closing asks for confirmation)."""
     here = await _here(update, context, organiser=True)
     if here is None:
         return
@@ -479,6 +491,8 @@ async def round_command(update: Update, context: Context) -> None:
             lambda c: draw_next_round(c, now=_now(context), schedule=schedule),
             locale,
         )
+    elif sub == "start":
+        await _start_clock(context, here, args[1:])
     elif sub == "close":
         buttons = [
             InlineKeyboardButton(
@@ -497,7 +511,65 @@ async def round_command(update: Update, context: Context) -> None:
             owed=True,
         )
     else:
-        await reply(context, message, texts.problem_text("usage_round", "", locale))
+        usage = (
+            texts.problem_text("usage_round", "", locale)
+            + "\n"
+            + texts.problem_text("usage_start", "", locale)
+        )
+        await reply(context, message, usage)
+
+
+async def _start_clock(context: Context, here: Here, args: list[str]) -> None:
+    """/round start [TABLE]: the timed round's table clocks (announced in the group by the desk)."""
+    try:
+        table = parse_table(args)
+    except ArgProblem as problem:
+        await reply(context, here.message, texts.problem_text(problem.code, problem.detail, here.locale))
+        return
+    command = lambda c: start_clock(c, now=_now(context), table=table)  # noqa: E731
+    await _run(context, here.message, here.stored, command, here.locale)
+
+
+async def late_command(update: Update, context: Context) -> None:
+    """/late CODE GROUP MINUTES (organiser, as referee): §3.14's lateness — under the rules'
+    threshold noted, at it a walkover, and the settings' repeats in a row disqualify."""
+    here = await _here(update, context, organiser=True)
+    if here is None:
+        return
+    message, user, locale, stored = here
+    try:
+        words = parse_late(context.args or [], stored.contest.settings.event_word)
+        match = stored.contest.match_by_code(words.code)
+    except ArgProblem as problem:
+        await reply(context, message, texts.problem_text(problem.code, problem.detail, locale))
+        return
+    except ContestError as error:
+        await reply(context, message, texts.refusal_text(error.code, locale))
+        return
+    if not match.has(words.pair):
+        await reply(context, message, texts.problem_text("late_not_in_match", str(words.pair), locale))
+        return
+    command = lambda c: record_lateness(  # noqa: E731
+        c, code=match.code, late_pair=words.pair, minutes=words.minutes, by=user.id, now=_now(context)
+    )
+    step = await _run(context, message, stored, command, locale)
+    if step is not None and not step.events:
+        await reply(
+            context, message, texts.late_noted_text(stored.contest, match, words.pair, words.minutes, locale)
+        )
+
+
+async def leave_command(update: Update, context: Context) -> None:
+    """/leave (请假): a player asks for leave before their match; their pair is out and the match
+    a walkover, announced in the group with its own wording. Refused once the match has begun."""
+    here = await _here(update, context)
+    if here is None:
+        return
+    message, user, locale, stored = here
+    command = lambda c: withdraw(c, user.id, now=_now(context), reason=WithdrawReason.LEAVE)  # noqa: E731
+    step = await _run(context, message, stored, command, locale)
+    if step is not None and not any(isinstance(e, PairWithdrew) for e in step.events):
+        await reply(context, message, _("{name} withdrew.", locale, name=escape(display_name(user))))
 
 
 # ---------------------------------------------------------------- reports and results

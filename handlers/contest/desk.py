@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Callable, Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from concurrent.futures import Executor
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
@@ -34,6 +34,7 @@ from telegram.error import BadRequest
 from telegram.ext import ContextTypes, ExtBot, JobQueue
 
 from engine.contest import (
+    ClockStarted,
     Contest,
     ContestClosed,
     ContestDecided,
@@ -55,11 +56,13 @@ from engine.contest import (
     ScheduleKind,
     SignedUp,
     Step,
+    TableClock,
     Withdrew,
     close_round,
     official_line,
     record_bot_result,
     result_from_match,
+    running_clocks,
     unreported,
 )
 from engine.match import Match
@@ -90,8 +93,13 @@ JOB_RETRY = 30.0
 """Seconds before a deadline or reminder job whose storage was unavailable runs again (a locked
 database clears in seconds; the deadline's both-out and the reminders must not be lost)."""
 
+CLOCK_WARNING = timedelta(minutes=10)
+"""A table clock's reminder: 10 minutes before the end, time to finish the deal (§3.3)."""
+
 Clock = Callable[[], datetime]
 Command = Callable[[Contest], Step]
+TimeUpHook = Callable[[StoredContest, int, tuple[int, ...]], Awaitable[None]]
+"""Called when table clocks run out: (the contest, the round, its tables whose time is up)."""
 
 
 class WebhookFailed(TryLater):
@@ -118,6 +126,11 @@ class ContestDesk:
     pending_mirrors: dict[int, str] = field(default_factory=dict)
     """Organiser → webhook URL waiting for their choice of contest (buttons; memory only:
     after a restart they send it again, the secret never goes to storage half-set)."""
+    time_up_hooks: list[TimeUpHook] = field(default_factory=list)
+    """Run when table clocks end, e.g. the score sheets' time-up entry (handlers/contest/sheets.py)."""
+    _clocks_done: set[str] = field(default_factory=set)
+    """Clock ends handled by this process (after a restart a past end is handled once more, its
+    announcement deduplicated by the outbox's key)."""
     _locks: dict[int, asyncio.Lock] = field(default_factory=dict)
     _http: aiohttp.ClientSession | None = None
 
@@ -182,6 +195,12 @@ class ContestDesk:
                     posts.append(({"what": "decided"}, "decided", plain(texts.decided_text(contest, "zh"))))
                 case ContestClosed():
                     posts.append(({"what": "final"}, "final", plain(texts.final_text(contest, "zh"))))
+                case ClockStarted(number, clocks):
+                    tables = [c.table for c in clocks]
+                    payload = {"what": "clock", "round": number, "tables": tables}
+                    text = plain(texts.clock_started_text(contest, number, clocks, "zh"))
+                    key = f"clock:{number}:{','.join(map(str, tables))}"
+                    posts.append((payload, key, text))
                 case DeadlineMoved(round_number, deadline):
                     key = f"deadline:{round_number}:{deadline.closes_at.isoformat()}"
                     posts.append(({"what": "deadline"}, key, plain(texts.deadline_moved_text(contest, "zh"))))
@@ -343,6 +362,15 @@ class ContestDesk:
         if what == "both_out":
             matches = [contest.match_by_code(code) for code in payload["codes"]]
             return texts.both_out_text(contest, matches, locale), None
+        if what in ("clock", "clock_warning", "time_up"):
+            number = int(payload["round"])
+            clocks = _clocks_of(contest, number, payload["tables"])
+            compose = {
+                "clock": texts.clock_started_text,
+                "clock_warning": texts.clock_warning_text,
+                "time_up": texts.time_up_text,
+            }[what]
+            return compose(contest, number, clocks, locale), None
         if what == "reminder":
             matches = [contest.match_by_code(code) for code in payload["codes"]]
             left = timedelta(seconds=int(payload["left"]))
@@ -493,9 +521,11 @@ class ContestDesk:
     # ------------------------------------------------------------ deadlines and reminders
 
     def arm(self, stored: StoredContest) -> None:
-        """(Re-)schedule the current round's reminders and deadline (none once it is settled)."""
+        """(Re-)schedule the current round's reminders and deadline (none once it is settled),
+        and its table clocks' 10-minute reminders and ends."""
         if self.job_queue is None:
             return
+        self._arm_clocks(stored)
         cid = stored.id
         for name in (f"contest:{cid}:deadline", f"contest:{cid}:remind"):
             for job in self.job_queue.get_jobs_by_name(name):
@@ -584,6 +614,70 @@ class ContestDesk:
                         key=f"{key}:dm:{player.user_id}",
                     )
 
+    # ------------------------------------------------------------ table clocks
+
+    def _arm_clocks(self, stored: StoredContest) -> None:
+        """One job per end time of the running clocks (a late table's ends later), one per 10-minute
+        reminder still ahead; a clock that ran out while the bot was down ends at once."""
+        assert self.job_queue is not None
+        name = f"contest:{stored.id}:clock"
+        for job in self.job_queue.get_jobs_by_name(name):
+            job.schedule_removal()
+        now = self.clock()
+        current = stored.contest.current_round
+        ends = sorted({clock.ends_at for clock, _match in running_clocks(stored.contest)})
+        for end in ends:
+            assert current is not None
+            data = (stored.id, current.number, end.isoformat())
+            warning = end - CLOCK_WARNING
+            if warning > now:
+                self.job_queue.run_once(
+                    self._on_clock, when=warning, data=(*data, "clock_warning"), name=name
+                )
+            if _clock_key(*data) not in self._clocks_done:
+                when: datetime | float = end if end > now else 0.5
+                self.job_queue.run_once(self._on_clock, when=when, data=(*data, "time_up"), name=name)
+
+    async def _on_clock(self, context: ContextTypes.DEFAULT_TYPE) -> None:
+        assert context.job is not None
+        assert isinstance(context.job.data, tuple)
+        contest_id, number, end, what = context.job.data
+        try:
+            await self.clock_alarm(int(contest_id), int(number), str(end), str(what))
+        except StorageUnavailable as error:
+            self._retry(context.job.callback, context.job.data, f"contest:{contest_id}:clock", error)
+
+    async def clock_alarm(self, contest_id: int, number: int, end: str, what: str) -> None:
+        """10 minutes left, or time is up, at the round's tables whose clock ends at ``end`` and whose
+        match has no result yet: announced once in the group; at the end the hooks run."""
+        stored = await self.db.contests.get(contest_id=contest_id)
+        current = stored.contest.current_round
+        ends_at = datetime.fromisoformat(end)
+        clocks = tuple(clock for clock, _match in running_clocks(stored.contest) if clock.ends_at == ends_at)
+        if current is None or current.number != number or not clocks:
+            return
+        tables = [clock.table for clock in clocks]
+        payload = {"contest_id": contest_id, "what": what, "round": number, "tables": tables}
+        key = f"contest:{contest_id}:{what}:{number}:{end}"
+        self.outbox.post(stored.chat_id, GROUP, payload, key=key)
+        if what != "time_up":
+            return
+        self._clocks_done.add(_clock_key(contest_id, number, end))
+        mirror = await self.db.contest_links.mirror(contest_id=contest_id)
+        if mirror is not None:
+            text = plain(texts.time_up_text(stored.contest, number, clocks, "zh"))
+            self.outbox.post(
+                MIRROR_LANE - contest_id,
+                WECHAT,
+                {"contest_id": contest_id, "text": text},
+                key=f"wechat:{key}",
+            )
+        for hook in self.time_up_hooks:  # the score sheets' time-up entry (sheets.time_up, bot.py)
+            try:
+                await hook(stored, number, tuple(tables))
+            except Exception:
+                log.exception("contest %s: a time-up hook failed for round %s", contest_id, number)
+
     async def resume(self) -> None:
         """On start: re-arm every unfinished contest's jobs; catch up on finished contest tables."""
         for stored in await self.db.contests.unfinished():
@@ -592,6 +686,16 @@ class ContestDesk:
                 self.arm(await self.db.contests.get(contest_id=stored.id))
             except Exception:
                 log.exception("contest %s could not be resumed", stored.id)
+
+
+def _clock_key(contest_id: int, number: int, end: str) -> str:
+    return f"{contest_id}:{number}:{end}"
+
+
+def _clocks_of(contest: Contest, number: int, tables: Any) -> tuple[TableClock, ...]:
+    """The round's clocks at these tables (an announcement names its tables)."""
+    played = contest.rounds[number - 1]
+    return tuple(clock for clock in played.clocks if clock.table in set(tables))
 
 
 def card_keyboard(stored: StoredContest, locale: str) -> InlineKeyboardMarkup:

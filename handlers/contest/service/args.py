@@ -308,3 +308,40 @@ def _local_time(text: str, zone_name: str) -> datetime:
         return datetime(year, month, day, hour, minute, tzinfo=zone(zone_name))
     except ValueError as error:
         raise ArgProblem("bad_time", text[:20]) from error
+
+
+_TABLE: Final = re.compile(r"^(\d{1,3})(?:号桌|号|桌)?$")
+_GROUP: Final = re.compile(r"^(\d{1,3})组?$")
+_MINUTES: Final = re.compile(r"^(\d{1,3})(?:分钟|分|min|m)?$", re.IGNORECASE)
+
+
+def parse_table(args: Sequence[str]) -> int | None:
+    """``/round start [TABLE]``: no word → every table; ``3`` or ``3号桌`` → table 3."""
+    if not args:
+        return None
+    found = _TABLE.match(args[0]) if len(args) == 1 else None
+    if found is None or int(found.group(1)) == 0:
+        raise ArgProblem("usage_start", " ".join(args))
+    return int(found.group(1))
+
+
+@dataclass(frozen=True, slots=True)
+class LateWords:
+    code: str
+    pair: int
+    minutes: int
+
+
+def parse_late(args: Sequence[str], event_word: str) -> LateWords:
+    """``/late CODE GROUP MINUTES``: GROUP as ``3``, ``3组`` or ``掼蛋3组``; MINUTES as ``12``
+    or ``12分钟``."""
+    if len(args) != 3:
+        raise ArgProblem("usage_late")
+    code, group, minutes = args
+    number = _GROUP.match(group.removeprefix(event_word))
+    found = _MINUTES.match(minutes)
+    if number is None or int(number.group(1)) == 0:
+        raise ArgProblem("bad_winner", group[:20])
+    if found is None:
+        raise ArgProblem("usage_late", minutes[:20])
+    return LateWords(code, int(number.group(1)), int(found.group(1)))

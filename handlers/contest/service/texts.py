@@ -8,7 +8,7 @@ official report line is never built here: it is :func:`engine.contest.official_l
 from __future__ import annotations
 
 from collections.abc import Sequence
-from datetime import timedelta
+from datetime import datetime, timedelta
 
 from engine.contest import (
     FORMATS,
@@ -25,12 +25,18 @@ from engine.contest import (
     Refusal,
     Round,
     ScheduleKind,
+    TableClock,
+    WithdrawReason,
     final_places,
+    late_forfeits_in_a_row,
     official_line,
     standings,
 )
+from engine.contest.contest import LATE_REASON
 from engine.contest.deadlines import zone
+from engine.contest.seating import RANKS, seating
 from engine.contest.standings import Mark, PairStatus
+from engine.rules import Rules, SeatAssignment, TimeUp
 from handlers.table.service.texts import _, escape, preset_title
 from render.words import is_english
 
@@ -92,6 +98,15 @@ def refusal_text(code: Refusal, locale: str) -> str:
         Refusal.UNKNOWN_MATCH: _("No match has that code.", locale),
         Refusal.MATCH_NOT_OVER: _("The match is not over yet.", locale),
         Refusal.NO_LATE_FORFEIT: _("These rules set no lateness forfeit.", locale),
+        Refusal.LEAVE_TOO_LATE: _(
+            "Too late for leave (请假): your match has begun or has a result. /withdraw forfeits.", locale
+        ),
+        Refusal.NOT_PHYSICAL: _(
+            "This round is played through the bot: its tables keep their own clocks.", locale
+        ),
+        Refusal.NOT_TIMED: _("These rules set no time limit, so there is no table clock.", locale),
+        Refusal.UNKNOWN_TABLE: _("This round has no table with that number.", locale),
+        Refusal.CLOCK_STARTED: _("That clock is already running.", locale),
         Refusal.NOT_SELF_SCHEDULED: _("This round has no deadline (it is not self-scheduled).", locale),
         Refusal.BAD_DEADLINE: _(
             "The deadline cannot be read: use YYYY-MM-DD or YYYY-MM-DDTHH:MM (and a known tz=).", locale
@@ -174,6 +189,17 @@ def problem_text(code: str, detail: str, locale: str) -> str:
             "without them the round is played through the bot), or /round close.",
             locale,
         ),
+        "usage_start": _(
+            "Usage: /round start [TABLE]: starts the clock at every table of the round, "
+            "or at one late table.",
+            locale,
+        ),
+        "usage_late": _(
+            "Usage: /late CODE GROUP MINUTES, e.g. /late K7QX 3 12: pair 3 came 12 minutes "
+            "late to match K7QX.",
+            locale,
+        ),
+        "late_not_in_match": _("Pair {name} does not play that match.", locale, name=shown),
         "bad_time": _("“{name}” is not a time: write it like at=2026-12-26T14:00.", locale, name=shown),
         "usage_deadline": _("Usage: /contest deadline YYYY-MM-DD[THH:MM]", locale),
         "usage_wechat": _(
@@ -300,10 +326,10 @@ def formats_help(locale: str) -> str:
     )
     lines.append(
         _(
-            "Players: /signup @partner or /signup, /withdraw. Organiser: /draw, "
-            "/contest deadline, "
-            "/round close, /round next, /result, /contest export, /contest close, "
-            "/contest wechat (private). "
+            "Players: /signup @partner or /signup, /withdraw, /leave (请假, before your match). "
+            "Organiser: /draw, /contest deadline, /round close, /round next, "
+            "/round start [TABLE] (table clocks), /late CODE GROUP MINUTES, /result, "
+            "/contest export, /contest close, /contest wechat (private). "
             "Everyone: /standings, /bracket, /report 掼蛋3组, /newgame match=CODE.",
             locale,
         )
@@ -376,8 +402,15 @@ def round_text(contest: Contest, number: int, locale: str) -> str:
     """One round's pairings with their match codes, byes and schedule (one message)."""
     played = contest.rounds[number - 1]
     lines = [_("📋 <b>{name}</b> — round {n} pairings:", locale, name=escape(contest.name), n=number)]
+    physical = played.schedule.kind is not ScheduleKind.BOT
+    method = contest.round_rules(number).seat_assignment
     for match in played.matches:
-        lines.append(_match_line(contest, match, locale))
+        if physical:
+            lines.extend(_table_lines(contest, match, method, locale))
+        else:
+            lines.append(_match_line(contest, match, locale))
+    if physical and played.matches:
+        lines.append(seats_legend(method, locale))
     for bye in played.byes:
         lines.append(_("{pair}: bye into the next draw", locale, pair=pair_line(contest.pair(bye), locale)))
     lines.append(_schedule_line(contest, played, locale))
@@ -396,14 +429,55 @@ def round_text(contest: Contest, number: int, locale: str) -> str:
 def _match_line(contest: Contest, match: ContestMatch, locale: str) -> str:
     a, b = (contest.pair(n) for n in match.pairs)
     third = _(" (3rd place)", locale) if match.kind is MatchKind.THIRD_PLACE else ""
-    outcome = ""
-    if match.status is not MatchStatus.PENDING:
-        winner = match.winner
-        outcome = f" → {pair_label(winner, locale)}" if winner is not None else " → ⊘"
     return (
         f"{match.table}. {pair_line(a, locale)}  vs  {pair_line(b, locale)}{third}"
-        f" · <code>{match.code}</code>{outcome}"
+        f" · <code>{match.code}</code>{_outcome(match, locale)}"
     )
+
+
+def _outcome(match: ContestMatch, locale: str) -> str:
+    if match.status is MatchStatus.PENDING:
+        return ""
+    return f" → {pair_label(match.winner, locale)}" if match.winner is not None else " → ⊘"
+
+
+def table_label(table: int, locale: str) -> str:
+    return f"Table {table}" if is_english(locale) else f"{table}号桌"
+
+
+def _table_lines(contest: Contest, match: ContestMatch, method: SeatAssignment, locale: str) -> list[str]:
+    """A physical table: its number and code, then who sits North–South and East–West (V17), each
+    pair on its own line so that a phone never wraps them; a card draw shows the cards drawn."""
+    seats = seating(contest.seed, match, method)
+    third = _(" (3rd place)", locale) if match.kind is MatchKind.THIRD_PLACE else ""
+    cards = {n: "" for n in match.pairs}
+    if seats.cards:
+        for index, number in enumerate(match.pairs):
+            cards[number] = " 🃏" + "→".join(RANKS[v - 1] for v in seats.cards[index::2])
+    ns, ew = (contest.pair(n) for n in (seats.ns, seats.ew))
+    heading = f"<b>{table_label(match.table, locale)}</b> <code>{match.code}</code>"
+    return [
+        heading + _outcome(match, locale) + third,
+        _("NS {pair}", locale, pair=pair_line(ns, locale)) + cards[seats.ns],
+        _("EW {pair}", locale, pair=pair_line(ew, locale)) + cards[seats.ew],
+    ]
+
+
+def seats_legend(method: SeatAssignment, locale: str) -> str:
+    """How the seats above were given (one line under the tables)."""
+    texts = {
+        SeatAssignment.CARD_DRAW: _(
+            "Seats: each pair drew a card 🃏, the smaller card sits North–South (小牌坐南北); "
+            "equal cards drew again.",
+            locale,
+        ),
+        SeatAssignment.MOVEMENT_TABLE: _(
+            "Seats by the movement table: the pair listed first sits North–South (排前坐南北).", locale
+        ),
+        SeatAssignment.TABLE_NUMBER: _("Seats: the pair listed first sits North–South.", locale),
+        SeatAssignment.LOT: _("Seats drawn by lot (抓阄) from the published seed.", locale),
+    }
+    return texts[method]
 
 
 def _schedule_line(contest: Contest, played: Round, locale: str) -> str:
@@ -484,7 +558,7 @@ def details_text(
         lines.append(_("Decided by an extra deal.", locale))
     lines.append(_("How: {how}", locale, how=method_text(result, reporter, locale)))
     if fact.reason:
-        lines.append(_("Reason: {reason}", locale, reason=escape(fact.reason)))
+        lines.append(_("Reason: {reason}", locale, reason=reason_text(fact.reason, locale)))
     if fact.kind is FactKind.REPORT and result.method is PlayMethod.PHYSICAL:
         lines.append(
             _("{loser}: confirm or dispute with the buttons.", locale, loser=pair_label(loser, locale))
@@ -540,7 +614,7 @@ def decision_text(contest: Contest, match: ContestMatch, fact: MatchFact, locale
         locale,
         code=match.code,
         outcome=outcome,
-        reason=escape(fact.reason),
+        reason=reason_text(fact.reason, locale),
     )
 
 
@@ -613,7 +687,102 @@ def deadline_moved_text(contest: Contest, locale: str) -> str:
 
 
 def withdrew_text(contest: Contest, number: int, locale: str) -> str:
-    return _("{pair} withdrew from the contest (弃权).", locale, pair=pair_label(number, locale))
+    """A drawn pair is out, in words that say why (§3.14): 弃权, 请假, or disqualified as late."""
+    pair = pair_label(number, locale)
+    withdrawal = next((w for w in contest.withdrawals if w.number == number), None)
+    if withdrawal is not None and withdrawal.reason is WithdrawReason.LEAVE:
+        return _(
+            "{pair} asked for leave (请假) and leaves the contest; an unplayed match goes to the opponents.",
+            locale,
+            pair=pair,
+        )
+    if withdrawal is not None and withdrawal.reason is WithdrawReason.LATE:
+        return _(
+            "🚫 {pair} is disqualified: late {n} times in a row (§3.14).",
+            locale,
+            pair=pair,
+            n=late_forfeits_in_a_row(contest, number),
+        )
+    return _("{pair} withdrew from the contest (弃权).", locale, pair=pair)
+
+
+def reason_text(reason: str, locale: str) -> str:
+    """A decision's reason: the bot's own reasons in words, an organiser's as typed (escaped)."""
+    if reason.startswith(LATE_REASON) and reason[len(LATE_REASON) :].isdigit():
+        return _("came {minutes} minutes late (§3.14)", locale, minutes=int(reason[len(LATE_REASON) :]))
+    if reason == "withdrawal":
+        return _("the opponents withdrew", locale)
+    return escape(reason)
+
+
+def late_noted_text(contest: Contest, match: ContestMatch, number: int, minutes: int, locale: str) -> str:
+    """/late below the rules' threshold: noted, nothing forfeited."""
+    limit = contest.round_rules(match.round).late_forfeit_minutes
+    return _(
+        "Noted: {pair} came {minutes} minutes late to match {code}. Under the {limit}-minute "
+        "limit: no forfeit.",
+        locale,
+        pair=pair_label(number, locale),
+        minutes=minutes,
+        code=match.code,
+        limit=limit,
+    )
+
+
+# ---------------------------------------------------------------- table clocks
+
+
+def _tables(clocks: Sequence[TableClock], locale: str) -> str:
+    numbers = (", " if is_english(locale) else "、").join(str(c.table) for c in clocks)
+    if len(clocks) == 1:
+        return _("table {tables}", locale, tables=numbers)
+    return _("tables {tables}", locale, tables=numbers)
+
+
+def _clock_time(contest: Contest, moment: datetime) -> str:
+    return f"{moment.astimezone(zone(contest.settings.zone_name)):%H:%M}"
+
+
+def time_up_rule(rules: Rules, locale: str) -> str:
+    """What happens to the deal in hand when a timed game runs out (V34)."""
+    if rules.time_up is TimeUp.STOP_AT_ONCE:
+        return _("Stop at once: the deal in hand does not count.", locale)
+    return _("Finish the deal in hand, then stop: the side ahead wins.", locale)
+
+
+def clock_started_text(contest: Contest, number: int, clocks: Sequence[TableClock], locale: str) -> str:
+    first = clocks[0]
+    return _(
+        "⏱ <b>{name}</b>, round {n}: the clock runs at {tables}: {minutes} minutes, until {end}. "
+        "At the end: {rule}",
+        locale,
+        name=escape(contest.name),
+        n=number,
+        tables=_tables(clocks, locale),
+        minutes=first.minutes,
+        end=_clock_time(contest, first.ends_at),
+        rule=time_up_rule(contest.round_rules(number), locale),
+    )
+
+
+def clock_warning_text(contest: Contest, number: int, clocks: Sequence[TableClock], locale: str) -> str:
+    return _(
+        "⏳ Round {n}, {tables}: 10 minutes left (until {end}).",
+        locale,
+        n=number,
+        tables=_tables(clocks, locale),
+        end=_clock_time(contest, clocks[0].ends_at),
+    )
+
+
+def time_up_text(contest: Contest, number: int, clocks: Sequence[TableClock], locale: str) -> str:
+    return _(
+        "⏱ Time is up: round {n}, {tables}. {rule}",
+        locale,
+        n=number,
+        tables=_tables(clocks, locale),
+        rule=time_up_rule(contest.round_rules(number), locale),
+    )
 
 
 # ---------------------------------------------------------------- standings and the end
