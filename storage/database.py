@@ -21,6 +21,7 @@ from typing import Final
 import aiosqlite
 
 from storage.contest_links import ContestLinkRepository, ReservationRepository
+from storage.contest_sheets import ContestSheetRepository
 from storage.contests import ContestRepository
 from storage.outbox import OutboxRepository
 from storage.repositories import ActionLog, ChatRepository, SeatRepository, TableRepository, UserRepository
@@ -75,6 +76,7 @@ class Database:
         self.contests = ContestRepository(conn)  # multi-row writes on its own connection
         self.reservations = ReservationRepository(conn)
         self.contest_links = ContestLinkRepository(conn)
+        self.contest_sheets = ContestSheetRepository(conn)
 
     @classmethod
     async def open(
