@@ -33,6 +33,7 @@ from typing import Any
 import aiosqlite
 
 from engine.contest import (
+    ClockStarted,
     Contest,
     ContestClosed,
     ContestMatch,
@@ -60,6 +61,7 @@ from engine.contest import (
     Schedule,
     ScheduleKind,
     SignedUp,
+    TableClock,
     Withdrawal,
     WithdrawReason,
     Withdrew,
@@ -284,6 +286,11 @@ class ContestRepository:
         byes = await self._all(
             "SELECT round, pair FROM contest_byes WHERE contest_id = ? ORDER BY rowid", (contest_id,)
         )
+        clocks = await self._all(
+            "SELECT round, table_no, started_at, minutes FROM contest_clocks WHERE contest_id = ?"
+            " ORDER BY rowid",
+            (contest_id,),
+        )
         return tuple(
             Round(
                 number,
@@ -291,6 +298,11 @@ class ContestRepository:
                 tuple(m for m in matches if m.round == number),
                 tuple(pair for round_, pair in byes if round_ == number),
                 stage,
+                tuple(
+                    TableClock(table, datetime.fromisoformat(at), minutes)
+                    for round_, table, at, minutes in clocks
+                    if round_ == number
+                ),
             )
             for number, kind, closes_at, zone, starts_at, venue, stage in rows
         )
@@ -365,9 +377,11 @@ def _events_of(contest: Contest) -> Iterable[Event]:
     if contest.pairs:
         yield Drawn(contest.seed.hex, contest.pairs)
     for played in contest.rounds:
-        bare = replace(played, matches=tuple(replace(m, facts=()) for m in played.matches))
+        bare = replace(played, matches=tuple(replace(m, facts=()) for m in played.matches), clocks=())
         yield RoundDrawn(bare)
         yield from (MatchUpdated(m, fact, MatchNote.REPORTED) for m in played.matches for fact in m.facts)
+        if played.clocks:
+            yield ClockStarted(played.number, played.clocks)
     yield from (PairWithdrew(w) for w in contest.withdrawals)
 
 
@@ -413,6 +427,12 @@ async def _write_event(conn: aiosqlite.Connection, contest_id: int, event: Event
             await _insert_fact(conn, contest_id, match.code, fact)
         case DeadlineMoved(round_number, deadline):
             await _move_deadline(conn, contest_id, round_number, deadline)
+        case ClockStarted(number, clocks):
+            await conn.executemany(
+                "INSERT INTO contest_clocks (contest_id, round, table_no, started_at, minutes)"
+                " VALUES (?, ?, ?, ?, ?)",
+                [(contest_id, number, c.table, _iso(c.started_at), c.minutes) for c in clocks],
+            )
         case ContestClosed(at):
             await _exec(conn, "UPDATE contests SET closed_at = ? WHERE id = ?", (_iso(at), contest_id))
 

@@ -96,7 +96,8 @@ def test_lateness_below_the_threshold_is_noted_and_at_it_a_walkover() -> None:
     contest = at_tables(4, "five-round-knockout")
     match = contest.rounds[0].matches[0]
     late, opponent = match.pairs
-    assert record_lateness(contest, code=match.code, late_pair=late, minutes=14, by=1, now=STARTED).events == ()
+    under = record_lateness(contest, code=match.code, late_pair=late, minutes=14, by=1, now=STARTED)
+    assert under.events == ()
     step = record_lateness(contest, code=match.code, late_pair=late, minutes=15, by=1, now=STARTED)
     (event,) = step.events
     assert isinstance(event, MatchUpdated) and event.note is MatchNote.WALKOVER
@@ -130,8 +131,9 @@ def test_leave_is_refused_once_the_match_has_a_result_or_its_clock_runs() -> Non
     contest = report_win(contest, first.pairs[1], at=STARTED)
     after_result = contest.pair(first.pairs[0]).user_ids[0]
     leave = WithdrawReason.LEAVE
-    assert refusal(lambda: withdraw(contest, after_result, now=STARTED, reason=leave)) is Refusal.LEAVE_TOO_LATE
+    too_late = Refusal.LEAVE_TOO_LATE
+    assert refusal(lambda: withdraw(contest, after_result, now=STARTED, reason=leave)) is too_late
     contest = start_clock(contest, now=STARTED).contest
     playing = contest.pair(second.pairs[0]).user_ids[0]
-    assert refusal(lambda: withdraw(contest, playing, now=STARTED, reason=leave)) is Refusal.LEAVE_TOO_LATE
+    assert refusal(lambda: withdraw(contest, playing, now=STARTED, reason=leave)) is too_late
     assert withdraw(contest, playing, now=STARTED).events  # /withdraw (弃权) still can
