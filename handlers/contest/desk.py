@@ -118,7 +118,9 @@ class ContestDesk:
     budget: ChatBudget
     renderer: Executor
     clock: Clock = _utc_now  # tests move time by replacing it
-    match_rules: Callable[[Contest], Rules] = Contest.rules  # tests shorten the match
+    match_rules: Callable[[Contest, int], Rules] = Contest.round_rules
+    """A bot table's rules for a match of round N: the round's stage rules (精方's best-of-three
+    semi-final and final); tests shorten the match."""
     webhook_allowed: Callable[[str], bool] = lambda url: url.startswith(WEBHOOK_PREFIX)
     job_queue: JobQueue[Any] | None = None
     table_matches: dict[int, tuple[Contest, ContestMatch]] = field(default_factory=dict)

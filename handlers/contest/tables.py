@@ -102,7 +102,7 @@ async def open_table(context: Context, chat_id: int, user_id: int, code: str) ->
     contest = stored.contest
     first, second = (contest.pair(n) for n in match.pairs)
     sides = {uid: 0 for uid in first.user_ids} | {uid: 1 for uid in second.user_ids}
-    rules = desk.match_rules(contest)
+    rules = desk.match_rules(contest, match.round)
     try:
         table = await context.services.tables.create(
             chat_id=chat_id,

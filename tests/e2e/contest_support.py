@@ -30,12 +30,12 @@ BOT = User(666, "GuandanTestBot")
 CARD = "抽签种子 SHA-256"  # in every contest card
 MATCH_TIMEOUT = 240.0
 
-MatchRules = Callable[[Contest], Rules]
+MatchRules = Callable[[Contest, int], Rules]  # (contest, round number) → a bot table's rules
 
 
-def one_deal(contest: Contest) -> Rules:
-    """The 000-E tests' bot tables: the contest's points match cut to one deal."""
-    return replace(contest.rules(), points_deals=1)
+def one_deal(contest: Contest, number: int) -> Rules:
+    """The 000-E tests' bot tables: the round's points match cut to one deal."""
+    return replace(contest.round_rules(number), points_deals=1)
 
 
 class Clock:

@@ -1,0 +1,318 @@
+"""One contest of each family through the emulator, from sign-up to the final places and prizes.
+
+* **精方 knockout with repechage** (000-L/002-B, RULES.md §3.5): eleven pairs, as in the seed's
+  third round — a qualifying round of five matches and a bye, the five losers and the bye
+  drawn into a repechage of three matches, 复赛 of the eight, best-of-three semi-finals,
+  the final and the 3rd/4th match; places 1–4 with the seed's four prizes.
+* **积分编排 Swiss** (003-A/000-B, §3.12): six pairs, three rounds paired by score, never a
+  rematch; places by 积分, then 级差, then 对手分.
+* **Grouped movement** (001-B, §3.10): eight pairs in two groups of four, three rounds by the
+  movement table (the pair listed first sits North–South), total score 100 + 级差.
+
+In each, one match is played through the bot by four simulated people (提示 then 出牌 in
+their private chats, no AI), its rules shortened so that one or two deals decide it (every
+deal is worth 12 levels), and the others are entered as at a physical table: typed
+``掼蛋N组`` lines confirmed by the opponents, and the recorder's figures (the final levels)
+given to the bot by the organiser's ``/result … levels=…``.
+
+The group's message budget (18 a minute) and the Bot API rate limiter are lifted for these
+bots (:func:`~tests.e2e.contest_support.running_bot`'s ``group_limit``): the budget is
+measured by ``test_contest_e2e`` and the table tests, and at 18 a minute a 16-match contest
+would spend most of its run waiting for it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections import Counter
+from collections.abc import Callable, Sequence
+from pathlib import Path
+
+from emulator.client import BotMessage, Chat, Emulator, Telegram, User, wait_for
+from engine.contest import Contest, ContestMatch, MatchKind, official_line
+from engine.rules import MatchFormat, Rules
+from tests.e2e.contest_support import (
+    BOT,
+    CARD,
+    Clock,
+    contest_in,
+    details_of,
+    play_table,
+    press,
+    running_bot,
+    sides_of,
+    sign_up_pairs,
+    wait_text,
+)
+from tests.e2e.test_match_e2e import Table
+
+GROUP_LIMIT = 600  # messages a minute: no wait for the budget (see the module docstring)
+
+
+def twelve_levels(contest: Contest, number: int) -> Rules:
+    """A bot table's rules for round ``number`` cut short: every deal is worth 12 levels (2 → A)."""
+    return contest.round_rules(number).replace(level_ups=(12, 12, 12))
+
+
+def people(first_id: int, prefix: str, pairs: int) -> list[tuple[User, User]]:
+    return [
+        (
+            User(first_id + 2 * i, f"{prefix}{i}a", username=f"{prefix.lower()}{i}a"),
+            User(first_id + 2 * i + 1, f"{prefix}{i}b", username=f"{prefix.lower()}{i}b"),
+        )
+        for i in range(pairs)
+    ]
+
+
+class Organised:
+    """One contest as its organiser and players see it in their group."""
+
+    def __init__(
+        self,
+        telegram: Telegram,
+        group: Chat,
+        club: Chat,
+        organiser: User,
+        pairs: Sequence[tuple[User, User]],
+        db_path: Path,
+    ) -> None:
+        self.telegram = telegram
+        self.group = group
+        self.club = club  # the bot-played matches are played in groups numbered after it
+        self.clubs = 0
+        self.organiser = organiser
+        self.pairs = pairs
+        self.db_path = db_path
+        self.everyone = [organiser, *(u for pair in pairs for u in pair)]
+
+    async def contest(self) -> Contest:
+        return await contest_in(self.db_path, self.group)
+
+    def sides(self, contest: Contest, match: ContestMatch) -> list[list[User]]:
+        return sides_of(self.everyone, contest, match)
+
+    async def open(self, command: str) -> None:
+        """The organiser creates the contest; every pair signs up together; the draw."""
+        await self.telegram.set_admins(self.group, [self.organiser, BOT])
+        for a, b in self.pairs:
+            for person in (a, b):
+                await self.telegram.send(person, Chat.private(person), "/start")
+        await self.telegram.send(self.organiser, self.group, command)
+        await wait_text(self.telegram, self.group, CARD)
+        await sign_up_pairs(self.telegram, self.group, self.pairs)
+        await self.telegram.send(self.organiser, self.group, "/draw")
+
+    async def pairing_message(self, number: int) -> BotMessage:
+        message = await wait_text(self.telegram, self.group, f"第 {number} 轮对阵")
+        contest = await self.contest()
+        for match in contest.rounds[number - 1].matches:
+            assert match.code in message.content, (match.code, message.content)
+        return message
+
+    async def next_round(self, number: int, schedule: str = "") -> Contest:
+        await self.telegram.send(self.organiser, self.group, f"/round next {schedule}".strip())
+        await self.pairing_message(number)
+        return await self.contest()
+
+    async def newest_id(self) -> int:
+        shown = await self.telegram.messages(self.group)
+        return shown[-1].message_id if shown else 0
+
+    async def posted_after(self, after: int, fits: Callable[[BotMessage], bool]) -> BotMessage:
+        async def found() -> BotMessage | None:
+            shown = await self.telegram.messages(self.group)
+            return next((m for m in shown if m.message_id > after and fits(m)), None)
+
+        return await wait_for(found, timeout=70, what="a new message in the group")
+
+    async def official(self, after: int, winner: int) -> None:
+        """The official line ``掼蛋N组`` was posted after message ``after``."""
+        line = official_line(winner)
+        await self.posted_after(after, lambda m: m.content == line)
+
+    async def typed(self, match: ContestMatch, winner: int) -> None:
+        """A player of the winning pair types the line; an opponent confirms it."""
+        contest = await self.contest()
+        sides = self.sides(contest, match)
+        reporter = sides[match.pairs.index(winner)][1]
+        opponent = sides[1 - match.pairs.index(winner)][0]
+        after = await self.newest_id()
+        await self.telegram.send(reporter, self.group, official_line(winner))
+        await self.official(after, winner)
+        details = await details_of(self.telegram, self.group, match)
+        text, alert = await press(self.telegram, opponent, details, "确认")
+        assert not alert, text
+        await self.posted_after(after, lambda m: f"{opponent.first_name} 已确认" in m.content)
+
+    async def recorded(
+        self, match: ContestMatch, winner: int, levels: str = "", *, lost_at: str = "10"
+    ) -> None:
+        """The table's recorder wrote the final levels: entered by the organiser's ``/result``
+        with the figures (``levels`` in the match's pair order, with ``time`` when the clock
+        ended it; else the winner passed A and the losers reached ``lost_at``)."""
+        after = await self.newest_id()
+        if levels:
+            figures = f"levels={levels} time"
+        else:
+            figures = f"levels=A:{lost_at}" if winner == match.pairs[0] else f"levels={lost_at}:A"
+        await self.telegram.send(
+            self.organiser, self.group, f"/result {match.code} {winner} {figures} 记分表"
+        )
+        await self.posted_after(after, lambda m: f"组织者裁定比赛 {match.code}" in m.content)
+        await self.official(after, winner)
+
+    async def played(self, match: ContestMatch) -> int:
+        """The match's four people open its table in a club group of their own (a new one
+        for each match: a table's end is read from its group) and play it out; the result
+        reports itself in the contest's group. Returns the winner."""
+        self.clubs += 1
+        club = Chat.group(self.club.id - self.clubs, f"球友群{self.clubs}")
+        contest = await self.contest()
+        sides = self.sides(contest, match)
+        after = await self.newest_id()
+        await self.telegram.send(sides[0][0], club, f"/newgame match={match.code}")
+        table = Table(self.telegram, club, self.db_path)
+        lobby = await table.lobby()
+        assert match.code in lobby.content and contest.name in lobby.content
+        await play_table(self.telegram, table, sides)
+        finished = (await self.contest()).match_by_code(match.code)
+        assert finished.winner is not None and finished.result is not None
+        assert finished.result.figures is not None  # the engine's own 级差 and round score
+        await self.official(after, finished.winner)
+        return finished.winner
+
+    async def round_complete(self, number: int) -> None:
+        await wait_text(self.telegram, self.group, f"第 {number} 轮结束")
+
+    async def close(self) -> BotMessage:
+        """/contest close announces the final places once; a second close posts nothing more."""
+        await self.telegram.send(self.organiser, self.group, "/contest close")
+        places = await wait_text(self.telegram, self.group, "比赛结束。最终名次")
+        await self.telegram.send(self.organiser, self.group, "/contest close")
+        await self.telegram.wait_idle()
+        await asyncio.sleep(1.0)
+        shown = await self.telegram.messages(self.group)
+        assert sum("比赛结束。最终名次" in m.content for m in shown) == 1
+        return places
+
+    async def standings(self) -> str:
+        """/standings: the picture, and the text (its caption, or a message of its own when long)."""
+        after = await self.newest_id()
+        await self.telegram.send(self.organiser, self.group, "/standings")
+        picture = await self.posted_after(after, lambda m: m.photo_id is not None)
+        assert (await self.telegram.photo(picture)).startswith(b"\x89PNG")
+        text = await self.posted_after(after, lambda m: "积分榜" in m.content)
+        return text.content
+
+
+def assert_valid_round(contest: Contest, number: int) -> None:
+    """Nobody twice in a round; every pair in a match or a bye at most once."""
+    played = contest.rounds[number - 1]
+    seen = Counter(n for m in played.matches for n in m.pairs) + Counter(played.byes)
+    assert all(count == 1 for count in seen.values()), (number, seen)
+
+
+def place_lines(message: BotMessage) -> list[str]:
+    return [line for line in message.content.splitlines() if line[:1].isdigit()]
+
+
+def has_place(lines: list[str], place: int, number: int, prize: str) -> bool:
+    return any(x.startswith(f"{place}. {number}组") and x.endswith(prize) for x in lines)
+
+
+# ---------------------------------------------------------------- 精方 knockout with repechage
+
+JINGFANG_GROUP = Chat.group(-7001, "精方药业群")
+JINGFANG_CLUB = Chat.group(-7002, "精方球友群")
+JINGFANG_ORGANISER = User(7000, "Jing", username="jing7")
+JINGFANG_PAIRS = people(7001, "J", 11)
+
+
+async def test_jingfang_knockout_with_repechage_to_four_prizes(
+    emulator: Emulator, telegram: Telegram, token: str, tmp_path: Path
+) -> None:
+    db_path = tmp_path / "jingfang.db"
+    cup = Organised(telegram, JINGFANG_GROUP, JINGFANG_CLUB, JINGFANG_ORGANISER, JINGFANG_PAIRS, db_path)
+    async with running_bot(emulator, token, db_path, Clock(), match=twelve_levels, group_limit=GROUP_LIMIT):
+        await cup.open("/contest new 精方杯 format=jingfang")
+        first = await cup.pairing_message(1)
+        contest = await cup.contest()
+        assert len(contest.pairs) == 11 and contest.seed.hex in first.content
+
+        # qualifying: five matches and a bye; the bye does not advance (§3.5)
+        qualifying = contest.rounds[0]
+        assert qualifying.stage == "qualifying" and len(qualifying.matches) == 5
+        (bye,) = qualifying.byes
+        assert f"{bye}组" in first.content and "轮空" in first.content
+        assert_valid_round(contest, 1)
+        bot_match, *rest = qualifying.matches
+        await cup.played(bot_match)
+        for match, enter in zip(rest, (cup.typed, cup.recorded, cup.typed, cup.recorded), strict=True):
+            if enter == cup.typed:
+                await cup.typed(match, match.pairs[0])
+            else:
+                await cup.recorded(match, match.pairs[1])
+        await cup.round_complete(1)
+        contest = await cup.contest()
+        winners = {m.winner for m in contest.rounds[0].matches}
+        losers = {m.opponent(m.winner) for m in contest.rounds[0].matches if m.winner is not None}
+
+        # repechage (附加赛): the five losers and the bye play for the three places left
+        contest = await cup.next_round(2)
+        repechage = contest.rounds[1]
+        assert repechage.stage == "repechage" and len(repechage.matches) == 3
+        assert {n for m in repechage.matches for n in m.pairs} == losers | {bye}
+        assert set(repechage.byes) == winners  # the qualified wait, shown as byes
+        assert_valid_round(contest, 2)
+        for match in repechage.matches:
+            await cup.recorded(match, match.pairs[0], lost_at="Q")
+        await cup.round_complete(2)
+
+        # 复赛: the five qualified and the three repechage winners, down to four
+        contest = await cup.next_round(3)
+        quarter = contest.rounds[2]
+        rescued = {m.winner for m in contest.rounds[1].matches}
+        assert quarter.stage == "quarter" and len(quarter.matches) == 4 and not quarter.byes
+        assert {n for m in quarter.matches for n in m.pairs} == winners | rescued
+        assert_valid_round(contest, 3)
+        for match in quarter.matches:
+            await cup.typed(match, match.pairs[1])
+        await cup.round_complete(3)
+
+        # semi-finals and final best of three: one semi-final through the bot (a deal a game)
+        contest = await cup.next_round(4, "at=2026-12-20T14:00 place=精方药业会议室")
+        semi = contest.rounds[3]
+        assert semi.stage == "semi" and len(semi.matches) == 2
+        assert contest.round_rules(4).match_format is MatchFormat.BEST_OF
+        assert contest.round_rules(3).match_format is MatchFormat.LEVEL_RACE
+        bot_semi, typed_semi = semi.matches
+        await cup.played(bot_semi)  # the stage's rules reach the bot's table: best of three
+        figures = (await cup.contest()).match_by_code(bot_semi.code).result.figures  # type: ignore[union-attr]
+        assert figures is not None and figures.reason == "best_of" and max(figures.games_won) == 2
+        await cup.typed(typed_semi, typed_semi.pairs[0])
+        await cup.round_complete(4)
+        contest = await cup.next_round(5, "at=2026-12-20T16:00 place=精方药业会议室")
+        semi, final_round = contest.rounds[3:]
+        assert final_round.stage == "final"
+        final = next(m for m in final_round.matches if m.kind is MatchKind.MAIN)
+        third = next(m for m in final_round.matches if m.kind is MatchKind.THIRD_PLACE)
+        semi_losers = {m.opponent(m.winner) for m in semi.matches if m.winner is not None}
+        assert set(final.pairs) == {m.winner for m in semi.matches} and set(third.pairs) == semi_losers
+        await cup.recorded(final, final.pairs[1], lost_at="K")
+        await cup.typed(third, third.pairs[0])
+        await wait_text(telegram, JINGFANG_GROUP, "比赛已决出名次")
+
+        await telegram.send(JINGFANG_ORGANISER, JINGFANG_GROUP, "/bracket")
+        bracket = await telegram.wait_message(
+            JINGFANG_GROUP, lambda m: m.photo_id is not None and "精方杯" in m.content, timeout=70
+        )
+        assert (await telegram.photo(bracket)).startswith(b"\x89PNG")
+        await cup.standings()
+        places = place_lines(await cup.close())
+        for place, number, prize in (
+            (1, final.pairs[1], "冠军"),
+            (2, final.pairs[0], "亚军"),
+            (3, third.pairs[0], "季军"),
+            (4, third.pairs[1], "第四名"),
+        ):
+            assert has_place(places, place, number, prize), places
