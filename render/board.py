@@ -108,7 +108,7 @@ def _draw_row(
 def draw_cell(draw: ImageDraw.ImageDraw, cell: Cell, x: int, top: int, column: Column) -> None:
     """One cell's text, shortened to fit and aligned as its column says."""
     face = font(TEXT, bold=cell.bold)
-    text = fit(cell.text, face, column.width - 20)
+    text = fit(cell.text, face, column.width - 20) if cell.text else ""  # empty: nothing, not "?"
     anchor, tx = {
         "left": ("lm", x + 12),
         "center": ("mm", x + column.width / 2),

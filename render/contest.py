@@ -80,6 +80,7 @@ class BracketMatch:
     scores: tuple[str, str] = ("", "")
     winner: int | None = None  # 0 or 1 once decided
     label: str = ""  # above the box, e.g. 三四名决赛 for the match for 3rd
+    bye: bool = False  # one pair only: 轮空 (or waiting for a later stage), not 待定
 
 
 @dataclass(frozen=True, slots=True)
@@ -145,7 +146,7 @@ def standings_layout(view: StandingsView) -> list[Column]:
 _FLEX_MIN: Final = 180  # px a names column keeps before the figures give way
 _CELL_MIN: Final = 64
 _CELL_MAX: Final = 240
-_PADDING: Final = 28  # draw_cell leaves 10 px each side
+_PADDING: Final = 24  # draw_cell fits the text in the width less 20 px
 
 
 def _wanted(column: TableColumn, cells: list[str]) -> int:
@@ -184,7 +185,8 @@ def bracket_image(view: BracketView, *, locale: str = "zh") -> Image.Image:
         )
         for m, match in enumerate(bracket_round.matches):
             _draw_match(draw, left, round(centres[r][m]), match, locale)
-            if r + 1 < len(view.rounds) and m // 2 < len(view.rounds[r + 1].matches):
+            following = view.rounds[r + 1].matches if r + 1 < len(view.rounds) else ()
+            if m // 2 < len(following) and _feeds(match, following[m // 2]):
                 _draw_link(draw, left + _BOX_WIDTH, centres[r][m], centres[r + 1][m // 2])
     return image
 
@@ -216,7 +218,8 @@ def _draw_match(draw: ImageDraw.ImageDraw, left: int, centre: int, match: Bracke
         (left, top, left + _BOX_WIDTH, top + _BOX_HEIGHT), 12, fill=theme.PAPER, outline=theme.RULE, width=2
     )
     draw.line((left + 8, centre, left + _BOX_WIDTH - 8, centre), fill=theme.RULE, width=2)
-    undecided = "TBD" if is_english(locale) else "待定"
+    english = is_english(locale)
+    undecided = ("bye" if english else "轮空") if match.bye else ("TBD" if english else "待定")
     for side in (0, 1):
         won = match.winner == side
         y = top + _BOX_HEIGHT // 4 + side * _BOX_HEIGHT // 2
@@ -242,6 +245,14 @@ def _draw_match(draw: ImageDraw.ImageDraw, left: int, centre: int, match: Bracke
             fill=theme.WIN if won else colour,
             anchor="rm",
         )
+
+
+def _feeds(match: BracketMatch, target: BracketMatch) -> bool:
+    """Whether ``match``'s winner plays ``target`` (a fixed bracket), so a line joins them; a
+    redrawn round's matches are not linked. An open match feeds an open slot."""
+    if match.winner is None:
+        return None in target.pairs and not target.bye
+    return match.pairs[match.winner] in target.pairs
 
 
 def _draw_link(draw: ImageDraw.ImageDraw, x: int, y: float, target: float) -> None:

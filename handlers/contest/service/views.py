@@ -71,7 +71,7 @@ def bracket_view(contest: Contest, locale: str) -> BracketView:
         BracketRound(
             name=round_name(contest, played, locale),
             matches=tuple(_bracket_match(contest, m, locale) for m in played.matches)
-            + tuple(BracketMatch((pair_label(n, locale), None), winner=0) for n in played.byes),
+            + tuple(BracketMatch((pair_label(n, locale), None), winner=0, bye=True) for n in played.byes),
         )
         for played in contest.rounds
     )
