@@ -30,13 +30,13 @@ from engine.contest import (
     final_places,
     late_forfeits_in_a_row,
     official_line,
-    standings,
 )
 from engine.contest.contest import LATE_REASON
 from engine.contest.deadlines import zone
 from engine.contest.seating import RANKS, seating
-from engine.contest.standings import Mark, PairStatus
+from engine.contest.standings import KNOCKOUT_FAMILIES, Column, PairStatus, contest_standings
 from engine.rules import Rules, SeatAssignment, TimeUp
+from handlers.contest.service.columns import figures_text, standings_subtitle
 from handlers.table.service.texts import _, escape, preset_title
 from render.words import is_english
 
@@ -788,30 +788,29 @@ def time_up_text(contest: Contest, number: int, clocks: Sequence[TableClock], lo
 # ---------------------------------------------------------------- standings and the end
 
 
-_MARKS = {
-    Mark.WON: "✓",
-    Mark.LOST: "✗",
-    Mark.BYE: "○",
-    Mark.BOTH_OUT: "⊘",
-    Mark.PENDING: "…",
-    Mark.ABSENT: "·",
-}
-
-
 def standings_text(contest: Contest, locale: str) -> str:
+    """The standings picture's columns as text: one line per pair in the format's order."""
+    table = contest_standings(contest)
     lines = [
         _("📊 <b>{name}</b> — standings", locale, name=escape(contest.name)),
         phase_text(contest, locale),
     ]
-    for row in standings(contest):
-        marks = "".join(_MARKS[m] for m in row.marks)
-        place = f"#{row.place} " if row.place is not None else ""
+    if table.rounds:
+        lines.append(standings_subtitle(table, locale))
+    knockout = table.family in KNOCKOUT_FAMILIES
+    for row in table.rows:
+        lot = " 🎲" if row.by_lot else ""
+        figures = figures_text(table, row, locale)
+        champion = row.status is PairStatus.CHAMPION and row.prize is not None  # the prize says it
+        shown = (knockout and not champion) or row.status is PairStatus.WITHDRAWN
+        status = f" {_status_word(row.status, locale)}" if shown else ""
         prize = f" 🏅{escape(row.prize)}" if row.prize else ""
-        status = _status_word(row.status, locale)
         lines.append(
-            f"{place}<b>{pair_label(row.number, locale)}</b> {escape(row.names)} {marks} {status}{prize}"
+            f"{row.rank}. <b>{pair_label(row.number, locale)}</b> {escape(row.names)}{lot}"
+            f" — {figures}{status}{prize}"
         )
-    lines.append(_("✓ won ✗ lost ○ bye ⊘ both out … pending", locale))
+    if Column.MARKS in table.columns:
+        lines.append(_("✓ won ✗ lost ○ bye ⊘ both out … pending", locale))
     return "\n".join(lines)
 
 
