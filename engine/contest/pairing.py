@@ -134,11 +134,6 @@ class ContestFormat:
     named_rounds: bool = True  # knockout rounds named by the field left (决赛, 半决赛…); 002-C: not
     uses_tags: str = ""  # what a sign-up's tag means here: "unit" (000-S), "slot" (002-E)
 
-    @property
-    def scored(self) -> bool:
-        """Standings show 积分 / 级差 or points columns rather than only the round reached."""
-        return self.family is not Family.KNOCKOUT
-
     def check_field(self, count: int) -> None:
         """Refuse a draw this format cannot run (too few or too many pairs)."""
         if count < self.min_pairs:
