@@ -26,6 +26,7 @@ from __future__ import annotations
 import asyncio
 from collections import Counter
 from collections.abc import Callable, Sequence
+from fractions import Fraction
 from pathlib import Path
 
 from emulator.client import BotMessage, Chat, Emulator, Telegram, User, wait_for
@@ -212,6 +213,11 @@ def assert_valid_round(contest: Contest, number: int) -> None:
     assert all(count == 1 for count in seen.values()), (number, seen)
 
 
+def signed(value: Fraction) -> str:
+    """级差 as the standings write it: +6, −7 (a minus sign), 0."""
+    return f"+{value}" if value > 0 else f"−{-value}" if value < 0 else "0"
+
+
 def place_lines(message: BotMessage) -> list[str]:
     return [line for line in message.content.splitlines() if line[:1].isdigit()]
 
@@ -316,3 +322,86 @@ async def test_jingfang_knockout_with_repechage_to_four_prizes(
             (4, third.pairs[1], "第四名"),
         ):
             assert has_place(places, place, number, prize), places
+
+
+# ---------------------------------------------------------------- 积分编排 Swiss
+
+SWISS_GROUP = Chat.group(-7101, "工会掼蛋群")
+SWISS_CLUB = Chat.group(-7102, "工会球友群")
+SWISS_ORGANISER = User(7100, "Su", username="su71")
+SWISS_PAIRS = people(7101, "S", 6)
+
+
+def swiss_places(contest: Contest) -> dict[int, tuple[int, Fraction, int]]:
+    """积分, Σ 级差 and 对手分 of every pair, added up here from the stored results (2/0, §3.12)."""
+    points: Counter[int] = Counter()
+    difference: dict[int, Fraction] = {p.number: Fraction(0) for p in contest.pairs}
+    opponents: dict[int, list[int]] = {p.number: [] for p in contest.pairs}
+    for played in contest.rounds:
+        for match in played.matches:
+            assert match.winner is not None and match.result is not None
+            loser = match.opponent(match.winner)
+            points[match.winner] += 2
+            figures = match.result.figures
+            step = figures.level_difference if figures is not None else Fraction(0)
+            difference[match.winner] += step
+            difference[loser] -= step
+            opponents[match.winner].append(loser)
+            opponents[loser].append(match.winner)
+    return {n: (points[n], difference[n], sum(points[o] for o in opponents[n])) for n in difference}
+
+
+async def test_swiss_three_rounds_by_score_without_a_rematch(
+    emulator: Emulator, telegram: Telegram, token: str, tmp_path: Path
+) -> None:
+    db_path = tmp_path / "swiss.db"
+    cup = Organised(telegram, SWISS_GROUP, SWISS_CLUB, SWISS_ORGANISER, SWISS_PAIRS, db_path)
+    async with running_bot(emulator, token, db_path, Clock(), match=twelve_levels, group_limit=GROUP_LIMIT):
+        await cup.open("/contest new 工会杯 format=swiss")
+        await cup.pairing_message(1)
+        contest = await cup.contest()
+        assert contest.settings.match_preset == "jiangsu-union" and len(contest.rounds[0].matches) == 3
+
+        # round 1: one match through the bot, one recorded at the table, one typed
+        bot_match, recorded, typed = contest.rounds[0].matches
+        await cup.played(bot_match)
+        await cup.recorded(recorded, recorded.pairs[0], lost_at="5")
+        await cup.typed(typed, typed.pairs[1])
+        await cup.round_complete(1)
+
+        # round 2 pairs by score: two winners meet, no rematch
+        contest = await cup.next_round(2, "at=2026-12-05T09:00 place=工会活动室")
+        winners = {m.winner for m in contest.rounds[0].matches}
+        assert any(set(m.pairs) <= winners for m in contest.rounds[1].matches)
+        first, second, third = contest.rounds[1].matches
+        await cup.recorded(first, first.pairs[0], lost_at="K")
+        await cup.recorded(second, second.pairs[1], lost_at="3")
+        await cup.typed(third, third.pairs[0])
+        await cup.round_complete(2)
+
+        # round 3: the clock decided one table (the leader at time wins, 001-E's copy of 003-A)
+        contest = await cup.next_round(3, "at=2026-12-05T10:30 place=工会活动室")
+        first, second, third = contest.rounds[2].matches
+        await cup.recorded(first, first.pairs[0], "K:10")
+        await cup.recorded(second, second.pairs[1], lost_at="8")
+        await cup.typed(third, third.pairs[1])
+        await cup.round_complete(3)
+        await wait_text(telegram, SWISS_GROUP, "比赛已决出名次")  # three rounds: decided
+
+        contest = await cup.contest()
+        met = [frozenset(m.pairs) for r in contest.rounds for m in r.matches]
+        assert len(met) == len(set(met)) == 9  # no rematch (§3.12)
+        for number in (1, 2, 3):
+            assert_valid_round(contest, number)
+        keys = swiss_places(contest)
+        assert sum(k[1] for k in keys.values()) == 0  # 级差 adds up to zero
+        standings = (await cup.standings()).splitlines()
+        ranked = sorted(keys, key=lambda n: keys[n], reverse=True)
+        assert len({keys[n] for n in ranked}) == 6, keys  # these results leave no tie
+        for place, number in enumerate(ranked, start=1):  # the Swiss columns, in the places' order
+            points, difference, opponents = keys[number]
+            line = next(x for x in standings if x.startswith(f"{place}. {number}组"))
+            assert f"积分 {points} · 级差 {signed(difference)} · 对手分 {opponents}" in line, line
+        places = place_lines(await cup.close())
+        for place, number, prize in zip((1, 2, 3), ranked, ("冠军", "亚军", "季军"), strict=False):
+            assert has_place(places, place, number, prize), (places, keys)
