@@ -29,6 +29,7 @@ from engine.contest.seating import RANKS
 from engine.rules import SeatAssignment
 from handlers.contest.desk import GROUP, ContestDesk
 from handlers.contest.service import texts
+from handlers.contest.service.args import ArgProblem, LateWords, parse_late, parse_new, parse_table
 from handlers.platform.chats import ChatBudget
 from handlers.platform.outbox import Outbox
 from storage import Database, StoredContest
@@ -221,3 +222,35 @@ def test_lot_seats_follow_the_seed_and_a_bot_round_keeps_its_line() -> None:
     plain_text = texts.round_text(bot_round, 1, "zh")
     assert "号桌" not in plain_text and "南北" not in plain_text
     assert f"1. <b>{bot_round.rounds[0].matches[0].pairs[0]}组</b>" in plain_text
+
+
+# ---------------------------------------------------------------- the typed words
+
+
+def test_late_and_round_start_words() -> None:
+    assert parse_late(["K7QX", "掼蛋3组", "12分钟"], "掼蛋") == LateWords("K7QX", 3, 12)
+    assert parse_late(["K7QX", "3组", "5"], "掼蛋") == LateWords("K7QX", 3, 5)
+    assert parse_table([]) is None and parse_table(["2号桌"]) == 2
+    wrong = [
+        (["K7QX", "3"], "usage_late"),
+        (["K7QX", "x", "5"], "bad_winner"),
+        (["K", "3", "x"], "usage_late"),
+    ]
+    for late_args, code in wrong:
+        with pytest.raises(ArgProblem) as refused:
+            parse_late(late_args, "掼蛋")
+        assert refused.value.code == code
+    for table_args in (["0"], ["1", "2"], ["first"]):
+        with pytest.raises(ArgProblem) as refused:
+            parse_table(table_args)
+        assert refused.value.code == "usage_start"
+
+
+def test_late_out_sets_the_disqualification_after_repeats() -> None:
+    assert parse_new(["杯", "late_out=3"]).settings.late_disqualify_after == 3  # 001-B
+    assert parse_new(["杯"]).settings.late_disqualify_after is None
+    for bad in ("0", "10", "three"):
+        with pytest.raises(ArgProblem) as refused:
+            parse_new(["杯", f"late_out={bad}"])
+        assert refused.value.code == "bad_late_out"
+        assert "late_out=" in texts.problem_text("bad_late_out", bad, "zh")

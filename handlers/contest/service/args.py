@@ -34,7 +34,8 @@ from engine.figures import reported_figures
 
 MAX_NAME: Final = 60  # characters of a contest name
 MAX_REASON: Final = 300
-OPTIONS: Final = ("format", "preset", "deadline", "tz", "event", "prizes")
+OPTIONS: Final = ("format", "preset", "deadline", "tz", "event", "prizes", "late_out")
+MAX_LATE_OUT: Final = 9  # lateness forfeits in a row that disqualify (001-B: 3, 002-E: 1)
 BOTH_OUT_WORDS: Final = frozenset({"none", "both-out", "bothout", "双出", "两组出局", "均出局"})
 _POINTS: Final = re.compile(r"^(\d{1,3})[:：](\d{1,3})$")
 _AT: Final = re.compile(r"^(\d{4})-(\d{2})-(\d{2})[T ](\d{2}):(\d{2})$")
@@ -60,7 +61,8 @@ class NewContest:
 
 
 def parse_new(args: Sequence[str]) -> NewContest:
-    """``NAME [format=…] [preset=…] [deadline=YYYY-MM-DD[THH:MM]] [tz=…] [event=…] [prizes=…]``."""
+    """``NAME [format=…] [preset=…] [deadline=YYYY-MM-DD[THH:MM]] [tz=…] [event=…] [prizes=…]
+    [late_out=N]`` (N lateness forfeits in a row disqualify, §3.14)."""
     words, options = _split(args)
     name = " ".join(words).strip()
     if not name:
@@ -82,10 +84,18 @@ def parse_new(args: Sequence[str]) -> NewContest:
         settings = replace(settings, zone_name=options["tz"])
     if "prizes" in options:
         settings = replace(settings, prize_tiers=parse_prizes(options["prizes"]))
+    if "late_out" in options:
+        settings = replace(settings, late_disqualify_after=_late_out(options["late_out"]))
     deadline = options.get("deadline")
     if deadline is not None:
         settings = replace(settings, deadline=Deadline.parse(deadline, settings.zone_name))
     return NewContest(name, settings, deadline)
+
+
+def _late_out(text: str) -> int:
+    if not text.isdigit() or not 1 <= int(text) <= MAX_LATE_OUT:
+        raise ArgProblem("bad_late_out", text[:20])
+    return int(text)
 
 
 def _split(args: Sequence[str]) -> tuple[list[str], dict[str, str]]:

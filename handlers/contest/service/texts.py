@@ -128,11 +128,17 @@ def problem_text(code: str, detail: str, locale: str) -> str:
         ),
         "name_too_long": _("The contest name is too long.", locale),
         "unknown_option": _(
-            "Unknown option “{name}”: use format=, preset=, deadline=, tz=, event= or prizes=.",
+            "Unknown option “{name}”: use format=, preset=, deadline=, tz=, event=, prizes= or late_out=.",
             locale,
             name=shown,
         ),
         "repeated_option": _("The option “{name}” is given twice.", locale, name=shown),
+        "bad_late_out": _(
+            "“{name}”: late_out= takes 1 to 9, the lateness forfeits in a row that disqualify a pair "
+            "(001-B: 3, 002-E: 1).",
+            locale,
+            name=shown,
+        ),
         "bad_event": _(
             "The event word “{name}” cannot be used (no digits, spaces or 组).", locale, name=shown
         ),
@@ -320,7 +326,7 @@ def formats_help(locale: str) -> str:
         _(
             "Start one: /contest new NAME [format=…] [preset=…] "
             "[deadline=YYYY-MM-DD[THH:MM]] "
-            "[tz=Asia/Shanghai] [event=掼蛋] [prizes=冠军:1,亚军:1,季军:1]",
+            "[tz=Asia/Shanghai] [event=掼蛋] [prizes=冠军:1,亚军:1,季军:1] [late_out=3]",
             locale,
         )
     )
