@@ -39,6 +39,7 @@ from telegram.ext import (
 
 from handlers import general
 from handlers.contest import commands as contest_commands
+from handlers.contest import sheets as contest_sheets
 from handlers.contest import tables as contest_tables
 from handlers.contest.desk import ContestDesk
 from handlers.platform.chats import ChatFairProcessor, ChatReplies, MessagesOnlyLimiter
@@ -163,6 +164,7 @@ async def open_services(app: App, *, db_path: str, board_interval: float = 3.0) 
     contests = ContestDesk(app.bot, db, board.outbox, board.budget, renderer, job_queue=app.job_queue)
     tables.finished_hooks.append(contests.on_table_finished)  # a contest table's result reports itself
     tables.lobby_headings.append(contests.lobby_heading)  # a contest table's lobby names its match
+    contests.time_up_hooks.append(contest_sheets.time_up_hook(contests))  # a table's time-up on its sheet
     app.bot_data.open(
         Services(
             db=db,
@@ -230,6 +232,7 @@ def register_handlers(app: App) -> None:
     app.add_handler(ChatMemberHandler(members.on_my_chat_member, ChatMemberHandler.MY_CHAT_MEMBER))
     app.add_handler(CallbackQueryHandler(play.on_hand_press, pattern=r"^h:"))
     app.add_handler(CallbackQueryHandler(lobby.on_lobby_press, pattern=r"^[ls]:"))
+    app.add_handler(CallbackQueryHandler(contest_sheets.on_sheet_press, pattern=r"^k:(so|sh):"))
     app.add_handler(CallbackQueryHandler(contest_commands.on_contest_press, pattern=r"^k:"))
     app.add_handler(CallbackQueryHandler(unknown_button))
     app.add_error_handler(on_error)

@@ -67,7 +67,7 @@ from engine.contest import (
 )
 from engine.match import Match
 from engine.rules import Rules
-from handlers.contest.service import texts
+from handlers.contest.service import sheet_texts, texts
 from handlers.contest.service.callback_data import ContestOp, ContestPress
 from handlers.contest.service.views import plain
 from handlers.platform.chats import ChatBudget
@@ -412,20 +412,24 @@ class ContestDesk:
         return text, InlineKeyboardMarkup(rows)
 
     def play_keyboard(self, stored: StoredContest, number: int, locale: str) -> InlineKeyboardMarkup | None:
-        """One button per match still without a result: open its bot table in this group."""
+        """Per match still without a result: open its bot table in this group, and in a round at
+        real tables (fixed or self-scheduled) its score sheet (📝, handlers/contest/sheets.py)."""
         contest = stored.contest
-        if contest.current_round is None or contest.current_round.number != number:
+        current = contest.current_round
+        if current is None or current.number != number:
             return None
-        rows = [
-            [
-                InlineKeyboardButton(
-                    texts.play_button_label(contest, m, locale),
-                    callback_data=ContestPress(ContestOp.PLAY, stored.id, m.code).encode(),
-                )
-            ]
-            for m in contest.current_round.matches
-            if m.status is MatchStatus.PENDING
-        ]
+        physical = current.schedule.kind is not ScheduleKind.BOT
+        rows = []
+        for m in current.matches:
+            if m.status is not MatchStatus.PENDING:
+                continue
+            play = ContestPress(ContestOp.PLAY, stored.id, m.code).encode()
+            label = texts.play_button_label(contest, m, locale)
+            rows.append([InlineKeyboardButton(label, callback_data=play)])
+            if physical:
+                sheet = ContestPress(ContestOp.SHEET_OPEN, stored.id, m.code).encode()
+                label = sheet_texts.open_button_label(m, locale)
+                rows.append([InlineKeyboardButton(label, callback_data=sheet)])
         return InlineKeyboardMarkup(rows) if rows else None
 
     @staticmethod

@@ -25,6 +25,8 @@ class ContestOp(Enum):
     STANDINGS = "st"
     DRAW = "dr"
     MIRROR = "mw"  # /contest wechat in private: this contest gets the webhook just sent
+    SHEET_OPEN = "so"  # the pairing message's 📝: open the match's score sheet privately (arg: code)
+    SHEET = "sh"  # a score sheet button (arg: "CODE.VERSION.KEY", handlers/contest/sheets.py)
 
 
 class BadContestButton(ValueError):

@@ -1,0 +1,405 @@
+"""The recorders' score sheets of matches at physical tables (issue 11), the Telegram side.
+
+A round not played through the bot (a fixed time and place, or self-scheduled) gets a
+``📝 N桌记分`` button per match on its pairing message. A player of that match, or the
+organiser, presses it and gets the sheet in their private chat: one message, edited in
+place, with a button per outcome (南北/东西 × 双下 / 1·3 / 1·4), ↩ undo, ⏱ time up (timed
+formats), 🎴 the first leader's draw (§3.16) and, once the match is decided, ✅ submit,
+which reports the result with the sheet's figures through :meth:`ContestDesk.run` (a
+player's report the opponents may confirm or dispute; the organiser's decision, reason
+"score sheet"), so the group gets the official line and the standings move.
+
+Each press is stored (``db.contest_sheets``) before its result is shown, and the sheet is
+replayed from storage on every press, so a restarted bot shows the same sheet. Every button
+carries the sheet's version: a double tap's second press is stale and gets a toast, never a
+second deal. The round's clock calls :func:`time_up` when a table's time runs out.
+"""
+
+from __future__ import annotations
+
+import functools
+import logging
+from collections.abc import Awaitable, Callable
+
+from telegram import CallbackQuery, InlineKeyboardButton, InlineKeyboardMarkup, Update
+from telegram.constants import ParseMode
+from telegram.error import BadRequest, Forbidden
+
+from engine.contest import (
+    Contest,
+    ContestError,
+    ContestMatch,
+    MatchResult,
+    MatchStatus,
+    PlayMethod,
+    ScheduleKind,
+    Step,
+    decide,
+    report,
+)
+from engine.contest.seating import seating
+from engine.contest.sheet import PARTNER_PLACES, ScoreSheet, SheetEntry, SheetRefused
+from engine.rules import MatchFormat, TimeTieBreak
+from handlers.contest.desk import ContestDesk
+from handlers.contest.service import sheet_texts as words
+from handlers.contest.service import texts
+from handlers.contest.service.callback_data import BadContestButton, ContestOp, ContestPress
+from handlers.platform.context import Context
+from handlers.platform.edits import not_modified
+from handlers.platform.locales import user_locale
+from handlers.table.lobby import is_group_admin
+from handlers.table.service.texts import error_text
+from storage import Database, NotFound, StorageConflict, StorageUnavailable, StoredContest
+
+log = logging.getLogger(__name__)
+
+SHEET_REASON = "score sheet"
+"""The organiser's decision reason when they submit a sheet (kept with the result)."""
+
+_DEALS = {f"{side}{place}": (team, place) for team, side in enumerate("NE") for place in PARTNER_PLACES}
+_TIMES = {"T": None, "TN": 0, "TE": 1}  # ⏱, and 002-A's "a player of NS / EW was already out"
+
+
+# ---------------------------------------------------------------- the sheet from storage
+
+
+async def load_sheet(db: Database, stored: StoredContest, match: ContestMatch) -> ScoreSheet:
+    """A match's sheet replayed from its stored presses, under the round's rules and seats."""
+    rules = stored.contest.round_rules(match.round)
+    seats = seating(stored.contest.seed, match, rules.seat_assignment)
+    presses = await db.contest_sheets.presses(contest_id=stored.id, code=match.code)
+    entries = tuple(SheetEntry.parse(p.entry) for p in presses)
+    return ScoreSheet(rules, ns=seats.ns, ew=seats.ew, presses=entries)
+
+
+def is_physical(contest: Contest, match: ContestMatch) -> bool:
+    """A match of a round played at real tables (fixed time and place, or self-scheduled)."""
+    return contest.rounds[match.round - 1].schedule.kind is not ScheduleKind.BOT
+
+
+def _players(contest: Contest, match: ContestMatch) -> set[int]:
+    return {uid for number in match.pairs for uid in contest.pair(number).user_ids}
+
+
+async def _may_record(context: Context, stored: StoredContest, match: ContestMatch, user_id: int) -> bool:
+    """A player of the match, the contest's organiser or an admin of its group."""
+    if user_id in _players(stored.contest, match) or user_id == stored.contest.organiser_id:
+        return True
+    return await is_group_admin(context, stored.chat_id, user_id)
+
+
+# ---------------------------------------------------------------- keyboard and message
+
+
+def sheet_keyboard(
+    contest_id: int, match: ContestMatch, sheet: ScoreSheet, locale: str
+) -> InlineKeyboardMarkup:
+    """Six outcomes, then undo / time up / first leader, then submit once decided."""
+    version = sheet.version
+
+    def button(label: str, key: str) -> InlineKeyboardButton:
+        arg = f"{match.code}.{version}.{key}"
+        return InlineKeyboardButton(
+            label, callback_data=ContestPress(ContestOp.SHEET, contest_id, arg).encode()
+        )
+
+    rows: list[list[InlineKeyboardButton]] = []
+    if not sheet.is_decided:
+        for key_side, team in (("N", 0), ("E", 1)):
+            rows.append(
+                [
+                    button(words.outcome_label(team, place, locale), f"{key_side}{place}")
+                    for place in PARTNER_PLACES
+                ]
+            )
+    tools: list[InlineKeyboardButton] = []
+    if sheet.rows:
+        tools.append(button(words.undo_label(locale), "U"))
+    timed = sheet.is_timed and not sheet.is_decided and not sheet.state.time_expired
+    player_out = sheet.rules.time_tie_break is TimeTieBreak.PLAYER_OUT
+    if timed and not player_out:
+        tools.append(button(words.time_label(locale), "T"))
+    if sheet.leader_draw_needed:
+        tools.append(button(words.leader_label(locale), "L"))
+    if tools:
+        rows.append(tools)
+    if timed and player_out:  # 002-A: at equal levels a side with a player out wins
+        rows.extend([[button(words.time_out_label(team, locale), key)] for key, team in _TIMES.items()])
+    if sheet.is_decided and sheet.state.winner is not None:
+        rows.append([button(words.submit_label(locale), "S")])
+    return InlineKeyboardMarkup(rows)
+
+
+def _view(
+    stored: StoredContest, match: ContestMatch, sheet: ScoreSheet, locale: str, note: str = ""
+) -> tuple[str, InlineKeyboardMarkup | None]:
+    """The sheet's message: open with its buttons, or closed once the match has a result."""
+    contest = stored.contest
+    if match.status is not MatchStatus.PENDING:
+        return words.closed_text(contest, match, sheet, locale), None
+    return words.sheet_text(contest, match, sheet, locale, note), sheet_keyboard(
+        stored.id, match, sheet, locale
+    )
+
+
+async def _edit(query: CallbackQuery, text: str, markup: InlineKeyboardMarkup | None) -> None:
+    try:
+        await query.edit_message_text(
+            text, parse_mode=ParseMode.HTML, reply_markup=markup, disable_web_page_preview=True
+        )
+    except BadRequest as error:
+        if not not_modified(error):
+            raise
+
+
+# ---------------------------------------------------------------- presses
+
+
+async def on_sheet_press(update: Update, context: Context) -> None:
+    """📝 in the group (open the sheet privately) or a button of the sheet itself."""
+    query = update.callback_query
+    assert query is not None and query.data is not None
+    db = context.services.db
+    locale = await user_locale(db, query.from_user.id)
+    try:
+        press = ContestPress.decode(query.data)
+        stored = await db.contests.get(contest_id=press.contest_id)
+        code = press.arg.split(".")[0]
+        match = stored.contest.match_by_code(code)
+    except (BadContestButton, NotFound, ContestError):
+        await query.answer(error_text("bad_button", locale), show_alert=True)
+        return
+    if not is_physical(stored.contest, match):
+        await query.answer(words.not_physical_text(locale), show_alert=True)
+        return
+    if not await _may_record(context, stored, match, query.from_user.id):
+        await query.answer(words.not_recorder_text(locale), show_alert=True)
+        return
+    try:
+        if press.op is ContestOp.SHEET_OPEN:
+            await _open(query, context, stored, match, locale)
+        else:
+            await _sheet_press(query, context, stored, match, press.arg, locale)
+    except StorageUnavailable:
+        await query.answer(error_text("not_saved", locale), show_alert=True)
+
+
+async def _open(
+    query: CallbackQuery, context: Context, stored: StoredContest, match: ContestMatch, locale: str
+) -> None:
+    """Send the sheet to the presser's private chat (the bot may only write there after /start)."""
+    if match.status is not MatchStatus.PENDING:
+        await query.answer(words.refusal_for_result(locale), show_alert=True)
+        return
+    db, user_id = context.services.db, query.from_user.id
+    sheet = await load_sheet(db, stored, match)
+    text, markup = _view(stored, match, sheet, locale)
+    try:
+        sent = await context.bot.send_message(
+            user_id, text, parse_mode=ParseMode.HTML, reply_markup=markup, disable_web_page_preview=True
+        )
+    except (Forbidden, BadRequest):
+        await query.answer(words.start_private_text(locale), show_alert=True)
+        return
+    await db.contest_sheets.add_message(
+        chat_id=user_id, message_id=sent.message_id, contest_id=stored.id, code=match.code
+    )
+    await query.answer(words.sent_text(locale))
+
+
+async def _sheet_press(
+    query: CallbackQuery, context: Context, stored: StoredContest, match: ContestMatch, arg: str, locale: str
+) -> None:
+    """One sheet button: checked, stored and replayed under the contest's lock; the answer and
+    the edit go out after it (nothing awaits Telegram while the lock is held)."""
+    parts = arg.split(".")
+    if len(parts) != 3 or not parts[1].isdigit() or parts[2] not in (*_DEALS, *_TIMES, "U", "L", "S"):
+        await query.answer(error_text("bad_button", locale), show_alert=True)
+        return
+    version, key = int(parts[1]), parts[2]
+    desk, db = _desk(context), context.services.db
+    entry = None if key in ("L", "S") else _entry(key)
+    async with desk.lock(stored.id):
+        stored = await db.contests.get(contest_id=stored.id)  # as stored now, under the lock
+        match = stored.contest.match_by_code(match.code)
+        sheet = await load_sheet(db, stored, match)
+        answer, alert = await _take(db, stored, match, sheet, version, entry, query.from_user.id, locale)
+        if answer is None and entry is not None:
+            sheet = sheet.enter(entry)
+    if answer is not None:  # refused or stale: say why and show the sheet as it is
+        await query.answer(answer, show_alert=alert)
+        if not alert or match.status is not MatchStatus.PENDING:
+            await _edit(query, *_view(stored, match, sheet, locale))
+        return
+    if key == "S":
+        await _submit(query, context, stored, match, sheet, locale)
+        return
+    note = _leader_note(stored, match, sheet, locale) if key == "L" else ""
+    await query.answer(words.entered_toast(entry, locale) if entry is not None else None)
+    await _edit(query, *_view(stored, match, sheet, locale, note))
+
+
+async def _take(
+    db: Database,
+    stored: StoredContest,
+    match: ContestMatch,
+    sheet: ScoreSheet,
+    version: int,
+    entry: SheetEntry | None,
+    user_id: int,
+    locale: str,
+) -> tuple[str | None, bool]:
+    """Store ``entry`` as the sheet's next press, or why not: (answer, as an alert); (None, _): taken."""
+    if match.status is not MatchStatus.PENDING:
+        return words.refusal_for_result(locale), True
+    if version != sheet.version:
+        return words.stale_text(locale), False
+    if entry is None:
+        return None, False
+    try:
+        entered = sheet.enter(entry)
+    except SheetRefused as refused:
+        return words.refusal_text(refused.refusal, locale), True
+    try:
+        await db.contest_sheets.append(
+            contest_id=stored.id, code=match.code, seq=entered.version, entry=str(entry), by=user_id
+        )
+    except StorageConflict:  # another process took this version meanwhile
+        return words.stale_text(locale), False
+    return None, False
+
+
+def _entry(key: str) -> SheetEntry:
+    if key == "U":
+        return SheetEntry.undo()
+    if key in _TIMES:
+        return SheetEntry.time_up(_TIMES[key])
+    team, place = _DEALS[key]
+    return SheetEntry.deal(team, place)
+
+
+def _leader_note(stored: StoredContest, match: ContestMatch, sheet: ScoreSheet, locale: str) -> str:
+    if not sheet.leader_draw_needed:
+        return words.no_draw_text(sheet, locale)
+    return words.leader_text(stored.contest.seed, match, sheet, locale)
+
+
+async def _submit(
+    query: CallbackQuery,
+    context: Context,
+    stored: StoredContest,
+    match: ContestMatch,
+    sheet: ScoreSheet,
+    locale: str,
+) -> None:
+    """✅: a player's report (the opponents may dispute it) or the organiser's decision."""
+    if not sheet.is_decided:
+        await query.answer(words.not_decided_text(locale), show_alert=True)
+        return
+    winner = sheet.winner_pair
+    if winner is None:
+        await query.answer(words.no_winner_text(locale), show_alert=True)
+        return
+    desk, user_id = _desk(context), query.from_user.id
+    figures = sheet.contest_figures(match.pairs)
+    points = figures.points if sheet.rules.match_format is MatchFormat.POINTS else None
+    extra = figures.extra_deals > 0
+    is_player = user_id in _players(stored.contest, match)
+
+    def command(contest: Contest) -> Step:
+        now = desk.clock()
+        if is_player:
+            return report(
+                contest,
+                reporter=user_id,
+                winner=winner,
+                now=now,
+                points=points,
+                extra_deal=extra,
+                figures=figures,
+            )
+        result = MatchResult(winner, PlayMethod.ORGANISER, points, extra, figures)
+        return decide(contest, code=match.code, result=result, by=user_id, reason=SHEET_REASON, now=now)
+
+    try:
+        after, _step = await desk.run(stored.id, command)
+    except ContestError as error:
+        await query.answer(texts.refusal_text(error.code, locale), show_alert=True)
+        return
+    await query.answer(words.submitted_toast(locale))
+    done = after.contest.match_by_code(match.code)
+    await _edit(query, words.submitted_text(after.contest, done, sheet, locale), None)
+
+
+def _desk(context: Context) -> ContestDesk:
+    desk = context.services.contests
+    assert desk is not None, "contests are opened in open_services"
+    return desk
+
+
+# ---------------------------------------------------------------- the round's clock
+
+
+async def time_up(
+    desk: ContestDesk, stored: StoredContest, round_number: int, tables: tuple[int, ...]
+) -> None:
+    """The clock of ``tables`` in round ``round_number`` ran out: every sheet opened for them
+    gets its time-up entry (by the clock, once: a repeat after a restart adds nothing), and the
+    messages showing it are edited. Under 002-A's tie-break the recorder enters it instead, saying
+    which side already had a player out."""
+    if not 0 < round_number <= len(stored.contest.rounds):
+        return
+    for match in stored.contest.rounds[round_number - 1].matches:
+        if match.table in tables and match.status is MatchStatus.PENDING:
+            sheet = await _clock_entry(desk, stored, match)
+            if sheet is not None:
+                await _refresh(desk, stored, match, sheet)
+
+
+async def _clock_entry(desk: ContestDesk, stored: StoredContest, match: ContestMatch) -> ScoreSheet | None:
+    db = desk.db
+    async with desk.lock(stored.id):
+        presses = await db.contest_sheets.presses(contest_id=stored.id, code=match.code)
+        opened = presses or await db.contest_sheets.messages_of(contest_id=stored.id, code=match.code)
+        if not opened or any(p.by is None for p in presses):
+            return None
+        sheet = await load_sheet(db, stored, match)
+        if sheet.rules.time_tie_break is TimeTieBreak.PLAYER_OUT:
+            return None
+        try:
+            sheet = sheet.enter(SheetEntry.time_up())
+        except SheetRefused:  # untimed, decided, or the recorder entered it already
+            return None
+        await db.contest_sheets.append(
+            contest_id=stored.id, code=match.code, seq=sheet.version, entry="time", by=None
+        )
+    return sheet
+
+
+async def _refresh(desk: ContestDesk, stored: StoredContest, match: ContestMatch, sheet: ScoreSheet) -> None:
+    """Edit every private message showing this sheet (each in its reader's language)."""
+    for chat_id, message_id in await desk.db.contest_sheets.messages_of(
+        contest_id=stored.id, code=match.code
+    ):
+        locale = await user_locale(desk.db, chat_id)
+        text, markup = _view(stored, match, sheet, locale)
+        try:
+            await desk.bot.edit_message_text(
+                text,
+                chat_id=chat_id,
+                message_id=message_id,
+                parse_mode=ParseMode.HTML,
+                reply_markup=markup,
+                disable_web_page_preview=True,
+            )
+        except (BadRequest, Forbidden) as error:
+            if not (isinstance(error, BadRequest) and not_modified(error)):
+                log.info("sheet %s/%s: message %s not edited: %s", stored.id, match.code, message_id, error)
+
+
+TimeUpHook = Callable[[StoredContest, int, tuple[int, ...]], Awaitable[None]]
+
+
+def time_up_hook(desk: ContestDesk) -> TimeUpHook:
+    """:func:`time_up` bound to the desk, for ``ContestDesk.time_up_hooks``."""
+    return functools.partial(time_up, desk)
