@@ -31,6 +31,7 @@ from pathlib import Path
 
 from emulator.client import BotMessage, Chat, Emulator, Telegram, User, wait_for
 from engine.contest import Contest, ContestMatch, MatchKind, official_line
+from engine.contest.movement import MOVEMENT_FOUR
 from engine.rules import MatchFormat, Rules
 from tests.e2e.contest_support import (
     BOT,
@@ -313,7 +314,19 @@ async def test_jingfang_knockout_with_repechage_to_four_prizes(
             JINGFANG_GROUP, lambda m: m.photo_id is not None and "精方杯" in m.content, timeout=70
         )
         assert (await telegram.photo(bracket)).startswith(b"\x89PNG")
-        await cup.standings()
+        contest = await cup.contest()
+        reached = {n: "决赛" for n in final.pairs} | {n: "三四名决赛" for n in third.pairs}
+        standings = (await cup.standings()).splitlines()
+        out_in = {3: ("复赛", 5), 2: ("附加赛", 9)}  # round → the stage its losers reached, their place
+        for number, (stage, place) in out_in.items():
+            for match in contest.rounds[number - 1].matches:
+                assert match.winner is not None
+                reached[match.opponent(match.winner)] = stage
+                line = next(x for x in standings if f" {match.opponent(match.winner)}组 " in f" {x}")
+                assert line.startswith(f"{place}. ") and f" — {stage} · " in line, line
+        for number, stage in reached.items():
+            line = next(x for x in standings if f" {number}组 " in f" {x}")
+            assert f" — {stage} · " in line, line
         places = place_lines(await cup.close())
         for place, number, prize in (
             (1, final.pairs[1], "冠军"),
@@ -405,3 +418,138 @@ async def test_swiss_three_rounds_by_score_without_a_rematch(
         places = place_lines(await cup.close())
         for place, number, prize in zip((1, 2, 3), ranked, ("冠军", "亚军", "季军"), strict=False):
             assert has_place(places, place, number, prize), (places, keys)
+
+
+# ---------------------------------------------------------------- grouped movement, total score
+
+MOVEMENT_GROUP = Chat.group(-7201, "建大掼蛋群")
+MOVEMENT_CLUB = Chat.group(-7202, "建大球友群")
+MOVEMENT_ORGANISER = User(7200, "Mo", username="mo72")
+MOVEMENT_PAIRS = people(7201, "M", 8)
+
+
+def movement_positions(contest: Contest) -> list[tuple[int, ...]]:
+    """Each group's pairs by position 1–4, read from round 1 (its tables play 1–2 and 3–4)."""
+    first = contest.rounds[0].matches
+    return [(*first[t].pairs, *first[t + 1].pairs) for t in range(0, len(first), 2)]
+
+
+def assert_movement_table(contest: Contest) -> None:
+    """Every round follows the movement table (移位表), the pair listed first sitting NS; each
+    pair meets the other three of its group once."""
+    groups = movement_positions(contest)
+    for played in contest.rounds:
+        for g, group in enumerate(groups):
+            tables = played.matches[2 * g : 2 * g + 2]
+            expected = [(group[ns - 1], group[ew - 1]) for ns, ew in MOVEMENT_FOUR[played.number - 1]]
+            assert [m.pairs for m in tables] == expected, (played.number, group)
+            assert [m.table for m in tables] == [2 * g + 1, 2 * g + 2]
+    for group in groups:
+        met = Counter(frozenset(m.pairs) for r in contest.rounds for m in r.matches if m.pairs[0] in group)
+        assert len(met) == 6 and set(met.values()) == {1}, met
+
+
+def passed_a_scores(lost_at: int) -> tuple[int, int]:
+    """001-B's round score when the winner passed A and the losers reached ``lost_at``: 100 +
+    级差 (at most 15) for the winner, the levels climbed (at most 12) for the losers."""
+    climbed = lost_at - 2
+    return (100 + min(15, 13 - climbed), min(12, climbed))
+
+
+async def test_movement_three_rounds_total_score(
+    emulator: Emulator, telegram: Telegram, token: str, tmp_path: Path
+) -> None:
+    db_path = tmp_path / "movement.db"
+    clock = Clock()
+    cup = Organised(telegram, MOVEMENT_GROUP, MOVEMENT_CLUB, MOVEMENT_ORGANISER, MOVEMENT_PAIRS, db_path)
+    expected: dict[str, tuple[int, int]] = {}  # match code → round scores worked out by hand
+    async with running_bot(
+        emulator, token, db_path, clock, match=twelve_levels, group_limit=GROUP_LIMIT
+    ) as app:
+        await cup.open("/contest new 移位杯 format=movement")
+        await cup.pairing_message(1)
+        contest = await cup.contest()
+        assert len(contest.rounds[0].matches) == 4 and not contest.rounds[0].byes
+
+        # round 1 through the bot and at tables whose recorders wrote the final levels
+        bot_match, *recorded = contest.rounds[0].matches
+        await cup.played(bot_match)
+        for match, (winner, lost_at) in zip(recorded, ((0, "10"), (1, "3"), (0, "Q")), strict=True):
+            await cup.recorded(match, match.pairs[winner], lost_at=lost_at)
+            scores = passed_a_scores(12 if lost_at == "Q" else int(lost_at))
+            expected[match.code] = scores if winner == 0 else (scores[1], scores[0])
+        await cup.round_complete(1)
+
+        # round 2 at the club's tables: seats by the movement table, a late pair, the clock
+        contest = await cup.next_round(2, "at=2026-12-12T09:00 place=建大活动中心")
+        pairing = await cup.pairing_message(2)
+        assert "排前坐南北" in pairing.content
+        for match in contest.rounds[1].matches:
+            ns, ew = (contest.pair(n) for n in match.pairs)
+            assert f"南北 {ns.number}组" in pairing.content and f"东西 {ew.number}组" in pairing.content
+        on_time, late, *timed = contest.rounds[1].matches
+        await telegram.send(MOVEMENT_ORGANISER, MOVEMENT_GROUP, f"/late {on_time.code} {on_time.pairs[0]} 5")
+        await wait_text(telegram, MOVEMENT_GROUP, f"在对局 {on_time.code} 迟到 5 分钟，未满 10 分钟")
+        after = await cup.newest_id()
+        await telegram.send(MOVEMENT_ORGANISER, MOVEMENT_GROUP, f"/late {late.code} {late.pairs[1]} 12")
+        walkover = await cup.posted_after(after, lambda m: f"组织者裁定比赛 {late.code}" in m.content)
+        assert "迟到 12 分钟" in walkover.content
+        await cup.official(after, late.pairs[0])
+        expected[late.code] = (113, 0)  # a walkover: past A against 2 (级差 12 → 100 + 13 capped at 15)
+
+        await telegram.send(MOVEMENT_ORGANISER, MOVEMENT_GROUP, "/round start")
+        started = await wait_text(telegram, MOVEMENT_GROUP, "开始计时")
+        clocked = "、".join(str(m.table) for m in (on_time, *timed))  # not the walkover's table
+        assert f"{clocked}号桌开始计时，60 分钟" in started.content, started.content
+        await cup.recorded(on_time, on_time.pairs[1], lost_at="K")
+        expected[on_time.code] = tuple(reversed(passed_a_scores(13)))  # type: ignore[assignment]
+        first_timed, last_timed = timed
+        await cup.recorded(first_timed, first_timed.pairs[0], lost_at="9")
+        expected[first_timed.code] = passed_a_scores(9)
+        contest = await cup.contest()
+        (running,) = {c.ends_at for c in contest.rounds[1].clocks}
+        clock.now = running  # the test's clock reaches the end; the armed job runs now
+        ends = [j for j in app.job_queue.get_jobs_by_name("contest:1:clock") if j.data[-1] == "time_up"]
+        assert len(ends) == 1
+        await ends[0].run(app)
+        time_up = await wait_text(telegram, MOVEMENT_GROUP, "时间到：第 2 轮")
+        assert (
+            f"{last_timed.table}号桌" in time_up.content and f"{first_timed.table}号桌" not in time_up.content
+        )
+        # nobody passed A when the clock stopped the deal: the recorder's levels, the leader named
+        # (its round score is not checked: see the notes on A17 in the report of this test)
+        await cup.recorded(last_timed, last_timed.pairs[0], "K:10")
+        await cup.round_complete(2)
+
+        # round 3: every table recorded
+        contest = await cup.next_round(3, "at=2026-12-12T10:30 place=建大活动中心")
+        for match, lost_at in zip(contest.rounds[2].matches, ("J", "7", "10", "4"), strict=True):
+            await cup.recorded(match, match.pairs[1], lost_at=lost_at)
+            climbed = {"J": 11, "7": 7, "10": 10, "4": 4}[lost_at]
+            expected[match.code] = tuple(reversed(passed_a_scores(climbed)))  # type: ignore[assignment]
+        await cup.round_complete(3)
+        await wait_text(telegram, MOVEMENT_GROUP, "比赛已决出名次")
+
+        contest = await cup.contest()
+        assert_movement_table(contest)
+        totals: Counter[int] = Counter()
+        by_round: dict[int, list[str]] = {p.number: [] for p in contest.pairs}
+        for played in contest.rounds:
+            for match in played.matches:
+                assert match.result is not None and match.result.figures is not None
+                figures = match.result.figures
+                if match.code in expected:
+                    assert figures.round_score == expected[match.code], (match.code, figures)
+                for index, number in enumerate(match.pairs):
+                    totals[number] += figures.round_score[index]
+                    by_round[number].append(str(figures.round_score[index]))
+        assert all(0 <= total <= 345 for total in totals.values())  # 001-B: 0 to 3 × 115
+        standings = (await cup.standings()).splitlines()
+        ranked = sorted(totals, key=lambda n: totals[n], reverse=True)
+        assert len(set(totals.values())) == 8, totals  # these results leave no tie
+        for place, number in enumerate(ranked, start=1):
+            line = next(x for x in standings if x.startswith(f"{place}. {number}组"))
+            assert f"总分 {totals[number]} · {'/'.join(by_round[number])} · 级差" in line, line
+        places = place_lines(await cup.close())
+        for place, number, prize in zip((1, 2, 3), ranked, ("冠军", "亚军", "季军"), strict=False):
+            assert has_place(places, place, number, prize), (places, totals)
