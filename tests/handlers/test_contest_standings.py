@@ -7,6 +7,7 @@ SQLite outbox for the announcement (the Telegram sender replaced by a recorder).
 from __future__ import annotations
 
 import csv
+import dataclasses
 import io
 from datetime import timedelta
 from pathlib import Path
@@ -15,6 +16,7 @@ from typing import Any, cast
 import pytest
 from PIL import ImageChops
 
+from engine.cards import Rank
 from engine.contest import (
     Contest,
     ContestPhase,
@@ -28,7 +30,7 @@ from engine.contest import (
     draw_next_round,
     sign_up,
 )
-from engine.figures import forfeit_figures
+from engine.figures import forfeit_figures, reported_figures
 from engine.rules import ForfeitDifference
 from handlers.contest.desk import GROUP, PRIVATE, ContestDesk
 from handlers.contest.service import texts
@@ -41,7 +43,7 @@ from render.contest import render_bracket, render_standings, standings_image, st
 from render.text import fit, font, text_width
 from storage import Database
 from tests.engine.contest.support import ON_TIME, ORGANISER, new_contest
-from tests.engine.contest.test_formats import drawn, play_out
+from tests.engine.contest.test_formats import drawn, play_out, swiss_result
 from tests.engine.contest.test_standings import SWISS_RESULTS, movement_by_number, with_rounds
 from tests.render.helpers import decode
 
@@ -198,6 +200,31 @@ def test_standings_text_writes_the_familys_columns() -> None:
     half = plain(texts.standings_text(half_walkover(), "zh"))
     assert "级差 +½" in half and "级差 −½" in half and "✓ 胜" in half
     assert len(half) <= 1024  # fits a photo caption
+
+
+def test_a_large_fields_text_fits_one_message() -> None:
+    """000-R's 64 pairs in a Swiss: the first pairs, then how many more (the picture has all)."""
+    contest = play_out(drawn(64, "swiss"), swiss_result)
+    text = texts.standings_text(contest, "zh")
+    assert len(plain(text)) <= 4096 and len(text) <= texts.STANDINGS_TEXT_LIMIT
+    lines = plain(text).splitlines()
+    assert lines[3].startswith("1. ") and lines[-1].startswith("……另有 ")
+    listed = sum(1 for line in lines if " — 积分 " in line)
+    assert lines[-1] == f"……另有 {64 - listed} 组：见图片或 /contest export。" and listed > 40
+    assert len(standings_view(contest, "zh").rows) == 64
+    small = plain(texts.standings_text(swiss(), "zh"))
+    assert "另有" not in small and sum(1 for line in small.splitlines() if " — 积分 " in line) == 6
+
+
+def test_a_best_of_three_bracket_shows_games_won() -> None:
+    contest = drawn(4, "fixed-bracket")
+    match = contest.rounds[0].matches[0]
+    sheet = reported_figures(contest.round_rules(1), winner=1, levels=(Rank.TEN, Rank.ACE))
+    figures = dataclasses.replace(sheet, games_won=(1, 2))
+    result = MatchResult(match.pairs[1], PlayMethod.ORGANISER, figures=figures)
+    contest = decide(contest, code=match.code, result=result, by=ORGANISER, reason="r", now=ON_TIME).contest
+    shown = bracket_view(contest, "zh").rounds[0].matches[0]
+    assert shown.scores == ("1", "2") and shown.winner == 1
 
 
 def test_standings_text_escapes_names() -> None:

@@ -34,7 +34,14 @@ from engine.contest import (
 from engine.contest.contest import LATE_REASON
 from engine.contest.deadlines import zone
 from engine.contest.seating import RANKS, seating
-from engine.contest.standings import KNOCKOUT_FAMILIES, Column, PairStatus, contest_standings
+from engine.contest.standings import (
+    KNOCKOUT_FAMILIES,
+    Column,
+    PairStatus,
+    StandingRow,
+    Standings,
+    contest_standings,
+)
 from engine.rules import Rules, SeatAssignment, TimeUp
 from handlers.contest.service.columns import figures_text, standings_subtitle
 from handlers.table.service.texts import _, escape, preset_title
@@ -794,30 +801,43 @@ def time_up_text(contest: Contest, number: int, clocks: Sequence[TableClock], lo
 # ---------------------------------------------------------------- standings and the end
 
 
+STANDINGS_TEXT_LIMIT = 4000
+"""Characters of a standings message: Telegram takes 4096 after parsing the HTML, and the HTML
+counted here is never shorter than what it shows. A field of 64 Swiss pairs needs ~4500."""
+
+
 def standings_text(contest: Contest, locale: str) -> str:
-    """The standings picture's columns as text: one line per pair in the format's order."""
+    """The standings picture's columns as text: one line per pair in the format's order (the
+    first pairs only when a large field would not fit one message; the picture has them all)."""
     table = contest_standings(contest)
-    lines = [
+    head = [
         _("📊 <b>{name}</b> — standings", locale, name=escape(contest.name)),
         phase_text(contest, locale),
     ]
     if table.rounds:
-        lines.append(standings_subtitle(table, locale))
-    knockout = table.family in KNOCKOUT_FAMILIES
-    for row in table.rows:
-        lot = " 🎲" if row.by_lot else ""
-        figures = figures_text(table, row, locale)
-        champion = row.status is PairStatus.CHAMPION and row.prize is not None  # the prize says it
-        shown = (knockout and not champion) or row.status is PairStatus.WITHDRAWN
-        status = f" {_status_word(row.status, locale)}" if shown else ""
-        prize = f" 🏅{escape(row.prize)}" if row.prize else ""
-        lines.append(
-            f"{row.rank}. <b>{pair_label(row.number, locale)}</b> {escape(row.names)}{lot}"
-            f" — {figures}{status}{prize}"
-        )
-    if Column.MARKS in table.columns:
-        lines.append(_("✓ won ✗ lost ○ bye ⊘ both out … pending", locale))
-    return "\n".join(lines)
+        head.append(standings_subtitle(table, locale))
+    rows = [_standing_line(table, row, locale) for row in table.rows]
+    legend = [_("✓ won ✗ lost ○ bye ⊘ both out … pending", locale)] if Column.MARKS in table.columns else []
+    shown = len(rows)
+    while shown and _length([*head, *rows[:shown], "", *legend]) > STANDINGS_TEXT_LIMIT - 80:
+        shown -= 1
+    more = [_("… and {n} more pairs: see the picture or /contest export.", locale, n=len(rows) - shown)]
+    return "\n".join([*head, *rows[:shown], *(more if shown < len(rows) else []), *legend])
+
+
+def _length(lines: Sequence[str]) -> int:
+    return sum(len(line) + 1 for line in lines)
+
+
+def _standing_line(table: Standings, row: StandingRow, locale: str) -> str:
+    lot = " 🎲" if row.by_lot else ""
+    figures = figures_text(table, row, locale)
+    champion = row.status is PairStatus.CHAMPION and row.prize is not None  # the prize says it
+    shown = (table.family in KNOCKOUT_FAMILIES and not champion) or row.status is PairStatus.WITHDRAWN
+    status = f" {_status_word(row.status, locale)}" if shown else ""
+    prize = f" 🏅{escape(row.prize)}" if row.prize else ""
+    label = pair_label(row.number, locale)
+    return f"{row.rank}. <b>{label}</b> {escape(row.names)}{lot} — {figures}{status}{prize}"
 
 
 def _status_word(status: PairStatus, locale: str) -> str:

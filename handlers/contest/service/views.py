@@ -82,8 +82,11 @@ def _bracket_match(contest: Contest, match: ContestMatch, locale: str) -> Bracke
     names = tuple(pair_label(n, locale) for n in match.pairs)
     result = match.result
     scores: tuple[str, str] = ("", "")
+    figures = result.figures if result is not None else None
     if result is not None and result.points is not None:
         scores = (str(result.points[0]), str(result.points[1]))
+    elif figures is not None and any(figures.games_won):  # best of three (000-S, 精方's last rounds)
+        scores = (str(figures.games_won[0]), str(figures.games_won[1]))
     winner = match.pairs.index(match.winner) if match.winner is not None else None
     label = stage_word(THIRD_PLACE_STAGE, match.round, locale) if match.kind is MatchKind.THIRD_PLACE else ""
     return BracketMatch((names[0], names[1]), scores, winner, label)
