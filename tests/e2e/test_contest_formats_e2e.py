@@ -10,10 +10,14 @@
   movement table (the pair listed first sits North–South), total score 100 + 级差.
 
 In each, one match is played through the bot by four simulated people (提示 then 出牌 in
-their private chats, no AI), its rules shortened so that one or two deals decide it (every
-deal is worth 12 levels), and the others are entered as at a physical table: typed
-``掼蛋N组`` lines confirmed by the opponents, and the recorder's figures (the final levels)
-given to the bot by the organiser's ``/result … levels=…``.
+their private chats, no AI), its rules shortened so that one or two deals decide a game
+(every deal is worth 12 levels). The others are entered as at a physical table: typed
+``掼蛋N组`` lines confirmed by the opponents, and the recorders' score sheets — in round 1
+(drawn for the bot, so without sheets) the recorder's final levels given by the organiser's
+``/result … levels=…``; in the later rounds, at a fixed time and place, the pairing
+message's ``📝 N桌记分`` sheet pressed deal by deal by a player or the organiser and ✅
+submitted. The movement test also has a late pair (noted, then a walkover), ``/round start``
+and its time-up job run once the test clock reaches the end, entered on the open sheet.
 
 The group's message budget (18 a minute) and the Bot API rate limiter are lifted for these
 bots (:func:`~tests.e2e.contest_support.running_bot`'s ``group_limit``): the budget is
@@ -32,6 +36,7 @@ from pathlib import Path
 from emulator.client import BotMessage, Chat, Emulator, Telegram, User, wait_for
 from engine.contest import Contest, ContestMatch, MatchKind, official_line
 from engine.contest.movement import MOVEMENT_FOUR
+from engine.contest.seating import seating
 from engine.rules import MatchFormat, Rules
 from tests.e2e.contest_support import (
     BOT,
@@ -96,9 +101,8 @@ class Organised:
     async def open(self, command: str) -> None:
         """The organiser creates the contest; every pair signs up together; the draw."""
         await self.telegram.set_admins(self.group, [self.organiser, BOT])
-        for a, b in self.pairs:
-            for person in (a, b):
-                await self.telegram.send(person, Chat.private(person), "/start")
+        for person in self.everyone:  # the bot may write to them: tables' hands, score sheets
+            await self.telegram.send(person, Chat.private(person), "/start")
         await self.telegram.send(self.organiser, self.group, command)
         await wait_text(self.telegram, self.group, CARD)
         await sign_up_pairs(self.telegram, self.group, self.pairs)
@@ -162,6 +166,76 @@ class Organised:
         )
         await self.posted_after(after, lambda m: f"组织者裁定比赛 {match.code}" in m.content)
         await self.official(after, winner)
+
+    async def on_sheet(
+        self,
+        match: ContestMatch,
+        winner: int,
+        *,
+        losers_deals: int = 0,
+        recorder: User | None = None,
+        leader: bool = False,
+    ) -> BotMessage:
+        """The table's recorder (a player of the winning pair unless named) opens the score sheet
+        from the pairing message's 📝 button, enters the deals by its buttons — the losers win
+        ``losers_deals`` deals 1·3 (two levels each), then the winners 双下 until the sheet says
+        the match is decided — and ✅ submits: the group gets the official line."""
+        contest = await self.contest()
+        won, lost = await self.sides_at_table(match, winner)
+        who = recorder or self.sides(contest, match)[match.pairs.index(winner)][0]
+        deals = [f"{lost} 1·3"] * losers_deals + [f"{won} 双下"] * 12
+        sheet = await self.enter_deals(match, who, deals, leader=leader)
+        after = await self.newest_id()
+        text, alert = await press(self.telegram, who, sheet, "✅ 提交")
+        assert not alert, text
+        await self.official(after, winner)
+        done = (await self.contest()).match_by_code(match.code)
+        assert done.winner == winner and done.result is not None and done.result.figures is not None
+        return sheet
+
+    async def sides_at_table(self, match: ContestMatch, winner: int) -> tuple[str, str]:
+        """The winners' and the losers' seats at the table ("南北", "东西"), as the sheet names them."""
+        contest = await self.contest()
+        seats = seating(contest.seed, match, contest.round_rules(match.round).seat_assignment)
+        return ("南北", "东西") if winner == seats.ns else ("东西", "南北")
+
+    async def enter_deals(
+        self, match: ContestMatch, who: User, deals: Sequence[str], *, leader: bool = False
+    ) -> BotMessage:
+        """``who`` opens the sheet and presses the ``deals`` in order, until the sheet offers ✅."""
+        sheet = await self.open_sheet(match, who)
+        if leader:  # §3.16's first-leader draw, from the published seed
+            await press(self.telegram, who, sheet, "🎴 首出")
+            sheet = await self.sheet(who, match, 0, "🎴 第1副")
+        for version, label in enumerate(deals, start=1):
+            if any(b.text == "✅ 提交" for row in sheet.buttons for b in row):
+                break
+            text, alert = await press(self.telegram, who, sheet, label)
+            assert not alert, text
+            sheet = await self.sheet(who, match, version)
+        return sheet
+
+    async def open_sheet(self, match: ContestMatch, who: User) -> BotMessage:
+        """``📝 N桌记分`` on the round's pairing message: the sheet arrives in ``who``'s private chat."""
+        pairing = await self.pairing_message(match.round)
+        text, alert = await press(self.telegram, who, pairing, f"📝 {match.table}桌记分")
+        assert not alert and "私聊" in text, text
+        return await self.sheet(who, match, 0)
+
+    async def sheet(self, who: User, match: ContestMatch, version: int, shows: str = "") -> BotMessage:
+        """The match's sheet in ``who``'s private chat once its buttons carry ``version``."""
+
+        def fits(message: BotMessage) -> bool:
+            datas = [b.data or "" for row in message.buttons for b in row]
+            fresh = any(f"{match.code}.{version}." in data for data in datas)
+            return (
+                "📝" in message.content
+                and match.code in message.content
+                and fresh
+                and shows in message.content
+            )
+
+        return await self.telegram.wait_message(Chat.private(who), fits, timeout=30)
 
     async def played(self, match: ContestMatch) -> int:
         """The match's four people open its table in a club group of their own (a new one
@@ -265,38 +339,45 @@ async def test_jingfang_knockout_with_repechage_to_four_prizes(
         losers = {m.opponent(m.winner) for m in contest.rounds[0].matches if m.winner is not None}
 
         # repechage (附加赛): the five losers and the bye play for the three places left
-        contest = await cup.next_round(2)
+        contest = await cup.next_round(2, "at=2026-12-19T14:00 place=精方药业会议室")
         repechage = contest.rounds[1]
         assert repechage.stage == "repechage" and len(repechage.matches) == 3
         assert {n for m in repechage.matches for n in m.pairs} == losers | {bye}
         assert set(repechage.byes) == winners  # the qualified wait, shown as byes
         assert_valid_round(contest, 2)
-        for match in repechage.matches:
-            await cup.recorded(match, match.pairs[0], lost_at="Q")
+        first_table, second_table, third_table = repechage.matches
+        await cup.on_sheet(first_table, first_table.pairs[0], losers_deals=2)  # a player's sheet
+        await cup.on_sheet(second_table, second_table.pairs[1], recorder=JINGFANG_ORGANISER)
+        await cup.typed(third_table, third_table.pairs[0])
         await cup.round_complete(2)
 
         # 复赛: the five qualified and the three repechage winners, down to four
-        contest = await cup.next_round(3)
+        contest = await cup.next_round(3, "at=2026-12-19T16:00 place=精方药业会议室")
         quarter = contest.rounds[2]
         rescued = {m.winner for m in contest.rounds[1].matches}
         assert quarter.stage == "quarter" and len(quarter.matches) == 4 and not quarter.byes
         assert {n for m in quarter.matches for n in m.pairs} == winners | rescued
         assert_valid_round(contest, 3)
-        for match in quarter.matches:
-            await cup.typed(match, match.pairs[1])
+        for match, by_sheet in zip(quarter.matches, (True, False, True, False), strict=True):
+            if by_sheet:
+                await cup.on_sheet(match, match.pairs[1], losers_deals=3)
+            else:
+                await cup.typed(match, match.pairs[1])
         await cup.round_complete(3)
 
-        # semi-finals and final best of three: one semi-final through the bot (a deal a game)
+        # semi-finals and final best of three: one semi-final through the bot (a deal a game), the
+        # other and the final on the score sheet
         contest = await cup.next_round(4, "at=2026-12-20T14:00 place=精方药业会议室")
         semi = contest.rounds[3]
         assert semi.stage == "semi" and len(semi.matches) == 2
         assert contest.round_rules(4).match_format is MatchFormat.BEST_OF
         assert contest.round_rules(3).match_format is MatchFormat.LEVEL_RACE
-        bot_semi, typed_semi = semi.matches
+        bot_semi, sheet_semi = semi.matches
         await cup.played(bot_semi)  # the stage's rules reach the bot's table: best of three
         figures = (await cup.contest()).match_by_code(bot_semi.code).result.figures  # type: ignore[union-attr]
         assert figures is not None and figures.reason == "best_of" and max(figures.games_won) == 2
-        await cup.typed(typed_semi, typed_semi.pairs[0])
+        sheet = await cup.on_sheet(sheet_semi, sheet_semi.pairs[0])  # two games of four 双下
+        assert sheet.content.count("双下") >= 8, sheet.content
         await cup.round_complete(4)
         contest = await cup.next_round(5, "at=2026-12-20T16:00 place=精方药业会议室")
         semi, final_round = contest.rounds[3:]
@@ -305,7 +386,7 @@ async def test_jingfang_knockout_with_repechage_to_four_prizes(
         third = next(m for m in final_round.matches if m.kind is MatchKind.THIRD_PLACE)
         semi_losers = {m.opponent(m.winner) for m in semi.matches if m.winner is not None}
         assert set(final.pairs) == {m.winner for m in semi.matches} and set(third.pairs) == semi_losers
-        await cup.recorded(final, final.pairs[1], lost_at="K")
+        await cup.on_sheet(final, final.pairs[1], losers_deals=1, recorder=JINGFANG_ORGANISER)
         await cup.typed(third, third.pairs[0])
         await wait_text(telegram, JINGFANG_GROUP, "比赛已决出名次")
 
@@ -375,7 +456,8 @@ async def test_swiss_three_rounds_by_score_without_a_rematch(
         contest = await cup.contest()
         assert contest.settings.match_preset == "jiangsu-union" and len(contest.rounds[0].matches) == 3
 
-        # round 1: one match through the bot, one recorded at the table, one typed
+        # round 1 (drawn for the bot, no score sheets): one match through the bot, one recorded at
+        # the table and given by the organiser with its figures, one typed
         bot_match, recorded, typed = contest.rounds[0].matches
         await cup.played(bot_match)
         await cup.recorded(recorded, recorded.pairs[0], lost_at="5")
@@ -387,8 +469,8 @@ async def test_swiss_three_rounds_by_score_without_a_rematch(
         winners = {m.winner for m in contest.rounds[0].matches}
         assert any(set(m.pairs) <= winners for m in contest.rounds[1].matches)
         first, second, third = contest.rounds[1].matches
-        await cup.recorded(first, first.pairs[0], lost_at="K")
-        await cup.recorded(second, second.pairs[1], lost_at="3")
+        await cup.on_sheet(first, first.pairs[0], losers_deals=5)  # a player's sheet: 级差 3
+        await cup.on_sheet(second, second.pairs[1], recorder=SWISS_ORGANISER)  # 级差 13
         await cup.typed(third, third.pairs[0])
         await cup.round_complete(2)
 
@@ -396,7 +478,7 @@ async def test_swiss_three_rounds_by_score_without_a_rematch(
         contest = await cup.next_round(3, "at=2026-12-05T10:30 place=工会活动室")
         first, second, third = contest.rounds[2].matches
         await cup.recorded(first, first.pairs[0], "K:10")
-        await cup.recorded(second, second.pairs[1], lost_at="8")
+        await cup.on_sheet(second, second.pairs[1], losers_deals=3, leader=True)
         await cup.typed(third, third.pairs[1])
         await cup.round_complete(3)
         await wait_text(telegram, SWISS_GROUP, "比赛已决出名次")  # three rounds: decided
@@ -471,7 +553,8 @@ async def test_movement_three_rounds_total_score(
         contest = await cup.contest()
         assert len(contest.rounds[0].matches) == 4 and not contest.rounds[0].byes
 
-        # round 1 through the bot and at tables whose recorders wrote the final levels
+        # round 1 (drawn for the bot, no score sheets): through the bot, and at tables whose
+        # recorders' final levels the organiser gives with /result
         bot_match, *recorded = contest.rounds[0].matches
         await cup.played(bot_match)
         for match, (winner, lost_at) in zip(recorded, ((0, "10"), (1, "3"), (0, "Q")), strict=True):
@@ -501,11 +584,16 @@ async def test_movement_three_rounds_total_score(
         started = await wait_text(telegram, MOVEMENT_GROUP, "开始计时")
         clocked = "、".join(str(m.table) for m in (on_time, *timed))  # not the walkover's table
         assert f"{clocked}号桌开始计时，60 分钟" in started.content, started.content
-        await cup.recorded(on_time, on_time.pairs[1], lost_at="K")
-        expected[on_time.code] = tuple(reversed(passed_a_scores(13)))  # type: ignore[assignment]
+        await cup.on_sheet(on_time, on_time.pairs[1], losers_deals=4, leader=True)  # losers at 10
+        expected[on_time.code] = tuple(reversed(passed_a_scores(10)))  # type: ignore[assignment]
         first_timed, last_timed = timed
-        await cup.recorded(first_timed, first_timed.pairs[0], lost_at="9")
-        expected[first_timed.code] = passed_a_scores(9)
+        await cup.on_sheet(first_timed, first_timed.pairs[0], recorder=MOVEMENT_ORGANISER)  # at 2
+        expected[first_timed.code] = passed_a_scores(2)
+        # the last table: the leaders at K, the others at 10, when the clock stops the deal
+        leaders, others = await cup.sides_at_table(last_timed, last_timed.pairs[0])
+        recorder = cup.sides(contest, last_timed)[1][0]
+        deals = [f"{others} 1·3"] * 4 + [f"{leaders} 双下"] * 3 + [f"{leaders} 1·3"]
+        await cup.enter_deals(last_timed, recorder, deals)
         contest = await cup.contest()
         (running,) = {c.ends_at for c in contest.rounds[1].clocks}
         clock.now = running  # the test's clock reaches the end; the armed job runs now
@@ -516,40 +604,57 @@ async def test_movement_three_rounds_total_score(
         assert (
             f"{last_timed.table}号桌" in time_up.content and f"{first_timed.table}号桌" not in time_up.content
         )
-        # nobody passed A when the clock stopped the deal: the recorder's levels, the leader named
-        # (its round score is not checked: see the notes on A17 in the report of this test)
+        # the clock's end is entered on the sheet; nobody passed A, so nobody won (001-B) and the
+        # sheet cannot be submitted: the organiser records the levels with /result … time (its
+        # round score is not checked: see the notes on A17 in the report of this test)
+        stopped = await cup.sheet(recorder, last_timed, len(deals) + 1, "⏱")
+        assert not any(b.text == "✅ 提交" for row in stopped.buttons for b in row), stopped.content
         await cup.recorded(last_timed, last_timed.pairs[0], "K:10")
         await cup.round_complete(2)
 
-        # round 3: every table recorded
+        # round 3: every table on its score sheet, by a player or the organiser
         contest = await cup.next_round(3, "at=2026-12-12T10:30 place=建大活动中心")
-        for match, lost_at in zip(contest.rounds[2].matches, ("J", "7", "10", "4"), strict=True):
-            await cup.recorded(match, match.pairs[1], lost_at=lost_at)
-            climbed = {"J": 11, "7": 7, "10": 10, "4": 4}[lost_at]
-            expected[match.code] = tuple(reversed(passed_a_scores(climbed)))  # type: ignore[assignment]
+        for match, losers_deals in zip(contest.rounds[2].matches, (4, 2, 3, 1), strict=True):
+            by = MOVEMENT_ORGANISER if losers_deals % 2 else None
+            await cup.on_sheet(match, match.pairs[1], losers_deals=losers_deals, recorder=by)
+            scores = passed_a_scores(2 + 2 * losers_deals)  # 1·3 is worth two levels
+            expected[match.code] = (scores[1], scores[0])
         await cup.round_complete(3)
         await wait_text(telegram, MOVEMENT_GROUP, "比赛已决出名次")
 
         contest = await cup.contest()
         assert_movement_table(contest)
         totals: Counter[int] = Counter()
+        difference: dict[int, Fraction] = {p.number: Fraction(0) for p in contest.pairs}
+        wins: Counter[int] = Counter()
         by_round: dict[int, list[str]] = {p.number: [] for p in contest.pairs}
         for played in contest.rounds:
             for match in played.matches:
-                assert match.result is not None and match.result.figures is not None
+                assert match.winner is not None and match.result is not None
                 figures = match.result.figures
+                assert figures is not None
                 if match.code in expected:
                     assert figures.round_score == expected[match.code], (match.code, figures)
+                wins[match.winner] += 1
                 for index, number in enumerate(match.pairs):
                     totals[number] += figures.round_score[index]
                     by_round[number].append(str(figures.round_score[index]))
+                    won = number == match.winner
+                    difference[number] += figures.level_difference if won else -figures.level_difference
         assert all(0 <= total <= 345 for total in totals.values())  # 001-B: 0 to 3 × 115
+        # places: total score, then Σ 级差, then wins; pairs equal on all three share a place (two
+        # pairs here do, below the prizes)
+        keys = {n: (totals[n], difference[n], wins[n]) for n in totals}
+        place = {n: 1 + sum(other > keys[n] for other in keys.values()) for n in keys}
+        assert len(set(place.values())) == 7 and sorted(place.values())[:3] == [1, 2, 3], keys
         standings = (await cup.standings()).splitlines()
-        ranked = sorted(totals, key=lambda n: totals[n], reverse=True)
-        assert len(set(totals.values())) == 8, totals  # these results leave no tie
-        for place, number in enumerate(ranked, start=1):
-            line = next(x for x in standings if x.startswith(f"{place}. {number}组"))
-            assert f"总分 {totals[number]} · {'/'.join(by_round[number])} · 级差" in line, line
+        for number in keys:
+            line = next(x for x in standings if x.startswith(f"{place[number]}. {number}组"))
+            columns = (
+                f"总分 {totals[number]} · {'/'.join(by_round[number])} · 级差 {signed(difference[number])}"
+            )
+            assert columns in line and f"胜 {wins[number]}" in line, line
         places = place_lines(await cup.close())
-        for place, number, prize in zip((1, 2, 3), ranked, ("冠军", "亚军", "季军"), strict=False):
-            assert has_place(places, place, number, prize), (places, totals)
+        ranked = sorted(keys, key=lambda n: place[n])
+        for number, prize in zip(ranked, ("冠军", "亚军", "季军"), strict=False):
+            assert has_place(places, place[number], number, prize), (places, keys)
