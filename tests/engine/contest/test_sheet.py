@@ -276,3 +276,26 @@ def test_timed_best_of_sheet_matches_the_engine() -> None:
         for entry in entries:
             sheet = sheet.enter(entry)
         assert sheet.figures() == match_figures(match)
+
+
+@pytest.mark.parametrize("preset", ["knockout-135", "three-round-movement", "anhui-jianzhu", "xiexiebang"])
+def test_any_entry_then_undo_gives_the_sheet_back(preset: str) -> None:
+    """Random presses (refused ones skipped): an undo always restores the rows and the state."""
+    rules = Rules.preset(preset)
+    rng = random.Random(preset)
+    choices = [
+        *(SheetEntry.deal(t, p) for t in (0, 1) for p in (2, 3, 4)),
+        SheetEntry.time_up(),
+        SheetEntry.undo(),
+    ]
+    sheet = ScoreSheet(rules, ns=1, ew=2)
+    for _ in range(300):
+        entry = rng.choice(choices)
+        try:
+            after = sheet.enter(entry)
+        except SheetRefused:
+            continue
+        if entry.kind.value != "undo":
+            back = after.undo()
+            assert (back.rows, back.state) == (sheet.rows, sheet.state)
+        sheet = after if not after.is_decided else ScoreSheet(rules, ns=1, ew=2)
