@@ -6,7 +6,7 @@ database shows the same sheet, and the round's clock adds its time-up once."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from types import SimpleNamespace
 from typing import Any, cast
@@ -23,6 +23,7 @@ from engine.contest import (
     Schedule,
     ScheduleKind,
     draw,
+    start_clock,
 )
 from engine.contest.sheet import SheetRefusal
 from handlers.contest import sheets
@@ -349,3 +350,19 @@ async def test_the_first_leader_button_draws_from_the_seed_and_says_it(table: Ta
     again = await table.tap("🎴 首出", recorder)  # reproducible: the same card, not a redraw
     assert again.shown[-1][0] == note
     assert await table.db.contest_sheets.presses(contest_id=table.stored.id, code=table.match.code) == []
+
+
+async def test_the_table_clocks_end_enters_the_time_up_on_the_open_sheet(table: Table) -> None:
+    """Through the desk: /round start's clock runs out and its hooks add the sheet's time-up."""
+    await table.create(at_tables(preset="knockout-135"))  # 002-D: 60 minutes, finish the deal
+    recorder = table.player()
+    await table.open(recorder)
+    started = datetime(2026, 12, 26, 6, 5, tzinfo=UTC)
+    await table.desk.run(table.stored.id, lambda c: start_clock(c, now=started))
+    table.desk.time_up_hooks.append(sheets.time_up_hook(table.desk))
+    end = (started + timedelta(minutes=60)).isoformat()
+    for _ in range(2):  # a restart re-arms a past end: the sheet gets it once
+        await table.desk.clock_alarm(table.stored.id, 1, end, "time_up")
+    presses = await table.db.contest_sheets.presses(contest_id=table.stored.id, code=table.match.code)
+    assert [(p.entry, p.by) for p in presses] == [("time", None)]
+    assert "👉 下一副：第1副 · 打2 · 时间到：打完这一副" in table.bot.edits[-1][2]
