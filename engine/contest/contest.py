@@ -64,7 +64,7 @@ from engine.contest.results import (
 )
 from engine.contest.rounds import Round, Schedule, ScheduleKind, TableClock
 from engine.figures import MatchFigures, forfeit_figures
-from engine.rules import MatchFormat, Rules
+from engine.rules import MatchFormat, Rules, TimeWinner
 from engine.scoring import Standing, points_verdict
 
 
@@ -581,20 +581,23 @@ def report(
     contest: Contest,
     *,
     reporter: int,
-    winner: int,
+    winner: int | None,
     now: datetime,
     text: str = "",
     points: tuple[int, int] | None = None,
     extra_deal: bool = False,
     figures: MatchFigures | None = None,
+    code: str | None = None,
 ) -> Step:
     """A player's report of a physical match: counts at once; the opponents may dispute.
     ``figures`` (indexed like the match's pairs, e.g. from the table's score sheet) carry
-    the 级差 and round score that scored formats rank by."""
-    match = _reportable_match(contest, winner, now)
+    the 级差 and round score that scored formats rank by. A match nobody won (``winner``
+    None, figures naming nobody) is found by its ``code``."""
+    match = _reportable_match(contest, winner, now, code)
     if reporter not in _players(contest, match):
         raise ReportRefused(Refusal.NOT_A_PLAYER, str(reporter))
     result = MatchResult(winner, PlayMethod.PHYSICAL, points, extra_deal, figures)
+    _check_result(contest, match, result)
     check_figures(contest, match, result)
     fact = MatchFact(FactKind.REPORT, now, reporter, result, text=text)
     return Step(*_append(contest, match, fact, _report_note(match, winner)))
@@ -604,7 +607,7 @@ def record_bot_result(contest: Contest, *, code: str, result: MatchResult, now: 
     """A bot table's end (see :func:`~engine.contest.results.result_from_match`)."""
     match = _open_match(contest, code)
     _check_on_time(contest, match, now)
-    _check_result(match, result)
+    _check_result(contest, match, result)
     fact = MatchFact(FactKind.REPORT, aware(now), None, result)
     return Step(*_append(contest, match, fact, _report_note(match, result.winner, MatchNote.BOT_RESULT)))
 
@@ -628,7 +631,7 @@ def decide(contest: Contest, *, code: str, result: MatchResult, by: int, reason:
     match = _open_match(contest, code)
     if not reason.strip():
         raise ResultRefused(Refusal.REASON_REQUIRED)
-    _check_result(match, result)
+    _check_result(contest, match, result)
     check_figures(contest, match, result)
     fact = MatchFact(FactKind.DECISION, aware(now), by, result, reason=reason.strip())
     return Step(*_append(contest, match, fact, MatchNote.DECIDED))
@@ -685,11 +688,20 @@ def late_forfeits_in_a_row(contest: Contest, number: int) -> int:
 _AFTER_ROUND = (ContestPhase.ROUND_COMPLETE, ContestPhase.DECIDED)
 
 
-def _reportable_match(contest: Contest, winner: int, now: datetime) -> ContestMatch:
+def _reportable_match(contest: Contest, winner: int | None, now: datetime, code: str | None) -> ContestMatch:
     _require(contest, ContestPhase.ROUND_IN_PLAY, _phase_refusal(contest), *_AFTER_ROUND)
-    contest.pair(winner)
     current = contest.current_round
-    match = current.match_of(winner) if current is not None else None
+    if code is not None:
+        match: ContestMatch | None = contest.match_by_code(code)
+        if current is None or match is None or match.round != current.number:
+            raise ResultRefused(Refusal.ROUND_CLOSED, code)
+        if winner is not None and not match.has(winner):
+            raise ResultRefused(Refusal.BAD_RESULT, f"{winner} is not in {match.pairs}")
+    elif winner is None:
+        raise ReportRefused(Refusal.NOT_IN_ROUND, "no winner and no match code")
+    else:
+        contest.pair(winner)
+        match = current.match_of(winner) if current is not None else None
     if match is None:
         raise ReportRefused(Refusal.NOT_IN_ROUND, str(winner))
     if match.status is MatchStatus.DECIDED:
@@ -730,9 +742,11 @@ def _check_on_time(contest: Contest, match: ContestMatch, now: datetime) -> None
         raise ResultRefused(Refusal.LATE, str(deadline))
 
 
-def _check_result(match: ContestMatch, result: MatchResult) -> None:
+def _check_result(contest: Contest, match: ContestMatch, result: MatchResult) -> None:
     if result.winner is not None and not match.has(result.winner):
         raise ResultRefused(Refusal.BAD_RESULT, f"{result.winner} is not in {match.pairs}")
+    if result.no_winner and contest.format.eliminates:
+        raise ResultRefused(Refusal.BAD_RESULT, "a knockout match needs a winner")
 
 
 def check_figures(contest: Contest, match: ContestMatch, result: MatchResult) -> None:
@@ -740,12 +754,14 @@ def check_figures(contest: Contest, match: ContestMatch, result: MatchResult) ->
     engine's verdict on the points must agree: equal points go to the pair with more
     3-point deals (001-A "以積3分次數多的一方獲勝"), a full tie needs the extra deal."""
     figures = result.figures
+    rules = contest.round_rules(match.round)
+    if result.no_winner and rules.time_winner is not TimeWinner.NONE:
+        raise ResultRefused(Refusal.BAD_RESULT, "under these rules a timed match always has a winner")
     if figures is None or result.winner is None:
         return
     index = match.pairs.index(result.winner)
     if figures.winner != index:
         raise ResultRefused(Refusal.BAD_RESULT, "the figures name the other pair")
-    rules = contest.round_rules(match.round)
     if rules.match_format is not MatchFormat.POINTS or figures.points == (0, 0):
         return  # no points on the sheet (every deal of a points match scores at least 1)
     standing = Standing(points=figures.points, threes=figures.three_point_deals)

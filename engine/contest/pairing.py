@@ -41,12 +41,14 @@ class MatchPoints:
 
     Why a contest setting and not the engine's ``round_score``: the seeds leave 003-A's
     scale open ("计分表" is missing) and 002-D gives 2/0; the engine scores a match's
-    deals, the contest only counts wins, losses and byes. A bye (轮空) scores a win.
+    deals, the contest only counts wins, losses, byes and the rare match nobody won. A bye
+    (轮空) scores a win.
     """
 
     win: int = 2
     loss: int = 0
     bye: int = 2
+    draw: int = 1  # a match nobody won (001-B's time-out with nobody past A, A17)
 
 
 DEFAULT_POINTS = MatchPoints()
@@ -133,6 +135,12 @@ class ContestFormat:
     family: Family = Family.KNOCKOUT  # which standings columns (engine.contest.standings)
     named_rounds: bool = True  # knockout rounds named by the field left (决赛, 半决赛…); 002-C: not
     uses_tags: str = ""  # what a sign-up's tag means here: "unit" (000-S), "slot" (002-E)
+
+    @property
+    def eliminates(self) -> bool:
+        """Whether a match's loser is out (every knockout): such a match needs a winner, so a
+        no-winner result (001-B's time-out) is accepted only in Swiss and movement formats."""
+        return self.family not in (Family.SWISS, Family.MOVEMENT)
 
     def check_field(self, count: int) -> None:
         """Refuse a draw this format cannot run (too few or too many pairs)."""

@@ -63,7 +63,7 @@ class MatchStatus(Enum):
 class MatchResult:
     """A match's outcome; ``points`` follow the order of the match's ``pairs``."""
 
-    winner: int | None  # group number; None when both pairs are out
+    winner: int | None  # group number; None: both pairs out, or a scored match nobody won
     method: PlayMethod
     points: tuple[int, int] | None = None  # e.g. (9, 5) in the 6-deal 3/2/1 match
     extra_deal: bool = False  # 加赛一局 after a tie
@@ -72,10 +72,25 @@ class MatchResult:
     figures: MatchFigures | None = None
 
     def __post_init__(self) -> None:
-        if (self.winner is None) != (self.method is PlayMethod.BOTH_OUT):
-            raise ResultRefused(Refusal.BAD_RESULT, "only a both-out result has no winner")
+        if self.method is PlayMethod.BOTH_OUT and self.winner is not None:
+            raise ResultRefused(Refusal.BAD_RESULT, "a both-out result has no winner")
+        if self.winner is None and self.method is not PlayMethod.BOTH_OUT and not self.no_winner:
+            raise ResultRefused(Refusal.BAD_RESULT, "no winner: both out, or figures naming nobody")
         if self.points is not None and min(self.points) < 0:
             raise ResultRefused(Refusal.BAD_RESULT, "negative points")
+
+    @property
+    def no_winner(self) -> bool:
+        """A match played to its end that nobody won: 001-B's time-out with nobody past A
+        (A17, ``time_winner=none``), where each pair still scores the levels it climbed.
+        Known only from figures that name no winner; only formats that eliminate nobody
+        accept it (:func:`engine.contest.contest.check_figures`)."""
+        return (
+            self.winner is None
+            and self.method is not PlayMethod.BOTH_OUT
+            and self.figures is not None
+            and self.figures.winner is None
+        )
 
 
 @dataclass(frozen=True, slots=True)
@@ -161,12 +176,13 @@ def result_from_match(match: Match, *, pairs: tuple[int, int], team0_pair: int) 
     Points are the engine's points per team (points formats; None otherwise), and an
     extra deal means more deals than the preset's ``points_deals`` were played.
     """
-    if not match.is_over or match.winner_team is None:
+    if not match.is_over:
         raise ResultRefused(Refusal.MATCH_NOT_OVER)
     if team0_pair not in pairs:
         raise ResultRefused(Refusal.BAD_RESULT, f"pair {team0_pair} is not in {pairs}")
     team_of_pair = {team0_pair: 0, (pairs[1] if pairs[0] == team0_pair else pairs[0]): 1}
-    winner = next(number for number, team in team_of_pair.items() if team == match.winner_team)
+    # None: the clock ended a 001-B match with nobody past A (a no-winner result, A17)
+    winner = next((number for number, team in team_of_pair.items() if team == match.winner_team), None)
     is_points = match.rules.match_format is MatchFormat.POINTS
     points = tuple(match.standing.points[team_of_pair[number]] for number in pairs) if is_points else None
     extra = is_points and len(match.deal_results) > match.rules.points_deals

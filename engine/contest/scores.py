@@ -3,7 +3,8 @@
 Read from each settled result's :class:`~engine.figures.MatchFigures` (the engine's own
 numbers: this module adds them up, it never scores a deal), plus the contest's
 :class:`~engine.contest.pairing.MatchPoints` for wins, losses and byes. A result known
-only by its winner (a bare ``掼蛋3组``) adds a win or a loss and nothing else.
+only by its winner (a bare ``掼蛋3组``) adds a win or a loss and nothing else; a match
+nobody won (001-B's time-out, A17) adds each pair's round score and the draw's 积分.
 
 Level difference (级差) is signed: the winner adds the match's difference, the loser
 subtracts it, so the column sums to zero over all pairs (a property test checks it).
@@ -37,8 +38,10 @@ class PairScore:
 
 
 def settled(match: ContestMatch) -> bool:
-    """A result that stands and names a winner (both-out and disputed matches do not count)."""
-    return match.status.is_settled and match.winner is not None
+    """A result that stands and was played: a winner, or nobody won (001-B's time-out);
+    both-out and disputed matches do not count."""
+    result = match.result
+    return match.status.is_settled and result is not None and (match.winner is not None or result.no_winner)
 
 
 def pair_scores(
@@ -63,16 +66,18 @@ def _add_match(old: PairScore, match: ContestMatch, index: int, points: MatchPoi
     result = match.result
     assert result is not None
     won = match.winner == old.number
+    lost = match.winner is not None and not won  # nobody won: neither (a draw's 积分)
     figures = result.figures
     sign = 1 if won else -1
     difference = figures.level_difference * sign if figures is not None else Fraction(0)
     mine = result.points if result.points is not None else (figures.points if figures else (0, 0))
+    earned = points.win if won else points.loss if lost else points.draw
     return replace(
         old,
         played=old.played + 1,
         won=old.won + won,
-        lost=old.lost + (not won),
-        match_points=old.match_points + (points.win if won else points.loss),
+        lost=old.lost + lost,
+        match_points=old.match_points + earned,
         round_score=old.round_score + (figures.round_score[index] if figures else 0),
         level_difference=old.level_difference + difference,
         points_for=old.points_for + mine[index],

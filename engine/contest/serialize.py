@@ -40,7 +40,12 @@ def settings_to_json(settings: ContestSettings) -> str:
         "third_place": settings.third_place.value,
         "prize_tiers": [[tier.name, tier.pairs] for tier in settings.prize_tiers],
         "rounds": settings.rounds,
-        "match_points": [settings.match_points.win, settings.match_points.loss, settings.match_points.bye],
+        "match_points": [
+            settings.match_points.win,
+            settings.match_points.loss,
+            settings.match_points.bye,
+            settings.match_points.draw,
+        ],
         "late_disqualify_after": settings.late_disqualify_after,
     }
     return json.dumps({"version": VERSION, "settings": data}, sort_keys=True, ensure_ascii=False)

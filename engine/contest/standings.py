@@ -40,6 +40,7 @@ class Mark(Enum):
     LOST = "lost"
     BYE = "bye"  # 轮空
     BOTH_OUT = "both_out"
+    NO_WINNER = "no_winner"  # played, nobody won (001-B's time-out with nobody past A)
     PENDING = "pending"  # playing, reported-but-disputed, or awaiting a report
     ABSENT = "-"  # not in this round (out earlier)
 
@@ -303,7 +304,7 @@ def _mark(contest: Contest, round_number: int, number: int) -> Mark:
     if not match.status.is_settled or match.status is MatchStatus.DISPUTED:
         return Mark.PENDING
     if match.winner is None:
-        return Mark.BOTH_OUT
+        return Mark.NO_WINNER if match.result is not None and match.result.no_winner else Mark.BOTH_OUT
     return Mark.WON if match.winner == number else Mark.LOST
 
 

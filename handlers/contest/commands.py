@@ -826,7 +826,8 @@ async def _mark_details(query: CallbackQuery, note: str) -> None:
     message = query.message
     if not isinstance(message, Message) or message.text_html is None:
         return
-    copy_row = [list(message.reply_markup.inline_keyboard[0])] if message.reply_markup else []
+    keyboard = message.reply_markup.inline_keyboard if message.reply_markup else ()
+    copy_row = [list(row) for row in keyboard if all(button.callback_data is None for button in row)]
     await _edit(query, message.text_html + "\n" + note, InlineKeyboardMarkup(copy_row) if copy_row else None)
 
 

@@ -259,6 +259,9 @@ class ContestDesk:
                 ({"what": "official", "line": line}, f"official:{key}", line),
                 ({"what": "details", **base}, f"details:{key}", None),
             ]
+        elif result is not None and result.no_winner:  # no 掼蛋N组 line names nobody: details only
+            details = plain(texts.details_text(contest, match, fact, self.name_of(contest, fact.by), "zh"))
+            official = [({"what": "details", **base}, f"details:{key}", details)]
         if note in (MatchNote.REPORTED, MatchNote.BOT_RESULT):
             return official
         if note in (MatchNote.CONTRADICTION, MatchNote.DISPUTED):
@@ -274,7 +277,7 @@ class ContestDesk:
                 f"decision:{key}",
                 mirrored,
             )
-            return [decision] if repeat or result.winner is None else [decision, *official]
+            return [decision] if repeat or result.winner is None else [decision, *official]  # no_winner: said
         return []  # duplicates and confirmations: answered to the person, nothing posted
 
     # ------------------------------------------------------------ senders (outbox)
@@ -393,9 +396,12 @@ class ContestDesk:
     ) -> tuple[str, InlineKeyboardMarkup]:
         contest = stored.contest
         result = fact.result
-        line = official_line(result.winner, contest.settings.event_word)
         text = texts.details_text(contest, match, fact, self.name_of(contest, fact.by), locale)
-        rows = [[InlineKeyboardButton(texts.copy_label(line, locale), copy_text=CopyTextButton(line))]]
+        rows: list[list[InlineKeyboardButton]] = []
+        if result.winner is not None:
+            line = official_line(result.winner, contest.settings.event_word)
+            copy = InlineKeyboardButton(texts.copy_label(line, locale), copy_text=CopyTextButton(line))
+            rows.append([copy])
         if fact.kind is FactKind.REPORT and fact.by is not None:
             rows.append(
                 [

@@ -92,9 +92,10 @@ async def _may_record(context: Context, stored: StoredContest, match: ContestMat
 
 
 def sheet_keyboard(
-    contest_id: int, match: ContestMatch, sheet: ScoreSheet, locale: str
+    contest_id: int, match: ContestMatch, sheet: ScoreSheet, locale: str, *, eliminates: bool = True
 ) -> InlineKeyboardMarkup:
-    """Six outcomes, then undo / time up / first leader, then submit once decided."""
+    """Six outcomes, then undo / time up / first leader, then submit once decided (a match
+    nobody won only where nobody is eliminated: Swiss and movement formats)."""
     version = sheet.version
 
     def button(label: str, key: str) -> InlineKeyboardButton:
@@ -125,7 +126,7 @@ def sheet_keyboard(
         rows.append(tools)
     if timed and player_out:  # 002-A: at equal levels a side with a player out wins
         rows.extend([[button(words.time_out_label(team, locale), key)] for key, team in _TIMES.items()])
-    if sheet.is_decided and sheet.state.winner is not None:
+    if sheet.is_decided and (sheet.state.winner is not None or not eliminates):
         rows.append([button(words.submit_label(locale), "S")])
     return InlineKeyboardMarkup(rows)
 
@@ -138,7 +139,7 @@ def _view(
     if match.status is not MatchStatus.PENDING:
         return words.closed_text(contest, match, sheet, locale), None
     return words.sheet_text(contest, match, sheet, locale, note), sheet_keyboard(
-        stored.id, match, sheet, locale
+        stored.id, match, sheet, locale, eliminates=contest.format.eliminates
     )
 
 
@@ -297,7 +298,7 @@ async def _submit(
         await query.answer(words.not_decided_text(locale), show_alert=True)
         return
     winner = sheet.winner_pair
-    if winner is None:
+    if winner is None and stored.contest.format.eliminates:  # a knockout needs a winner
         await query.answer(words.no_winner_text(locale), show_alert=True)
         return
     desk, user_id = _desk(context), query.from_user.id
@@ -317,6 +318,7 @@ async def _submit(
                 points=points,
                 extra_deal=extra,
                 figures=figures,
+                code=match.code,
             )
         result = MatchResult(winner, PlayMethod.ORGANISER, points, extra, figures)
         return decide(contest, code=match.code, result=result, by=user_id, reason=SHEET_REASON, now=now)

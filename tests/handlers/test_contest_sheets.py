@@ -366,3 +366,43 @@ async def test_the_table_clocks_end_enters_the_time_up_on_the_open_sheet(table: 
     presses = await table.db.contest_sheets.presses(contest_id=table.stored.id, code=table.match.code)
     assert [(p.entry, p.by) for p in presses] == [("time", None)]
     assert "👉 下一副：第1副 · 打2 · 时间到：打完这一副" in table.bot.edits[-1][2]
+
+
+async def test_a_movement_sheet_stopped_with_nobody_past_a_is_submitted_without_winner(
+    table: Table,
+) -> None:
+    """001-B: the clock stops the round at once; nobody passed A, so nobody won and each pair
+    scores its levels (A17). The group gets the details, and no 掼蛋N组 line (it names a winner)."""
+    contest = draw(
+        signed_up(4, format_name="movement", preset="three-round-movement"), now=ON_TIME, schedule=AT_VENUE
+    ).contest
+    await table.create(contest)
+    recorder = table.player()
+    await table.open(recorder)
+    await table.tap("南北 双下", recorder)  # NS 2 → 5
+    await table.tap("东西 1·4", recorder)  # EW 2 → 3
+    await table.tap("⏱ 时间到", recorder)
+    assert "✅ 提交" in table.labels()
+    query = await table.tap("✅ 提交", recorder)
+    assert query.answers == [("已提交。", False)]
+    await table.outbox.join()
+    stored = await table.db.contests.get(contest_id=table.stored.id)
+    match = stored.contest.match_by_code(table.match.code)
+    result = match.result
+    assert result is not None and result.no_winner and match.status is MatchStatus.REPORTED
+    ns = sheets.seating(stored.contest.seed, match, stored.contest.round_rules(1).seat_assignment).ns
+    assert result.figures is not None
+    ns_index = match.pairs.index(ns)
+    assert (result.figures.round_score[ns_index], result.figures.round_score[1 - ns_index]) == (3, 1)
+    posted = [what for what, _line in table.group]
+    assert "details" in posted and "official" not in posted
+
+
+async def test_a_knockout_sheet_nobody_won_is_left_to_the_organiser(table: Table) -> None:
+    await table.create(at_tables(format_name="redraw-knockout", preset="three-round-movement"))
+    recorder = table.player()
+    await table.open(recorder)
+    await table.tap("南北 双下", recorder)
+    query = await table.tap("⏱ 时间到", recorder)
+    assert "✅ 提交" not in table.labels()
+    assert "无胜方" in query.shown[-1][0] and "/result" in query.shown[-1][0]

@@ -37,6 +37,8 @@ MAX_REASON: Final = 300
 OPTIONS: Final = ("format", "preset", "deadline", "tz", "event", "prizes", "late_out")
 MAX_LATE_OUT: Final = 9  # lateness forfeits in a row that disqualify (001-B: 3, 002-E: 1)
 BOTH_OUT_WORDS: Final = frozenset({"none", "both-out", "bothout", "双出", "两组出局", "均出局"})
+NO_WINNER_WORDS: Final = frozenset({"draw", "nowinner", "no-winner", "无胜方", "平局"})
+"""001-B's time-out with nobody past A (A17): played, scored by levels, nobody won."""
 _POINTS: Final = re.compile(r"^(\d{1,3})[:：](\d{1,3})$")
 _AT: Final = re.compile(r"^(\d{4})-(\d{2})-(\d{2})[T ](\d{2}):(\d{2})$")
 MAX_VENUE: Final = 40
@@ -131,7 +133,9 @@ def parse_prizes(text: str) -> tuple[PrizeTier, ...]:
 @dataclass(frozen=True, slots=True)
 class Decision:
     """``/result CODE WINNER [9:5] [levels=A:10] [3s=2:1] [time] [extra] REASON…``; every pair
-    of figures follows the match's pairs (the pairing message's order)."""
+    of figures follows the match's pairs (the pairing message's order). ``/result CODE draw
+    levels=K:10 REASON`` records a match nobody won (001-B's time-out): its ``result`` is a
+    placeholder until :meth:`with_figures` scores the levels under the round's rules."""
 
     code: str
     result: MatchResult
@@ -139,6 +143,7 @@ class Decision:
     levels: tuple[Rank, Rank] | None = None  # final levels at a physical table
     threes: tuple[int, int] | None = None  # 3-point deals (001-A's tie-break)
     on_time: bool = False  # the winner did not pass A: the clock ended the match
+    no_winner: bool = False  # the clock ended it and nobody won (001-B): levels required
 
     def with_figures(self, contest: Contest) -> MatchResult:
         """The result with the engine's figures (级差, round score, 3-point deals) read from the
@@ -147,6 +152,11 @@ class Decision:
         tie-break. Without levels or 3-point deals (or for both out) the result is unchanged."""
         result = self.result
         winner = result.winner
+        if self.no_winner and self.levels is not None:
+            match = contest.match_by_code(self.code)
+            rules = contest.round_rules(match.round)
+            figures = reported_figures(rules, winner=None, levels=self.levels, passed_a=False)
+            return MatchResult(None, PlayMethod.ORGANISER, figures=figures)
         if winner is None:
             return result
         if self.levels is None and self.threes is None:
@@ -174,7 +184,8 @@ def parse_decision(args: Sequence[str], event_word: str) -> Decision:
     if len(args) < 2:
         raise ArgProblem("result_usage")
     code, winner_word, rest = args[0], args[1], list(args[2:])
-    winner = _winner(winner_word, event_word)
+    no_winner = winner_word.lower() in NO_WINNER_WORDS
+    winner = None if no_winner else _winner(winner_word, event_word)
     points = None
     if rest and (found := _POINTS.match(rest[0])):
         points = (int(found.group(1)), int(found.group(2)))
@@ -205,6 +216,10 @@ def parse_decision(args: Sequence[str], event_word: str) -> Decision:
     reason = " ".join(rest).strip()[:MAX_REASON]
     if not reason:
         raise ArgProblem("reason_missing")
+    if no_winner:  # the organiser gives the final levels; the clock ended the match
+        if levels is None or points is not None or threes is not None or extra:
+            raise ArgProblem("bad_levels", winner_word[:20])
+        return Decision(code, MatchResult(None, PlayMethod.BOTH_OUT), reason, levels, no_winner=True)
     if winner is None:
         if points is not None or levels is not None or threes is not None or extra or on_time:
             raise ArgProblem("result_usage")  # both out: nothing was played to report

@@ -29,6 +29,7 @@ TEXT_MARKS: Final = {
     Mark.LOST: "✗",
     Mark.BYE: "○",
     Mark.BOTH_OUT: "⊘",
+    Mark.NO_WINNER: "=",
     Mark.PENDING: "…",
     Mark.ABSENT: "·",
 }

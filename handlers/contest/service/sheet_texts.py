@@ -91,7 +91,7 @@ def sheet_text(contest: Contest, match: ContestMatch, sheet: ScoreSheet, locale:
     lines.extend(_row_line(sheet, row, locale) for row in sheet.rows)
     if not sheet.rows:
         lines.append(_("No deal entered yet: after each deal press who went out first.", locale))
-    lines.append(_now_line(sheet, locale))
+    lines.append(_now_line(sheet, locale, eliminates=contest.format.eliminates))
     if note:
         lines.append(note)
     return "\n".join(lines)
@@ -129,10 +129,10 @@ def _attempt_word(attempt: str | None, locale: str) -> str:
     return words.get(attempt or "", "")
 
 
-def _now_line(sheet: ScoreSheet, locale: str) -> str:
+def _now_line(sheet: ScoreSheet, locale: str, *, eliminates: bool) -> str:
     state = sheet.state
     if state.is_decided:
-        return _decided_line(sheet, locale)
+        return _decided_line(sheet, locale, eliminates=eliminates)
     parts = [_("Next: deal {n}", locale, n=sheet.deal_in_hand)]
     if sheet.rules.uses_levels:
         parts.append(_("played at {level}", locale, level=rank_text(sheet.level_in_hand)))
@@ -160,9 +160,15 @@ def _now_line(sheet: ScoreSheet, locale: str) -> str:
     return "👉 " + " · ".join(parts)
 
 
-def _decided_line(sheet: ScoreSheet, locale: str) -> str:
+def _decided_line(sheet: ScoreSheet, locale: str, *, eliminates: bool) -> str:
     state = sheet.state
     reason = reason_word(state.reason or "", locale)
+    if state.winner is None and not eliminates:
+        return _(
+            "🏁 Nobody won ({reason}): each pair scores the levels it climbed. Press ✅ Submit to report it.",
+            locale,
+            reason=reason,
+        )
     if state.winner is None:
         return _(
             "🏁 Nobody won ({reason}): the organiser records this match with /result.", locale, reason=reason

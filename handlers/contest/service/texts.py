@@ -33,17 +33,19 @@ from engine.contest import (
 )
 from engine.contest.contest import LATE_REASON
 from engine.contest.deadlines import zone
+from engine.contest.pairing import Family
 from engine.contest.seating import RANKS, seating
 from engine.contest.standings import (
     KNOCKOUT_FAMILIES,
     Column,
+    Mark,
     PairStatus,
     StandingRow,
     Standings,
     contest_standings,
 )
-from engine.rules import Rules, SeatAssignment, TimeUp
-from handlers.contest.service.columns import figures_text, standings_subtitle
+from engine.rules import MatchFormat, Rules, SeatAssignment, TimeUp
+from handlers.contest.service.columns import figures_text, signed, standings_subtitle
 from handlers.table.service.texts import _, escape, preset_title
 from render.words import is_english
 
@@ -152,8 +154,9 @@ def problem_text(code: str, detail: str, locale: str) -> str:
         "bad_prizes": _("Prize tiers read like 冠军:1,亚军:1,季军:1,优胜奖:4.", locale),
         "unknown_preset": _("Unknown rule preset “{name}”. /rules lists them.", locale, name=shown),
         "result_usage": _(
-            "Usage: /result CODE WINNER [9:5] [extra] REASON (WINNER: a group "
-            "number, 掼蛋3组, or none for both out).",
+            "Usage: /result CODE WINNER [9:5] [levels=A:10] [3s=2:1] [time] [extra] REASON "
+            "(WINNER: a group number, 掼蛋3组, none for both out, or draw with levels= for a "
+            "match the clock ended with nobody past A).",
             locale,
         ),
         "reason_missing": _("A decision needs a reason: /result CODE WINNER REASON.", locale),
@@ -451,7 +454,9 @@ def _match_line(contest: Contest, match: ContestMatch, locale: str) -> str:
 def _outcome(match: ContestMatch, locale: str) -> str:
     if match.status is MatchStatus.PENDING:
         return ""
-    return f" → {pair_label(match.winner, locale)}" if match.winner is not None else " → ⊘"
+    if match.winner is not None:
+        return f" → {pair_label(match.winner, locale)}"
+    return " → =" if match.result is not None and match.result.no_winner else " → ⊘"
 
 
 def table_label(table: int, locale: str) -> str:
@@ -551,33 +556,73 @@ def details_text(
 ) -> str:
     """The message after an official line: opponent, points, extra deal, how it was played."""
     result = fact.result
-    assert result is not None and result.winner is not None
-    loser = match.opponent(result.winner)
-    lines = [
-        _(
+    assert result is not None and (result.winner is not None or result.no_winner)
+    first = result.winner if result.winner is not None else match.pairs[0]
+    second = match.opponent(first)
+    if result.winner is None:
+        heading = _(
+            "Round {n}: {a} and {b}: time is up and nobody passed A, so nobody won",
+            locale,
+            n=match.round,
+            a=pair_line(contest.pair(first), locale),
+            b=pair_line(contest.pair(second), locale),
+        )
+    else:
+        heading = _(
             "Round {n}: {winner} beat {loser}",
             locale,
             n=match.round,
-            winner=pair_line(contest.pair(result.winner), locale),
-            loser=pair_line(contest.pair(loser), locale),
-        ),
-    ]
+            winner=pair_line(contest.pair(first), locale),
+            loser=pair_line(contest.pair(second), locale),
+        )
+    lines = [heading]
+    mine = match.pairs.index(first)
     if result.points is not None:
-        mine = match.pairs.index(result.winner)
         score = f"{result.points[mine]}:{result.points[1 - mine]}"
         extra = " " + _("(after an extra deal)", locale) if result.extra_deal else ""
         lines.append(_("Points: {score}{extra}", locale, score=score, extra=extra))
     elif result.extra_deal:
         lines.append(_("Decided by an extra deal.", locale))
+    if (levels := _levels_line(contest, match, result, mine, locale)) is not None:
+        lines.append(levels)
     lines.append(_("How: {how}", locale, how=method_text(result, reporter, locale)))
     if fact.reason:
         lines.append(_("Reason: {reason}", locale, reason=reason_text(fact.reason, locale)))
     if fact.kind is FactKind.REPORT and result.method is PlayMethod.PHYSICAL:
-        lines.append(
-            _("{loser}: confirm or dispute with the buttons.", locale, loser=pair_label(loser, locale))
-        )
+        answering = _answering(contest, match, fact, locale)
+        lines.append(_("{loser}: confirm or dispute with the buttons.", locale, loser=answering))
     lines.append(f"<code>{match.code}</code>")
     return "\n".join(lines)
+
+
+def _answering(contest: Contest, match: ContestMatch, fact: MatchFact, locale: str) -> str:
+    """Who answers a player's report: the pair that did not report it."""
+    reporting = contest.pair_of_user(fact.by) if fact.by is not None else None
+    if reporting is not None and match.has(reporting.number):
+        return pair_label(match.opponent(reporting.number), locale)
+    assert fact.result is not None and fact.result.winner is not None
+    return pair_label(match.opponent(fact.result.winner), locale)
+
+
+def _levels_line(
+    contest: Contest, match: ContestMatch, result: MatchResult, mine: int, locale: str
+) -> str | None:
+    """Final levels, 级差 and round score of a level race in a scored format (Swiss, movement,
+    积分淘汰), first pair of the heading first; None where they do not rank anybody."""
+    figures = result.figures
+    unscored = (Family.KNOCKOUT, Family.POINTS_KNOCKOUT)
+    if figures is None or figures.forfeit or contest.format.family in unscored:
+        return None
+    if contest.round_rules(match.round).match_format is MatchFormat.POINTS:
+        return None
+    order = (mine, 1 - mine)
+    return _(
+        "Levels {levels} · level difference {difference} · round score {score}",
+        locale,
+        levels=" : ".join(figures.levels[i].char.replace("T", "10") for i in order),
+        difference=signed(figures.level_difference if result.winner is not None else 0),
+        score=" : ".join(str(figures.round_score[i]) for i in order),
+    )
 
 
 def copy_label(line: str, locale: str) -> str:
@@ -618,7 +663,9 @@ def dispute_text(contest: Contest, match: ContestMatch, who: str, organiser: str
 def decision_text(contest: Contest, match: ContestMatch, fact: MatchFact, locale: str) -> str:
     result = fact.result
     assert result is not None
-    if result.winner is None:
+    if result.no_winner:
+        outcome = _("nobody won (time is up, nobody passed A)", locale)
+    elif result.winner is None:
         outcome = _("both pairs are out", locale)
     else:
         outcome = _("{pair} goes on", locale, pair=pair_label(result.winner, locale))
@@ -818,6 +865,8 @@ def standings_text(contest: Contest, locale: str) -> str:
         head.append(standings_subtitle(table, locale))
     rows = [_standing_line(table, row, locale) for row in table.rows]
     legend = [_("✓ won ✗ lost ○ bye ⊘ both out … pending", locale)] if Column.MARKS in table.columns else []
+    if legend and any(Mark.NO_WINNER in row.marks for row in table.rows):
+        legend[0] += _(" = nobody won", locale)
     shown = len(rows)
     while shown and _length([*head, *rows[:shown], "", *legend]) > STANDINGS_TEXT_LIMIT - 80:
         shown -= 1
