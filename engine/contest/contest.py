@@ -749,9 +749,14 @@ def _check_result(contest: Contest, match: ContestMatch, result: MatchResult) ->
         raise ResultRefused(Refusal.BAD_RESULT, "a knockout match needs a winner")
 
 
+_ON_TIME_REASONS = frozenset({"time", "reported"})
+"""Figures of a winner the clock named (a bot table's ``time``; a recorder's levels with ``time``)."""
+
+
 def check_figures(contest: Contest, match: ContestMatch, result: MatchResult) -> None:
-    """A result's figures must name its winner, and in a points match (001-A, 000-E) the
-    engine's verdict on the points must agree: equal points go to the pair with more
+    """A result's figures must name its winner (who, under 001-B's ``time_winner=none``, can
+    only have passed A), and in a points match (001-A, 000-E) the engine's verdict on the
+    points must agree: equal points go to the pair with more
     3-point deals (001-A "以積3分次數多的一方獲勝"), a full tie needs the extra deal."""
     figures = result.figures
     rules = contest.round_rules(match.round)
@@ -762,6 +767,8 @@ def check_figures(contest: Contest, match: ContestMatch, result: MatchResult) ->
     index = match.pairs.index(result.winner)
     if figures.winner != index:
         raise ResultRefused(Refusal.BAD_RESULT, "the figures name the other pair")
+    if rules.time_winner is TimeWinner.NONE and figures.reason in _ON_TIME_REASONS:
+        raise ResultRefused(Refusal.BAD_RESULT, "only passing A wins here: the clock leaves no winner")
     if rules.match_format is not MatchFormat.POINTS or figures.points == (0, 0):
         return  # no points on the sheet (every deal of a points match scores at least 1)
     standing = Standing(points=figures.points, threes=figures.three_point_deals)

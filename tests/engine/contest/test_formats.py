@@ -32,8 +32,8 @@ from engine.contest import (
     standings,
 )
 from engine.contest.knockouts import bracket_slots
-from engine.contest.standings import Mark
 from engine.contest.pairing import RoundInput
+from engine.contest.standings import Mark
 from engine.figures import MatchFigures, reported_figures
 from engine.rules import MatchFormat
 

@@ -112,3 +112,23 @@ def test_the_organiser_records_it_with_result_draw_and_the_levels() -> None:
     assert after.contest.match_by_code(match.code).result == result
     with pytest.raises(ValueError):  # a draw needs the levels it scores
         parse_decision([match.code, "draw", "60分钟到"], "掼蛋")
+
+
+def test_under_001b_the_clock_names_no_winner_so_a_winner_on_time_is_refused() -> None:
+    contest = drawn("movement")
+    match = contest.rounds[0].matches[0]
+    on_time = parse_decision([match.code, str(match.pairs[0]), "levels=K:10", "time", "领先"], "掼蛋")
+    with pytest.raises(ContestError):
+        decide(
+            contest,
+            code=match.code,
+            result=on_time.with_figures(contest),
+            by=ORGANISER,
+            reason="x",
+            now=ON_TIME,
+        )
+    passed = parse_decision([match.code, str(match.pairs[0]), "levels=A:10", "过A"], "掼蛋")
+    after = decide(
+        contest, code=match.code, result=passed.with_figures(contest), by=ORGANISER, reason="x", now=ON_TIME
+    )
+    assert after.contest.match_by_code(match.code).winner == match.pairs[0]

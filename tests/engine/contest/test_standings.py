@@ -43,7 +43,7 @@ from engine.contest.standings import (
     standings_table,
 )
 from engine.figures import forfeit_figures, reported_figures
-from engine.rules import ForfeitDifference, MatchFormat
+from engine.rules import ForfeitDifference, MatchFormat, TimeWinner
 
 from .support import ON_TIME, ORGANISER
 from .test_formats import decide_round, drawn, play_out
@@ -72,6 +72,15 @@ def level_result(contest: Contest, match: ContestMatch, winner: int, difference:
     ahead = Rank(2 + difference)
     levels = (ahead, Rank.TWO) if index == 0 else (Rank.TWO, ahead)
     figures = reported_figures(contest.round_rules(match.round), winner=index, levels=levels, passed_a=False)
+    return MatchResult(winner, PlayMethod.ORGANISER, figures=figures)
+
+
+def passed_a_result(contest: Contest, match: ContestMatch, winner: int, margin: int) -> MatchResult:
+    """Won by passing A, the loser ``margin`` levels below A (at 3 at most)."""
+    index = match.pairs.index(winner)
+    behind = Rank(max(3, int(Rank.ACE) - margin))
+    levels = (Rank.ACE, behind) if index == 0 else (behind, Rank.ACE)
+    figures = reported_figures(contest.round_rules(match.round), winner=index, levels=levels)
     return MatchResult(winner, PlayMethod.ORGANISER, figures=figures)
 
 
@@ -324,6 +333,8 @@ def test_standings_totals_add_up(name: str, pairs: int, margins: list[int], upse
         winner = match.pairs[int(upsets[k % len(upsets)])]
         if contest.rules().match_format is MatchFormat.POINTS:  # figures need a points sheet
             return MatchResult(winner, PlayMethod.ORGANISER)
+        if contest.rules().time_winner is TimeWinner.NONE:  # 001-B: only passing A wins
+            return passed_a_result(contest, match, winner, margins[k % len(margins)])
         return level_result(contest, match, winner, margins[k % len(margins)])
 
     contest = drawn(pairs, name)
