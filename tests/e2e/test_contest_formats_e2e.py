@@ -40,8 +40,8 @@ from pathlib import Path
 from emulator.client import BotMessage, Chat, Emulator, Telegram, User, wait_for
 from engine.contest import Contest, ContestMatch, MatchKind, official_line
 from engine.contest.movement import MOVEMENT_FOUR
-from engine.contest.seating import seating
-from engine.rules import MatchFormat, Rules
+from engine.contest.seating import RANKS, seating
+from engine.rules import MatchFormat, Rules, SeatAssignment
 from tests.e2e.contest_support import (
     BOT,
     CARD,
@@ -363,6 +363,13 @@ async def test_jingfang_knockout_with_repechage_to_four_prizes(
         assert {n for m in repechage.matches for n in m.pairs} == losers | {bye}
         assert set(repechage.byes) == winners  # the qualified wait, shown as byes
         assert_valid_round(contest, 2)
+        pairing = await cup.pairing_message(2)  # at the tables: seats by drawn card (§3.5)
+        assert "小牌坐南北" in pairing.content
+        for match in repechage.matches:
+            seats = seating(contest.seed, match, SeatAssignment.CARD_DRAW)
+            ns_card, ew_card = seats.cards[-2:] if seats.ns == match.pairs[0] else seats.cards[:-3:-1]
+            line = next(x for x in pairing.content.splitlines() if x.strip().startswith(f"南北 {seats.ns}组"))
+            assert ns_card < ew_card and line.endswith(RANKS[ns_card - 1]) and "🃏" in line, (line, seats)
         first_table, second_table, third_table = repechage.matches
         await cup.on_sheet(first_table, first_table.pairs[0], losers_deals=2)  # a player's sheet
         await cup.on_sheet(second_table, second_table.pairs[1], recorder=JINGFANG_ORGANISER)
