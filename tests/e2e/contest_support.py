@@ -106,6 +106,7 @@ async def running_bot(
     if group_limit is not None:
         services.board.budget.limit = group_limit
     desk = services.contests
+    assert desk is not None
     desk.clock = clock
     desk.match_rules = match
     desk.webhook_allowed = lambda url: url.startswith("http://127.0.0.1:")

@@ -399,7 +399,8 @@ async def test_jingfang_knockout_with_repechage_to_four_prizes(
         assert contest.round_rules(3).match_format is MatchFormat.LEVEL_RACE
         bot_semi, sheet_semi = semi.matches
         await cup.played(bot_semi)  # the stage's rules reach the bot's table: best of three
-        figures = (await cup.contest()).match_by_code(bot_semi.code).result.figures  # type: ignore[union-attr]
+        result = (await cup.contest()).match_by_code(bot_semi.code).result
+        figures = result.figures if result is not None else None
         assert figures is not None and figures.reason == "best_of" and max(figures.games_won) == 2
         sheet = await cup.on_sheet(sheet_semi, sheet_semi.pairs[0])  # two games of four 双下
         assert sheet.content.count("双下") >= 8, sheet.content
@@ -575,6 +576,11 @@ def assert_movement_table(contest: Contest) -> None:
         assert len(met) == 6 and set(met.values()) == {1}, met
 
 
+def swapped(scores: tuple[int, int]) -> tuple[int, int]:
+    """Round scores for a match whose winners are listed second."""
+    return (scores[1], scores[0])
+
+
 def passed_a_scores(lost_at: int) -> tuple[int, int]:
     """001-B's round score when the winner passed A and the losers reached ``lost_at``: 100 +
     级差 (at most 15) for the winner, the levels climbed (at most 12) for the losers."""
@@ -604,7 +610,7 @@ async def test_movement_three_rounds_total_score(
         for match, (winner, lost_at) in zip(recorded, ((0, "10"), (1, "3"), (0, "Q")), strict=True):
             await cup.recorded(match, match.pairs[winner], lost_at=lost_at)
             scores = passed_a_scores(12 if lost_at == "Q" else int(lost_at))
-            expected[match.code] = scores if winner == 0 else (scores[1], scores[0])
+            expected[match.code] = scores if winner == 0 else swapped(scores)
         await cup.round_complete(1)
 
         # round 2 at the club's tables: seats by the movement table, a late pair, the clock
@@ -629,7 +635,7 @@ async def test_movement_three_rounds_total_score(
         clocked = "、".join(str(m.table) for m in (on_time, *timed))  # not the walkover's table
         assert f"{clocked}号桌开始计时，60 分钟" in started.content, started.content
         await cup.on_sheet(on_time, on_time.pairs[1], losers_deals=4, leader=True)  # losers at 10
-        expected[on_time.code] = tuple(reversed(passed_a_scores(10)))  # type: ignore[assignment]
+        expected[on_time.code] = swapped(passed_a_scores(10))
         first_timed, last_timed = timed
         await cup.on_sheet(first_timed, first_timed.pairs[0], recorder=MOVEMENT_ORGANISER)  # at 2
         expected[first_timed.code] = passed_a_scores(2)
@@ -675,8 +681,7 @@ async def test_movement_three_rounds_total_score(
         for match, losers_deals in zip(sheets, (4, 2, 3), strict=True):
             by = MOVEMENT_ORGANISER if losers_deals % 2 else None
             await cup.on_sheet(match, match.pairs[1], losers_deals=losers_deals, recorder=by)
-            scores = passed_a_scores(2 + 2 * losers_deals)  # 1·3 is worth two levels
-            expected[match.code] = (scores[1], scores[0])
+            expected[match.code] = swapped(passed_a_scores(2 + 2 * losers_deals))  # 1·3: two levels
         await cup.round_complete(3)
         await wait_text(telegram, MOVEMENT_GROUP, "比赛已决出名次")
 
@@ -713,10 +718,10 @@ async def test_movement_three_rounds_total_score(
             assert columns in line and f"胜 {wins[number]}" in line, line
         exported = await cup.exported_standings()  # the CSV: total, each round's score, 级差, wins
         for number, row in exported.items():
-            scores = [row[f"round_{r}_score"] for r in (1, 2, 3)]
-            figures = (row["total_score"], scores, row["level_difference"], row["won"], row["place"])
-            expected_row = (str(totals[number]), by_round[number], str(difference[number]), str(wins[number]))
-            assert figures == (*expected_row, str(place[number])), row
+            cells = [row["total_score"], *(row[f"round_{r}_score"] for r in (1, 2, 3))]
+            cells += [row["level_difference"], row["won"], row["place"]]
+            worked = [str(totals[number]), *by_round[number], str(difference[number]), str(wins[number])]
+            assert cells == [*worked, str(place[number])], row
         places = place_lines(await cup.close())
         ranked = sorted(keys, key=lambda n: place[n])
         for number, prize in zip(ranked, ("冠军", "亚军", "季军"), strict=False):
