@@ -34,6 +34,7 @@ import csv
 import io
 from collections import Counter
 from collections.abc import Callable, Sequence
+from dataclasses import replace
 from fractions import Fraction
 from pathlib import Path
 
@@ -483,6 +484,33 @@ def swiss_places(contest: Contest) -> dict[int, tuple[int, Fraction, int]]:
     return {n: (points[n], difference[n], sum(points[o] for o in opponents[n])) for n in difference}
 
 
+def top_down(order: Sequence[int], met: set[frozenset[int]]) -> list[frozenset[int]] | None:
+    """§3.12's pairing, written out again: each pair in score order meets the highest pair below
+    it that it has not met, backtracking when a later pair would be left without an opponent."""
+    if not order:
+        return []
+    first, rest = order[0], list(order[1:])
+    for index, other in enumerate(rest):
+        if frozenset((first, other)) not in met:
+            tail = top_down(rest[:index] + rest[index + 1 :], met)
+            if tail is not None:
+                return [frozenset((first, other)), *tail]
+    return None
+
+
+def assert_paired_by_score(contest: Contest, number: int) -> None:
+    """Round ``number`` pairs the field in score order (积分, 级差, 对手分 after the rounds before
+    it) without a rematch; checked where those keys leave no tie (a tie is ordered by lot)."""
+    before = replace(contest, rounds=contest.rounds[: number - 1])
+    keys = swiss_places(before)
+    order = sorted(keys, key=lambda n: keys[n], reverse=True)
+    met = {frozenset(m.pairs) for r in before.rounds for m in r.matches}
+    drawn = [frozenset(m.pairs) for m in contest.rounds[number - 1].matches]
+    assert not set(drawn) & met, (number, drawn)
+    if len(set(keys.values())) == len(keys):
+        assert drawn == top_down(order, met), (number, keys, drawn)
+
+
 async def test_swiss_three_rounds_by_score_without_a_rematch(
     emulator: Emulator, telegram: Telegram, token: str, tmp_path: Path
 ) -> None:
@@ -526,6 +554,8 @@ async def test_swiss_three_rounds_by_score_without_a_rematch(
         assert len(met) == len(set(met)) == 9  # no rematch (§3.12)
         for number in (1, 2, 3):
             assert_valid_round(contest, number)
+        assert_paired_by_score(contest, 2)
+        assert_paired_by_score(contest, 3)
         keys = swiss_places(contest)
         assert sum(k[1] for k in keys.values()) == 0  # 级差 adds up to zero
         standings = (await cup.standings()).splitlines()
