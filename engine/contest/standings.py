@@ -162,6 +162,7 @@ class Standings:
     rows: tuple[StandingRow, ...]
     rounds: int  # rounds drawn so far
     provisional: bool  # not decided yet: the order may still change
+    complete: int = 0  # rounds with every match settled (the provisional order is "after" them)
 
 
 @dataclass(frozen=True, slots=True)
@@ -218,8 +219,9 @@ def contest_standings(contest: Contest) -> Standings:
     rows = [_row(contest, n, scores, ranks[n], placings.get(n)) for n in numbers]
     rows.sort(key=lambda r: (r.rank, r.number))
     family = contest.format.family
+    complete = sum(1 for played in contest.rounds if played.is_complete)
     return Standings(
-        family, family_columns(contest), tuple(rows), len(contest.rounds), not is_decided(contest)
+        family, family_columns(contest), tuple(rows), len(contest.rounds), not is_decided(contest), complete
     )
 
 

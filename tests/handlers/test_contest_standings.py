@@ -42,7 +42,7 @@ from render.board import MARGIN, TEXT, WIDTH
 from render.contest import render_bracket, render_standings, standings_image, standings_layout
 from render.text import fit, font, text_width
 from storage import Database
-from tests.engine.contest.support import ON_TIME, ORGANISER, new_contest
+from tests.engine.contest.support import ON_TIME, ORGANISER, new_contest, signed_up
 from tests.engine.contest.test_formats import drawn, play_out, swiss_result
 from tests.engine.contest.test_standings import SWISS_RESULTS, movement_by_number, with_rounds
 from tests.render.helpers import decode
@@ -141,8 +141,20 @@ def test_swiss_picture_rows_are_in_rank_order_with_signed_differences() -> None:
 
 
 def test_a_running_contest_is_provisional_and_has_no_medals() -> None:
-    view = standings_view(half_walkover(), "en")
-    assert not view.medals and view.subtitle == "Provisional standings after round 1"
+    contest = half_walkover()
+    assert standings_view(contest, "en").subtitle == ""  # round 1 still being played
+    other = contest.rounds[0].matches[1]
+    finished = decide(
+        contest,
+        code=other.code,
+        result=MatchResult(other.pairs[0], PlayMethod.ORGANISER),
+        by=ORGANISER,
+        reason="played",
+        now=ON_TIME,
+    ).contest
+    assert standings_view(finished, "en").subtitle == "Provisional standings after round 1"
+    view = standings_view(contest, "en")
+    assert not view.medals
     differences = [line.cells[5] for line in view.rows]
     assert sorted(differences) == ["+½", "-½", "0", "0"]
     assert view.rows[0].cells[5] == "+½"  # the walkover's winner leads on 级差
@@ -338,3 +350,11 @@ async def test_final_places_are_announced_exactly_once(tmp_path: Path) -> None:
     final = plain(sent[1][1])
     assert final.splitlines()[1].startswith("1. 1组 ") and final.splitlines()[1].endswith("— 冠军")
     assert final.splitlines()[4].startswith("4. 4组 ") and final.splitlines()[4].endswith("— 第四名")
+
+
+def test_while_the_first_round_is_played_no_order_is_claimed_after_it() -> None:
+    """Nothing is settled yet: the subtitle does not say "after round 1" (the phase line says the
+    round is being played); once round 1 is complete it does."""
+    drawn = draw(signed_up(8, format_name="movement", preset="three-round-movement"), now=ON_TIME).contest
+    assert standings_view(drawn, "zh").subtitle == ""
+    assert "第 1 轮后" not in texts.standings_text(drawn, "zh")

@@ -157,6 +157,8 @@ def standings_subtitle(table: Standings, locale: str) -> str:
     """Whether the order is final: provisional while the contest runs (the format's rank so far)."""
     if not table.rounds:
         return ""
-    if table.provisional:
-        return _("Provisional standings after round {n}", locale, n=table.rounds)
+    if table.provisional:  # after the rounds complete so far; none yet: the phase line says it
+        if not table.complete:
+            return ""
+        return _("Provisional standings after round {n}", locale, n=table.complete)
     return _("Final standings after round {n}", locale, n=table.rounds)
