@@ -27,9 +27,11 @@ rounds. Places: total score, then Σ 级差, then wins; equal pairs share a plac
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from fractions import Fraction
 
 from engine.contest.errors import DrawRefused, Refusal
+from engine.contest.lots import DrawSeed
 from engine.contest.pairing import Pairing, RankInput, RoundDraw, RoundInput, competition_ranking
 from engine.contest.rounds import Round
 from engine.contest.scores import pair_scores
@@ -50,7 +52,15 @@ def group_sizes(count: int) -> tuple[int, ...]:
 
 def movement_groups(view: RoundInput) -> tuple[tuple[int, ...], ...]:
     """The drawn groups, each in position order."""
-    order = view.contest_lots("groups").shuffle(sorted(view.pairs))
+    if view.seed is None:
+        raise ValueError("the groups' draw needs the contest's seed")
+    return drawn_groups(view.seed, view.pairs)
+
+
+def drawn_groups(seed: DrawSeed, pairs: Sequence[int]) -> tuple[tuple[int, ...], ...]:
+    """The groups drawn from the contest's seed for these (all drawn) pairs, each in position
+    order — what the pairing message shows above each group's tables."""
+    order = seed.lots("groups").shuffle(sorted(pairs))
     groups: list[tuple[int, ...]] = []
     start = 0
     for size in group_sizes(len(order)):

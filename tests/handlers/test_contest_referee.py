@@ -202,9 +202,11 @@ def test_movement_seats_put_the_first_listed_pair_ns() -> None:
     contest = at_tables(8, "movement")  # 001-B: 排前坐南北
     text = texts.round_text(contest, 1, "en")
     assert "the pair listed first sits North–South (排前坐南北)" in text
+    lines = text.splitlines()
+    assert "<b>Group 1</b>: " in lines[1]  # 8 pairs: two groups of four, each above its tables
     for match in contest.rounds[0].matches:
-        heading, ns, ew = text.splitlines()[1 + 3 * (match.table - 1) : 4 + 3 * (match.table - 1)]
-        assert heading.startswith(f"<b>Table {match.table}</b>")
+        start = next(i for i, line in enumerate(lines) if line.startswith(f"<b>Table {match.table}</b>"))
+        ns, ew = lines[start + 1 : start + 3]
         assert ns.startswith(f"NS <b>Pair {match.pairs[0]}</b>")
         assert ew.startswith(f"EW <b>Pair {match.pairs[1]}</b>")
         assert "🃏" not in ns + ew

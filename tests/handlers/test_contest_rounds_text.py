@@ -9,6 +9,7 @@ import pytest
 
 from engine.contest import Schedule, ScheduleKind, draw, draw_next_round
 from engine.contest.errors import ScheduleRefused
+from engine.contest.movement import drawn_groups
 from handlers.contest.service import texts
 from handlers.contest.service.args import ArgProblem, parse_schedule
 from tests.engine.contest.support import ON_TIME, report_win, signed_up
@@ -89,3 +90,27 @@ def test_a_contest_tables_lobby_names_the_contest_the_pairs_and_the_code() -> No
         assert a.players[0].name in heading and b.players[1].name in heading
     assert f"{a.number}组" in texts.table_heading(contest, match, "zh")
     assert f"Pair {b.number}" in texts.table_heading(contest, match, "en")
+
+
+def test_a_movement_round_lists_each_group_above_its_tables_in_table_position_order() -> None:
+    """001-B with 10 pairs: groups of 4 + 3 + 3, each named above its tables with its pairs in
+    movement-table order (the first listed sits NS); a group of three's third pair sits out."""
+    contest = draw(signed_up(10, format_name="movement", preset="three-round-movement"), now=ON_TIME).contest
+    text = texts.round_text(contest, 1, "zh")
+    drawn = drawn_groups(contest.seed, [p.number for p in contest.pairs])
+    assert [len(g) for g in drawn] == [4, 3, 3]
+    lines = text.splitlines()
+    for index, group in enumerate(drawn, start=1):
+        header = f"<b>第{index}小组</b>：" + "、".join(f"{n}组" for n in group)
+        assert header in lines
+        first_table = next(m for m in contest.rounds[0].matches if m.pairs[0] in group)
+        assert first_table.pairs == (group[0], group[1])  # round 1: position 1 v 2
+    (bye,) = (n for n in contest.rounds[0].byes if n in drawn[1])
+    assert f"{bye}组" in text and "本轮轮空" in text and "下一轮抽签" not in text
+
+
+def test_a_swiss_bye_scores_a_win_and_says_so() -> None:
+    contest = draw(signed_up(5, format_name="swiss"), now=ON_TIME).contest
+    (bye,) = contest.rounds[0].byes
+    text = texts.round_text(contest, 1, "zh")
+    assert f"{bye}组" in text and "轮空（记胜）" in text

@@ -33,6 +33,7 @@ from engine.contest import (
 )
 from engine.contest.contest import LATE_REASON
 from engine.contest.deadlines import zone
+from engine.contest.movement import drawn_groups
 from engine.contest.pairing import Family
 from engine.contest.seating import RANKS, seating
 from engine.contest.standings import (
@@ -420,15 +421,19 @@ def round_text(contest: Contest, number: int, locale: str) -> str:
     lines = [_("📋 <b>{name}</b> — round {n} pairings:", locale, name=escape(contest.name), n=number)]
     physical = played.schedule.kind is not ScheduleKind.BOT
     method = contest.round_rules(number).seat_assignment
-    for match in played.matches:
-        if physical:
-            lines.extend(_table_lines(contest, match, method, locale))
-        else:
-            lines.append(_match_line(contest, match, locale))
+    for group, numbers in _groups(contest, played):
+        if group:
+            pairs = (", " if is_english(locale) else "、").join(pair_label(n, locale) for n in numbers)
+            lines.append(_("<b>Group {g}</b>: {pairs}", locale, g=group, pairs=pairs))
+        for match in (m for m in played.matches if m.pairs[0] in numbers):
+            if physical:
+                lines.extend(_table_lines(contest, match, method, locale))
+            else:
+                lines.append(_match_line(contest, match, locale))
+        for bye in (n for n in played.byes if n in numbers):
+            lines.append(_bye_line(contest, bye, locale))
     if physical and played.matches:
         lines.append(seats_legend(method, locale))
-    for bye in played.byes:
-        lines.append(_("{pair}: bye into the next draw", locale, pair=pair_line(contest.pair(bye), locale)))
     lines.append(_schedule_line(contest, played, locale))
     lines.append(
         _(
@@ -440,6 +445,27 @@ def round_text(contest: Contest, number: int, locale: str) -> str:
         )
     )
     return "\n".join(lines)
+
+
+def _groups(contest: Contest, played: Round) -> list[tuple[int, tuple[int, ...]]]:
+    """The movement's groups (001-B), numbered from 1, each with its pairs in movement-table
+    position order; one unnamed group of every pair in other formats."""
+    if contest.format.family is not Family.MOVEMENT:
+        return [(0, tuple(p.number for p in contest.pairs))]
+    drawn = drawn_groups(contest.seed, [p.number for p in contest.pairs])
+    return list(enumerate(drawn, start=1))
+
+
+def _bye_line(contest: Contest, number: int, locale: str) -> str:
+    """A bye (轮空): into the next draw in a knockout, a win's 积分 in Swiss, no match in the
+    movement (a group of three)."""
+    pair = pair_line(contest.pair(number), locale)
+    family = contest.format.family
+    if family is Family.SWISS:
+        return _("{pair}: bye (scores a win)", locale, pair=pair)
+    if family is Family.MOVEMENT:
+        return _("{pair}: no match this round (bye)", locale, pair=pair)
+    return _("{pair}: bye into the next draw", locale, pair=pair)
 
 
 def _match_line(contest: Contest, match: ContestMatch, locale: str) -> str:
