@@ -85,6 +85,11 @@ FORMATS: dict[str, ContestFormat] = {
             ("000-E",),
             "wechat-6-deals",
             self_scheduled_rounds=frozenset({1}),
+            description_zh=(
+                "每轮在未淘汰的组中重新抽签；多出的一组轮空，进入下一轮抽签；"
+                "第一轮在截止日前自行约时比赛（逾期未赛或未上报，两组均出局）；"
+                "每场6局积分制；决出一、二、三名。"
+            ),
         ),
         _knockout(
             "redraw-knockout",
@@ -95,6 +100,11 @@ FORMATS: dict[str, ContestFormat] = {
             ("000-D", "000-I", "000-O"),
             "default",
             prizes=(("一等奖", 1), ("二等奖", 2), ("三等奖", 3)),
+            description_zh=(
+                "胜者每轮重新抽签（抽到相同号码的两对同桌比赛）；"
+                "多出的一组轮空；"
+                "半决赛负者争第三名。奖励一、二、三等奖各1、2、3对。"
+            ),
         ),
         _knockout(
             "five-round-knockout",
@@ -105,6 +115,7 @@ FORMATS: dict[str, ContestFormat] = {
             "spring-festival",
             max_pairs=32,
             prizes=(("一等奖", 1), ("二等奖", 2), ("三等奖", 4), ("优胜奖", 9)),
+            description_zh=("最多32对，每轮重新抽签，每局40分钟；一、二、三等奖各1、2、4对，另设优胜奖9对。"),
         ),
         _knockout(
             "points-knockout",
@@ -116,6 +127,11 @@ FORMATS: dict[str, ContestFormat] = {
             "anhui-jianzhu",
             rank=scored_knockout_rank,
             family=Family.POINTS_KNOCKOUT,
+            description_zh=(
+                "每场打10副牌，均打2，按3/2/1积分；"
+                "积分相同，积3分次数多者胜，再相同加赛一副；"
+                "同轮淘汰的组按积分排名次。"
+            ),
         ),
         _knockout(
             "score-knockout",
@@ -127,6 +143,11 @@ FORMATS: dict[str, ContestFormat] = {
             "knockout-135",
             rank=scored_knockout_rank,
             family=Family.SCORE_KNOCKOUT,
+            description_zh=(
+                "每轮一局，限时60分钟，胜者局分2分、负者0分，保留级差；"
+                "对手弃权按级差12计（A18；"
+                "预设项 forfeit_difference=half 按½计）。"
+            ),
         ),
         ContestFormat(
             "fixed-bracket",
@@ -142,6 +163,10 @@ FORMATS: dict[str, ContestFormat] = {
             rank=knockout_rank,
             prizes=(("前八名", 8),),
             uses_tags="unit",
+            description_zh=(
+                "对阵表一次抽定：同一单位的A、B队分在上下不同半区（报名时 tag=单位名），再在半区内抽签定位；"
+                "每场三局两胜；取前八名。"
+            ),
         ),
         ContestFormat(
             "slot-groups",
@@ -156,6 +181,11 @@ FORMATS: dict[str, ContestFormat] = {
             is_decided=knockout_decided,
             rank=knockout_rank,
             uses_tags="slot",
+            description_zh=(
+                "按时段分为A、B两组（tag=A / tag=B，其余抽签），组内抽签编号；"
+                "A1对B1，依此类推；胜者晋级并重新抽签；"
+                "每场一局，限时1小时。"
+            ),
         ),
         ContestFormat(
             "table-draw",
@@ -170,6 +200,7 @@ FORMATS: dict[str, ContestFormat] = {
             is_decided=table_draw_decided,
             rank=pass_a_order_rank,
             named_rounds=False,
+            description_zh=("每对派一人抽桌号；获胜的组进行第二轮，按最先打过A的先后决出名次。"),
         ),
         ContestFormat(
             "jingfang",
@@ -186,6 +217,12 @@ FORMATS: dict[str, ContestFormat] = {
             rank=knockout_rank,
             stage_rules={"semi": _BEST_OF_THREE, "final": _BEST_OF_THREE},
             prizes=(("冠军", 1), ("亚军", 1), ("季军", 1), ("第四名", 1)),
+            description_zh=(
+                "初赛逐轮淘汰至9–15对；"
+                "一轮晋级赛的负者与轮空组进行附加赛，补足8强；"
+                "复赛淘汰至4强；半决赛、决赛及三四名赛三局两胜；"
+                "先打到A者胜；抽牌定座位。"
+            ),
         ),
         ContestFormat(
             "movement",
@@ -203,6 +240,11 @@ FORMATS: dict[str, ContestFormat] = {
             fixed_rounds=MOVEMENT_ROUNDS,
             min_pairs=3,
             family=Family.MOVEMENT,
+            description_zh=(
+                "每4对为一小组，按移位表与同组各组各赛一轮（排前坐南北）；"
+                "每轮60分钟，时间到立即停止；过A者得100+级差；"
+                "三轮得分之和为总分。"
+            ),
         ),
         ContestFormat(
             "swiss",
@@ -218,6 +260,9 @@ FORMATS: dict[str, ContestFormat] = {
             rank=swiss_rank,
             fixed_rounds=SWISS_ROUNDS,
             family=Family.SWISS,
+            description_zh=(
+                "积分相同的组相互对阵，不重复相遇；胜2分、负0分，轮空记胜；名次依次按积分、级差、对手分。"
+            ),
         ),
     )
 }

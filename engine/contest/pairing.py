@@ -135,6 +135,7 @@ class ContestFormat:
     family: Family = Family.KNOCKOUT  # which standings columns (engine.contest.standings)
     named_rounds: bool = True  # knockout rounds named by the field left (决赛, 半决赛…); 002-C: not
     uses_tags: str = ""  # what a sign-up's tag means here: "unit" (000-S), "slot" (002-E)
+    description_zh: str = ""  # ``description`` in Chinese, what /contest help shows by default
 
     @property
     def eliminates(self) -> bool:

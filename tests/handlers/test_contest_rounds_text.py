@@ -7,7 +7,7 @@ from datetime import UTC, datetime
 
 import pytest
 
-from engine.contest import Schedule, ScheduleKind, draw, draw_next_round
+from engine.contest import FORMATS, Schedule, ScheduleKind, draw, draw_next_round
 from engine.contest.errors import ScheduleRefused
 from engine.contest.movement import drawn_groups
 from handlers.contest.service import texts
@@ -114,3 +114,11 @@ def test_a_swiss_bye_scores_a_win_and_says_so() -> None:
     (bye,) = contest.rounds[0].byes
     text = texts.round_text(contest, 1, "zh")
     assert f"{bye}组" in text and "轮空（记胜）" in text
+
+
+def test_contest_help_describes_every_format_in_the_players_language() -> None:
+    """Chinese by default: every format's description is shown in Chinese (it was English)."""
+    zh, en = texts.formats_help("zh"), texts.formats_help("en")
+    for fmt in FORMATS.values():
+        assert fmt.description_zh and fmt.description_zh in zh and fmt.description not in zh
+        assert fmt.description in en

@@ -332,7 +332,8 @@ def formats_help(locale: str) -> str:
     for fmt in FORMATS.values():
         title = fmt.title_en if is_english(locale) else fmt.title_zh
         lines.append(f"• <code>{fmt.name}</code> — {escape(title)} ({', '.join(fmt.sources)})")
-        lines.append(f"  {escape(fmt.description)}")
+        description = fmt.description if is_english(locale) else fmt.description_zh or fmt.description
+        lines.append(f"  {escape(description)}")
     lines.append(
         _(
             "Start one: /contest new NAME [format=…] [preset=…] "
