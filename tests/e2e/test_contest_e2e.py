@@ -75,7 +75,8 @@ async def play_through_bot(telegram: Telegram, contest: Contest, match: ContestM
     (a1, a2), (b1, b2) = players(contest, match)
     for person in (a1, a2, b1, b2):
         await telegram.send(person, Chat.private(person), "/start")
-    outsider = SINGLES[0] if SINGLES[0] not in (a1, a2, b1, b2) else SINGLES[1]
+    # someone signed up but not in this match (the draw is random: two singles may be its pair)
+    outsider = next(u for u in EVERYONE if u not in (a1, a2, b1, b2))
     await telegram.send(outsider, CLUB, f"/newgame match={match.code}")
     await wait_text(telegram, CLUB, "只有这场比赛的四位选手")
     await telegram.send(a1, CLUB, f"/newgame match={match.code}")
