@@ -9,7 +9,7 @@ for the levels, points and A attempts, :func:`~engine.scoring.deal_verdict` and
 :func:`~engine.scoring.stopped_verdict` for the end of a game or match,
 :func:`~engine.figures.ended_figures` for the figures — exactly as a bot table does. No
 scoring rule is written here: a sheet fed a bot match's finishing orders ends with that
-match's figures (tests/engine/test_sheet.py checks it against self-played matches).
+match's figures (tests/engine/contest/test_sheet.py checks it against self-played matches).
 
 Like the engine's action log, the sheet is its list of entries (:attr:`ScoreSheet.presses`,
 undos included) and everything else is derived by replaying them; storage keeps the
