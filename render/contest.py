@@ -80,7 +80,8 @@ class BracketMatch:
     scores: tuple[str, str] = ("", "")
     winner: int | None = None  # 0 or 1 once decided
     label: str = ""  # above the box, e.g. 三四名决赛 for the match for 3rd
-    bye: bool = False  # one pair only: 轮空 (or waiting for a later stage), not 待定
+    bye: bool = False  # one pair only: 轮空, not 待定
+    waiting: bool = False  # with ``bye``: already through, waiting for a later stage (已晋级)
 
 
 @dataclass(frozen=True, slots=True)
@@ -219,7 +220,10 @@ def _draw_match(draw: ImageDraw.ImageDraw, left: int, centre: int, match: Bracke
     )
     draw.line((left + 8, centre, left + _BOX_WIDTH - 8, centre), fill=theme.RULE, width=2)
     english = is_english(locale)
-    undecided = ("bye" if english else "轮空") if match.bye else ("TBD" if english else "待定")
+    if match.bye and match.waiting:
+        undecided = "through" if english else "已晋级"
+    else:
+        undecided = ("bye" if english else "轮空") if match.bye else ("TBD" if english else "待定")
     for side in (0, 1):
         won = match.winner == side
         y = top + _BOX_HEIGHT // 4 + side * _BOX_HEIGHT // 2

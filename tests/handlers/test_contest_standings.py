@@ -195,7 +195,14 @@ def test_jingfang_bracket_names_its_stages() -> None:
     assert any(name.startswith("附加赛") for name in names)
     final = view.rounds[-1].matches
     assert [m.label for m in final] == ["", "三四名决赛"]
-    assert any(m.bye for r in view.rounds for m in r.matches)  # the qualified wait (轮空)
+    assert any(m.bye for r in view.rounds for m in r.matches)
+    contest = play_out(drawn(12, "jingfang"))
+    qualifying = next(r for r in contest.rounds if r.stage == "qualifying")
+    through = {m.winner for m in qualifying.matches}
+    for played, shown in zip(contest.rounds, view.rounds, strict=True):
+        if played.stage == "repechage":  # the qualified wait, already through; a repechage bye is a bye
+            waiting = {m.pairs[0]: m.waiting for m in shown.matches if m.bye}
+            assert waiting and all(waiting[f"{n}组"] == (n in through) for n in played.byes)
 
 
 # ---------------------------------------------------------------- text

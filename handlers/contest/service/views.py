@@ -13,7 +13,7 @@ import html
 import io
 import re
 
-from engine.contest import Contest, ContestMatch, MatchKind, export_tables
+from engine.contest import Contest, ContestMatch, MatchKind, Round, export_tables
 from engine.contest.standings import THIRD_PLACE_STAGE, PairStatus, contest_standings
 from handlers.contest.service.columns import cells, headers, round_name, stage_word, standings_subtitle
 from handlers.contest.service.texts import pair_label
@@ -66,12 +66,21 @@ def standings_view(contest: Contest, locale: str) -> StandingsView:
 
 
 def bracket_view(contest: Contest, locale: str) -> BracketView:
-    """One column per round, named by its stage (精方: 初赛, 附加赛, 复赛, 半决赛, 决赛)."""
+    """One column per round, named by its stage (精方: 初赛, 附加赛, 复赛, 半决赛, 决赛). In 精方's
+    repechage the qualifying round's winners sit it out already through (已晋级), unlike a bye."""
+    through = {
+        m.winner for r in contest.rounds if r.stage == "qualifying" for m in r.matches if m.winner is not None
+    }
+
+    def bye(played: Round, number: int) -> BracketMatch:
+        waiting = played.stage == "repechage" and number in through
+        return BracketMatch((pair_label(number, locale), None), winner=0, bye=True, waiting=waiting)
+
     rounds = tuple(
         BracketRound(
             name=round_name(contest, played, locale),
             matches=tuple(_bracket_match(contest, m, locale) for m in played.matches)
-            + tuple(BracketMatch((pair_label(n, locale), None), winner=0, bye=True) for n in played.byes),
+            + tuple(bye(played, n) for n in played.byes),
         )
         for played in contest.rounds
     )
