@@ -329,17 +329,27 @@ class ContestDesk:
             markup = self.play_keyboard(stored, number, locale)
         for chat_id, message_id in shown:
             try:
-                await self.bot.edit_message_text(
-                    text,
-                    chat_id=chat_id,
-                    message_id=message_id,
-                    parse_mode=ParseMode.HTML,
-                    reply_markup=markup,
-                    disable_web_page_preview=True,
-                )
+                await self.edit_shown(chat_id, message_id, text, markup)
             except BadRequest as error:
-                if not not_modified(error):
-                    log.info("contest %s: message %s not edited: %s", stored.id, message_id, error)
+                log.info("contest %s: message %s not edited: %s", stored.id, message_id, error)
+
+    async def edit_shown(
+        self, chat_id: int, message_id: int, text: str, markup: InlineKeyboardMarkup | None
+    ) -> None:
+        """Edit a message the contest shows (a card, pairings, a score sheet) to ``text``; an
+        edit to what it already says is no change (Telegram's "not modified"), not an error."""
+        try:
+            await self.bot.edit_message_text(
+                text,
+                chat_id=chat_id,
+                message_id=message_id,
+                parse_mode=ParseMode.HTML,
+                reply_markup=markup,
+                disable_web_page_preview=True,
+            )
+        except BadRequest as error:
+            if not not_modified(error):
+                raise
 
     def compose(
         self, stored: StoredContest, payload: Payload, locale: str

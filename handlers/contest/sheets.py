@@ -386,17 +386,9 @@ async def _refresh(desk: ContestDesk, stored: StoredContest, match: ContestMatch
         locale = await user_locale(desk.db, chat_id)
         text, markup = _view(stored, match, sheet, locale)
         try:
-            await desk.bot.edit_message_text(
-                text,
-                chat_id=chat_id,
-                message_id=message_id,
-                parse_mode=ParseMode.HTML,
-                reply_markup=markup,
-                disable_web_page_preview=True,
-            )
+            await desk.edit_shown(chat_id, message_id, text, markup)
         except (BadRequest, Forbidden) as error:
-            if not (isinstance(error, BadRequest) and not_modified(error)):
-                log.info("sheet %s/%s: message %s not edited: %s", stored.id, match.code, message_id, error)
+            log.info("sheet %s/%s: message %s not edited: %s", stored.id, match.code, message_id, error)
 
 
 TimeUpHook = Callable[[StoredContest, int, tuple[int, ...]], Awaitable[None]]
