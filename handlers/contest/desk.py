@@ -92,6 +92,9 @@ WEBHOOK_PREFIX = "https://qyapi.weixin.qq.com/cgi-bin/webhook/send?key="
 JOB_RETRY = 30.0
 """Seconds before a deadline or reminder job whose storage was unavailable runs again (a locked
 database clears in seconds; the deadline's both-out and the reminders must not be lost)."""
+DUE_NOW = 0.5
+"""Seconds until a job whose moment has already passed runs (a deadline passed while the bot was
+down is applied right after start)."""
 
 CLOCK_WARNING = timedelta(minutes=10)
 """A table clock's reminder: 10 minutes before the end, time to finish the deal (§3.3)."""
@@ -559,16 +562,21 @@ class ContestDesk:
         deadline = current.schedule.deadline
         if current.schedule.kind is not ScheduleKind.SELF_SCHEDULED or deadline is None:
             return
-        now = self.clock()
-        for at in deadline.reminders(now):
+        for at in deadline.reminders(self.clock()):
             left = int((deadline.closes_at - at).total_seconds())
-            self.job_queue.run_once(
-                self._on_reminder, when=at, data=(cid, current.number, left), name=f"contest:{cid}:remind"
-            )
-        when: datetime | float = deadline.closes_at if deadline.closes_at > now else 0.5
-        self.job_queue.run_once(
-            self._on_deadline, when=when, data=(cid, current.number), name=f"contest:{cid}:deadline"
-        )
+            self._run_at(at, self._on_reminder, (cid, current.number, left), f"contest:{cid}:remind")
+        self._run_at(deadline.closes_at, self._on_deadline, (cid, current.number), f"contest:{cid}:deadline")
+
+    def _run_at(self, at: datetime, callback: Any, data: tuple[object, ...], name: str) -> None:
+        """Schedule ``callback`` for the moment ``at`` of the desk's clock (a moment past: at once).
+
+        The JobQueue runs on the wall clock and drops a date job whose time it thinks has passed;
+        the desk's times are on ``clock``. Handing the scheduler the interval from the desk's now
+        makes the two agree whatever the distance between the clocks (tests move theirs; a host
+        whose clock is corrected by NTP moves the other)."""
+        assert self.job_queue is not None
+        delay = max((at - self.clock()).total_seconds(), DUE_NOW)
+        self.job_queue.run_once(callback, when=delay, data=data, name=name)
 
     async def _on_deadline(self, context: ContextTypes.DEFAULT_TYPE) -> None:
         assert context.job is not None
@@ -653,12 +661,9 @@ class ContestDesk:
             data = (stored.id, current.number, end.isoformat())
             warning = end - CLOCK_WARNING
             if warning > now:
-                self.job_queue.run_once(
-                    self._on_clock, when=warning, data=(*data, "clock_warning"), name=name
-                )
+                self._run_at(warning, self._on_clock, (*data, "clock_warning"), name)
             if _clock_key(*data) not in self._clocks_done:
-                when: datetime | float = end if end > now else 0.5
-                self.job_queue.run_once(self._on_clock, when=when, data=(*data, "time_up"), name=name)
+                self._run_at(end, self._on_clock, (*data, "time_up"), name)
 
     async def _on_clock(self, context: ContextTypes.DEFAULT_TYPE) -> None:
         assert context.job is not None

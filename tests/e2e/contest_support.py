@@ -13,9 +13,11 @@ import asyncio
 import contextlib
 from collections.abc import AsyncIterator, Callable, Iterable, Sequence
 from dataclasses import replace
-from datetime import UTC, datetime
+from datetime import UTC, date, datetime, timedelta
+from datetime import time as dt_time
 from pathlib import Path
 from typing import Any
+from zoneinfo import ZoneInfo
 
 from aiohttp import web
 
@@ -38,14 +40,44 @@ def one_deal(contest: Contest, number: int) -> Rules:
     return replace(contest.round_rules(number), points_deals=1)
 
 
+SHANGHAI = ZoneInfo("Asia/Shanghai")  # a contest's default time zone
+
+
 class Clock:
-    """The contest's time, moved by the test."""
+    """The contest's time, moved by the test.
+
+    It starts at the real now, so the dates a test types are always ahead of it, and every
+    date the test needs is counted in days from that start (:meth:`day`): no test holds a
+    calendar date that the real calendar could overtake."""
 
     def __init__(self) -> None:
-        self.now = datetime(2026, 12, 1, 12, 0, tzinfo=UTC)
+        self.start = datetime.now(UTC).replace(microsecond=0)
+        self.now = self.start
 
     def __call__(self) -> datetime:
         return self.now
+
+    def day(self, days: int) -> date:
+        """The day in Shanghai ``days`` after the start's."""
+        return self.start.astimezone(SHANGHAI).date() + timedelta(days=days)
+
+    def typed(self, days: int, time: str = "") -> str:
+        """That day as an organiser types it: ``2027-03-09``, or ``2027-03-09T14:00`` with a time."""
+        return f"{self.day(days).isoformat()}T{time}" if time else self.day(days).isoformat()
+
+    def shown(self, days: int, time: str) -> str:
+        """That day and time as the bot shows them: ``2027-03-09 14:00``."""
+        return f"{self.day(days).isoformat()} {time}"
+
+    def local(self, days: int, time: str) -> datetime:
+        """That day's ``HH:MM`` in Shanghai, as a UTC moment."""
+        hours, minutes = map(int, time.split(":"))
+        moment = datetime.combine(self.day(days), dt_time(hours, minutes), tzinfo=SHANGHAI)
+        return moment.astimezone(UTC)
+
+    def after(self, days: int) -> datetime:
+        """The first second after that day ends in Shanghai (past a ``deadline=`` of that day)."""
+        return self.local(days + 1, "00:00") + timedelta(seconds=1)
 
 
 class FakeWeChat:

@@ -99,7 +99,7 @@ async def test_a_whole_000e_contest(emulator: Emulator, telegram: Telegram, toke
             await telegram.set_admins(CENTRE, [ORGANISER, BOT])
             await telegram.send(SINGLES[0], CENTRE, "/contest new 中心杯")
             await wait_text(telegram, CENTRE, "只有群管理员")
-            await telegram.send(ORGANISER, CENTRE, "/contest new 中心杯 deadline=2026-12-19")
+            await telegram.send(ORGANISER, CENTRE, f"/contest new 中心杯 deadline={clock.typed(18)}")
             await wait_text(telegram, CENTRE, "抽签种子 SHA-256")
             await wait_text(telegram, CENTRE, "我能读到本群的消息")
             await telegram.send(ORGANISER, CENTRE, f"/contest wechat {wechat.url}")
@@ -166,7 +166,7 @@ async def test_a_whole_000e_contest(emulator: Emulator, telegram: Telegram, toke
             await telegram.wait_message(CENTRE, lambda m: m.content == f"掼蛋{disputed.pairs[1]}组")
 
             # the deadline: the clock moves past it, the armed job runs
-            clock.now = datetime(2026, 12, 19, 16, 0, 1, tzinfo=UTC)  # 00:00:01 on the 20th in Shanghai
+            clock.now = clock.after(18)  # 00:00:01 on the next day in Shanghai
             await telegram.send(
                 user(contest.pair(silent.pairs[0]).user_ids[0]), CENTRE, f"掼蛋{silent.pairs[0]}组"
             )

@@ -3,16 +3,19 @@ each reminder goes out once, and again for a deadline the organiser moved."""
 
 from __future__ import annotations
 
-from datetime import date, timedelta
+from datetime import UTC, date, datetime, timedelta
 from pathlib import Path
 from typing import Any, cast
 
+import pytest
+from telegram.ext import ApplicationBuilder
+
 from engine.contest import Deadline, draw, move_deadline
-from handlers.contest.desk import GROUP, PRIVATE, ContestDesk
+from handlers.contest.desk import DUE_NOW, GROUP, PRIVATE, ContestDesk
 from handlers.platform.chats import ChatBudget
 from handlers.platform.outbox import Outbox
 from storage import Database
-from tests.engine.contest.support import ON_TIME, signed_up
+from tests.engine.contest.support import DEADLINE, ON_TIME, signed_up
 
 LEFT = int(timedelta(hours=48).total_seconds())
 
@@ -44,5 +47,38 @@ async def test_a_reminder_goes_once_per_deadline(tmp_path: Path) -> None:
         await outbox.join()
         assert sent.count((-9, "reminder")) == 2
     finally:
+        await outbox.close()
+        await db.close()
+
+
+@pytest.mark.parametrize(
+    "desk_now",
+    [ON_TIME, ON_TIME - timedelta(days=3650), DEADLINE.closes_at + timedelta(days=400)],
+    ids=["contest-time", "ten-years-behind-the-deadline", "long-past-the-deadline"],
+)
+async def test_jobs_are_due_by_the_desks_clock_however_far_it_is_from_the_wall(
+    tmp_path: Path, desk_now: datetime
+) -> None:
+    """The JobQueue runs on the wall clock, the desk on its own: a job is due the interval the
+    desk's clock gives (a past deadline at once), never at the desk's date read on the wall,
+    which the scheduler drops as missed once the wall has passed it (issue 16)."""
+    app = ApplicationBuilder().token("1:TEST").build()
+    assert app.job_queue is not None
+    await app.job_queue.start()
+    db = await Database.open(tmp_path / "desk.db")
+    outbox = Outbox(db.outbox)
+    desk = ContestDesk(cast(Any, None), db, outbox, ChatBudget(), cast(Any, None), job_queue=app.job_queue)
+    desk.clock = lambda: desk_now
+    try:
+        stored = await db.contests.create(chat_id=-9, contest=signed_up(2))
+        contest, events = draw(stored.contest, now=ON_TIME)
+        await db.contests.record(contest_id=stored.id, events=events)
+        desk.arm(await db.contests.get(contest_id=stored.id))
+        (job,) = app.job_queue.get_jobs_by_name(f"contest:{stored.id}:deadline")
+        assert job.next_t is not None
+        wanted = max(DEADLINE.closes_at - desk_now, timedelta(seconds=DUE_NOW))
+        assert abs(job.next_t - datetime.now(UTC) - wanted) < timedelta(minutes=1)
+    finally:
+        await app.job_queue.stop(wait=False)
         await outbox.close()
         await db.close()
