@@ -41,7 +41,7 @@ from handlers import general
 from handlers.contest import commands as contest_commands
 from handlers.contest import sheets as contest_sheets
 from handlers.contest import tables as contest_tables
-from handlers.contest.desk import ContestDesk
+from handlers.contest.desk import Clock, ContestDesk
 from handlers.platform.chats import ChatFairProcessor, ChatReplies, MessagesOnlyLimiter
 from handlers.platform.context import BotData, Context, Services
 from handlers.platform.i18n import normalize_locale
@@ -149,11 +149,14 @@ def build_application(
     return app
 
 
-async def open_services(app: App, *, db_path: str, board_interval: float = 3.0) -> None:
+async def open_services(
+    app: App, *, db_path: str, board_interval: float = 3.0, clock: Clock | None = None
+) -> None:
     """Open the database, build the services and resume unfinished tables.
 
     ``run_polling`` calls this as ``post_init``; an embedding (tests, the demo) calls
-    it after ``app.initialize()``.
+    it after ``app.initialize()``. ``clock`` is the contests' time (tests move it): given
+    here, it is the time the resumed contests' deadlines and clocks are armed by.
     """
     await app.initialize()
     db = await Database.open(db_path)
@@ -162,6 +165,8 @@ async def open_services(app: App, *, db_path: str, board_interval: float = 3.0) 
     board = BoardPublisher(app.bot, tables, db, interval=board_interval, renderer=renderer)
     replies = ChatReplies(board.budget, notice=too_many_text)
     contests = ContestDesk(app.bot, db, board.outbox, board.budget, renderer, job_queue=app.job_queue)
+    if clock is not None:
+        contests.clock = clock
     tables.finished_hooks.append(contests.on_table_finished)  # a contest table's result reports itself
     tables.lobby_headings.append(contests.lobby_heading)  # a contest table's lobby names its match
     contests.time_up_hooks.append(contest_sheets.time_up_hook(contests))  # a table's time-up on its sheet

@@ -20,6 +20,7 @@ from typing import Any
 from zoneinfo import ZoneInfo
 
 from aiohttp import web
+from telegram.ext import Job
 
 from bot import build_application, close_services, open_services
 from emulator.client import BotMessage, Chat, Emulator, Telegram, User, polling, wait_for
@@ -41,6 +42,14 @@ def one_deal(contest: Contest, number: int) -> Rules:
 
 
 SHANGHAI = ZoneInfo("Asia/Shanghai")  # a contest's default time zone
+
+
+SLACK = timedelta(minutes=1)
+"""How far :meth:`Clock.due` may be off: the wall time the test took since the job was armed."""
+
+
+def near(moment: datetime, wanted: datetime) -> bool:
+    return abs(moment - wanted) < SLACK
 
 
 class Clock:
@@ -74,6 +83,12 @@ class Clock:
         hours, minutes = map(int, time.split(":"))
         moment = datetime.combine(self.day(days), dt_time(hours, minutes), tzinfo=SHANGHAI)
         return moment.astimezone(UTC)
+
+    def due(self, job: Job[Any]) -> datetime:
+        """When ``job`` runs, on this clock: the scheduler's wall-clock time moved by the distance
+        between the two clocks (the desk schedules intervals from its own now)."""
+        assert job.next_t is not None
+        return self.now + (job.next_t - datetime.now(UTC))
 
     def after(self, days: int) -> datetime:
         """The first second after that day ends in Shanghai (past a ``deadline=`` of that day)."""
@@ -132,14 +147,13 @@ async def running_bot(
         base_file_url=emulator.base_file_url,
         rate_limiter=group_limit is None,
     )
-    await open_services(app, db_path=str(db_path))
+    await open_services(app, db_path=str(db_path), clock=clock)
     services = app.bot_data.services
     services.tables.new_seed = lambda: 9
     if group_limit is not None:
         services.board.budget.limit = group_limit
     desk = services.contests
     assert desk is not None
-    desk.clock = clock
     desk.match_rules = match
     desk.webhook_allowed = lambda url: url.startswith("http://127.0.0.1:")
     try:

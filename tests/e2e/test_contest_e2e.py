@@ -17,7 +17,6 @@ from __future__ import annotations
 import csv
 import io
 import re
-from datetime import UTC, datetime
 from pathlib import Path
 
 from emulator.client import Chat, Emulator, Telegram, User, wait_for

@@ -333,7 +333,8 @@ async def test_jingfang_knockout_with_repechage_to_four_prizes(
 ) -> None:
     db_path = tmp_path / "jingfang.db"
     cup = Organised(telegram, JINGFANG_GROUP, JINGFANG_CLUB, JINGFANG_ORGANISER, JINGFANG_PAIRS, db_path)
-    async with running_bot(emulator, token, db_path, Clock(), match=twelve_levels, group_limit=GROUP_LIMIT):
+    clock = Clock()
+    async with running_bot(emulator, token, db_path, clock, match=twelve_levels, group_limit=GROUP_LIMIT):
         await cup.open("/contest new 精方杯 format=jingfang")
         first = await cup.pairing_message(1)
         contest = await cup.contest()
@@ -358,7 +359,7 @@ async def test_jingfang_knockout_with_repechage_to_four_prizes(
         losers = {m.opponent(m.winner) for m in contest.rounds[0].matches if m.winner is not None}
 
         # repechage (附加赛): the five losers and the bye play for the three places left
-        contest = await cup.next_round(2, "at=2026-12-19T14:00 place=精方药业会议室")
+        contest = await cup.next_round(2, f"at={clock.typed(18, '14:00')} place=精方药业会议室")
         repechage = contest.rounds[1]
         assert repechage.stage == "repechage" and len(repechage.matches) == 3
         assert {n for m in repechage.matches for n in m.pairs} == losers | {bye}
@@ -378,7 +379,7 @@ async def test_jingfang_knockout_with_repechage_to_four_prizes(
         await cup.round_complete(2)
 
         # 复赛: the five qualified and the three repechage winners, down to four
-        contest = await cup.next_round(3, "at=2026-12-19T16:00 place=精方药业会议室")
+        contest = await cup.next_round(3, f"at={clock.typed(18, '16:00')} place=精方药业会议室")
         quarter = contest.rounds[2]
         rescued = {m.winner for m in contest.rounds[1].matches}
         assert quarter.stage == "quarter" and len(quarter.matches) == 4 and not quarter.byes
@@ -393,7 +394,7 @@ async def test_jingfang_knockout_with_repechage_to_four_prizes(
 
         # semi-finals and final best of three: one semi-final through the bot (a deal a game), the
         # other and the final on the score sheet
-        contest = await cup.next_round(4, "at=2026-12-20T14:00 place=精方药业会议室")
+        contest = await cup.next_round(4, f"at={clock.typed(19, '14:00')} place=精方药业会议室")
         semi = contest.rounds[3]
         assert semi.stage == "semi" and len(semi.matches) == 2
         assert contest.round_rules(4).match_format is MatchFormat.BEST_OF
@@ -406,7 +407,7 @@ async def test_jingfang_knockout_with_repechage_to_four_prizes(
         sheet = await cup.on_sheet(sheet_semi, sheet_semi.pairs[0])  # two games of four 双下
         assert sheet.content.count("双下") >= 8, sheet.content
         await cup.round_complete(4)
-        contest = await cup.next_round(5, "at=2026-12-20T16:00 place=精方药业会议室")
+        contest = await cup.next_round(5, f"at={clock.typed(19, '16:00')} place=精方药业会议室")
         semi, final_round = contest.rounds[3:]
         assert final_round.stage == "final"
         final = next(m for m in final_round.matches if m.kind is MatchKind.MAIN)
@@ -516,7 +517,8 @@ async def test_swiss_three_rounds_by_score_without_a_rematch(
 ) -> None:
     db_path = tmp_path / "swiss.db"
     cup = Organised(telegram, SWISS_GROUP, SWISS_CLUB, SWISS_ORGANISER, SWISS_PAIRS, db_path)
-    async with running_bot(emulator, token, db_path, Clock(), match=twelve_levels, group_limit=GROUP_LIMIT):
+    clock = Clock()
+    async with running_bot(emulator, token, db_path, clock, match=twelve_levels, group_limit=GROUP_LIMIT):
         await cup.open("/contest new 工会杯 format=swiss")
         await cup.pairing_message(1)
         contest = await cup.contest()
@@ -531,7 +533,7 @@ async def test_swiss_three_rounds_by_score_without_a_rematch(
         await cup.round_complete(1)
 
         # round 2 pairs by score: two winners meet, no rematch
-        contest = await cup.next_round(2, "at=2026-12-05T09:00 place=工会活动室")
+        contest = await cup.next_round(2, f"at={clock.typed(4, '09:00')} place=工会活动室")
         winners = {m.winner for m in contest.rounds[0].matches}
         assert any(set(m.pairs) <= winners for m in contest.rounds[1].matches)
         first, second, third = contest.rounds[1].matches
@@ -541,7 +543,7 @@ async def test_swiss_three_rounds_by_score_without_a_rematch(
         await cup.round_complete(2)
 
         # round 3: the clock decided one table (the leader at time wins, 001-E's copy of 003-A)
-        contest = await cup.next_round(3, "at=2026-12-05T10:30 place=工会活动室")
+        contest = await cup.next_round(3, f"at={clock.typed(4, '10:30')} place=工会活动室")
         first, second, third = contest.rounds[2].matches
         await cup.recorded(first, first.pairs[0], "K:10")
         await cup.on_sheet(second, second.pairs[1], losers_deals=3, leader=True)
@@ -644,7 +646,7 @@ async def test_movement_three_rounds_total_score(
         await cup.round_complete(1)
 
         # round 2 at the club's tables: seats by the movement table, a late pair, the clock
-        contest = await cup.next_round(2, "at=2026-12-12T09:00 place=建大活动中心")
+        contest = await cup.next_round(2, f"at={clock.typed(11, '09:00')} place=建大活动中心")
         pairing = await cup.pairing_message(2)
         assert "排前坐南北" in pairing.content
         for match in contest.rounds[1].matches:
@@ -701,7 +703,7 @@ async def test_movement_three_rounds_total_score(
 
         # round 3: a player asks for leave before the match (请假: a walkover, the pair is out);
         # the other tables on their score sheets, by a player or the organiser
-        contest = await cup.next_round(3, "at=2026-12-12T10:30 place=建大活动中心")
+        contest = await cup.next_round(3, f"at={clock.typed(11, '10:30')} place=建大活动中心")
         *sheets, leave = contest.rounds[2].matches
         after = await cup.newest_id()
         await telegram.send(cup.sides(contest, leave)[0][1], MOVEMENT_GROUP, "/leave")

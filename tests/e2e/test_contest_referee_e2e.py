@@ -13,18 +13,26 @@ own /leave is then too late. ``/late`` at 16 minutes makes table 1 a walkover.
 
 from __future__ import annotations
 
-from datetime import UTC, datetime, timedelta
+from datetime import timedelta
 from pathlib import Path
 
 from emulator.client import Chat, Emulator, Telegram, User, wait_for
 from engine.contest import seating
 from engine.rules import SeatAssignment
-from tests.e2e.contest_support import BOT, CARD, Clock, contest_in, running_bot, sign_up_pairs, wait_text
+from tests.e2e.contest_support import (
+    BOT,
+    CARD,
+    Clock,
+    contest_in,
+    near,
+    running_bot,
+    sign_up_pairs,
+    wait_text,
+)
 
 ORGANISER = User(7000, "Rita", username="rita7")
 PLAYERS = [User(7001 + i, f"R{i}", username=f"r{i}x") for i in range(8)]
 HALL = Chat.group(-7001, "裁判群")
-START = datetime(2026, 12, 18, 6, 0, tzinfo=UTC)  # 14:00 in Shanghai; far ahead of the real clock
 
 
 def person(user_id: int) -> User:
@@ -40,10 +48,12 @@ async def test_table_clocks_lateness_and_leave_at_physical_tables(
 ) -> None:
     db_path = tmp_path / "referee.db"
     clock = Clock()
-    clock.now = START
+    clock.now = clock.local(17, "14:00")  # the round's day, far ahead of the wall clock
     async with running_bot(emulator, token, db_path, clock):
         await telegram.set_admins(HALL, [ORGANISER, BOT])
-        await telegram.send(ORGANISER, HALL, "/contest new 裁判杯 preset=spring-festival deadline=2026-12-19")
+        await telegram.send(
+            ORGANISER, HALL, f"/contest new 裁判杯 preset=spring-festival deadline={clock.typed(18)}"
+        )
         await wait_text(telegram, HALL, CARD)
         await sign_up_pairs(telegram, HALL, [(PLAYERS[i], PLAYERS[i + 1]) for i in range(0, 8, 2)])
         await telegram.send(ORGANISER, HALL, "/draw")
@@ -74,10 +84,10 @@ async def test_table_clocks_lateness_and_leave_at_physical_tables(
     started = clock.now
     async with running_bot(emulator, token, db_path, clock) as app:  # restarted: the clock is armed again
         jobs = sorted(app.job_queue.get_jobs_by_name("contest:1:clock"), key=lambda job: job.next_t)
-        assert [job.next_t for job in jobs] == [
-            started + timedelta(minutes=30),
-            started + timedelta(minutes=40),
-        ]
+        end_at = (started + timedelta(minutes=40)).isoformat()
+        assert [job.data[2:] for job in jobs] == [(end_at, "clock_warning"), (end_at, "time_up")]
+        assert near(clock.due(jobs[0]), started + timedelta(minutes=30))
+        assert near(clock.due(jobs[1]), started + timedelta(minutes=40))
         warning, end = jobs
         clock.now = started + timedelta(minutes=30, seconds=1)
         await warning.run(app)
@@ -86,9 +96,8 @@ async def test_table_clocks_lateness_and_leave_at_physical_tables(
         await end.run(app)
         await wait_text(telegram, HALL, "⏱ 时间到：第 1 轮 1号桌。打完手中这副牌后停止，领先的一方获胜。")
 
-    async with running_bot(emulator, token, db_path, clock) as app:  # past the end: said once only
+    async with running_bot(emulator, token, db_path, clock) as app:  # started past the end: said once only
         desk = app.bot_data.services.contests
-        await desk.resume()  # as on a start after the end (the bot's own start ran before the test's clock)
 
         async def ended() -> bool:
             return not app.job_queue.get_jobs_by_name("contest:1:clock")

@@ -39,6 +39,7 @@ from tests.e2e.contest_support import (
     card_shows,
     contest_in,
     details_of,
+    near,
     play_table,
     press,
     running_bot,
@@ -114,7 +115,7 @@ async def test_a_small_contest_played_to_its_final_places(
         await telegram.set_admins(CENTRE, [ORGANISER, BOT])
         for player in PLAYERS:
             await telegram.send(player, Chat.private(player), "/start")
-        await telegram.send(ORGANISER, CENTRE, "/contest new 小杯 deadline=2026-12-19")
+        await telegram.send(ORGANISER, CENTRE, f"/contest new 小杯 deadline={clock.typed(18)}")
         await card_shows(telegram, CENTRE, CARD)
         await sign_up(telegram)
 
@@ -126,18 +127,17 @@ async def test_a_small_contest_played_to_its_final_places(
         await card_shows(telegram, CENTRE, "仍在比赛：4 组")  # the card after the draw: no sign-up buttons
 
         # the deadline moves; its job and the reminders are armed again for it
-        await telegram.send(PLAYERS[0], CENTRE, "/contest deadline 2026-12-18T20:00")
+        await telegram.send(PLAYERS[0], CENTRE, f"/contest deadline {clock.typed(17, '20:00')}")
         await wait_text(telegram, CENTRE, "只有比赛的组织者")
-        await telegram.send(ORGANISER, CENTRE, "/contest deadline 2026-12-18T20:00")
-        await wait_text(telegram, CENTRE, "2026-12-18 20:00 Asia/Shanghai")
-        closes = datetime(2026, 12, 18, 12, 1, tzinfo=UTC)  # 20:01 in Shanghai
-        jobs = app.job_queue.get_jobs_by_name("contest:1:deadline")
-        assert [job.next_t for job in jobs] == [closes]
+        await telegram.send(ORGANISER, CENTRE, f"/contest deadline {clock.typed(17, '20:00')}")
+        await wait_text(telegram, CENTRE, f"{clock.shown(17, '20:00')} Asia/Shanghai")
+        closes = clock.local(17, "20:01")
+        (job,) = app.job_queue.get_jobs_by_name("contest:1:deadline")
+        assert near(clock.due(job), closes)
         reminders = sorted(app.job_queue.get_jobs_by_name("contest:1:remind"), key=lambda j: j.next_t)
-        assert [job.next_t for job in reminders] == [
-            closes - timedelta(hours=48),
-            closes - timedelta(hours=24),
-        ]
+        assert [job.data[-1] for job in reminders] == [48 * 3600, 24 * 3600]  # seconds left
+        assert near(clock.due(reminders[0]), closes - timedelta(hours=48))
+        assert near(clock.due(reminders[1]), closes - timedelta(hours=24))
 
         # semi-final 1 typed in the group: its ▶ button leaves the pairing message
         first, second = contest.rounds[0].matches
@@ -154,7 +154,7 @@ async def test_a_small_contest_played_to_its_final_places(
         assert f"{first.code} → {first.pairs[0]}组" in pairings.content  # the result, in the pairings
 
         # the 48-hour reminder: a mention in the group, a private message to each of the four
-        clock.now = reminders[0].next_t + timedelta(seconds=1)
+        clock.now = closes - timedelta(hours=48) + timedelta(seconds=1)
         await reminders[0].run(app)
         reminder = await wait_text(telegram, CENTRE, "还剩 48 小时")
         owed = [u for side in sides(contest, second) for u in side]
@@ -180,11 +180,11 @@ async def test_a_small_contest_played_to_its_final_places(
         await wait_for(no_button_left, timeout=20, what="the pairing message without ▶")
 
         # round 2 at a fixed time and place: the final through the bot, 3rd place typed
-        await telegram.send(ORGANISER, CENTRE, "/round next at=2026-12-26T25:00 place=6楼会议室")
+        await telegram.send(ORGANISER, CENTRE, f"/round next at={clock.typed(25, '25:00')} place=6楼会议室")
         await wait_text(telegram, CENTRE, "不是有效的时间")
-        await telegram.send(ORGANISER, CENTRE, "/round next at=2026-12-26T14:00 place=6楼会议室")
+        await telegram.send(ORGANISER, CENTRE, f"/round next at={clock.typed(25, '14:00')} place=6楼会议室")
         round2 = await wait_text(telegram, CENTRE, "第 2 轮对阵")
-        assert "集中比赛：2026-12-26 14:00 6楼会议室" in round2.content
+        assert f"集中比赛：{clock.shown(25, '14:00')} 6楼会议室" in round2.content
         contest = await contest_in(db_path, CENTRE)
         final = next(m for m in contest.rounds[1].matches if m.kind is MatchKind.MAIN)
         third = next(m for m in contest.rounds[1].matches if m.kind is MatchKind.THIRD_PLACE)
@@ -245,7 +245,7 @@ async def test_privacy_mode_withdrawals_round_close_and_the_mirror_of_two_contes
         async with running_bot(emulator, token, db_path, Clock()):
             await telegram.set_privacy(True)
             await telegram.set_admins(QUIET, [ORGANISER])
-            await telegram.send(ORGANISER, QUIET, "/contest new 隐私杯 deadline=2026-12-19")
+            await telegram.send(ORGANISER, QUIET, f"/contest new 隐私杯 deadline={Clock().typed(18)}")
             warning = await wait_text(telegram, QUIET, "读不到普通消息")
             assert "/report 掼蛋3组" in warning.content
             for player in SINGLES:
@@ -350,7 +350,7 @@ async def test_a_locked_database_answers_not_saved_and_the_deadline_is_applied_l
     clock = Clock()
     async with running_bot(emulator, token, db_path, clock) as app:
         await telegram.set_admins(CENTRE, [ORGANISER, BOT])
-        await telegram.send(ORGANISER, CENTRE, "/contest new 锁杯 deadline=2026-12-19")
+        await telegram.send(ORGANISER, CENTRE, f"/contest new 锁杯 deadline={clock.typed(18)}")
         card = await card_shows(telegram, CENTRE, CARD)
         fault = StorageFault("locked", app.bot_data.services.db, db_path)
         await fault.on()
@@ -371,7 +371,7 @@ async def test_a_locked_database_answers_not_saved_and_the_deadline_is_applied_l
         await telegram.send(ORGANISER, CENTRE, "/draw")
         await wait_text(telegram, CENTRE, "第 1 轮对阵")
 
-        clock.now = datetime(2026, 12, 19, 16, 0, 1, tzinfo=UTC)  # just past the deadline
+        clock.now = clock.after(18)  # just past the deadline
         (armed,) = app.job_queue.get_jobs_by_name("contest:1:deadline")
         await fault.on()
         try:

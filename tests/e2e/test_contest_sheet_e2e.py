@@ -54,7 +54,7 @@ async def test_a_recorder_fills_the_sheet_by_buttons_and_the_group_gets_the_resu
     clock = Clock()
     async with running_bot(emulator, token, db_path, clock):
         await telegram.set_admins(HALL, [ORGANISER, BOT])
-        await telegram.send(ORGANISER, HALL, "/contest new 记分杯 deadline=2026-12-19")
+        await telegram.send(ORGANISER, HALL, f"/contest new 记分杯 deadline={clock.typed(18)}")
         await wait_text(telegram, HALL, CARD)
         await sign_up_pairs(telegram, HALL, [(PLAYERS[0], PLAYERS[1]), (PLAYERS[2], PLAYERS[3])])
         await telegram.send(ORGANISER, HALL, "/draw")

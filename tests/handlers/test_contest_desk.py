@@ -71,7 +71,7 @@ async def test_jobs_are_due_by_the_desks_clock_however_far_it_is_from_the_wall(
     desk.clock = lambda: desk_now
     try:
         stored = await db.contests.create(chat_id=-9, contest=signed_up(2))
-        contest, events = draw(stored.contest, now=ON_TIME)
+        _contest, events = draw(stored.contest, now=ON_TIME)
         await db.contests.record(contest_id=stored.id, events=events)
         desk.arm(await db.contests.get(contest_id=stored.id))
         (job,) = app.job_queue.get_jobs_by_name(f"contest:{stored.id}:deadline")
