@@ -8,6 +8,7 @@ missing=()
 command -v node >/dev/null 2>&1 || missing+=(nodejs)
 command -v npm >/dev/null 2>&1 || missing+=(npm)
 python3 -c 'import ensurepip, venv' >/dev/null 2>&1 || missing+=(python3-venv)
+command -v faketime >/dev/null 2>&1 || missing+=(faketime)  # make calendar-check
 
 if [ ${#missing[@]} -eq 0 ]; then
   exit 0
