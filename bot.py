@@ -25,7 +25,6 @@ from typing import Any, cast
 from telegram import BotCommand, Update
 from telegram.error import TelegramError
 from telegram.ext import (
-    AIORateLimiter,
     Application,
     ApplicationBuilder,
     CallbackQueryHandler,
@@ -48,6 +47,7 @@ from handlers.platform.i18n import normalize_locale
 from handlers.platform.locales import chat_locale, reply_locale, user_locale
 from handlers.platform.outbox import Payload, Sender
 from handlers.platform.replies import refuse
+from handlers.platform.scheduler import PriorityLimiter
 from handlers.platform.sender import TrackingLimiter
 from handlers.platform.transport import AiohttpRequest
 from handlers.platform.webhook import WebhookConfig, WebhookConfigError, run_webhook
@@ -140,7 +140,7 @@ def build_application(
         .get_updates_request(AiohttpRequest(connections=1))
     )
     if rate_limiter:
-        builder = builder.rate_limiter(TrackingLimiter(MessagesOnlyLimiter(AIORateLimiter(max_retries=3))))
+        builder = builder.rate_limiter(TrackingLimiter(MessagesOnlyLimiter(PriorityLimiter())))
     if base_url:
         builder = builder.base_url(base_url)
         builder = builder.base_file_url(base_file_url or base_url.replace("/bot", "/file/bot"))

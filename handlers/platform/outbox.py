@@ -32,6 +32,7 @@ from typing import Any
 
 from telegram.error import BadRequest, NetworkError, RetryAfter, TelegramError
 
+from handlers.platform.scheduler import Priority, at_priority
 from storage.outbox import OutboxRecord, OutboxRepository
 
 log = logging.getLogger(__name__)
@@ -177,7 +178,8 @@ class Outbox:
         failed: Exception
         while True:
             try:
-                await send(item.chat_id, item.payload)
+                with at_priority(Priority.OWED):  # before refreshes and replies (scheduler.py)
+                    await send(item.chat_id, item.payload)
                 return True
             except RetryAfter as error:
                 wait, failed = _seconds(error.retry_after), error

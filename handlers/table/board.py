@@ -42,6 +42,7 @@ from handlers.platform.chats import ChatBudget
 from handlers.platform.edits import not_modified
 from handlers.platform.locales import chat_locale
 from handlers.platform.outbox import Outbox, Payload, Undeliverable
+from handlers.platform.scheduler import Priority, at_priority
 from handlers.table.service.results import deal_events, deal_result_view, match_summary_view, public_tributes
 from handlers.table.service.tables import LiveTable, TableService, decode_action
 from handlers.table.service.texts import (
@@ -203,7 +204,8 @@ class BoardPublisher:
         while board.dirty:
             board.dirty = False
             try:
-                await self._flush(table, board)
+                with at_priority(Priority.REFRESH):  # results go through the outbox, before it
+                    await self._flush(table, board)
             except Exception:  # a failed redraw must not stop later ones; the next one redraws all
                 log.exception("board of table %s could not be updated", table.id)
             await asyncio.sleep(self.interval)

@@ -1,0 +1,340 @@
+"""One scheduler for every request the bot token sends, by value first and within Telegram's limits.
+
+Telegram takes about 30 requests a second from one token, about 20 messages a minute into one
+group, and about one message a second into one chat (short bursts pass). PTB's
+``AIORateLimiter`` spends those budgets in arrival order: in a sign-up rush fifty card edits
+queued ahead of the draw's announcement, and the presses behind them went unanswered for
+minutes (issue 17). Here every request waits in one queue ordered by :class:`Priority`, and
+the first request whose limits allow it goes; so
+
+* a button's answer (no group budget, only the token's) never waits behind a group's queue;
+* the hand a player is waiting for goes before boards, lobbies and cards (issue 23);
+* what a group is owed (results, the draw, deadlines) never waits behind a refresh: a
+  refresh may use only part of a group's minute (:data:`GROUP_SHARE`), so an announcement
+  always finds room;
+* chats stay apart: a request held by its own group's budget lets other chats' requests pass.
+
+The priority is the caller's: :func:`at_priority` sets it for a block (the outbox's workers,
+the board, the refreshers); otherwise :func:`default_priority` reads it off the request.
+
+A 429 (``RetryAfter``) holds that chat (or the whole token, for a request without a chat)
+for the time Telegram asks, and the request waits again at its priority: nothing is dropped.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import contextvars
+import heapq
+import itertools
+import logging
+import time
+from collections import deque
+from collections.abc import Callable, Coroutine, Iterator
+from dataclasses import dataclass, field
+from datetime import timedelta
+from enum import IntEnum
+from typing import Any
+
+from telegram.error import RetryAfter
+from telegram.ext import BaseRateLimiter
+
+log = logging.getLogger(__name__)
+
+
+class Priority(IntEnum):
+    """What a request is worth to the people waiting for it; lower goes first."""
+
+    ANSWER = 0  # answerCallbackQuery: the spinner on the presser's phone (lost after ~15 s)
+    HAND = 1  # a player's own hand after their press, the next player's turn: private chats
+    OWED = 2  # results and decisions, the draw and pairings, deadlines and clocks (the outbox)
+    REPLY = 3  # an answer to a person's command
+    REFRESH = 4  # a card, board, lobby or standings brought up to date: derived from state
+
+
+PRIORITY: contextvars.ContextVar[Priority | None] = contextvars.ContextVar("request_priority", default=None)
+
+
+@contextlib.contextmanager
+def at_priority(priority: Priority) -> Iterator[None]:
+    """Requests made in this block (and in tasks it creates) wait at ``priority``."""
+    token = PRIORITY.set(priority)
+    try:
+        yield
+    finally:
+        PRIORITY.reset(token)
+
+
+GROUP_LIMIT = 20  # messages a minute Telegram takes from a bot into one group
+GROUP_WINDOW = 60.0
+GROUP_SHARE = {
+    Priority.ANSWER: GROUP_LIMIT,
+    Priority.HAND: GROUP_LIMIT,
+    Priority.OWED: GROUP_LIMIT,
+    Priority.REPLY: GROUP_LIMIT - 3,
+    Priority.REFRESH: GROUP_LIMIT - 6,
+}
+"""How much of a group's minute a request of each priority may use: what is left above a
+refresh's share is for replies and announcements, above a reply's for announcements only."""
+
+TOKEN_LIMIT = 30  # requests a second from one token
+CHAT_BURST = 3
+"""Messages one chat takes within :data:`CHAT_WINDOW` (Telegram: about one a second, bursts pass)."""
+CHAT_WINDOW = 1.0
+RETRIES = 3
+
+READS = frozenset({"getChat", "getChatMember", "getChatAdministrators", "getChatMemberCount", "getFile"})
+
+
+def counts_in_chat(endpoint: str) -> bool:
+    """Whether the request puts or changes a message in its chat (Telegram's chat limits)."""
+    if endpoint in READS or endpoint == "sendChatAction":
+        return False
+    return endpoint.startswith(("send", "edit", "copy", "forward"))
+
+
+def default_priority(endpoint: str, chat_id: int | None) -> Priority:
+    """A request's priority when its caller set none."""
+    if endpoint == "answerCallbackQuery" or chat_id is None or endpoint in READS:
+        return Priority.ANSWER
+    if chat_id > 0:
+        return Priority.HAND
+    return Priority.REFRESH if endpoint.startswith("edit") else Priority.REPLY
+
+
+def _retry_after(error: RetryAfter) -> timedelta:
+    """The wait Telegram asked for (read as PTB's own limiter does, without its deprecation)."""
+    wait = getattr(error, "_retry_after", None)
+    if isinstance(wait, timedelta):
+        return wait
+    legacy = error.retry_after
+    return legacy if isinstance(legacy, timedelta) else timedelta(seconds=legacy)
+
+
+def _chat_of(data: dict[str, Any]) -> int | None:
+    with contextlib.suppress(KeyError, TypeError, ValueError):
+        return int(data["chat_id"])
+    return None
+
+
+@dataclass(order=True)
+class _Waiter:
+    priority: int
+    seq: int
+    chat_id: int | None = field(compare=False)
+    counted: bool = field(compare=False)
+    ready: asyncio.Future[None] = field(compare=False)
+
+
+class _Window:
+    """Moments of the requests sent within the last ``span`` seconds."""
+
+    __slots__ = ("sent", "span")
+
+    def __init__(self, span: float) -> None:
+        self.span = span
+        self.sent: deque[float] = deque()
+
+    def used(self, now: float) -> int:
+        while self.sent and now - self.sent[0] >= self.span:
+            self.sent.popleft()
+        return len(self.sent)
+
+    def wait(self, now: float, limit: int) -> float:
+        """Seconds until fewer than ``limit`` are in the window (0: now)."""
+        used = self.used(now)
+        if used < limit:
+            return 0.0
+        return self.sent[used - limit] + self.span - now
+
+
+@dataclass
+class _Chat:
+    minute: _Window = field(default_factory=lambda: _Window(GROUP_WINDOW))
+    second: _Window = field(default_factory=lambda: _Window(CHAT_WINDOW))
+    held_until: float = 0.0  # a 429 for this chat
+
+
+class PriorityLimiter(BaseRateLimiter[int]):
+    """PTB's rate limiter interface over one priority queue (see the module docstring)."""
+
+    def __init__(
+        self,
+        *,
+        token_limit: int = TOKEN_LIMIT,
+        group_limit: int = GROUP_LIMIT,
+        chat_burst: int = CHAT_BURST,
+        retries: int = RETRIES,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
+        self.token_limit = token_limit
+        self.shares = {p: max(1, share - (GROUP_LIMIT - group_limit)) for p, share in GROUP_SHARE.items()}
+        self.chat_burst = chat_burst
+        self.retries = retries
+        self.clock = clock
+        self._token = _Window(1.0)
+        self._held_until = 0.0  # a 429 for the whole token
+        self._chats: dict[int, _Chat] = {}
+        self._queue: list[_Waiter] = []
+        self._seq = itertools.count()
+        self._wake: asyncio.Event | None = None
+        self._dispatcher: asyncio.Task[None] | None = None
+        self.waited: dict[Priority, float] = dict.fromkeys(Priority, 0.0)  # seconds waited, by priority
+        self.retried = 0  # 429s answered
+
+    async def initialize(self) -> None:
+        """Nothing to open: the dispatcher starts with the first request that must wait."""
+
+    async def shutdown(self) -> None:
+        if self._dispatcher is not None:
+            self._dispatcher.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._dispatcher
+            self._dispatcher = None
+        for waiter in self._queue:
+            if not waiter.ready.done():
+                waiter.ready.cancel()
+        self._queue.clear()
+
+    def wake(self) -> None:
+        """Look at the queue again now (a test moved the clock)."""
+        if self._queue:
+            self._kick()
+
+    def queued(self) -> int:
+        """Requests waiting for their turn (the benchmark, admission control)."""
+        return len(self._queue)
+
+    async def process_request(
+        self,
+        callback: Callable[..., Coroutine[Any, Any, Any]],
+        args: Any,
+        kwargs: dict[str, Any],
+        endpoint: str,
+        data: dict[str, Any],
+        rate_limit_args: int | None,
+    ) -> Any:
+        chat_id = _chat_of(data)
+        counted = chat_id is not None and counts_in_chat(endpoint)
+        priority = PRIORITY.get()
+        if priority is None:
+            priority = default_priority(endpoint, chat_id)
+        retries = rate_limit_args if rate_limit_args is not None else self.retries
+        for attempt in range(retries + 1):
+            await self._turn(priority, chat_id if counted else None, counted)
+            try:
+                return await callback(*args, **kwargs)
+            except RetryAfter as error:
+                if attempt == retries:
+                    raise
+                self._hold(chat_id if counted else None, _retry_after(error))
+        raise AssertionError("unreachable")
+
+    # ------------------------------------------------------------ turns
+
+    async def _turn(self, priority: Priority, chat_id: int | None, counted: bool) -> None:
+        """Wait until the limits let this request go, behind every more valuable one."""
+        now = self.clock()
+        if not self._queue and self._wait(priority, chat_id, counted, now) == 0:
+            self._note(chat_id, counted, now)
+            return
+        ready: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        heapq.heappush(self._queue, _Waiter(priority, next(self._seq), chat_id, counted, ready))
+        self._kick()
+        asked = now
+        try:
+            await ready
+        except asyncio.CancelledError:
+            if not ready.done():
+                ready.cancel()  # the dispatcher skips it
+            raise
+        self.waited[priority] += self.clock() - asked
+
+    def _kick(self) -> None:
+        if self._wake is None:
+            self._wake = asyncio.Event()
+        self._wake.set()
+        if self._dispatcher is None or self._dispatcher.done():
+            self._dispatcher = asyncio.create_task(self._dispatch(), name="priority-limiter")
+
+    async def _dispatch(self) -> None:
+        assert self._wake is not None
+        while self._queue:
+            self._wake.clear()
+            delay = self._release()
+            if delay > 0:
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(self._wake.wait(), delay)
+            else:
+                await asyncio.sleep(0)  # let the released requests go out
+
+    def _release(self) -> float:
+        """Let go every waiter the limits allow now, most valuable first; the seconds until the
+        next one might go (0 when some went)."""
+        now = self.clock()
+        released = False
+        soonest = float("inf")
+        kept: list[_Waiter] = []
+        for waiter in sorted(self._queue):
+            if waiter.ready.done():  # cancelled while waiting
+                continue
+            wait = self._wait(Priority(waiter.priority), waiter.chat_id, waiter.counted, now)
+            if wait == 0:
+                self._note(waiter.chat_id, waiter.counted, now)
+                waiter.ready.set_result(None)
+                released = True
+                continue
+            kept.append(waiter)
+            soonest = min(soonest, wait)
+        heapq.heapify(kept)
+        self._queue = kept
+        return 0.0 if released else soonest
+
+    def _wait(self, priority: Priority, chat_id: int | None, counted: bool, now: float) -> float:
+        wait = max(self._held_until - now, self._token.wait(now, self.token_limit))
+        if chat_id is None or not counted:
+            return max(wait, 0.0)
+        chat = self._chats.get(chat_id)
+        if chat is None:
+            return max(wait, 0.0)
+        wait = max(wait, chat.held_until - now, chat.second.wait(now, self.chat_burst))
+        if chat_id < 0:
+            wait = max(wait, chat.minute.wait(now, self.shares[priority]))
+        return max(wait, 0.0)
+
+    def _note(self, chat_id: int | None, counted: bool, now: float) -> None:
+        self._token.sent.append(now)
+        if chat_id is None or not counted:
+            return
+        chat = self._chats.get(chat_id)
+        if chat is None:
+            chat = self._chats[chat_id] = _Chat()
+        chat.second.sent.append(now)
+        if chat_id < 0:
+            chat.minute.sent.append(now)
+        if len(self._chats) > 4096:
+            self._forget(now)
+
+    def _forget(self, now: float) -> None:
+        """Drop chats with nothing in their windows (bounded memory with many chats)."""
+        for chat_id in [c for c, chat in self._chats.items() if self._idle(chat, now)]:
+            del self._chats[chat_id]
+
+    @staticmethod
+    def _idle(chat: _Chat, now: float) -> bool:
+        return chat.minute.used(now) == 0 and chat.second.used(now) == 0 and chat.held_until <= now
+
+    def _hold(self, chat_id: int | None, retry_after: timedelta) -> None:
+        """Telegram said 429: nothing more to that chat (or from the token) for that long."""
+        seconds = retry_after.total_seconds()
+        until = self.clock() + seconds + 0.1
+        self.retried += 1
+        log.info("429 for chat %s: holding it %.1f s", chat_id, seconds)
+        if chat_id is None:
+            self._held_until = max(self._held_until, until)
+            return
+        chat = self._chats.get(chat_id)
+        if chat is None:
+            chat = self._chats[chat_id] = _Chat()
+        chat.held_until = max(chat.held_until, until)

@@ -1,0 +1,154 @@
+"""The token's one priority queue (handlers/platform/scheduler.py), on a clock the test moves:
+the most valuable request goes first, a refresh leaves room for an announcement, chats stay
+apart, and a 429 holds its chat and is retried, never dropped."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable, Coroutine
+from datetime import timedelta
+from typing import Any
+
+import pytest
+from telegram.error import RetryAfter
+
+from handlers.platform.scheduler import (
+    GROUP_SHARE,
+    Priority,
+    PriorityLimiter,
+    at_priority,
+    default_priority,
+)
+
+GROUP = -100
+OTHER_GROUP = -200
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.now = 1000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def recorder(sent: list[str], name: str) -> Callable[..., Coroutine[Any, Any, str]]:
+    async def call() -> str:
+        sent.append(name)
+        return name
+
+    return call
+
+
+async def request(
+    limiter: PriorityLimiter, sent: list[str], name: str, chat_id: int | None, endpoint: str = "sendMessage"
+) -> Any:
+    data = {} if chat_id is None else {"chat_id": chat_id}
+    return await limiter.process_request(recorder(sent, name), (), {}, endpoint, data, None)
+
+
+async def settle() -> None:
+    for _ in range(20):
+        await asyncio.sleep(0)
+
+
+async def advance(limiter: PriorityLimiter, clock: Clock, seconds: float) -> None:
+    clock.now += seconds
+    limiter.wake()
+    await settle()
+
+
+async def test_when_the_token_is_full_the_answer_goes_first_then_the_hand_then_the_rest() -> None:
+    clock = Clock()
+    limiter = PriorityLimiter(token_limit=1, clock=clock)
+    sent: list[str] = []
+    await request(limiter, sent, "first", 1)  # the token's second is used
+    tasks = []
+    for name, priority in (("board", Priority.REFRESH), ("result", Priority.OWED), ("hand", Priority.HAND)):
+        with at_priority(priority):
+            tasks.append(asyncio.create_task(request(limiter, sent, name, GROUP)))
+    tasks.append(asyncio.create_task(request(limiter, sent, "answer", None, "answerCallbackQuery")))
+    await settle()
+    assert sent == ["first"]
+    for _ in range(4):
+        await advance(limiter, clock, 1.0)
+    await asyncio.gather(*tasks)
+    assert sent == ["first", "answer", "hand", "result", "board"]
+
+
+async def test_refreshes_leave_part_of_the_groups_minute_to_announcements() -> None:
+    clock = Clock()
+    limiter = PriorityLimiter(chat_burst=100, clock=clock)
+    sent: list[str] = []
+    refreshes = []
+    with at_priority(Priority.REFRESH):
+        for n in range(30):
+            refreshes.append(
+                asyncio.create_task(request(limiter, sent, f"edit{n}", GROUP, "editMessageText"))
+            )
+    await settle()
+    assert len(sent) == GROUP_SHARE[Priority.REFRESH]
+    with at_priority(Priority.OWED):
+        announced = await asyncio.wait_for(request(limiter, sent, "draw", GROUP), 5)
+    assert announced == "draw"  # at once, though thirty refreshes wait
+    await request(limiter, sent, "elsewhere", OTHER_GROUP)  # another group is not held up either
+    assert len(sent) == GROUP_SHARE[Priority.REFRESH] + 2
+    await advance(limiter, clock, 61.0)
+    assert len(sent) == 2 * GROUP_SHARE[Priority.REFRESH] + 2
+    for task in refreshes:
+        task.cancel()
+    await limiter.shutdown()
+
+
+async def test_a_429_holds_the_chat_and_the_request_is_sent_again() -> None:
+    clock = Clock()
+    limiter = PriorityLimiter(clock=clock)
+    calls: list[str] = []
+
+    async def refused_once() -> str:
+        calls.append("try")
+        if len(calls) == 1:
+            raise RetryAfter(timedelta(seconds=7))
+        return "sent"
+
+    task = asyncio.create_task(
+        limiter.process_request(refused_once, (), {}, "sendMessage", {"chat_id": GROUP}, None)
+    )
+    await settle()
+    assert calls == ["try"] and not task.done()
+    sent: list[str] = []
+    await request(limiter, sent, "private", 5)  # another chat goes meanwhile
+    assert sent == ["private"]
+    await advance(limiter, clock, 3.0)
+    assert not task.done()
+    await advance(limiter, clock, 5.0)
+    assert await task == "sent" and calls == ["try", "try"]
+    assert limiter.retried == 1
+
+
+async def test_a_chat_takes_a_short_burst_then_about_one_a_second() -> None:
+    clock = Clock()
+    limiter = PriorityLimiter(chat_burst=3, clock=clock)
+    sent: list[str] = []
+    tasks = [asyncio.create_task(request(limiter, sent, f"m{n}", 7)) for n in range(5)]
+    await settle()
+    assert sent == ["m0", "m1", "m2"]
+    await advance(limiter, clock, 1.0)
+    assert sent == ["m0", "m1", "m2", "m3", "m4"]
+    await asyncio.gather(*tasks)
+
+
+@pytest.mark.parametrize(
+    ("endpoint", "chat_id", "priority"),
+    [
+        ("answerCallbackQuery", None, Priority.ANSWER),
+        ("getChatMember", None, Priority.ANSWER),
+        ("editMessageMedia", 42, Priority.HAND),
+        ("sendMessage", -1, Priority.REPLY),
+        ("editMessageText", -1, Priority.REFRESH),
+    ],
+)
+def test_a_request_without_a_priority_takes_its_kinds(
+    endpoint: str, chat_id: int | None, priority: Priority
+) -> None:
+    assert default_priority(endpoint, chat_id) is priority
