@@ -162,7 +162,10 @@ async def open_services(
     db = await Database.open(db_path)
     tables = TableService(db)
     renderer = ThreadPoolExecutor(max_workers=2, thread_name_prefix="render")
-    board = BoardPublisher(app.bot, tables, db, interval=board_interval, renderer=renderer)
+    per_trick = os.environ.get("GUANDAN_BOARD", "deal").strip().lower() == "trick"
+    board = BoardPublisher(
+        app.bot, tables, db, interval=board_interval, renderer=renderer, per_trick=per_trick
+    )
     replies = ChatReplies(board.budget, notice=too_many_text)
     contests = ContestDesk(app.bot, db, board.outbox, board.budget, renderer, job_queue=app.job_queue)
     if clock is not None:

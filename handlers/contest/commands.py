@@ -789,12 +789,16 @@ async def _press(
         ContestOp.CLOSE_YES: lambda c: close_round(c, now=desk.clock()),
         ContestOp.DRAW: lambda c: draw(c, now=desk.clock()),
     }
-    after, _step = await desk.run(stored.id, commands[op])
+    await desk.run(stored.id, commands[op])
+    if op in (ContestOp.SIGN_UP, ContestOp.WITHDRAW):
+        # The toast is the acknowledgement; the card follows as a refresh (desk.announce asked
+        # for it), so a rush of presses is answered at once and the group sees one edit, not fifty.
+        toast = _("✅ Signed up.", locale) if op is ContestOp.SIGN_UP else _("Withdrawn.", locale)
+        await query.answer(toast)
+        return
     await query.answer(_("Done.", locale))
     name = escape(me.name)
-    if op in (ContestOp.SIGN_UP, ContestOp.WITHDRAW):
-        await _edit(query, texts.card_text(after.contest, locale), card_keyboard(after, locale))
-    elif op is ContestOp.PARTNER_YES:
+    if op is ContestOp.PARTNER_YES:
         await _edit(query, _("{name} accepted: the pair is signed up.", locale, name=name))
     elif op is ContestOp.PARTNER_NO:
         await _edit(query, _("{name} declined: the inviter is signed up alone.", locale, name=name))

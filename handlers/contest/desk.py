@@ -74,6 +74,8 @@ from handlers.platform.chats import ChatBudget
 from handlers.platform.edits import not_modified
 from handlers.platform.locales import chat_locale, user_locale
 from handlers.platform.outbox import Outbox, Payload, TryLater, Undeliverable
+from handlers.platform.scheduler import Priority, at_priority
+from handlers.platform.sender import LatestWins
 from handlers.table.service.tables import LiveTable, decode_action
 from handlers.table.service.texts import _
 from storage import Database, NotFound, StorageUnavailable, StoredContest, TableStatus
@@ -137,6 +139,10 @@ class ContestDesk:
     """Clock ends handled by this process (after a restart a past end is handled once more, its
     announcement deduplicated by the outbox's key)."""
     _locks: dict[int, asyncio.Lock] = field(default_factory=dict)
+    refreshes: LatestWins = field(default_factory=LatestWins)
+    """Cards and pairing messages being brought up to date: one pending look per view."""
+    shown_looks: dict[tuple[int, int], int] = field(default_factory=dict)
+    """(chat, message) → the look last given to it, so an unchanged edit is not sent."""
     _http: aiohttp.ClientSession | None = None
 
     def __post_init__(self) -> None:
@@ -241,10 +247,29 @@ class ContestDesk:
         round's pairing message once a match has a result (its ▶ button goes away)."""
         card_events = (SignedUp, PartnerConfirmed, PartnerDeclined, Withdrew, Drawn, ContestClosed)
         if any(isinstance(event, card_events) for event in events):
-            self.outbox.post(stored.chat_id, GROUP, {"contest_id": stored.id, "what": "edit_card"})
+            self.refresh(stored.id, None)
         for number in sorted({e.match.round for e in events if isinstance(e, MatchUpdated)}):
-            payload = {"contest_id": stored.id, "what": "edit_round", "round": number}
-            self.outbox.post(stored.chat_id, GROUP, payload)
+            self.refresh(stored.id, number)
+
+    def refresh(self, contest_id: int, round_number: int | None) -> asyncio.Future[None]:
+        """Bring the contest's card (``None``) or a round's pairing messages up to date, in the
+        background and at refresh priority.
+
+        A refresh is derived from the stored contest when its turn comes, so it is never stored:
+        fifty sign-ups in a second ask fifty times and the group sees one or two edits, the
+        newest look (:class:`LatestWins`), after every announcement waiting for the group."""
+
+        async def edit() -> None:
+            with at_priority(Priority.REFRESH):
+                try:
+                    stored = await self.db.contests.get(contest_id=contest_id)
+                except NotFound:
+                    return
+                locale = await chat_locale(self.db, stored.chat_id)
+                what = "edit_card" if round_number is None else "edit_round"
+                await self._edit_messages(stored, {"what": what, "round": round_number}, locale)
+
+        return self.refreshes.submit(("contest", contest_id, round_number), edit)
 
     def _match_posts(
         self, contest: Contest, match: ContestMatch, note: MatchNote
@@ -301,8 +326,8 @@ class ContestDesk:
         except NotFound as error:
             raise Undeliverable(f"contest {payload['contest_id']} is gone") from error
         locale = await chat_locale(self.db, chat_id)
-        if what in ("edit_card", "edit_round"):
-            await self._edit_messages(stored, payload, locale)
+        if what in ("edit_card", "edit_round"):  # rows an earlier version stored: now a refresh
+            self.refresh(stored.id, None if what == "edit_card" else int(payload["round"]))
             return
         text, markup = self.compose(stored, payload, locale)
         await self.budget.acquire(chat_id)
@@ -339,8 +364,13 @@ class ContestDesk:
     async def edit_shown(
         self, chat_id: int, message_id: int, text: str, markup: InlineKeyboardMarkup | None
     ) -> None:
-        """Edit a message the contest shows (a card, pairings, a score sheet) to ``text``; an
-        edit to what it already says is no change (Telegram's "not modified"), not an error."""
+        """Edit a message the contest shows (a card, pairings, a score sheet) to ``text``.
+
+        A look this process already gave the message is not sent again (an unchanged edit still
+        spends the group's budget); after a restart Telegram's "not modified" says the same."""
+        look = hash((text, markup.to_json() if markup is not None else ""))
+        if self.shown_looks.get((chat_id, message_id)) == look:
+            return
         try:
             await self.bot.edit_message_text(
                 text,
@@ -353,6 +383,7 @@ class ContestDesk:
         except BadRequest as error:
             if not not_modified(error):
                 raise
+        self.shown_looks[(chat_id, message_id)] = look
 
     def compose(
         self, stored: StoredContest, payload: Payload, locale: str
@@ -711,6 +742,7 @@ class ContestDesk:
             try:
                 await self.reconcile_tables(stored)
                 self.arm(await self.db.contests.get(contest_id=stored.id))
+                self.refresh(stored.id, None)  # a refresh the last run had not sent yet
             except Exception:
                 log.exception("contest %s could not be resumed", stored.id)
 

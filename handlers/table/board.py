@@ -1,13 +1,15 @@
-"""The group board: one live message per trick, edited in place, plus deal and match results.
+"""The group board: one live message per deal, edited in place, plus deal and match results.
 
-Groups accept about 20 messages a minute, so updates are coalesced: an outcome
-only marks the table dirty, and one task per table redraws at most every
-``interval`` seconds from the *public* observation (``observe(match, None)``) and
-the deal's public events. Every play and pass reaches the group however fast play
-goes: a board message covers a contiguous range of the deal's tricks and always
-shows all of their plays. A new trick gets a new message when the chat's send
-budget allows; otherwise the live message grows until it would pass Telegram's
-length limit. Nothing here can see a hand.
+Groups accept about 20 messages a minute, and a group that gets a new bot message every
+trick mutes the bot, so updates are coalesced: an outcome only marks the table dirty, and
+one task per table redraws at most every ``interval`` seconds from the *public* observation
+(``observe(match, None)``) and the deal's public events. Every play and pass reaches the
+group however fast play goes: a board message covers a contiguous range of the deal's
+tricks and always shows all of their plays. By default the live message grows with the
+deal and splits only when it would pass Telegram's length limit: a deal costs the group
+its board message (rarely two) and its result. ``per_trick`` (``GUANDAN_BOARD=trick``)
+keeps the older style, a new message for each trick while the chat's send budget allows.
+Nothing here can see a hand.
 
 Deal results (with the level change) and the match's end are owed to the group: they go
 through the outbox (``handlers/platform/outbox.py``), stored as soon as the outcome is
@@ -128,8 +130,10 @@ class BoardPublisher:
         text_limit: int = TEXT_LIMIT,
         outbox: Outbox | None = None,
         renderer: Executor | None = None,
+        per_trick: bool = False,
     ) -> None:
         self.bot = bot
+        self.per_trick = per_trick  # a new message per trick (when the budget allows)
         self.renderer = renderer  # result pictures are drawn here, never on the event loop
         self.tables = tables
         self.db = db
@@ -251,7 +255,7 @@ class BoardPublisher:
         current = len(blocks) - 1
         sizes = [len("\n".join(block)) + 1 for block in blocks]
         limit = self.text_limit - TEXT_MARGIN
-        new_trick = current > board.first and table.record.board_message_id is not None
+        new_trick = self.per_trick and current > board.first and table.record.board_message_id is not None
         if new_trick and self.budget.has_room(table.record.chat_id, self.reserve):
             ranges = [*split_tricks(sizes, board.first, current - 1, limit), (current, current)]
         else:

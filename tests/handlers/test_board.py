@@ -245,3 +245,32 @@ def test_plays_and_passes_use_one_separator_per_language() -> None:
         assert len([line for line in lines if line.startswith(prefixes)]) == len(moves)
         assert not any(other in line for line in lines if line.startswith(prefixes))
         assert lines[-1].startswith("✔")
+
+
+async def test_a_six_deal_match_costs_the_group_at_most_three_messages_a_deal(db: Database) -> None:
+    """The default board: one message per deal edited in place (two only past the length limit)
+    and the deal's result; the older per-trick style spends several times that (issue 17)."""
+    counts = {}
+    for per_trick in (False, True):
+        service = TableService(db, new_seed=lambda: 11)
+        _, rules = rules_from_args(["wechat-6-deals"])
+        table = await service.create(chat_id=-7 - per_trick, creator_id=1, preset="x", rules=rules)
+        for seat in range(4):
+            await service.take_seat(table, seat=seat, user_id=20 + seat, name=NAMES[seat], locale=None)
+        bot = FakeBot()
+        board = BoardPublisher(
+            bot,  # type: ignore[arg-type]
+            service,
+            db,
+            budget=ChatBudget(limit=18, window=0.3),
+            interval=0.02,
+            per_trick=per_trick,
+        )
+        deals = await play_fast(service, table, board, [])
+        await board.outbox.join()
+        assert deals == 6
+        counts[per_trick] = len(bot.sent)
+        if not per_trick:
+            assert all("🃏" in bot.texts[s.message_id] for s in bot.sent if s.kind == "text")
+            assert len(bot.sent) <= 3 * deals and bot.edits > deals
+    assert counts[True] > 2 * counts[False]

@@ -25,12 +25,14 @@ HEADER = re.compile(r"^🃏 <b>第 (\d+) 副</b> · 打 \S+ · 比分 (\d+):(\d+
 
 
 async def test_every_board_message_keeps_the_score_in_its_header(db: Database) -> None:
-    """Each trick's message is edited once play moves on, and the deal's last one when it ends:
-    all of them keep the score the deal is played at."""
+    """Each trick's message (GUANDAN_BOARD=trick) is edited once play moves on, and the deal's
+    last one when it ends: all of them keep the score the deal is played at."""
     service, table = await seated_table(db, seed=5)
     published: list[Event] = []
     bot = FakeBot()
-    board = BoardPublisher(bot, service, db, budget=ChatBudget(limit=18, window=0.3), interval=0.02)  # type: ignore[arg-type]
+    board = BoardPublisher(
+        bot, service, db, budget=ChatBudget(limit=18, window=0.3), interval=0.02, per_trick=True
+    )  # type: ignore[arg-type]
     await play_fast(service, table, board, published)
     ended = [e for e in published if isinstance(e, DealEnded)]
     assert len(ended) >= 2
