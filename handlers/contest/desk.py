@@ -98,6 +98,11 @@ DUE_NOW = 0.5
 """Seconds until a job whose moment has already passed runs (a deadline passed while the bot was
 down is applied right after start)."""
 
+FIRST = frozenset({"official", "both_out", "decision", "draw", "round", "deadline", "clock", "time_up"})
+"""Announcements that go before the group's other queued messages: results and decisions, the
+draw and a round's pairings, deadlines and clocks (issue 17's first class). Details, disputes,
+reminders and the rest follow in their order."""
+
 CLOCK_WARNING = timedelta(minutes=10)
 """A table clock's reminder: 10 minutes before the end, time to finish the deal (§3.3)."""
 
@@ -231,8 +236,9 @@ class ContestDesk:
             posts.insert(0, ({"what": "both_out", "codes": codes}, f"both_out:{','.join(codes)}", summary))
         mirror = await self.db.contest_links.mirror(contest_id=cid)
         for payload, key, mirror_text in posts:
+            first = payload["what"] in FIRST
             self.outbox.post(
-                stored.chat_id, GROUP, {"contest_id": cid, **payload}, key=f"contest:{cid}:{key}"
+                stored.chat_id, GROUP, {"contest_id": cid, **payload}, key=f"contest:{cid}:{key}", first=first
             )
             if mirror is not None and mirror_text is not None:
                 self.outbox.post(
@@ -717,7 +723,7 @@ class ContestDesk:
         tables = [clock.table for clock in clocks]
         payload = {"contest_id": contest_id, "what": what, "round": number, "tables": tables}
         key = f"contest:{contest_id}:{what}:{number}:{end}"
-        self.outbox.post(stored.chat_id, GROUP, payload, key=key)
+        self.outbox.post(stored.chat_id, GROUP, payload, key=key, first=what in FIRST)
         if what != "time_up":
             return
         self._clocks_done.add(_clock_key(contest_id, number, end))

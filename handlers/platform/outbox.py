@@ -1,5 +1,6 @@
 """What a chat is owed (deal results, level changes, the match's end; later contest
-announcements) reaches it in order, once, through timeouts, network errors, 429s and restarts.
+announcements) reaches it in order (``first`` messages ahead), once, through timeouts, network
+errors, 429s and restarts.
 
 ``post(chat_id, kind, payload, key=…)`` stores a row (``storage/outbox.py``) right away and
 returns; one task per chat sends its rows oldest first through the sender registered for
@@ -64,6 +65,7 @@ class _Item:
     payload: Payload
     key: str | None
     stored: asyncio.Future[OutboxRecord | None]  # the row, None if its key was enqueued before
+    first: bool = False  # goes before the chat's other messages (an official result line)
     delivered: asyncio.Future[None] = field(
         default_factory=lambda: asyncio.get_running_loop().create_future()
     )
@@ -88,26 +90,29 @@ class Outbox:
         self._senders[kind] = send
 
     def post(
-        self, chat_id: int, kind: str, payload: Payload, *, key: str | None = None
+        self, chat_id: int, kind: str, payload: Payload, *, key: str | None = None, first: bool = False
     ) -> asyncio.Future[None]:
         """Store and queue one message (callable with a lock held: it does not wait).
 
-        Returns the delivery: done when Telegram accepted the message, or it was given up,
-        or ``key`` had been enqueued before.
+        ``first`` messages (results and decisions, the draw) go before the chat's others still
+        queued, in their own order: eight reports at once give the group eight result lines
+        before the eight detail messages, not one line every two messages. Returns the delivery:
+        done when Telegram accepted the message, or it was given up, or ``key`` had been
+        enqueued before.
         """
-        return self._post(chat_id, kind, payload, key).delivered
+        return self._post(chat_id, kind, payload, key, first).delivered
 
     async def enqueue(self, chat_id: int, kind: str, payload: Payload, *, key: str | None = None) -> None:
         """:meth:`post`, returning once the message is stored (not when it is sent)."""
         await asyncio.shield(self._post(chat_id, kind, payload, key).stored)
 
-    def _post(self, chat_id: int, kind: str, payload: Payload, key: str | None) -> _Item:
+    def _post(self, chat_id: int, kind: str, payload: Payload, key: str | None, first: bool = False) -> _Item:
         if key is not None and key in self._keys:
             return self._keys[key]
         stored = asyncio.ensure_future(
             self.repo.add(chat_id=chat_id, kind=kind, payload_json=json.dumps(payload), dedupe_key=key)
         )
-        item = _Item(chat_id, kind, payload, key, stored)
+        item = _Item(chat_id, kind, payload, key, stored, first)
         self._queue(item)
         return item
 
@@ -144,12 +149,12 @@ class Outbox:
         under way stays stored and queued."""
         queue = self._queues[chat_id]
         while queue:
-            item = queue[0]
+            item = next((queued for queued in queue if queued.first), queue[0])
             try:
                 await self._deliver(item)
             except Exception:  # e.g. the row could not be deleted: it is sent again next run
                 log.exception("outbox: %s for chat %s", item.kind, chat_id)
-            queue.popleft()
+            queue.remove(item)
             if item.key is not None and self._keys.get(item.key) is item:
                 del self._keys[item.key]
             item.delivered.set_result(None)

@@ -64,6 +64,19 @@ async def test_messages_of_a_chat_go_in_order_and_a_key_goes_once(db: Database) 
     assert len(sender.sent) == 4
 
 
+async def test_first_messages_overtake_the_chats_queue_in_their_own_order(db: Database) -> None:
+    """Eight reports at once: the eight result lines go before the eight detail messages."""
+    sender = Sender(NetworkError("down"))  # the first send fails: everything queues behind it
+    outbox = outbox_on(db, sender)
+    for n in range(8):
+        outbox.post(-1, "note", {"n": f"details{n}"})
+        outbox.post(-1, "note", {"n": f"line{n}"}, first=True)
+    await outbox.join()
+    assert [n for _chat, n in sender.sent] == [f"line{n}" for n in range(8)] + [
+        f"details{n}" for n in range(8)
+    ]
+
+
 async def test_refused_for_good_is_dropped_not_retried(db: Database) -> None:
     sender = Sender(BadRequest("chat not found"))
     outbox = outbox_on(db, sender)
