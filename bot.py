@@ -47,7 +47,7 @@ from handlers.platform.i18n import normalize_locale
 from handlers.platform.locales import chat_locale, reply_locale, user_locale
 from handlers.platform.outbox import Payload, Sender
 from handlers.platform.replies import refuse
-from handlers.platform.scheduler import PriorityLimiter
+from handlers.platform.scheduler import GROUP_LIMIT, PriorityLimiter
 from handlers.platform.sender import TrackingLimiter
 from handlers.platform.transport import AiohttpRequest
 from handlers.platform.webhook import WebhookConfig, WebhookConfigError, run_webhook
@@ -119,8 +119,12 @@ def build_application(
     base_file_url: str | None = None,
     board_interval: float = 3.0,
     rate_limiter: bool = True,
+    group_per_minute: int = GROUP_LIMIT,
 ) -> App:
-    """The bot's Application, handlers registered; services open in ``post_init``."""
+    """The bot's Application, handlers registered; services open in ``post_init``.
+
+    ``group_per_minute`` is the group budget the scheduler spends (Telegram's 20; functional
+    tests that are not about the budget give more, so a small test group is not a full one)."""
     limit_malloc_arenas()
 
     async def post_init(app: App) -> None:
@@ -140,7 +144,8 @@ def build_application(
         .get_updates_request(AiohttpRequest(connections=1))
     )
     if rate_limiter:
-        builder = builder.rate_limiter(TrackingLimiter(MessagesOnlyLimiter(PriorityLimiter())))
+        limiter = PriorityLimiter(group_limit=group_per_minute)
+        builder = builder.rate_limiter(TrackingLimiter(MessagesOnlyLimiter(limiter)))
     if base_url:
         builder = builder.base_url(base_url)
         builder = builder.base_file_url(base_file_url or base_url.replace("/bot", "/file/bot"))

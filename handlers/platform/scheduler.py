@@ -72,17 +72,23 @@ GROUP_SHARE = {
     Priority.ANSWER: GROUP_LIMIT,
     Priority.HAND: GROUP_LIMIT,
     Priority.OWED: GROUP_LIMIT,
-    Priority.REPLY: GROUP_LIMIT - 3,
-    Priority.REFRESH: GROUP_LIMIT - 6,
+    Priority.REPLY: GROUP_LIMIT - 2,
+    Priority.REFRESH: GROUP_LIMIT - 4,
 }
 """How much of a group's minute a request of each priority may use: what is left above a
-refresh's share is for replies and announcements, above a reply's for announcements only."""
+refresh's share is for replies and announcements, above a reply's for announcements only.
+Edits count: Telegram's 20 a minute are shared by sending and editing (tdlib/td#2592)."""
+
+AGING = 15.0
+"""Seconds after which a waiting refresh may use a reply's share: a busy group's card still
+changes within a minute or so, and announcements keep the last slots."""
 
 TOKEN_LIMIT = 30  # requests a second from one token
 CHAT_BURST = 3
 """Messages one chat takes within :data:`CHAT_WINDOW` (Telegram: about one a second, bursts pass)."""
 CHAT_WINDOW = 1.0
 RETRIES = 3
+SLOW = 5.0  # seconds of waiting worth a log line
 
 READS = frozenset({"getChat", "getChatMember", "getChatAdministrators", "getChatMemberCount", "getFile"})
 
@@ -125,6 +131,7 @@ class _Waiter:
     chat_id: int | None = field(compare=False)
     counted: bool = field(compare=False)
     ready: asyncio.Future[None] = field(compare=False)
+    asked: float = field(compare=False, default=0.0)
 
 
 class _Window:
@@ -240,7 +247,7 @@ class PriorityLimiter(BaseRateLimiter[int]):
             self._note(chat_id, counted, now)
             return
         ready: asyncio.Future[None] = asyncio.get_running_loop().create_future()
-        heapq.heappush(self._queue, _Waiter(priority, next(self._seq), chat_id, counted, ready))
+        heapq.heappush(self._queue, _Waiter(priority, next(self._seq), chat_id, counted, ready, now))
         self._kick()
         asked = now
         try:
@@ -249,7 +256,10 @@ class PriorityLimiter(BaseRateLimiter[int]):
             if not ready.done():
                 ready.cancel()  # the dispatcher skips it
             raise
-        self.waited[priority] += self.clock() - asked
+        waited = self.clock() - asked
+        self.waited[priority] += waited
+        if waited > SLOW:
+            log.info("a %s request for chat %s waited %.1f s", priority.name, chat_id, waited)
 
     def _kick(self) -> None:
         if self._wake is None:
@@ -279,7 +289,10 @@ class PriorityLimiter(BaseRateLimiter[int]):
         for waiter in sorted(self._queue):
             if waiter.ready.done():  # cancelled while waiting
                 continue
-            wait = self._wait(Priority(waiter.priority), waiter.chat_id, waiter.counted, now)
+            priority = Priority(waiter.priority)
+            if priority is Priority.REFRESH and now - waiter.asked > AGING:
+                priority = Priority.REPLY
+            wait = self._wait(priority, waiter.chat_id, waiter.counted, now)
             if wait == 0:
                 self._note(waiter.chat_id, waiter.counted, now)
                 waiter.ready.set_result(None)

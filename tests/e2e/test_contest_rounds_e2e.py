@@ -301,11 +301,13 @@ async def test_privacy_mode_withdrawals_round_close_and_the_mirror_of_two_contes
             await telegram.set_admins(QUIET, [ORGANISER, BOT])
             await telegram.send(partner, QUIET, f"掼蛋{typed.pairs[0]}组")
 
-            async def acknowledged_twice() -> bool:
-                return sum("已经上报过" in m.content for m in await telegram.messages(QUIET)) == 2
+            async def stored_thrice() -> bool:  # /report, the reply, the typed line
+                return await reports_of(db_path, QUIET, typed.code) == 3
 
-            await wait_for(acknowledged_twice, timeout=70, what="the typed duplicate acknowledged")
-            assert await reports_of(db_path, QUIET, typed.code) == 3  # /report, the reply, the typed line
+            await wait_for(stored_thrice, timeout=70, what="the typed duplicate stored")
+            # its acknowledgement is the same words to the same person: one within the replies'
+            # coalescing window is enough (a flood of duplicates gets one answer)
+            assert any("已经上报过" in m.content for m in await telegram.messages(QUIET))
 
             # privacy mode off: /contest new says typed lines are seen, and they are
             await telegram.set_privacy(False)
