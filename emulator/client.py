@@ -44,11 +44,17 @@ The users' side (all ``async``)::
     await telegram.wait_idle()                       # the bot fetched every update
     await telegram.delay_edits(300, 800)             # the bot's edits now take 300-800 ms
     await telegram.set_privacy(True)                 # privacy mode: see below
+    await telegram.set_latency(80)                   # 80 ms round trip per Bot API request
+    await telegram.enforce_limits()                  # Telegram's rate limits: see below
+    await telegram.limit_stats()                     # -> LimitStats (429s given, by limit/chat)
     await wait_for(some_async_check, timeout=10)     # generic: poll until truthy
 
 ``BotMessage`` is the message as the chat shows it now (after edits): ``text``,
 ``caption``, ``content`` (text or caption), ``photo_id``, ``document``, ``buttons`` (rows of
-``Button(text, data, url, copy_text)``), ``edit_count``, ``deleted`` and the ``raw`` Bot API dict.
+``Button(text, data, url, copy_text)``), ``edit_count``, ``deleted``, ``sent_at_ms`` and
+``edited_at_ms`` (when the emulator stored it and each edit, in ms since the epoch) and the
+``raw`` Bot API dict. ``most_in_window(times_ms, 60_000)`` is the most of those times in any
+60 s, for asserting "never more than 20 group messages a minute".
 
 Emulated Telegram rules worth knowing, because the real bot must cope with them: a bot
 cannot write to a private chat before the user wrote to it (403, so have each player
@@ -70,6 +76,20 @@ Privacy mode: off by default (the bot receives every group message, and ``getMe`
 @BotFather's /setprivacy does: in a group the bot then receives only commands, replies to
 its own messages, service messages and button presses, and every message only in groups
 where it is an administrator (``set_admins``); ``getMe`` says so.
+
+Latency: ``GUANDAN_EMULATOR_LATENCY_MS=80`` (read by ``Emulator.start``, passed on as
+``node server.js --latency-ms 80``) adds an 80 ms round trip to every Bot API request the bot
+makes, getUpdates included (half before the emulator handles it, half before the answer
+leaves); ``set_latency(ms)`` sets it for one token (``None``: the server's default again).
+The tests' own calls (this class) are never delayed.
+
+Telegram's limits: off by default. ``enforce_limits()`` turns them on for this token
+(``GUANDAN_EMULATOR_LIMITS=1`` / ``--limits`` for every token): more than 20 new messages in
+a group in any 60 s, more than about one message or edit a second in a chat (a token bucket
+allowing bursts of 3) or more than 30 messages and edits a second for the token get 429
+``Too Many Requests: retry after N`` with ``parameters.retry_after`` and have no effect; an
+edit counts toward a group's 20 a minute with ``group_edit_weight`` (0 by default).
+``answerCallbackQuery`` more than 15 s after the press gets 400 "query is too old".
 """
 
 from __future__ import annotations
@@ -94,6 +114,7 @@ EMULATOR_DIR = Path(__file__).resolve().parent
 POLL_INTERVAL = 0.02
 DEFAULT_TIMEOUT = 10.0
 BOT_USERNAME = "GuandanTestBot"
+TRUE_WORDS = frozenset({"1", "true", "yes", "on"})
 
 T = TypeVar("T")
 
@@ -165,12 +186,26 @@ class CallbackAnswer:
 
 
 @dataclass(frozen=True)
+class LimitStats:
+    """What Telegram's limits (``Telegram.enforce_limits``) did for one token so far."""
+
+    enabled: bool
+    too_many_requests: int  # 429s given
+    by_limit: dict[str, int]  # group_per_minute, chat_per_second, global_per_second -> 429s
+    by_chat: dict[int, int]  # chat id -> 429s
+    too_old_callbacks: int  # answerCallbackQuery refused as too old
+    max_retry_after: int  # the longest retry_after given (s)
+
+
+@dataclass(frozen=True)
 class BotMessage:
     """A message the bot sent, as the chat shows it now."""
 
     raw: dict[str, Any]
     edit_count: int
     deleted: bool
+    sent_at_ms: int | None = None  # when the emulator stored it (ms since the epoch)
+    edited_at_ms: tuple[int, ...] = ()  # when each edit was applied
 
     @property
     def message_id(self) -> int:
@@ -245,6 +280,18 @@ def callback_ops(message: BotMessage) -> dict[str, list[str]]:
     return found
 
 
+def most_in_window(times_ms: Sequence[int], window_ms: int) -> int:
+    """The most of `times_ms` that fall in any `window_ms` long window (e.g. a group's messages
+    in any minute: ``most_in_window([m.sent_at_ms for m in shown], 60_000)``)."""
+    ordered = sorted(times_ms)
+    most, first = 0, 0
+    for last, at in enumerate(ordered):
+        while at - ordered[first] >= window_ms:
+            first += 1
+        most = max(most, last - first + 1)
+    return most
+
+
 async def wait_for(
     check: Callable[[], Awaitable[T | None]],
     timeout: float = DEFAULT_TIMEOUT,
@@ -267,22 +314,35 @@ class Emulator:
 
     url: str
     process: subprocess.Popen[bytes] = field(repr=False)
+    latency_ms: int = 0
+    limits: bool = False
 
     @classmethod
-    def start(cls, startup_timeout: float = 30.0) -> Emulator:
-        """Starts node emulator/server.js on a free loopback port (npm ci must have run)."""
+    def start(
+        cls, startup_timeout: float = 30.0, *, latency_ms: int | None = None, limits: bool | None = None
+    ) -> Emulator:
+        """Starts node emulator/server.js on a free loopback port (npm ci must have run).
+
+        ``latency_ms``: a round trip added to every Bot API request (default: the environment's
+        ``GUANDAN_EMULATOR_LATENCY_MS``, else 0). ``limits``: Telegram's rate limits for every
+        token (default: ``GUANDAN_EMULATOR_LIMITS`` is 1/true/yes, else off)."""
         node = shutil.which("node")
         if node is None or not (EMULATOR_DIR / "node_modules" / "telegram-test-api").is_dir():
             raise RuntimeError("the emulator is not installed: run `make emulator` (npm ci in emulator/)")
+        if latency_ms is None:
+            latency_ms = int(os.environ.get("GUANDAN_EMULATOR_LATENCY_MS") or 0)
+        if limits is None:
+            limits = os.environ.get("GUANDAN_EMULATOR_LIMITS", "").strip().lower() in TRUE_WORDS
+        arguments = [node, "server.js", "--bot-username", BOT_USERNAME, "--latency-ms", str(latency_ms)]
         process = subprocess.Popen(
-            [node, "server.js", "--bot-username", BOT_USERNAME],
+            arguments + (["--limits"] if limits else []),
             cwd=EMULATOR_DIR,
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
         )
         assert process.stdout is not None
         line = _read_line(process, startup_timeout)
-        return cls(json.loads(line)["url"], process)
+        return cls(json.loads(line)["url"], process, latency_ms, limits)
 
     def stop(self) -> None:
         """Stops the emulator: closing its stdin ends it, a kill makes sure."""
@@ -424,7 +484,16 @@ class Telegram:
         if chat is not None:
             body["chatId"] = chat.id
         rows = await self._call("/botMessages", body)
-        found = [BotMessage(row["message"], row["edit_count"], row["deleted"]) for row in rows]
+        found = [
+            BotMessage(
+                row["message"],
+                row["edit_count"],
+                row["deleted"],
+                row.get("sent_at_ms"),
+                tuple(row.get("edited_at_ms") or ()),
+            )
+            for row in rows
+        ]
         return [message for message in found if include_deleted or not message.deleted]
 
     async def last_message(self, chat: Chat) -> BotMessage | None:
@@ -478,6 +547,50 @@ class Telegram:
     async def set_privacy(self, enabled: bool) -> None:
         """Privacy mode on or off for this bot (see the module docstring)."""
         await self._call("/setPrivacy", {"token": self.token, "enabled": enabled})
+
+    async def set_latency(self, ms: int | None) -> None:
+        """Every Bot API request of this bot now takes an extra `ms` round trip (None: the
+        server's default, ``--latency-ms`` / GUANDAN_EMULATOR_LATENCY_MS, again)."""
+        await self._call("/setLatency", {"token": self.token, "ms": ms})
+
+    async def enforce_limits(
+        self,
+        enabled: bool = True,
+        *,
+        group_per_minute: float = 20,
+        group_edit_weight: float = 0,
+        chat_per_second: float = 1,
+        chat_burst: float = 3,
+        global_per_second: float = 30,
+        callback_ttl_seconds: float = 15,
+    ) -> None:
+        """Telegram's limits on (or off) for this bot, with fresh budgets and counters: a group
+        takes `group_per_minute` new messages in any 60 s (an edit weighs `group_edit_weight`);
+        a chat `chat_per_second` messages or edits a second, in bursts of up to `chat_burst`;
+        the bot `global_per_second` messages and edits a second. Over a limit the request gets
+        429 with retry_after and has no effect. answerCallbackQuery more than
+        `callback_ttl_seconds` after the press gets 400 "query is too old"."""
+        settings = {
+            "groupPerMinute": group_per_minute,
+            "groupEditWeight": group_edit_weight,
+            "chatPerSecond": chat_per_second,
+            "chatBurst": chat_burst,
+            "globalPerSecond": global_per_second,
+            "callbackTtlSeconds": callback_ttl_seconds,
+        }
+        await self._call("/setLimits", {"token": self.token, "enabled": enabled} | settings)
+
+    async def limit_stats(self) -> LimitStats:
+        """What the limits refused so far (since they were last turned on)."""
+        stats = await self._call("/limitStats", {"token": self.token})
+        return LimitStats(
+            enabled=bool(stats["enabled"]),
+            too_many_requests=int(stats["too_many_requests"]),
+            by_limit={str(k): int(v) for k, v in stats["by_limit"].items()},
+            by_chat={int(k): int(v) for k, v in stats["by_chat"].items()},
+            too_old_callbacks=int(stats["too_old_callbacks"]),
+            max_retry_after=int(stats["max_retry_after"]),
+        )
 
     async def block_bot(self, user: User) -> None:
         """`user` blocks the bot: it gets a `my_chat_member` update (member → kicked), and its

@@ -6,10 +6,13 @@ long polling), so that a failing full-match test points at the bot, not the emul
 """
 
 import asyncio
+import datetime as dtm
 import io
+import json
 import time
 from typing import Any
 
+import httpx
 import pytest
 from PIL import Image
 from telegram import (
@@ -19,10 +22,20 @@ from telegram import (
     InputMediaPhoto,
     Update,
 )
-from telegram.error import BadRequest, Forbidden
+from telegram.error import BadRequest, Forbidden, RetryAfter
 from telegram.ext import Application, CallbackQueryHandler, CommandHandler, ContextTypes
 
-from emulator.client import BOT_USERNAME, Chat, Emulator, EmulatorError, Telegram, User, polling
+from emulator.client import (
+    BOT_USERNAME,
+    Chat,
+    Emulator,
+    EmulatorError,
+    Telegram,
+    User,
+    most_in_window,
+    polling,
+    wait_for,
+)
 
 ALICE = User(1001, "Alice", username="alice")
 BOB = User(1002, "Bob")
@@ -237,3 +250,215 @@ async def test_privacy_mode_hides_plain_group_messages_unless_admin(emulator: Em
         await telegram.send(BOB, TABLE, "掼蛋5组")  # privacy mode off
         seen = [u.message.text for u in await bot.get_updates(timeout=0) if u.message is not None]
         assert seen[-2:] == ["掼蛋4组", "掼蛋5组"]
+
+
+async def timed(call: Any) -> float:
+    """Seconds an awaitable takes."""
+    started = time.monotonic()
+    await call
+    return time.monotonic() - started
+
+
+def retry_seconds(error: RetryAfter) -> float:
+    after = error.retry_after
+    return after.total_seconds() if isinstance(after, dtm.timedelta) else float(after)
+
+
+async def test_latency_delays_the_bots_requests_not_the_tests(emulator: Emulator, token: str) -> None:
+    """set_latency: every Bot API request takes the round trip (state changes half way), the
+    tests' own routes do not; None goes back to the server's default."""
+    async with Telegram(emulator, token) as telegram, toy_bot(emulator, token) as app:
+        bot = app.bot
+        await telegram.send(ALICE, TABLE, "hi")
+        await telegram.set_latency(400)
+        assert 0.38 < await timed(bot.get_me()) < 1.5
+        assert 0.38 < await timed(bot.get_updates(timeout=0)) < 1.5
+        sending = asyncio.create_task(bot.send_message(TABLE.id, "对阵"))
+        assert await timed(telegram.messages(TABLE)) < 0.15  # a client route: not delayed
+        shown = await wait_for(lambda: telegram.messages(TABLE), timeout=1, what="the message")
+        assert not sending.done()  # the chat shows it before the bot hears back
+        await sending
+        assert shown[0].text == "对阵"
+        await telegram.set_latency(None)
+        assert await timed(bot.get_me()) < emulator.latency_ms / 1000 + 0.3
+
+
+def test_latency_from_the_environment_reaches_the_server(monkeypatch: pytest.MonkeyPatch) -> None:
+    """GUANDAN_EMULATOR_LATENCY_MS, read by Emulator.start, becomes --latency-ms for every token."""
+    monkeypatch.setenv("GUANDAN_EMULATOR_LATENCY_MS", "300")
+    slow = Emulator.start()
+    try:
+        assert slow.latency_ms == 300
+        started = time.monotonic()
+        response = httpx.post(f"{slow.base_url}1:any/getMe")
+        assert response.json()["ok"] and 0.28 < time.monotonic() - started < 1.5
+        started = time.monotonic()
+        httpx.post(f"{slow.url}/botMessages", json={"token": "1:any"})
+        assert time.monotonic() - started < 0.2
+    finally:
+        slow.stop()
+
+
+async def test_group_gets_20_new_messages_a_minute(emulator: Emulator, token: str) -> None:
+    """With limits on, the 21st group message in a minute is 429 with Telegram's body and
+    retry_after, and creates nothing; edits do not count toward the 20 (weight 0)."""
+    async with Telegram(emulator, token) as telegram, toy_bot(emulator, token) as app:
+        bot = app.bot
+        await telegram.send(ALICE, TABLE, "hi")
+        await telegram.enforce_limits(chat_per_second=1000, chat_burst=1000)
+        first = await bot.send_message(TABLE.id, "0")
+        for n in range(1, 20):
+            await bot.send_message(TABLE.id, str(n))
+        async with httpx.AsyncClient() as raw:
+            url = f"{emulator.base_url}{token}/sendMessage"
+            response = await raw.post(url, data={"chat_id": TABLE.id, "text": "x"})
+        body = response.json()
+        assert response.status_code == 429 and body["ok"] is False and body["error_code"] == 429
+        after = body["parameters"]["retry_after"]
+        assert isinstance(after, int) and 55 <= after <= 60
+        assert body["description"] == f"Too Many Requests: retry after {after}"
+        with pytest.raises(RetryAfter) as refused:
+            await bot.send_photo(TABLE.id, picture("red"))
+        assert 55 <= retry_seconds(refused.value) <= 60
+        assert await bot.edit_message_text("改", TABLE.id, first.message_id)
+        shown = await telegram.messages(TABLE)
+        assert len(shown) == 20 and shown[0].edit_count == 1 and shown[0].edited_at_ms
+        assert all(m.sent_at_ms and abs(m.sent_at_ms / 1000 - time.time()) < 60 for m in shown)
+        assert most_in_window([m.sent_at_ms or 0 for m in shown], 60_000) == 20
+        await telegram.send(ALICE, Chat.private(ALICE), "/start")
+        assert await bot.send_message(ALICE.id, "私聊")  # a private chat has no 20 a minute
+        stats = await telegram.limit_stats()
+        assert stats.enabled and stats.too_many_requests == 2
+        assert stats.by_limit["group_per_minute"] == 2 and stats.by_chat == {TABLE.id: 2}
+        assert 55 <= stats.max_retry_after <= 60
+
+        await telegram.enforce_limits(chat_per_second=1000, chat_burst=1000, group_edit_weight=0.5)
+        for n in range(19):
+            await bot.send_message(TABLE.id, f"again {n}")
+        await bot.edit_message_text("半", TABLE.id, first.message_id)
+        await bot.edit_message_text("半半", TABLE.id, first.message_id)
+        with pytest.raises(RetryAfter):
+            await bot.edit_message_text("满", TABLE.id, first.message_id)
+        assert (await telegram.messages(TABLE))[0].text == "半半"
+        await telegram.enforce_limits(False)
+        assert await bot.send_message(TABLE.id, "off")
+        assert not (await telegram.limit_stats()).enabled
+
+
+async def test_chat_gets_about_one_message_a_second(emulator: Emulator, token: str) -> None:
+    """A chat takes a burst of 3 messages or edits, then one a second; a failed request
+    (400) gives its share back."""
+    dm = Chat.private(ALICE)
+    async with Telegram(emulator, token) as telegram, toy_bot(emulator, token) as app:
+        bot = app.bot
+        await telegram.send(ALICE, dm, "/start")
+        await telegram.enforce_limits()
+        sent = await bot.send_message(dm.id, "1")
+        with pytest.raises(BadRequest, match="not modified"):
+            await bot.edit_message_text("1", dm.id, sent.message_id)
+        await bot.send_message(dm.id, "2")
+        await bot.edit_message_text("1改", dm.id, sent.message_id)
+        with pytest.raises(RetryAfter) as refused:
+            await bot.send_message(dm.id, "4")
+        assert retry_seconds(refused.value) == 1
+        with pytest.raises(RetryAfter):
+            await bot.edit_message_text("1改改", dm.id, sent.message_id)
+        assert [m.text for m in await telegram.messages(dm)] == ["1改", "2"]
+        await asyncio.sleep(1.05)
+        assert await bot.send_message(dm.id, "5")
+        stats = await telegram.limit_stats()
+        assert stats.by_limit["chat_per_second"] == 2 and stats.by_chat == {dm.id: 2}
+
+
+async def test_bot_gets_30_requests_a_second(emulator: Emulator, token: str) -> None:
+    """Over the token's messages a second, across chats, the rest are 429 and create nothing."""
+    async with Telegram(emulator, token) as telegram, toy_bot(emulator, token) as app:
+        bot = app.bot
+        groups = [Chat.group(-2000 - n, f"桌{n}") for n in range(12)]
+        for group in groups:
+            await telegram.send(ALICE, group, "hi")
+        await telegram.enforce_limits(global_per_second=10)
+        results = await asyncio.gather(
+            *(bot.send_message(group.id, "开") for group in groups), return_exceptions=True
+        )
+        refused = [r for r in results if isinstance(r, RetryAfter)]
+        assert len(refused) == 2 and all(retry_seconds(r) == 1 for r in refused)
+        assert len(await telegram.messages()) == 10
+        assert (await telegram.limit_stats()).by_limit["global_per_second"] == 2
+
+
+async def test_an_old_callback_query_cannot_be_answered(emulator: Emulator, token: str) -> None:
+    async with Telegram(emulator, token) as telegram, toy_bot(emulator, token) as app:
+        bot = app.bot
+        await telegram.send(ALICE, TABLE, "hi")
+        await telegram.enforce_limits(callback_ttl_seconds=0.5)
+        await bot.send_message(TABLE.id, "坐下", reply_markup=keyboard(("坐", "sit")))
+        shown = (await telegram.messages(TABLE))[-1]
+        late = await telegram.press(ALICE, shown, "sit")
+        await asyncio.sleep(0.7)
+        with pytest.raises(BadRequest, match=r"(?i)query is too old"):
+            await bot.answer_callback_query(late)
+        assert await telegram.answer(late) is None
+        prompt = await telegram.press(BOB, shown, "sit")
+        assert await bot.answer_callback_query(prompt, "好")
+        assert (await telegram.wait_answer(prompt)).text == "好"
+        assert (await telegram.limit_stats()).too_old_callbacks == 1
+
+
+async def slow_webhook(received: list[dict[str, Any]]) -> asyncio.Server:
+    """A webhook that takes 50 ms to accept each update, so the emulator's posts overlap."""
+
+    async def serve(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        head = await reader.readuntil(b"\r\n\r\n")
+        length = next(
+            int(line.split(b":", 1)[1])
+            for line in head.split(b"\r\n")
+            if line.lower().startswith(b"content-length:")
+        )
+        received.append(json.loads(await reader.readexactly(length)))
+        await asyncio.sleep(0.05)
+        writer.write(b"HTTP/1.1 200 OK\r\nContent-Length: 0\r\nConnection: close\r\n\r\n")
+        await writer.drain()
+        writer.close()
+
+    return await asyncio.start_server(serve, "127.0.0.1", 0)
+
+
+@pytest.mark.parametrize("delivery", ["polling", "webhook"])
+async def test_every_press_gets_its_own_callback_id(emulator: Emulator, token: str, delivery: str) -> None:
+    """50 presses at once are 50 queries with distinct ids (and update ids), each answerable."""
+    players = [User(3000 + n, f"P{n}") for n in range(50)]
+    received: list[dict[str, Any]] = []
+    async with Telegram(emulator, token) as telegram, toy_bot(emulator, token) as app:
+        bot = app.bot
+        await telegram.send(ALICE, TABLE, "hi")
+        await bot.get_updates(offset=(await bot.get_updates(timeout=0))[-1].update_id + 1, timeout=0)
+        await bot.send_message(TABLE.id, "抢", reply_markup=keyboard(("抢", "grab")))
+        shown = (await telegram.messages(TABLE))[-1]
+        server = await slow_webhook(received) if delivery == "webhook" else None
+        try:
+            if server is not None:
+                port = server.sockets[0].getsockname()[1]
+                await bot.set_webhook(f"http://127.0.0.1:{port}/hook")
+            ids = await asyncio.gather(*(telegram.press(player, shown, "grab") for player in players))
+            if server is None:
+                updates = [u.to_dict() for u in await bot.get_updates(timeout=0)]
+            else:
+
+                async def all_received() -> list[dict[str, Any]] | None:
+                    return received if len(received) >= 50 else None
+
+                updates = await wait_for(all_received, what="the webhook to get every press")
+        finally:
+            if server is not None:
+                await bot.delete_webhook()
+                server.close()
+        assert len(set(ids)) == 50
+        queries = [update["callback_query"] for update in updates]
+        assert sorted(q["id"] for q in queries) == sorted(ids)
+        assert len({update["update_id"] for update in updates}) == 50
+        assert {q["from"]["id"] for q in queries} == {p.id for p in players}
+        answered = await asyncio.gather(*(bot.answer_callback_query(i, f"抢到 {i}") for i in ids))
+        assert all(answered)
+        for query_id in ids:
+            assert (await telegram.wait_answer(query_id)).text == f"抢到 {query_id}"
