@@ -264,6 +264,15 @@ class RecordRepository(_Repository):
             seats.setdefault(int(player[0]), []).append(_player(player))
         return [_match(row, tuple(seats.get(row[0], ()))) for row in rows]
 
+    async def recent_of_user(self, *, user_id: int, limit: int, before: int | None = None) -> list[MatchRow]:
+        """A person's last matches in every group, newest first."""
+        rows = await self._all(
+            "SELECT table_id FROM match_players WHERE user_id = ? AND table_id < ?"
+            " ORDER BY table_id DESC LIMIT ?",
+            (user_id, before if before is not None else 2**62, limit),
+        )
+        return [await self.get(table_id=int(row[0])) for row in rows]
+
     async def chat_ids(self) -> list[int]:
         return [int(row[0]) for row in await self._all("SELECT DISTINCT chat_id FROM match_records", ())]
 

@@ -21,10 +21,7 @@ def played(rules: Rules, seed: int, *, planner: bool = True) -> Match:
     rng = random.Random(seed)
     while not match.is_over:
         seat = match.to_act[0]
-        if planner:
-            action = choose_action(observe(match, seat), rules)
-        else:
-            action = random_action(match, seat, rng)
+        action = choose_action(observe(match, seat), rules) if planner else random_action(match, seat, rng)
         match.apply(seat, action)
     return match
 
