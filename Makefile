@@ -83,3 +83,4 @@ bench: install translations emulator
 	$(PY) -m render bench
 	$(PY) bench/load.py
 	$(PY) bench/flood.py
+	$(PY) bench/records.py

@@ -14,6 +14,7 @@ which makes buttons from before the restart stale (they answer so, never act).
 from __future__ import annotations
 
 import argparse
+import asyncio
 import ctypes
 import gc
 import logging
@@ -51,6 +52,9 @@ from handlers.platform.scheduler import GROUP_LIMIT, PriorityLimiter
 from handlers.platform.sender import TrackingLimiter
 from handlers.platform.transport import AiohttpRequest
 from handlers.platform.webhook import WebhookConfig, WebhookConfigError, run_webhook
+from handlers.records import commands as records
+from handlers.records.service.keeper import RecordKeeper
+from handlers.records.service.replays import Replays
 from handlers.table import flow, lobby, members, play, timers
 from handlers.table.board import BoardPublisher
 from handlers.table.service.tables import TableService
@@ -84,6 +88,9 @@ COMMANDS = (
     ("leave", N_("ask for leave from the contest (请假)")),
     ("late", N_("organiser: a pair came late (CODE GROUP MINUTES)")),
     ("standings", N_("contest standings")),
+    ("stats", N_("a player's record: /stats [@user]")),
+    ("top", N_("the group's ranking")),
+    ("history", N_("last matches, replays and transcripts")),
     ("help", N_("help")),
     ("start", N_("start the private chat")),
 )
@@ -176,6 +183,8 @@ async def open_services(
     if clock is not None:
         contests.clock = clock
     tables.finished_hooks.append(contests.on_table_finished)  # a contest table's result reports itself
+    keeper = RecordKeeper(db)
+    tables.finished_hooks.append(keeper.on_table_finished)  # a finished match's record and ratings
     tables.lobby_headings.append(contests.lobby_heading)  # a contest table's lobby names its match
     contests.time_up_hooks.append(contest_sheets.time_up_hook(contests))  # a table's time-up on its sheet
     app.bot_data.open(
@@ -187,6 +196,7 @@ async def open_services(
             renderer=renderer,
             replies=replies,
             contests=contests,
+            records=records.RecordDesk(keeper, Replays(db)),
             job_queue=app.job_queue,
         )
     )
@@ -197,6 +207,7 @@ async def open_services(
         menu = [BotCommand(name, _(text, locale)) for name, text in COMMANDS]
         await app.bot.set_my_commands(menu, language_code=language_code)
     await resume_tables(app)
+    app.bot_data.services.backfill = asyncio.create_task(backfill_records(keeper))
     await contests.resume()  # deadline and reminder jobs re-armed from storage
     # The cyclic collector stops the event loop, and every press in flight waits: at 100
     # tables full collections took up to ~90 ms and the middle generation 5-18 ms, several
@@ -210,6 +221,20 @@ async def open_services(
     gc.set_threshold(10_000, 10, 10)
 
 
+async def backfill_records(keeper: RecordKeeper) -> None:
+    """Records for finished matches stored before records existed (or whose hook failed):
+    in the background, as it replays each such log once (``bench/records.py`` times it)."""
+    try:
+        done = await keeper.backfill()
+    except Exception:
+        log.exception("the records back-fill failed; it runs again on the next start")
+        return
+    if done.written or done.skipped:
+        log.info(
+            "records back-filled: %s matches (%s skipped), %.0f/s", done.written, done.skipped, done.rate
+        )
+
+
 async def stop_sending(app: App) -> None:
     """Before the HTTP session closes: unsent replies are dropped, the outbox keeps its rows."""
     services = app.bot_data.services
@@ -220,6 +245,9 @@ async def stop_sending(app: App) -> None:
 async def close_services(app: App) -> None:
     services = app.bot_data.close()
     if services is not None:
+        if services.backfill is not None:
+            services.backfill.cancel()
+            await asyncio.gather(services.backfill, return_exceptions=True)
         await services.board.close()
         await services.replies.close()
         await services.outbox.close()
@@ -239,6 +267,7 @@ def register_handlers(app: App) -> None:
     app.add_handler(CommandHandler("rules", general.rules_command))
     app.add_handler(CommandHandler("fourcolor", general.four_color))
     contest_handlers(app)
+    record_handlers(app)
     app.add_handler(MessageHandler(filters.StatusUpdate.LEFT_CHAT_MEMBER, members.on_left_message))
     app.add_handler(MessageHandler(filters.StatusUpdate.NEW_CHAT_MEMBERS, members.on_joined_message))
     app.add_handler(ChatMemberHandler(members.on_chat_member, ChatMemberHandler.CHAT_MEMBER))
@@ -249,6 +278,19 @@ def register_handlers(app: App) -> None:
     app.add_handler(CallbackQueryHandler(contest_commands.on_contest_press, pattern=r"^k:"))
     app.add_handler(CallbackQueryHandler(unknown_button))
     app.add_error_handler(on_error)
+
+
+def record_handlers(app: App) -> None:
+    """Match records (handlers/records): /stats, /top, /history, /forgetme and their buttons."""
+    app.add_handler(MessageHandler(filters.COMMAND, records.note_sender), group=-1)  # who @name is
+    for name, callback in (
+        ("stats", records.stats_command),
+        ("top", records.top_command),
+        ("history", records.history_command),
+        ("forgetme", records.forgetme_command),
+    ):
+        app.add_handler(CommandHandler(name, callback))
+    app.add_handler(CallbackQueryHandler(records.on_record_press, pattern=r"^r:"))
 
 
 def contest_handlers(app: App) -> None:

@@ -376,6 +376,9 @@ class Rules:
     best_of: int = 3
     round_score: RoundScore = RoundScore.NONE
     forfeit_difference: ForfeitDifference = ForfeitDifference.TWELVE  # A18 (engine/figures.py)
+    # Not a rule of play: whether a finished match's 复盘 (hands included) may be shown in the
+    # group; off, only the table's players see it, each in the private chat (issue 21).
+    replay_in_group: bool = False
 
     VERSION: ClassVar[int] = 1
 

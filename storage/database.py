@@ -24,6 +24,7 @@ from storage.contest_links import ContestLinkRepository, ReservationRepository
 from storage.contest_sheets import ContestSheetRepository
 from storage.contests import ContestRepository
 from storage.outbox import OutboxRepository
+from storage.records import RecordRepository
 from storage.repositories import ActionLog, ChatRepository, SeatRepository, TableRepository, UserRepository
 
 MIGRATIONS_DIR: Final = Path(__file__).with_name("migrations")
@@ -77,6 +78,9 @@ class Database:
         self.reservations = ReservationRepository(conn)
         self.contest_links = ContestLinkRepository(conn)
         self.contest_sheets = ContestSheetRepository(conn)
+        self.records = RecordRepository(
+            conn
+        )  # match records (issue 21); multi-row writes on its own connection
 
     @classmethod
     async def open(
@@ -103,6 +107,7 @@ class Database:
 
     async def close(self) -> None:
         await self.contests.close()
+        await self.records.close()
         await self.conn.close()
 
 

@@ -6,6 +6,7 @@ Handlers reach the database, the table service and the board publisher through
 
 from __future__ import annotations
 
+import asyncio
 from concurrent.futures import Executor
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
@@ -21,6 +22,7 @@ from storage import Database
 
 if TYPE_CHECKING:
     from handlers.contest.desk import ContestDesk
+    from handlers.records.commands import RecordDesk
     from handlers.table.board import BoardPublisher
     from handlers.table.service.tables import TableService
 
@@ -34,6 +36,8 @@ class Services:
     renderer: Executor  # draws hand pictures off the event loop (a small fixed pool bounds memory)
     sender: LatestWins = field(default_factory=LatestWins)  # hand-message edits, outside the table lock
     contests: ContestDesk | None = None  # contest commands, announcements and deadline jobs
+    records: RecordDesk | None = None  # /stats, /top, /history, 复盘 (handlers/records)
+    backfill: asyncio.Task[None] | None = None  # the records back-fill started on start
     job_queue: JobQueue[Any] | None = None  # the clocks, for work that starts outside a handler (a 403)
     replies: ChatReplies = field(  # command replies, one queue per chat (bot.py shares the board's budget)
         default_factory=lambda: ChatReplies(ChatBudget(), notice=too_many_text)

@@ -1,0 +1,415 @@
+"""/stats, /top, /history, /forgetme and the records' buttons (复盘 ◀ ▶, 导出, older matches).
+
+Thin: every figure comes from :mod:`storage.records` in one indexed query, every sentence
+from :mod:`handlers.records.service.texts`, every picture from :mod:`render.records`
+(drawn in the render pool). A refusal is a :class:`Refusal` answered in the reader's language.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import io
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any, TypeVar
+
+from telegram import (
+    CallbackQuery,
+    Chat,
+    InlineKeyboardButton,
+    InlineKeyboardMarkup,
+    InputFile,
+    InputMediaPhoto,
+    Message,
+    MessageEntity,
+    Update,
+    User,
+)
+from telegram.constants import ParseMode
+from telegram.error import BadRequest, Forbidden
+
+from handlers.platform.context import Context, Services
+from handlers.platform.locales import reply_locale, user_locale
+from handlers.records.service import callback_data, texts, views
+from handlers.records.service.callback_data import BadRecordButton, RecordOp, RecordPress
+from handlers.records.service.keeper import RecordKeeper
+from handlers.records.service.rating import MIN_MATCHES
+from handlers.records.service.replays import Replays, StoredMatch
+from handlers.records.service.texts import Refusal, refusal_text
+from handlers.table.service.texts import error_text, escape
+from render.records import render_review, render_stats_card
+from render.words import is_english
+from storage import NotFound
+
+HISTORY_SIZE = 5  # matches per /history page: five lines and ten buttons fit a phone screen
+TOP_SIZE = 20
+CAPTION_LIMIT = 1024  # Telegram's caption length
+
+_T = TypeVar("_T")
+
+
+@dataclass
+class RecordDesk:
+    """The records' services: the keeper (summaries, ratings), replays and who is known."""
+
+    keeper: RecordKeeper
+    replays: Replays
+    known: dict[int, tuple[str | None, str]] = field(default_factory=dict)  # user → (username, name) stored
+
+
+def desk_of(services: Services) -> RecordDesk:
+    if services.records is None:
+        raise RuntimeError("the record desk is opened in post_init")
+    return services.records
+
+
+async def _draw(services: Services, draw: Callable[..., _T], *args: Any, **kwargs: Any) -> _T:
+    loop = asyncio.get_running_loop()
+    return await loop.run_in_executor(services.renderer, lambda: draw(*args, **kwargs))
+
+
+# ---------------------------------------------------------------- who is who
+
+
+async def note_sender(update: Update, context: Context) -> None:
+    """Every command: remember the sender's @username and name, so /stats @name finds them."""
+    user = update.effective_user
+    if user is None or user.is_bot:
+        return
+    desk = desk_of(context.services)
+    known = (user.username, user.full_name)
+    if desk.known.get(user.id) == known:
+        return
+    await context.services.db.records.note_user(user_id=user.id, username=user.username, name=user.full_name)
+    desk.known[user.id] = known
+
+
+async def _target(message: Message, context: Context, chat: Chat) -> tuple[int, str] | str:
+    """Whose record /stats shows: a reply's author, a mention, @username, a name, or the sender.
+    Returns (user id, name), or what was asked for when nobody matches."""
+    db = context.services.db
+    if message.reply_to_message is not None and message.reply_to_message.from_user is not None:
+        author = message.reply_to_message.from_user
+        return author.id, author.full_name
+    for entity in message.entities:
+        if entity.type == MessageEntity.TEXT_MENTION and entity.user is not None:
+            return entity.user.id, entity.user.full_name
+    asked = " ".join(context.args or []).strip()
+    if not asked:
+        user = message.from_user
+        assert user is not None
+        return user.id, user.full_name
+    if asked.startswith("@"):
+        try:
+            known = await db.records.by_username(username=asked[1:])
+        except NotFound:
+            return asked
+        return known.user_id, known.name
+    found = await db.records.players_named(chat_id=chat.id, name=asked) if chat.type != Chat.PRIVATE else []
+    return (found[0], asked) if found else asked
+
+
+# ---------------------------------------------------------------- /stats
+
+
+async def stats_command(update: Update, context: Context) -> None:
+    """/stats [@user]: a player's record in this group and everywhere, with the 战绩 card."""
+    message, chat = update.effective_message, update.effective_chat
+    assert message is not None and chat is not None
+    services = context.services
+    db = services.db
+    locale = await reply_locale(db, chat)
+    target = await _target(message, context, chat)
+    if isinstance(target, str):
+        text = refusal_text(Refusal.NO_RECORD, locale, who=escape(target[:64]))
+        services.replies.reply(message, text, locale, parse_mode=ParseMode.HTML)
+        return
+    user_id, asked_name = target
+    everywhere = await db.records.totals(user_id=user_id)
+    if everywhere.matches == 0:
+        text = refusal_text(Refusal.NO_RECORD, locale, who=escape(asked_name[:64]))
+        services.replies.reply(message, text, locale, parse_mode=ParseMode.HTML)
+        return
+    name = await db.records.latest_name(user_id=user_id)
+    group = chat.type != Chat.PRIVATE
+    here = await db.records.totals(user_id=user_id, chat_id=chat.id) if group else None
+    rating = await _rating(services, chat.id, user_id) if group else None
+    caption = texts.stats_caption(name, here, everywhere, rating, [], locale)
+    shown = here if here is not None and here.matches else everywhere
+    scope = texts.scope_text(group and shown is here, locale)
+    png = await _draw(services, render_stats_card, views.stats_card(name, shown, scope, locale))
+
+    async def send() -> None:
+        await message.reply_photo(png, caption=caption[:CAPTION_LIMIT], parse_mode=ParseMode.HTML)
+
+    services.replies.send(message, caption, send, locale)
+
+
+async def _rating(services: Services, chat_id: int, user_id: int) -> tuple[Any, int, int] | None:
+    try:
+        mine = await services.db.records.rating(chat_id=chat_id, player=f"u:{user_id}")
+    except NotFound:
+        return None
+    ranked = [
+        r
+        for r in await services.db.records.ranking(chat_id=chat_id, min_matches=MIN_MATCHES, limit=1000)
+        if r.player.startswith("u:")
+    ]
+    place = next((i for i, r in enumerate(ranked, start=1) if r.player == mine.player), 0)
+    return mine, place, len(ranked)
+
+
+# ---------------------------------------------------------------- /top
+
+
+async def top_command(update: Update, context: Context) -> None:
+    """/top: the group's ranking by skill rating (people only; computer players apart)."""
+    message, chat = update.effective_message, update.effective_chat
+    assert message is not None and chat is not None
+    services = context.services
+    locale = await reply_locale(services.db, chat)
+    if chat.type == Chat.PRIVATE:
+        services.replies.reply(message, texts.group_only_text(locale), locale)
+        return
+    rows = await services.db.records.ranking(chat_id=chat.id, min_matches=1, limit=TOP_SIZE * 4)
+    if not rows:
+        services.replies.reply(message, refusal_text(Refusal.NO_MATCHES, locale), locale)
+        return
+    people = [r for r in rows if r.player.startswith("u:") and r.matches >= MIN_MATCHES][:TOP_SIZE]
+    computers = [r for r in rows if r.player.startswith("ai:")]
+    text = texts.top_text(people, computers, locale)
+    services.replies.reply(message, text, locale, parse_mode=ParseMode.HTML)
+
+
+# ---------------------------------------------------------------- /history
+
+
+async def history_command(update: Update, context: Context) -> None:
+    """/history: the group's last matches (in private: your own), each with 复盘 and 导出."""
+    message, chat, user = update.effective_message, update.effective_chat, update.effective_user
+    assert message is not None and chat is not None and user is not None
+    services = context.services
+    locale = await reply_locale(services.db, chat)
+    text, markup = await _history_page(services, chat, user.id, None, locale)
+    services.replies.reply(message, text, locale, parse_mode=ParseMode.HTML, reply_markup=markup)
+
+
+async def _history_page(
+    services: Services, chat: Chat, user_id: int, before: int | None, locale: str
+) -> tuple[str, InlineKeyboardMarkup | None]:
+    records = services.db.records
+    if chat.type == Chat.PRIVATE:
+        matches = await records.recent_of_user(user_id=user_id, limit=HISTORY_SIZE, before=before)
+    else:
+        matches = await records.recent(chat_id=chat.id, limit=HISTORY_SIZE, before=before)
+    if not matches:
+        return refusal_text(Refusal.NO_MATCHES, locale), None
+    rows = [
+        [
+            InlineKeyboardButton(
+                texts.replay_button(m.table_id, locale), callback_data=callback_data.replay(m.table_id)
+            ),
+            InlineKeyboardButton(
+                texts.export_button(m.table_id, locale), callback_data=callback_data.export(m.table_id)
+            ),
+        ]
+        for m in matches
+    ]
+    if len(matches) == HISTORY_SIZE:
+        last = matches[-1].table_id
+        rows.append(
+            [InlineKeyboardButton(texts.older_button(locale), callback_data=callback_data.older(last))]
+        )
+    return texts.history_text(matches, locale), InlineKeyboardMarkup(rows)
+
+
+# ---------------------------------------------------------------- buttons
+
+
+async def on_record_press(update: Update, context: Context) -> None:
+    """A records button: 复盘, ◀ ▶, 导出, older matches, /forgetme's answer."""
+    query = update.callback_query
+    assert query is not None
+    locale = await user_locale(context.services.db, query.from_user.id)
+    try:
+        press = RecordPress.decode(query.data or "")
+    except BadRecordButton:
+        await query.answer(error_text("bad_button", locale), show_alert=True)
+        return
+    refusal = await _press(query, press, context, locale)
+    if refusal is not None:
+        await query.answer(refusal_text(refusal, locale), show_alert=True)
+
+
+async def _press(query: CallbackQuery, press: RecordPress, context: Context, locale: str) -> Refusal | None:
+    message = query.message
+    if not isinstance(message, Message):
+        return Refusal.STALE
+    if press.op is RecordOp.FORGET:
+        return await _forget_answer(query, message, bool(press.args[0]), context, locale)
+    if press.op is RecordOp.OLDER:
+        return await _older(query, message, press.args[0], context)
+    try:
+        match = await desk_of(context.services).replays.load(press.args[0])
+    except NotFound:
+        return Refusal.GONE
+    in_group = message.chat.type != Chat.PRIVATE
+    if in_group and match.chat_id != message.chat.id:
+        return Refusal.OTHER_GROUP
+    if press.op is RecordOp.STEP:
+        return await _step(query, message, match, press.args[1], press.args[2], context)
+    return await _open(query, message, match, press.op, context)
+
+
+async def _older(query: CallbackQuery, message: Message, before: int, context: Context) -> Refusal | None:
+    locale = await reply_locale(context.services.db, message.chat)
+    text, markup = await _history_page(context.services, message.chat, query.from_user.id, before, locale)
+    await query.answer()
+    await message.reply_text(text, parse_mode=ParseMode.HTML, reply_markup=markup)
+    return None
+
+
+def _may_see(match: StoredMatch, user: User, in_group: bool) -> bool:
+    return user.id in match.user_ids or (in_group and match.rules.replay_in_group)
+
+
+async def _open(
+    query: CallbackQuery, message: Message, match: StoredMatch, op: RecordOp, context: Context
+) -> Refusal | None:
+    """复盘 or 导出: in the group if the table allows it, else to a player in private."""
+    user = query.from_user
+    in_group = message.chat.type != Chat.PRIVATE
+    if not _may_see(match, user, in_group):
+        return Refusal.NOT_A_PLAYER
+    here = (in_group and match.rules.replay_in_group) or not in_group
+    chat_id = message.chat.id if here else user.id
+    db = context.services.db
+    locale = await (reply_locale(db, message.chat) if here else user_locale(db, user.id))
+    try:
+        if op is RecordOp.EXPORT:
+            await _send_transcript(context, chat_id, match, locale)
+        else:
+            await _send_step(context, chat_id, match, 0, locale)
+    except Forbidden:
+        return Refusal.UNREACHABLE
+    await query.answer(None if here else texts.replay_sent_text(locale))
+    return None
+
+
+async def _send_transcript(context: Context, chat_id: int, match: StoredMatch, locale: str) -> None:
+    data = match.transcript().encode()
+    document = InputFile(io.BytesIO(data), filename=f"guandan-{match.table_id}.txt")
+    await context.bot.send_document(
+        chat_id, document, caption=texts.transcript_caption(match.table_id, locale)
+    )
+
+
+async def _frame(context: Context, match: StoredMatch, index: int, locale: str) -> bytes:
+    view = views.review_view(match.table_id, match.deals, match.steps, index, match.names, locale)
+    return await _draw(context.services, render_review, view, english=is_english(locale))
+
+
+def _step_keyboard(match: StoredMatch, index: int, locale: str) -> InlineKeyboardMarkup:
+    last = len(match.steps) - 1
+    moves = [("◀", max(0, index - 1)), ("▶", min(last, index + 1))]
+    deal = match.steps[index].deal
+    starts = [i for i, frame in enumerate(match.steps) if frame.kind == "hands"]
+    earlier = [i for i in starts if match.steps[i].deal < deal]
+    later = [i for i in starts if match.steps[i].deal > deal]
+    jumps = [(texts.deal_button(-1, locale), earlier[-1] if earlier else None)]
+    jumps.append((texts.deal_button(1, locale), later[0] if later else None))
+    rows = [
+        [
+            InlineKeyboardButton(label, callback_data=callback_data.step(match.table_id, index, to))
+            for label, to in moves
+        ]
+    ]
+    rows.append(
+        [
+            InlineKeyboardButton(label, callback_data=callback_data.step(match.table_id, index, to))
+            for label, to in jumps
+            if to is not None
+        ]
+    )
+    return InlineKeyboardMarkup([row for row in rows if row])
+
+
+async def _send_step(context: Context, chat_id: int, match: StoredMatch, index: int, locale: str) -> None:
+    png = await _frame(context, match, index, locale)
+    sent = await context.bot.send_photo(chat_id, png, reply_markup=_step_keyboard(match, index, locale))
+    desk_of(context.services).replays.show(chat_id, sent.message_id, index)
+
+
+async def _step(
+    query: CallbackQuery, message: Message, match: StoredMatch, shown: int, target: int, context: Context
+) -> Refusal | None:
+    """◀ ▶: edit the replay message in place; a press from a step it no longer shows is stale."""
+    in_group = message.chat.type != Chat.PRIVATE
+    if not _may_see(match, query.from_user, in_group):
+        return Refusal.NOT_A_PLAYER
+    replays = desk_of(context.services).replays
+    known = replays.shown(message.chat.id, message.message_id)
+    if target >= len(match.steps) or (known is not None and known != shown):
+        return Refusal.STALE
+    if target == shown:
+        await query.answer()
+        return None
+    locale = await reply_locale(context.services.db, message.chat)
+    replays.show(message.chat.id, message.message_id, target)  # a second fast press is stale now
+    png = await _frame(context, match, target, locale)
+    await query.answer()
+    try:
+        await message.edit_media(InputMediaPhoto(png), reply_markup=_step_keyboard(match, target, locale))
+    except BadRequest as error:
+        if "not modified" not in str(error).lower():
+            raise
+    return None
+
+
+# ---------------------------------------------------------------- /forgetme
+
+
+async def forgetme_command(update: Update, context: Context) -> None:
+    """/forgetme in the private chat: what is stored about you, and a button to remove it."""
+    message, chat, user = update.effective_message, update.effective_chat, update.effective_user
+    assert message is not None and chat is not None and user is not None
+    services = context.services
+    locale = await reply_locale(services.db, chat)
+    if chat.type != Chat.PRIVATE:
+        services.replies.reply(message, refusal_text(Refusal.PRIVATE_ONLY, locale), locale)
+        return
+    if services.tables.tables_of_user(user.id):
+        await message.reply_text(refusal_text(Refusal.SEATED, locale))
+        return
+    seats, groups = await services.db.records.stored_about(user_id=user.id)
+    yes, no = texts.forget_buttons(locale)
+    markup = InlineKeyboardMarkup(
+        [
+            [
+                InlineKeyboardButton(yes, callback_data=callback_data.forget(True)),
+                InlineKeyboardButton(no, callback_data=callback_data.forget(False)),
+            ]
+        ]
+    )
+    await message.reply_text(texts.forget_prompt(seats, groups, locale), reply_markup=markup)
+
+
+async def _forget_answer(
+    query: CallbackQuery, message: Message, confirm: bool, context: Context, locale: str
+) -> Refusal | None:
+    services = context.services
+    if message.chat.type != Chat.PRIVATE:
+        return Refusal.PRIVATE_ONLY
+    if not confirm:
+        await query.answer()
+        await message.edit_text(texts.kept_text(locale))
+        return None
+    if services.tables.tables_of_user(query.from_user.id):
+        return Refusal.SEATED
+    seats = await services.db.records.forget(user_id=query.from_user.id)
+    desk = desk_of(services)
+    desk.replays.forget_user(query.from_user.id)
+    desk.known.pop(query.from_user.id, None)
+    await query.answer()
+    await message.edit_text(texts.forgotten_text(seats, locale))
+    return None

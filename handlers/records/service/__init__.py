@@ -1,0 +1,1 @@
+"""The records' Telegram-free side: summaries written and back-filled, ratings, texts."""
