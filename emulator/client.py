@@ -183,6 +183,15 @@ class CallbackAnswer:
 
     text: str
     show_alert: bool
+    pressed_at_ms: int | None = None  # when the press reached the emulator (ms since the epoch)
+    answered_at_ms: int | None = None  # when the bot's answer did
+
+    @property
+    def seconds(self) -> float | None:
+        """Press to answer, as the emulator saw them (no polling in between)."""
+        if self.pressed_at_ms is None or self.answered_at_ms is None:
+            return None
+        return (self.answered_at_ms - self.pressed_at_ms) / 1000
 
 
 @dataclass(frozen=True)
@@ -515,7 +524,11 @@ class Telegram:
 
     async def answer(self, query_id: str) -> CallbackAnswer | None:
         result = await self._call("/callbackAnswer", {"callbackQueryId": query_id})
-        return CallbackAnswer(result["text"], result["show_alert"]) if result else None
+        if not result:
+            return None
+        return CallbackAnswer(
+            result["text"], result["show_alert"], result.get("pressed_at_ms"), result.get("answered_at_ms")
+        )
 
     async def wait_answer(self, query_id: str, timeout: float = DEFAULT_TIMEOUT) -> CallbackAnswer:
         return await wait_for(lambda: self.answer(query_id), timeout, f"an answer to query {query_id}")

@@ -85,8 +85,8 @@ changes within a minute or so, and announcements keep the last slots."""
 
 TOKEN_LIMIT = 30  # requests a second from one token
 CHAT_BURST = 3
-"""Messages one chat takes within :data:`CHAT_WINDOW` (Telegram: about one a second, bursts pass)."""
-CHAT_WINDOW = 1.0
+"""Messages one chat takes at once (Telegram: about one a second, short bursts pass)."""
+CHAT_RATE = 1.0  # messages a second into one chat, after a burst
 RETRIES = 3
 SLOW = 5.0  # seconds of waiting worth a log line
 
@@ -156,10 +156,37 @@ class _Window:
         return self.sent[used - limit] + self.span - now
 
 
+class _Bucket:
+    """About one message a second into a chat, with short bursts: a bucket of ``size`` tokens
+    refilled at ``rate`` a second (as Telegram's 429s behave, and the emulator's)."""
+
+    __slots__ = ("last", "rate", "size", "tokens")
+
+    def __init__(self, size: int, rate: float, now: float) -> None:
+        self.size, self.rate = size, rate
+        self.tokens, self.last = float(size), now
+
+    def _fill(self, now: float) -> None:
+        self.tokens = min(float(self.size), self.tokens + (now - self.last) * self.rate)
+        self.last = now
+
+    def wait(self, now: float) -> float:
+        self._fill(now)
+        return 0.0 if self.tokens >= 1 else (1 - self.tokens) / self.rate
+
+    def take(self, now: float) -> None:
+        self._fill(now)
+        self.tokens -= 1
+
+    def full(self, now: float) -> bool:
+        self._fill(now)
+        return self.tokens >= self.size
+
+
 @dataclass
 class _Chat:
+    second: _Bucket
     minute: _Window = field(default_factory=lambda: _Window(GROUP_WINDOW))
-    second: _Window = field(default_factory=lambda: _Window(CHAT_WINDOW))
     held_until: float = 0.0  # a 429 for this chat
 
 
@@ -311,7 +338,7 @@ class PriorityLimiter(BaseRateLimiter[int]):
         chat = self._chats.get(chat_id)
         if chat is None:
             return max(wait, 0.0)
-        wait = max(wait, chat.held_until - now, chat.second.wait(now, self.chat_burst))
+        wait = max(wait, chat.held_until - now, chat.second.wait(now))
         if chat_id < 0:
             wait = max(wait, chat.minute.wait(now, self.shares[priority]))
         return max(wait, 0.0)
@@ -320,10 +347,8 @@ class PriorityLimiter(BaseRateLimiter[int]):
         self._token.sent.append(now)
         if chat_id is None or not counted:
             return
-        chat = self._chats.get(chat_id)
-        if chat is None:
-            chat = self._chats[chat_id] = _Chat()
-        chat.second.sent.append(now)
+        chat = self._chat(chat_id, now)
+        chat.second.take(now)
         if chat_id < 0:
             chat.minute.sent.append(now)
         if len(self._chats) > 4096:
@@ -334,9 +359,15 @@ class PriorityLimiter(BaseRateLimiter[int]):
         for chat_id in [c for c, chat in self._chats.items() if self._idle(chat, now)]:
             del self._chats[chat_id]
 
+    def _chat(self, chat_id: int, now: float) -> _Chat:
+        chat = self._chats.get(chat_id)
+        if chat is None:
+            chat = self._chats[chat_id] = _Chat(_Bucket(self.chat_burst, CHAT_RATE, now))
+        return chat
+
     @staticmethod
     def _idle(chat: _Chat, now: float) -> bool:
-        return chat.minute.used(now) == 0 and chat.second.used(now) == 0 and chat.held_until <= now
+        return chat.minute.used(now) == 0 and chat.second.full(now) and chat.held_until <= now
 
     def _hold(self, chat_id: int | None, retry_after: timedelta) -> None:
         """Telegram said 429: nothing more to that chat (or from the token) for that long."""
@@ -347,7 +378,5 @@ class PriorityLimiter(BaseRateLimiter[int]):
         if chat_id is None:
             self._held_until = max(self._held_until, until)
             return
-        chat = self._chats.get(chat_id)
-        if chat is None:
-            chat = self._chats[chat_id] = _Chat()
+        chat = self._chat(chat_id, self.clock())
         chat.held_until = max(chat.held_until, until)

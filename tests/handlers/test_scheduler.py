@@ -134,6 +134,8 @@ async def test_a_chat_takes_a_short_burst_then_about_one_a_second() -> None:
     await settle()
     assert sent == ["m0", "m1", "m2"]
     await advance(limiter, clock, 1.0)
+    assert sent == ["m0", "m1", "m2", "m3"]
+    await advance(limiter, clock, 1.0)
     assert sent == ["m0", "m1", "m2", "m3", "m4"]
     await asyncio.gather(*tasks)
 

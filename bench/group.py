@@ -1,0 +1,319 @@
+"""Group channel benchmark: a real-size contest in one group, with the emulator enforcing
+Telegram's limits (20 messages a minute into a group, edits included; about one a second into
+a chat; 30 requests a second per token; a button's answer refused after 15 s).
+
+    python bench/group.py [--rush 50] [--signups 200] [--pairs 16] [--only rush,draw,reports]
+
+What runs where: the Bot API emulator (node, limits on for this token) on 127.0.0.1; in this
+process the real bot ``Application`` from ``bot.build_application`` with its scheduler
+(``handlers/platform/scheduler.py``) at Telegram's budget, long-polling the emulator, on a
+temporary SQLite file; the people are HTTP clients of the emulator in the same event loop.
+
+Scenarios (each on a fresh group and contest):
+
+* ``rush``: ``--rush`` people press 报名 on the card within half a second, each press its own
+  callback; meanwhile one asks ``/contest``. Figures: press → answer p50/p99/max, answers
+  refused as too old, entries stored, last press → the card showing them all, ``/contest`` →
+  its answer.
+* ``draw``: ``--signups`` people sign up (presses, a few at a time), then the organiser sends
+  ``/draw``. Figure: ``/draw`` → the draw announcement in the group.
+* ``reports``: ``--pairs`` pairs drawn, then the winner of each first-round match types
+  ``掼蛋N组`` within 2 s. Figures: each report → its official line, the last details message.
+
+For every scenario: the most group messages (new and edited) in any 60 s, and the 429s the
+emulator gave. The last line is JSON. ``tests/e2e/test_group_channel_e2e.py`` runs the same
+scenarios smaller and checks what must hold whatever the machine's speed.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import json
+import os
+import random
+import re
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import AsyncIterator, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))  # run as a script: the project's packages live one level up
+
+from emulator.client import (  # noqa: E402
+    BotMessage,
+    Chat,
+    Emulator,
+    Telegram,
+    User,
+    most_in_window,
+    wait_for,
+)
+from storage import Database  # noqa: E402
+
+BOT = User(666, "GuandanTestBot")
+ORGANISER = User(9000, "Olga", username="olga9")
+CARD = "抽签种子 SHA-256"
+WAIT = 180.0  # seconds any one state may take before the scenario gives up
+
+
+def percentile(values: Sequence[float], q: float) -> float:
+    if not values:
+        return float("nan")
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, round(q * (len(ordered) - 1)))]
+
+
+@dataclass
+class Figures:
+    """What one scenario measured (seconds unless named otherwise)."""
+
+    name: str
+    values: dict[str, Any] = field(default_factory=dict)
+
+    def line(self) -> str:
+        shown = ", ".join(
+            f"{k} {v:.2f}" if isinstance(v, float) else f"{k} {v}" for k, v in self.values.items()
+        )
+        return f"{self.name}: {shown}"
+
+
+@contextlib.asynccontextmanager
+async def limited_bot(emulator: Emulator, token: str, db_path: Path) -> AsyncIterator[Telegram]:
+    """``python bot.py`` in its own process, as deployed, against the emulator enforcing
+    Telegram's limits; the people poll the emulator from this process, so their load is never
+    the bot's. Sends and edits share a group's 20 a minute (tdlib/td#2592)."""
+    async with Telegram(emulator, token) as telegram:
+        await telegram.enforce_limits(group_edit_weight=1)
+        env = {
+            **os.environ,
+            "TELEGRAM_BOT_TOKEN": token,
+            "GUANDAN_DB": str(db_path),
+            "TELEGRAM_API_BASE": emulator.base_url,
+        }
+        log = (db_path.parent / f"{db_path.stem}.log").open("wb")
+        bot = await asyncio.create_subprocess_exec(
+            sys.executable, str(ROOT / "bot.py"), env=env, stdout=log, stderr=subprocess.STDOUT
+        )
+        try:
+            yield telegram
+        finally:
+            bot.terminate()
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(bot.wait(), 20)
+            if bot.returncode is None:
+                bot.kill()
+                await bot.wait()
+            log.close()
+
+
+async def open_contest(telegram: Telegram, group: Chat, name: str) -> BotMessage:
+    """A 000-E contest opened by an administrator; its card."""
+    await telegram.set_admins(group, [ORGANISER, BOT])
+    await telegram.send(ORGANISER, group, f"/contest new {name}")
+    return await telegram.wait_message(group, lambda m: CARD in m.content and bool(m.buttons), timeout=WAIT)
+
+
+async def card_of(telegram: Telegram, group: Chat) -> BotMessage | None:
+    cards = [m for m in await telegram.messages(group) if CARD in m.content]
+    return cards[0] if cards else None
+
+
+def signed_up_count(card: BotMessage) -> int:
+    found = re.search(r"已报名：(\d+)", card.content)
+    return int(found.group(1)) if found else -1
+
+
+async def group_figures(telegram: Telegram, group: Chat, figures: Figures) -> None:
+    """The most group messages (new or edited) in any 60 s, and the 429s given."""
+    shown = await telegram.messages(group, include_deleted=True)
+    times = [m.sent_at_ms for m in shown if m.sent_at_ms is not None]
+    times += [at for m in shown for at in m.edited_at_ms]
+    stats = await telegram.limit_stats()
+    figures.values["most_in_60s"] = most_in_window(times, 60_000)
+    figures.values["429s"] = stats.too_many_requests
+    figures.values["too_old_answers"] = stats.too_old_callbacks
+
+
+async def entries_stored(db_path: Path) -> int:
+    db = await Database.open(db_path)
+    try:
+        contests = await db.contests.unfinished()
+        return sum(len(stored.contest.entries) for stored in contests)
+    finally:
+        await db.close()
+
+
+async def timed_press(telegram: Telegram, user: User, card: BotMessage) -> tuple[float, str, bool]:
+    """Press 报名: (seconds from the press to the answer as the emulator saw them, its text,
+    whether it was an alert)."""
+    query = await telegram.press_text(user, card, "报名")
+    answer = await telegram.wait_answer(query, timeout=WAIT)
+    assert answer.seconds is not None
+    return answer.seconds, answer.text, answer.show_alert
+
+
+# ---------------------------------------------------------------- scenarios
+
+
+async def rush(emulator: Emulator, db_path: Path, people: int, *, token: str = "515151:RUSH") -> Figures:
+    """``people`` press 报名 within half a second; one asks /contest meanwhile."""
+    group = Chat.group(-9101, "报名群")
+    figures = Figures(f"rush of {people}")
+    async with limited_bot(emulator, token, db_path) as telegram:
+        card = await open_contest(telegram, group, "抢报杯")
+        users = [User(91000 + i, f"R{i}") for i in range(people)]
+        before = len(await telegram.messages(group))
+
+        async def one(i: int, user: User) -> tuple[float, str, bool]:
+            await asyncio.sleep(0.5 * i / people)
+            return await timed_press(telegram, user, card)
+
+        asker = User(99999, "Quinn")
+        presses = asyncio.gather(*(one(i, u) for i, u in enumerate(users)))
+        await asyncio.sleep(0.25)
+        asked = time.perf_counter()
+        await telegram.send(asker, group, "/contest")
+
+        async def status_reply() -> BotMessage | None:
+            shown = await telegram.messages(group)
+            return next(
+                (m for m in shown[before:] if "抢报杯" in m.content and m.message_id != card.message_id), None
+            )
+
+        answers = await presses
+        last_press = time.perf_counter()
+        await wait_for(status_reply, timeout=WAIT, what="the /contest answer")
+        figures.values["contest_reply_s"] = time.perf_counter() - asked
+
+        async def complete() -> bool:
+            shown = await card_of(telegram, group)
+            return shown is not None and signed_up_count(shown) == people
+
+        await wait_for(complete, timeout=WAIT, what="the card with everyone")
+        times = [t for t, _text, _alert in answers]
+        figures.values.update(
+            answer_p50_s=percentile(times, 0.5),
+            answer_p99_s=percentile(times, 0.99),
+            answer_max_s=max(times),
+            alerts=sum(alert for _t, _text, alert in answers),
+            stored=await entries_stored(db_path),
+            card_complete_s=time.perf_counter() - last_press,
+        )
+        await group_figures(telegram, group, figures)
+    return figures
+
+
+async def sign_up_many(telegram: Telegram, group: Chat, card: BotMessage, users: Sequence[User]) -> None:
+    """Everyone presses 报名, ten at a time."""
+    for start in range(0, len(users), 10):
+        batch = users[start : start + 10]
+        results = await asyncio.gather(*(timed_press(telegram, user, card) for user in batch))
+        assert not any(alert for _t, _text, alert in results), results
+
+
+async def draw_after(
+    emulator: Emulator, db_path: Path, people: int, *, token: str = "525252:DRAW"
+) -> Figures:
+    """``people`` sign up, then /draw: how long the group waits for the draw."""
+    group = Chat.group(-9102, "抽签群")
+    figures = Figures(f"{people} sign-ups, then /draw")
+    async with limited_bot(emulator, token, db_path) as telegram:
+        card = await open_contest(telegram, group, "抽签杯")
+        await sign_up_many(telegram, group, card, [User(92000 + i, f"D{i}") for i in range(people)])
+        asked = time.perf_counter()
+        await telegram.send(ORGANISER, group, "/draw")
+        await telegram.wait_message(group, lambda m: "第 1 轮对阵" in m.content, timeout=WAIT)
+        figures.values["draw_announced_s"] = time.perf_counter() - asked
+        await group_figures(telegram, group, figures)
+    return figures
+
+
+async def reports(emulator: Emulator, db_path: Path, pairs: int, *, token: str = "535353:REPORT") -> Figures:
+    """``pairs`` pairs drawn by lot, then every round-1 winner types 掼蛋N组 within 2 s."""
+    group = Chat.group(-9103, "上报群")
+    figures = Figures(f"{pairs} pairs, every winner reports")
+    async with limited_bot(emulator, token, db_path) as telegram:
+        card = await open_contest(telegram, group, "上报杯")
+        users = [User(93000 + i, f"W{i}") for i in range(2 * pairs)]
+        await sign_up_many(telegram, group, card, users)
+        await telegram.send(ORGANISER, group, "/draw")
+        await telegram.wait_message(group, lambda m: "第 1 轮对阵" in m.content, timeout=WAIT)
+        db = await Database.open(db_path)
+        try:
+            (stored,) = await db.contests.unfinished()
+        finally:
+            await db.close()
+        contest = stored.contest
+        by_id = {u.id: u for u in users}
+        matches = [m for m in contest.rounds[0].matches if len(m.pairs) == 2]
+        rng = random.Random(7)
+        await asyncio.sleep(1.0)
+        sent_at: dict[str, float] = {}
+
+        async def report(delay: float, number: int) -> None:
+            await asyncio.sleep(delay)
+            winner = by_id[contest.pair(number).user_ids[0]]
+            sent_at[f"掼蛋{number}组"] = time.time()  # the emulator stamps messages in epoch ms
+            await telegram.send(winner, group, f"掼蛋{number}组")
+
+        await asyncio.gather(*(report(rng.uniform(0, 2), m.pairs[0]) for m in matches))
+        delays: list[float] = []
+        for line, sent in sorted(sent_at.items(), key=lambda item: item[1]):
+            await telegram.wait_message(group, lambda m, line=line: m.content == line, timeout=WAIT)
+            shown = next(m for m in await telegram.messages(group) if m.content == line)
+            delays.append((shown.sent_at_ms or 0) / 1000 - sent)
+
+        async def all_details() -> bool:
+            shown = await telegram.messages(group)
+            return all(any(m.code in s.content and "有异议" in s.content for s in shown) for m in matches)
+
+        await wait_for(all_details, timeout=WAIT, what="every report's details")
+        figures.values.update(
+            official_p50_s=percentile(delays, 0.5),
+            official_max_s=max(delays),
+            details_done_s=time.time() - max(sent_at.values()),
+        )
+        await group_figures(telegram, group, figures)
+    return figures
+
+
+SCENARIOS = ("rush", "draw", "reports")
+
+
+async def main(args: argparse.Namespace) -> list[Figures]:
+    emulator = Emulator.start()
+    results: list[Figures] = []
+    try:
+        with tempfile.TemporaryDirectory() as tmp:
+            if "rush" in args.only:
+                results.append(await rush(emulator, Path(tmp) / "rush.db", args.rush))
+                print(results[-1].line(), flush=True)
+            if "draw" in args.only:
+                results.append(await draw_after(emulator, Path(tmp) / "draw.db", args.signups))
+                print(results[-1].line(), flush=True)
+            if "reports" in args.only:
+                results.append(await reports(emulator, Path(tmp) / "reports.db", args.pairs))
+                print(results[-1].line(), flush=True)
+    finally:
+        emulator.stop()
+    return results
+
+
+if __name__ == "__main__":
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument("--rush", type=int, default=50)
+    parser.add_argument("--signups", type=int, default=200)
+    parser.add_argument("--pairs", type=int, default=16)
+    parser.add_argument("--only", type=lambda text: tuple(text.split(",")), default=SCENARIOS)
+    figures = asyncio.run(main(parser.parse_args()))
+    print(json.dumps({f.name: f.values for f in figures}, ensure_ascii=False))
