@@ -40,8 +40,10 @@ import tempfile
 import time
 from collections.abc import AsyncIterator, Sequence
 from dataclasses import dataclass, field
+from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Any
+from zoneinfo import ZoneInfo
 
 ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
@@ -61,6 +63,7 @@ from storage import Database  # noqa: E402
 BOT = User(666, "GuandanTestBot")
 ORGANISER = User(9000, "Olga", username="olga9")
 CARD = "抽签种子 SHA-256"
+SHANGHAI = ZoneInfo("Asia/Shanghai")
 WAIT = 180.0  # seconds any one state may take before the scenario gives up
 
 
@@ -117,7 +120,8 @@ async def limited_bot(emulator: Emulator, token: str, db_path: Path) -> AsyncIte
 async def open_contest(telegram: Telegram, group: Chat, name: str) -> BotMessage:
     """A 000-E contest opened by an administrator; its card."""
     await telegram.set_admins(group, [ORGANISER, BOT])
-    await telegram.send(ORGANISER, group, f"/contest new {name}")
+    deadline = (datetime.now(SHANGHAI) + timedelta(days=10)).date().isoformat()  # the draw needs one
+    await telegram.send(ORGANISER, group, f"/contest new {name} deadline={deadline}")
     return await telegram.wait_message(group, lambda m: CARD in m.content and bool(m.buttons), timeout=WAIT)
 
 
@@ -292,7 +296,8 @@ async def main(args: argparse.Namespace) -> list[Figures]:
     emulator = Emulator.start()
     results: list[Figures] = []
     try:
-        with tempfile.TemporaryDirectory() as tmp:
+        with tempfile.TemporaryDirectory() as scratch:
+            tmp = args.workdir or scratch  # --workdir keeps the databases and the bot's logs
             if "rush" in args.only:
                 results.append(await rush(emulator, Path(tmp) / "rush.db", args.rush))
                 print(results[-1].line(), flush=True)
@@ -314,6 +319,7 @@ if __name__ == "__main__":
     parser.add_argument("--rush", type=int, default=50)
     parser.add_argument("--signups", type=int, default=200)
     parser.add_argument("--pairs", type=int, default=16)
+    parser.add_argument("--workdir", help="keep the databases and bot logs here")
     parser.add_argument("--only", type=lambda text: tuple(text.split(",")), default=SCENARIOS)
     figures = asyncio.run(main(parser.parse_args()))
     print(json.dumps({f.name: f.values for f in figures}, ensure_ascii=False))
