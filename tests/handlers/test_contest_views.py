@@ -170,3 +170,27 @@ def test_export_is_one_utf8_csv_with_the_four_tables():
     titles = [row[0] for row in rows if row and row[0].startswith("# ")]
     assert titles == ["# entrants", "# matches", "# reports", "# standings"]
     assert sum(1 for row in rows if len(row) > 3 and row[3] == "main") == 2
+
+
+@pytest.mark.parametrize(
+    "name", ['=HYPERLINK("http://evil.example/","x")', "+cmd|' /C calc'!A0", "@SUM(1)", "-2+3", "\tX", "\rX"]
+)
+def test_export_neutralises_names_a_spreadsheet_would_run(name):
+    from engine.contest import Player, sign_up
+
+    contest, _ = sign_up(signed_up(2), Player(900, name))
+    contest, _ = sign_up(contest, Player(901, name + "2"))
+    contest = draw(contest, now=ON_TIME).contest
+    rows = list(csv.reader(io.StringIO(export_csv(contest).decode("utf-8-sig"))))
+    cells = [cell for row in rows for cell in row if name in cell]
+    assert cells and all(cell.startswith("'") for cell in cells)
+    # nothing in the file starts a formula any more, but the bot's own numbers stay numbers
+    risky = [c for row in rows for c in row if c[:1] in ("=", "+", "@", "\t", "\r")]
+    assert not risky
+    assert all(c.lstrip("-").replace(".", "").isdigit() for row in rows for c in row if c.startswith("-"))
+
+
+def test_export_keeps_negative_numbers_as_numbers():
+    from handlers.contest.service.views import csv_cell
+
+    assert csv_cell(-3) == -3 and csv_cell("-0.5") == "-0.5" and csv_cell("-2+3") == "'-2+3"

@@ -3,7 +3,10 @@
 The standings and the bracket are drawn by :mod:`render.contest` from the views built
 here (in the render pool, never on the event loop); the CSV holds the four tables of
 :func:`engine.contest.export_tables`, one after another, in UTF-8 with a BOM so that
-Excel and WPS open the Chinese names correctly.
+Excel and WPS open the Chinese names correctly. Every text cell that a spreadsheet would read
+as a formula (it starts with ``=``, ``+``, ``-``, ``@``, a tab or a carriage return: a name such
+as ``=HYPERLINK(…)``) gets a leading ``'`` (:func:`csv_cell`); numbers, and text that is only a
+number (the bot's ``-0.5`` 级差), are written as they are.
 """
 
 from __future__ import annotations
@@ -101,6 +104,20 @@ def _bracket_match(contest: Contest, match: ContestMatch, locale: str) -> Bracke
     return BracketMatch((names[0], names[1]), scores, winner, label)
 
 
+_FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
+_NUMBER = re.compile(r"-?\d+(\.\d+)?")
+
+
+def csv_cell(cell: object) -> object:
+    """A cell as written: None empty, numbers as they are, text that a spreadsheet would run as a
+    formula neutralised with a leading ``'`` (OWASP's CSV injection advice)."""
+    if cell is None:
+        return ""
+    if isinstance(cell, str) and cell.startswith(_FORMULA_START) and not _NUMBER.fullmatch(cell):
+        return "'" + cell
+    return cell
+
+
 def export_csv(contest: Contest) -> bytes:
     """The four tables (entrants, matches, reports, standings) in one CSV file."""
     buffer = io.StringIO()
@@ -110,7 +127,7 @@ def export_csv(contest: Contest) -> bytes:
             writer.writerow([])
         writer.writerow([f"# {table.name}"])
         writer.writerow(table.header)
-        writer.writerows(["" if cell is None else cell for cell in row] for row in table.rows)
+        writer.writerows([csv_cell(cell) for cell in row] for row in table.rows)
     return "\ufeff".encode() + buffer.getvalue().encode("utf-8")
 
 
