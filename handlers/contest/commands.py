@@ -249,7 +249,7 @@ async def _new(context: Context, message: Message, user: User, args: list[str], 
         return
     desk = desk_of(context)
     try:
-        new = parse_new(args)
+        new = parse_new(args, now=desk.clock())
         contest = open_contest(
             name=new.name,
             organiser_id=user.id,
@@ -294,7 +294,7 @@ async def _deadline(
         await reply(context, message, texts.problem_text("usage_deadline", "", locale))
         return
     try:
-        deadline = Deadline.parse(args[0], stored.contest.settings.zone_name)
+        deadline = Deadline.parse(args[0], stored.contest.settings.zone_name).check_ahead(_now(context))
     except ContestError as error:
         await reply(context, message, texts.refusal_text(error.code, locale))
         return
@@ -477,7 +477,7 @@ async def round_command(update: Update, context: Context) -> None:
     sub = args[0].lower()
     if sub == "next":
         try:
-            schedule = parse_schedule(args[1:], stored.contest.settings.zone_name)
+            schedule = parse_schedule(args[1:], stored.contest.settings.zone_name, now=_now(context))
         except ArgProblem as problem:
             await reply(context, message, texts.problem_text(problem.code, problem.detail, locale))
             return

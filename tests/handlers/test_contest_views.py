@@ -194,3 +194,32 @@ def test_export_keeps_negative_numbers_as_numbers():
     from handlers.contest.service.views import csv_cell
 
     assert csv_cell(-3) == -3 and csv_cell("-0.5") == "-0.5" and csv_cell("-2+3") == "'-2+3"
+
+
+@pytest.mark.parametrize(
+    ("args", "code"),
+    [
+        (["x", "deadline=2020-01-01"], Refusal.DEADLINE_PASSED),
+        (["x", "deadline=0001-01-01"], Refusal.DEADLINE_PASSED),
+        (["x", "deadline=9999-12-31"], Refusal.BAD_DEADLINE),
+        (["x", "deadline=9999-12-31T23:59", "tz=Etc/GMT+12"], Refusal.BAD_DEADLINE),
+        (["x", "deadline=0001-01-01T00:00", "tz=Asia/Tokyo"], Refusal.BAD_DEADLINE),
+        (["x", "tz=" + "Z" * 300], Refusal.BAD_DEADLINE),
+    ],
+)
+def test_new_refuses_dates_past_or_out_of_range_with_a_clear_answer(args, code):
+    with pytest.raises(ScheduleRefused) as refused:
+        parse_new(args, now=datetime(2026, 12, 1, 12, 0, tzinfo=UTC))
+    assert refused.value.code is code
+    for locale in ("zh", "en"):
+        assert texts.refusal_text(refused.value.code, locale)
+
+
+def test_round_next_refuses_a_passed_deadline_and_an_impossible_time():
+    from handlers.contest.service.args import parse_schedule
+
+    now = datetime(2026, 12, 1, 12, 0, tzinfo=UTC)
+    with pytest.raises(ScheduleRefused):
+        parse_schedule(["deadline=2020-01-01"], "Asia/Shanghai", now=now)
+    with pytest.raises(ArgProblem):
+        parse_schedule(["at=0001-01-01T00:00"], "Asia/Tokyo", now=now)

@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
-from datetime import datetime
+from datetime import UTC, datetime
 from typing import Final
 
 from engine.cards import Rank, parse_rank
@@ -62,9 +62,10 @@ class NewContest:
     deadline_text: str | None  # parsed once the zone is known
 
 
-def parse_new(args: Sequence[str]) -> NewContest:
+def parse_new(args: Sequence[str], now: datetime | None = None) -> NewContest:
     """``NAME [format=…] [preset=…] [deadline=YYYY-MM-DD[THH:MM]] [tz=…] [event=…] [prizes=…]
-    [late_out=N]`` (N lateness forfeits in a row disqualify, §3.14)."""
+    [late_out=N]`` (N lateness forfeits in a row disqualify, §3.14). With ``now``, a deadline
+    that has passed (or is years ahead) is refused."""
     words, options = _split(args)
     name = " ".join(words).strip()
     if not name:
@@ -90,7 +91,8 @@ def parse_new(args: Sequence[str]) -> NewContest:
         settings = replace(settings, late_disqualify_after=_late_out(options["late_out"]))
     deadline = options.get("deadline")
     if deadline is not None:
-        settings = replace(settings, deadline=Deadline.parse(deadline, settings.zone_name))
+        parsed = Deadline.parse(deadline, settings.zone_name)
+        settings = replace(settings, deadline=parsed if now is None else parsed.check_ahead(now))
     return NewContest(name, settings, deadline)
 
 
@@ -285,7 +287,7 @@ def _winner(word: str, event_word: str) -> int | None:
         raise ArgProblem("bad_winner", word[:20]) from error
 
 
-def parse_schedule(args: Sequence[str], zone_name: str) -> Schedule | None:
+def parse_schedule(args: Sequence[str], zone_name: str, now: datetime | None = None) -> Schedule | None:
     """``/round next [at=YYYY-MM-DDTHH:MM] [place=6楼会议室]`` (a fixed time and place, in the
     contest's zone), ``[deadline=YYYY-MM-DD[THH:MM]]`` (self-scheduled) or ``[bot]``; None: the
     format's default. Words after ``place=`` without ``=`` belong to the place."""
@@ -312,6 +314,8 @@ def parse_schedule(args: Sequence[str], zone_name: str) -> Schedule | None:
             venue.append(value.strip())
         elif key == "deadline":
             deadline = Deadline.parse(value, zone_name)
+            if now is not None:
+                deadline.check_ahead(now)
         else:
             raise ArgProblem("usage_round", key[:20])
     place = " ".join(v for v in venue if v)[:MAX_VENUE]
@@ -329,9 +333,12 @@ def _local_time(text: str, zone_name: str) -> datetime:
     if found is None:
         raise ArgProblem("bad_time", text[:20])
     year, month, day, hour, minute = (int(part) for part in found.groups())
+    where = zone(zone_name)
     try:
-        return datetime(year, month, day, hour, minute, tzinfo=zone(zone_name))
-    except ValueError as error:
+        moment = datetime(year, month, day, hour, minute, tzinfo=where)
+        moment.astimezone(UTC)  # 0001-01-01T00:00 east of UTC is before datetime.min
+        return moment
+    except (ValueError, OverflowError) as error:
         raise ArgProblem("bad_time", text[:20]) from error
 
 

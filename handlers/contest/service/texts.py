@@ -121,6 +121,8 @@ def refusal_text(code: Refusal, locale: str) -> str:
         Refusal.BAD_DEADLINE: _(
             "The deadline cannot be read: use YYYY-MM-DD or YYYY-MM-DDTHH:MM (and a known tz=).", locale
         ),
+        Refusal.DEADLINE_PASSED: _("That deadline has already passed: give one still ahead.", locale),
+        Refusal.DEADLINE_TOO_FAR: _("That deadline is too far ahead: at most two years from now.", locale),
         Refusal.UNKNOWN_FORMAT: _("Unknown contest format. /contest help lists them.", locale),
     }
     return texts.get(code, _("That is not possible right now.", locale))
