@@ -106,16 +106,22 @@ async def reply(
     markup: InlineKeyboardMarkup | None = None,
     *,
     owed: bool = False,
+    quote: bool = True,
 ) -> None:
     """An answer to one person's command (HTML), queued in the chat's reply queue.
 
     ``owed``: a question only an organiser can ask, whose buttons they must get even when they
-    ask it again at once (an ordinary reply repeated within seconds is coalesced away)."""
+    ask it again at once (an ordinary reply repeated within seconds is coalesced away).
+    ``quote=False``: not as a reply (the command was deleted: Telegram refuses a reply to it)."""
     locale = await _locale(context, message.chat)
 
     async def send() -> None:
         await message.reply_text(
-            text, parse_mode=ParseMode.HTML, reply_markup=markup, disable_web_page_preview=True
+            text,
+            parse_mode=ParseMode.HTML,
+            reply_markup=markup,
+            disable_web_page_preview=True,
+            do_quote=quote,
         )
 
     context.services.replies.send(message, text, send, locale, owed=owed)
@@ -318,9 +324,11 @@ async def _wechat(context: Context, message: Message, user: User, args: list[str
     """/contest wechat [NAME] URL|off — in a private chat only: the URL holds the robot's secret
     key. The answer names the contest; an organiser of several names it, or picks it by button."""
     if message.chat.type != Chat.PRIVATE:
+        deleted = False
         with contextlib.suppress(TelegramError):  # the key was shown to the group: take it away if we may
-            await message.delete()
-        await reply(context, message, texts.problem_text("private_only", "", locale))
+            deleted = await message.delete()
+        # the answer cannot quote a deleted message ("message to be replied not found")
+        await reply(context, message, texts.problem_text("private_only", "", locale), quote=not deleted)
         return
     if not args:
         await reply(context, message, texts.problem_text("usage_wechat", "", locale))
