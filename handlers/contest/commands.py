@@ -619,6 +619,10 @@ async def _report(update: Update, context: Context, text: str, *, explicit: bool
             await reply(context, message, texts.problem_text("no_contest", "", locale))
         return
     event = stored.contest.settings.event_word
+    if message.forward_origin is not None:  # someone else's line, or an old one: not a report
+        if explicit or text.strip().startswith(event):
+            await reply(context, message, texts.problem_text("forwarded_report", "", locale))
+        return
     if explicit and not text.strip().startswith(event) and text.strip():
         text = event + text.strip()  # a reply to the pairings may say just 3组
     desk = desk_of(context)

@@ -11,7 +11,8 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 from emulator.client import Chat, Emulator, Telegram, User
-from tests.e2e.contest_support import BOT, Clock, running_bot, wait_text
+from engine.contest import Contest
+from tests.e2e.contest_support import BOT, CARD, Clock, contest_in, running_bot, sign_up_pairs, wait_text
 
 ORGANISER = User(8800, "Olga", username="olga88")
 PLAYERS = [User(8801 + i, f"G{i}", username=f"g{i}x") for i in range(12)]
@@ -27,6 +28,39 @@ def clock_now() -> Clock:
 def days_ahead(days: int) -> str:
     """A deadline ``days`` from now, in the form /contest new takes."""
     return (datetime.now(UTC) + timedelta(days=days)).date().isoformat()
+
+
+def person(user_id: int) -> User:
+    return next(u for u in [ORGANISER, *PLAYERS] if u.id == user_id)
+
+
+async def drawn_contest(telegram: Telegram, db_path: Path, pairs: int, options: str = "") -> Contest:
+    """A contest in GROUP, ``pairs`` pairs signed up (the first 2×pairs players) and drawn."""
+    await telegram.set_admins(GROUP, [ORGANISER, BOT])
+    await telegram.send(ORGANISER, GROUP, f"/contest new 真实杯 deadline={days_ahead(10)} {options}".strip())
+    await wait_text(telegram, GROUP, CARD)
+    await sign_up_pairs(telegram, GROUP, [(PLAYERS[2 * i], PLAYERS[2 * i + 1]) for i in range(pairs)])
+    await telegram.send(ORGANISER, GROUP, "/draw")
+    await wait_text(telegram, GROUP, "第 1 轮对阵")
+    return await contest_in(db_path, GROUP)
+
+
+async def test_a_forwarded_report_is_refused(
+    emulator: Emulator, telegram: Telegram, token: str, tmp_path: Path
+) -> None:
+    db_path = tmp_path / "c.db"
+    async with running_bot(emulator, token, db_path, clock_now()):
+        contest = await drawn_contest(telegram, db_path, 4)
+        match = contest.rounds[0].matches[0]
+        winner = match.pairs[0]
+        player, partner = (person(uid) for uid in contest.pair(winner).user_ids)
+        await telegram.send(player, GROUP, f"掼蛋{winner}组", forwarded_from=partner)
+        await wait_text(telegram, GROUP, "转发的消息不算报告", timeout=20)
+        await telegram.send(player, GROUP, f"/report 掼蛋{winner}组", forwarded_from=partner)
+        await telegram.wait_idle()
+        # (the second, identical refusal within seconds is coalesced by the reply queue)
+        assert not (await contest_in(db_path, GROUP)).match_by_code(match.code).facts
+        assert not [m for m in await telegram.messages(GROUP) if m.content == f"掼蛋{winner}组"]
 
 
 async def test_wechat_in_a_group_is_deleted_and_refused_without_quoting_it(

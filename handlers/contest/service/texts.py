@@ -187,6 +187,9 @@ def problem_text(code: str, detail: str, locale: str) -> str:
         "private_only": _(
             "For your safety, send the webhook address only in a private chat with the bot.", locale
         ),
+        "forwarded_report": _(
+            "A forwarded message is not a report: a player of the match types it here.", locale
+        ),
         "no_partner": _(
             "I do not know {name} yet: ask them to press a contest button or send a "
             "command here first, or reply to one of their messages with /signup.",
