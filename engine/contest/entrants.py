@@ -22,12 +22,16 @@ from dataclasses import dataclass, replace
 
 from engine.contest.errors import DrawRefused, Refusal, SignupRefused
 from engine.contest.lots import DrawSeed
+from engine.names import clean_name
 
 
 @dataclass(frozen=True, slots=True)
 class Player:
     user_id: int
     name: str
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "name", clean_name(self.name))  # also names stored before
 
 
 @dataclass(frozen=True, slots=True)

@@ -31,6 +31,7 @@ from engine.contest.deadlines import zone
 from engine.contest.errors import Refusal, ResultRefused
 from engine.errors import InvalidCards
 from engine.figures import reported_figures
+from engine.names import clean_name
 
 MAX_NAME: Final = 60  # characters of a contest name
 MAX_REASON: Final = 300
@@ -266,7 +267,7 @@ def parse_signup(args: Sequence[str], uses_tags: str) -> SignupWords:
             raise ArgProblem("repeated_option", "tag")
         if not uses_tags:
             raise ArgProblem("tag_not_used")
-        tag = value.strip()
+        tag = clean_name(value).strip()
         if uses_tags == "slot":
             tag = tag.upper()
             if tag not in ("A", "B"):
