@@ -11,7 +11,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime
-from typing import Final
+from typing import Final, TypeVar
 
 from engine.cards import Rank, parse_rank
 from engine.contest import (
@@ -136,9 +136,11 @@ def parse_prizes(text: str) -> tuple[PrizeTier, ...]:
 @dataclass(frozen=True, slots=True)
 class Decision:
     """``/result CODE WINNER [9:5] [levels=A:10] [3s=2:1] [time] [extra] REASON…``; every pair
-    of figures follows the match's pairs (the pairing message's order). ``/result CODE draw
-    levels=K:10 REASON`` records a match nobody won (001-B's time-out): its ``result`` is a
-    placeholder until :meth:`with_figures` scores the levels under the round's rules."""
+    of figures is written **the winner's first**, as people write a score (``6 9:5``: 6组 has
+    9, whichever pair the pairing message lists first); :meth:`with_figures` puts them in the
+    match's order. ``/result CODE draw levels=K:10 REASON`` records a match nobody won (001-B's
+    time-out; its levels in the pairing message's order): its ``result`` is a placeholder until
+    :meth:`with_figures` scores the levels under the round's rules."""
 
     code: str
     result: MatchResult
@@ -149,10 +151,12 @@ class Decision:
     no_winner: bool = False  # the clock ended it and nobody won (001-B): levels required
 
     def with_figures(self, contest: Contest) -> MatchResult:
-        """The result with the engine's figures (级差, round score, 3-point deals) read from the
-        typed ones under the match's rules, so scored formats (Swiss, movement, 积分淘汰) rank
-        it like a bot table; with ``3s=`` a points match's points are checked against its
-        tie-break. Without levels or 3-point deals (or for both out) the result is unchanged."""
+        """The result with its figures in the match's order and the engine's figures (级差,
+        round score, 3-point deals) read from the typed ones under the match's rules, so
+        scored formats (Swiss, movement, 积分淘汰) rank it like a bot table; with ``3s=`` a
+        points match's points are checked against its tie-break. Figures that contradict the
+        named winner (fewer points, or a lower level) are refused (``figures_contradict``,
+        with what was understood)."""
         result = self.result
         winner = result.winner
         if self.no_winner and self.levels is not None:
@@ -162,25 +166,47 @@ class Decision:
             return MatchResult(None, PlayMethod.ORGANISER, figures=figures)
         if winner is None:
             return result
-        if self.levels is None and self.threes is None:
-            return result  # points alone are kept as before (scores read them from the result)
         match = contest.match_by_code(self.code)
-        rules = contest.round_rules(match.round)
         if winner not in match.pairs:
+            if self.levels is None and self.threes is None:
+                return result  # the desk refuses it, with the match's own refusal
             raise ResultRefused(Refusal.BAD_RESULT, f"{winner} is not in {match.pairs}")
         index = match.pairs.index(winner)
-        passed_a = self.levels is not None and not self.on_time
-        if passed_a and self.levels is not None and self.levels[index] is not Rank.ACE:
-            raise ArgProblem("bad_levels", f"{self.levels[0].char}:{self.levels[1].char}")
+        loser = match.pairs[1 - index]
+        self._check(winner, loser)
+
+        def ordered(pair: tuple[_T, _T]) -> tuple[_T, _T]:
+            return pair if index == 0 else (pair[1], pair[0])
+
+        points = ordered(result.points) if result.points is not None else None
+        result = replace(result, points=points)
+        if self.levels is None and self.threes is None:
+            return result  # points alone are kept as before (scores read them from the result)
+        rules = contest.round_rules(match.round)
         figures = reported_figures(
             rules,
             winner=index,
-            levels=self.levels or (Rank.TWO, Rank.TWO),
-            passed_a=passed_a,
-            points=result.points or (0, 0),
-            three_point_deals=self.threes or (0, 0),
+            levels=ordered(self.levels) if self.levels is not None else (Rank.TWO, Rank.TWO),
+            passed_a=self.levels is not None and not self.on_time,
+            points=points or (0, 0),
+            three_point_deals=ordered(self.threes) if self.threes is not None else (0, 0),
         )
         return replace(result, figures=figures)
+
+    def _check(self, winner: int, loser: int) -> None:
+        """The figures, the winner's first, must not say the other pair won."""
+        points, levels = self.result.points, self.levels
+        if levels is not None and not self.on_time and levels[0] is not Rank.ACE:
+            raise ArgProblem("bad_levels", f"{levels[0].char}:{levels[1].char}")
+        if points is not None and points[0] < points[1]:
+            raise ArgProblem("figures_contradict", f"{winner}组 {points[0]}:{points[1]} {loser}组")
+        if levels is not None and self.on_time and levels[0] < levels[1]:
+            raise ArgProblem(
+                "figures_contradict", f"{winner}组 levels={levels[0].char}:{levels[1].char} {loser}组"
+            )
+
+
+_T = TypeVar("_T")
 
 
 def parse_decision(args: Sequence[str], event_word: str) -> Decision:

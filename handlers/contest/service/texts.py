@@ -165,13 +165,19 @@ def problem_text(code: str, detail: str, locale: str) -> str:
         "reason_missing": _("A decision needs a reason: /result CODE WINNER REASON.", locale),
         "bad_winner": _("“{name}” is not a group number.", locale, name=shown),
         "bad_levels": _(
-            "“{name}”: write the final levels as levels=A:10, the match's first pair first "
+            "“{name}”: write the final levels as levels=A:10, the winner's first "
             "(the winner at A unless the clock ended the match: add time).",
             locale,
             name=shown,
         ),
         "bad_threes": _(
-            "“{name}”: write the 3-point deals as 3s=2:1, the match's first pair first.", locale, name=shown
+            "“{name}”: write the 3-point deals as 3s=2:1, the winner's first.", locale, name=shown
+        ),
+        "figures_contradict": _(
+            "Understood: {name}. The figures come the winner's first (/result CODE 6 9:5: 6组 has 9), "
+            "and these give the winner less: nothing was recorded. Check the winner and the figures.",
+            locale,
+            name=shown,
         ),
         "tag_not_used": _("This contest's format uses no tag=; sign up without it.", locale),
         "bad_slot": _("“{name}” is not a time slot: write tag=A or tag=B.", locale, name=shown),
