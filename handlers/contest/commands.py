@@ -216,7 +216,8 @@ async def contest_command(update: Update, context: Context) -> None:
     args = list(context.args or [])
     sub = args[0].lower() if args else ""
     if sub == "help":
-        await reply(context, message, texts.formats_help(locale))
+        help_text = texts.format_help(args[1], locale) if len(args) > 1 else texts.formats_help(locale)
+        await reply(context, message, help_text)
         return
     if sub == "wechat":
         await _wechat(context, message, user, args[1:], locale)

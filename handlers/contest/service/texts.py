@@ -339,12 +339,12 @@ def _entry_line(contest: Contest, index: int, locale: str) -> str:
 
 
 def formats_help(locale: str) -> str:
-    lines = [_("Contest formats:", locale)]
+    """``/contest help``: the formats one line each, how to start one, the commands; short
+    (one screen). ``/contest help FORMAT`` is :func:`format_help`."""
+    lines = [_("Contest formats (/contest help FORMAT for one format's rules):", locale)]
     for fmt in FORMATS.values():
         title = fmt.title_en if is_english(locale) else fmt.title_zh
-        lines.append(f"• <code>{fmt.name}</code> — {escape(title)} ({', '.join(fmt.sources)})")
-        description = fmt.description if is_english(locale) else fmt.description_zh or fmt.description
-        lines.append(f"  {escape(description)}")
+        lines.append(f"• <code>{fmt.name}</code> {escape(title)}")
     lines.append(
         _(
             "Start one: /contest new NAME [format=…] [preset=…] "
@@ -363,6 +363,33 @@ def formats_help(locale: str) -> str:
             locale,
         )
     )
+    lines.append(result_help(locale))
+    return "\n".join(lines)
+
+
+def result_help(locale: str) -> str:
+    return _(
+        "/result CODE WINNER 9:5: the figures come the winner's first, as a score is written "
+        "(/result CODE 6 9:5: 6组 won 9 to 5).",
+        locale,
+    )
+
+
+def format_help(name: str, locale: str) -> str:
+    """``/contest help FORMAT``: one format's title, sources and rules; the short list for a
+    name that is no format."""
+    fmt = FORMATS.get(name.strip().lower())
+    if fmt is None:
+        unknown = _("“{name}” is not a contest format.", locale, name=escape(name[:40]))
+        return unknown + "\n" + formats_help(locale)
+    title = fmt.title_en if is_english(locale) else fmt.title_zh
+    description = fmt.description if is_english(locale) else fmt.description_zh or fmt.description
+    lines = [
+        f"<b>{escape(title)}</b> · <code>{fmt.name}</code> ({', '.join(fmt.sources)})",
+        escape(description),
+        _("Start one: /contest new NAME format={name}", locale, name=fmt.name),
+        result_help(locale),
+    ]
     return "\n".join(lines)
 
 
