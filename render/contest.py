@@ -51,9 +51,13 @@ class TableColumn:
 class StandingLine:
     """One pair: its place (or live rank) and one text per column; ``out`` pairs are drawn softer."""
 
-    place: int
+    place: int | None  # None: no rank yet (drawn as a dash)
     cells: tuple[str, ...]
     out: bool = False
+
+
+def _place(line: StandingLine) -> str:
+    return "–" if line.place is None else str(line.place)
 
 
 @dataclass(frozen=True, slots=True)
@@ -127,7 +131,7 @@ def standings_layout(view: StandingsView) -> list[Column]:
     :func:`~render.board.draw_cell` with an ellipsis."""
     place = TableColumn(view.place_header)
     columns = (place, *view.columns)
-    texts = [[str(line.place), *line.cells] for line in view.rows]
+    texts = [[_place(line), *line.cells] for line in view.rows]
     room = WIDTH - 2 * MARGIN
     wanted = [_wanted(column, [row[i] for row in texts]) for i, column in enumerate(columns)]
     flexible = [i for i, column in enumerate(columns) if column.flex]
@@ -160,9 +164,9 @@ def _wanted(column: TableColumn, cells: list[str]) -> int:
 
 
 def _line_cells(line: StandingLine, view: StandingsView) -> list[Cell]:
-    medal = _MEDALS.get(line.place) if view.medals else None
+    medal = _MEDALS.get(line.place) if view.medals and line.place is not None else None
     ink = theme.INK_SOFT if line.out else theme.INK
-    place = Cell(str(line.place), theme.PAPER if medal else ink, True, medal)
+    place = Cell(_place(line), theme.PAPER if medal else ink, True, medal)
     cells = [Cell(text, ink, column.bold) for column, text in zip(view.columns, line.cells, strict=True)]
     return [place, *cells]
 

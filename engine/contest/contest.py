@@ -189,6 +189,22 @@ class Contest:
         gone = {w.number for w in self.withdrawals}
         return tuple(n for n in alive if n not in gone)
 
+    @property
+    def still_in(self) -> tuple[int, ...]:
+        """:attr:`alive`, less the pairs that a settled match of the round in play has already
+        put out (a loser is out as soon as its result is in, not when the round completes)."""
+        alive = self.alive
+        current = next((r for r in self.rounds if not r.is_complete), None)
+        if current is None:
+            return alive
+        through = set(self.format.advance(alive, current))
+
+        def out_now(number: int) -> bool:
+            match = current.match_of(number)
+            return (match is not None and match.winner is not None) or _both_out_settled(match)
+
+        return tuple(n for n in alive if n in through or not out_now(n))
+
     def pair(self, number: int) -> Pair:
         found = next((p for p in self.pairs if p.number == number), None)
         if found is None:
@@ -215,9 +231,14 @@ class Contest:
         return self.rules().replace(**self.format.stage_rules.get(stage, {}))
 
     def rank_input(self) -> RankInput:
+        """The format's ranking input; pairs already out of the round in play rank as out."""
         return RankInput(
-            tuple(p.number for p in self.pairs), self.rounds, self.alive, self.settings.match_points
+            tuple(p.number for p in self.pairs), self.rounds, self.still_in, self.settings.match_points
         )
+
+
+def _both_out_settled(match: ContestMatch | None) -> bool:
+    return match is not None and match.status.is_settled and match.result is not None and match.winner is None
 
 
 # ---------------------------------------------------------------- events

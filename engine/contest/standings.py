@@ -163,6 +163,7 @@ class Standings:
     rounds: int  # rounds drawn so far
     provisional: bool  # not decided yet: the order may still change
     complete: int = 0  # rounds with every match settled (the provisional order is "after" them)
+    ranked: bool = True  # some result is in: before one, nobody has a rank (shown as none)
 
 
 @dataclass(frozen=True, slots=True)
@@ -220,8 +221,15 @@ def contest_standings(contest: Contest) -> Standings:
     rows.sort(key=lambda r: (r.rank, r.number))
     family = contest.format.family
     complete = sum(1 for played in contest.rounds if played.is_complete)
+    ranked = any(m.status.is_settled for r in contest.rounds for m in r.matches) or bool(contest.withdrawals)
     return Standings(
-        family, family_columns(contest), tuple(rows), len(contest.rounds), not is_decided(contest), complete
+        family,
+        family_columns(contest),
+        tuple(rows),
+        len(contest.rounds),
+        not is_decided(contest),
+        complete,
+        ranked,
     )
 
 
@@ -313,7 +321,7 @@ def _mark(contest: Contest, round_number: int, number: int) -> Mark:
 def _status(contest: Contest, number: int) -> PairStatus:
     if any(w.number == number for w in contest.withdrawals):
         return PairStatus.WITHDRAWN
-    if number not in contest.alive:
+    if number not in contest.still_in:  # out as soon as its loss is in, not at the round's end
         return PairStatus.OUT
     decided = is_decided(contest)
     return PairStatus.CHAMPION if decided and contest.alive == (number,) else PairStatus.ALIVE
@@ -419,7 +427,7 @@ def _csv_names(column: Column, rounds: int) -> tuple[str, ...]:
 
 
 def _standing_row(table: Standings, s: StandingRow) -> tuple[Cell, ...]:
-    cells: list[Cell] = [s.number, s.names, int(s.by_lot), s.status.value, s.rank]
+    cells: list[Cell] = [s.number, s.names, int(s.by_lot), s.status.value, s.rank if table.ranked else None]
     for column in table.columns:
         cells.extend(_csv_cells(s, column))
     cells.extend((int(table.provisional), s.place, s.prize))

@@ -951,7 +951,8 @@ def _standing_line(table: Standings, row: StandingRow, locale: str) -> str:
     status = f" {_status_word(row.status, locale)}" if shown else ""
     prize = f" 🏅{escape(row.prize)}" if row.prize else ""
     label = pair_label(row.number, locale)
-    return f"{row.rank}. <b>{label}</b> {escape(row.names)}{lot} — {figures}{status}{prize}"
+    rank = f"{row.rank}." if table.ranked else "·"  # no rank before any result
+    return f"{rank} <b>{label}</b> {escape(row.names)}{lot} — {figures}{status}{prize}"
 
 
 def _status_word(status: PairStatus, locale: str) -> str:

@@ -47,7 +47,7 @@ def standings_view(contest: Contest, locale: str) -> StandingsView:
     )
     rows = tuple(
         StandingLine(
-            row.rank,
+            row.rank if table.ranked else None,
             (
                 pair_label(row.number, locale),
                 " · ".join(p.name for p in contest.pair(row.number).players),
