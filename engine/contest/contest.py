@@ -31,8 +31,10 @@ from engine.contest.entrants import (
     confirmed,
     draw_pairs,
     entry_of,
-    invitation_for,
+    find_invitation,
+    is_placeholder,
     remaining_after_withdrawal,
+    taking_place,
 )
 from engine.contest.errors import (
     Refusal,
@@ -388,17 +390,26 @@ def sign_up(contest: Contest, player: Player, partner: Player | None = None, *, 
     return Step(replace(contest, entries=(*contest.entries, entry)), (SignedUp(entry),))
 
 
-def confirm_partner(contest: Contest, user_id: int) -> Step:
+def confirm_partner(
+    contest: Contest, user_id: int, *, player: Player | None = None, username: str | None = None
+) -> Step:
+    """The invited partner accepts. An invitation by ``@username`` to someone the bot had not
+    seen names a stand-in (:func:`~engine.contest.entrants.username_placeholder`): the
+    ``player`` pressing 接受 with that ``username`` takes its place."""
     _require(contest, ContestPhase.SIGN_UP, Refusal.SIGNUP_CLOSED)
-    invitation = invitation_for(contest.entries, user_id)
+    invitation = find_invitation(contest.entries, user_id, username)
     entry = confirmed(invitation)
+    if player is not None:
+        entry = confirmed(taking_place(contest.entries, invitation, player))
+    elif invitation.partner is not None and is_placeholder(invitation.partner):
+        raise SignupRefused(Refusal.NO_INVITATION, str(user_id))
     return Step(_swap_entry(contest, invitation, entry), (PartnerConfirmed(entry),))
 
 
-def decline_partner(contest: Contest, user_id: int) -> Step:
+def decline_partner(contest: Contest, user_id: int, *, username: str | None = None) -> Step:
     """The invited partner says no; the inviter stays signed up as a single."""
     _require(contest, ContestPhase.SIGN_UP, Refusal.SIGNUP_CLOSED)
-    invitation = invitation_for(contest.entries, user_id)
+    invitation = find_invitation(contest.entries, user_id, username)
     entry = as_single(invitation)
     return Step(_swap_entry(contest, invitation, entry), (PartnerDeclined(entry),))
 

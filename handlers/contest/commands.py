@@ -12,6 +12,7 @@ import asyncio
 import contextlib
 import functools
 import logging
+import re
 from datetime import datetime
 from typing import NamedTuple
 
@@ -57,6 +58,7 @@ from engine.contest import (
     report_text,
     sign_up,
     start_clock,
+    username_placeholder,
     withdraw,
 )
 from handlers.contest.desk import GROUP, MIRROR_LANE, WECHAT, ContestDesk, card_keyboard
@@ -441,6 +443,10 @@ async def signup_command(update: Update, context: Context) -> None:
     await reply(context, message, text, markup)
 
 
+_USERNAME = re.compile(r"[A-Za-z0-9_]{1,32}")
+"""What a Telegram username may hold (letters, digits, underscores; at most 32)."""
+
+
 async def _partner(context: Context, message: Message) -> Player | None:
     """The partner named by a text mention, a reply, or an @username the bot has seen."""
     for entity in message.entities:
@@ -448,8 +454,12 @@ async def _partner(context: Context, message: Message) -> Player | None:
             return Player(entity.user.id, display_name(entity.user))
     for word in message.text.split()[1:] if message.text else []:
         if word.startswith("@"):
+            if not _USERNAME.fullmatch(word[1:]):
+                return None
             known = await context.services.db.contest_links.user_by_username(username=word)
-            return Player(*known) if known is not None else None
+            # not seen yet (privacy mode: a bot sees only commands and presses): invited by the
+            # username, and whoever presses 接受 with it takes the place
+            return Player(*known) if known is not None else username_placeholder(word)
     replied = message.reply_to_message
     if replied is not None and replied.from_user is not None and not replied.from_user.is_bot:
         return Player(replied.from_user.id, display_name(replied.from_user))
@@ -795,8 +805,8 @@ async def _press(
     commands = {
         ContestOp.SIGN_UP: lambda c: sign_up(c, me),
         ContestOp.WITHDRAW: lambda c: withdraw(c, user.id, now=desk.clock()),
-        ContestOp.PARTNER_YES: lambda c: confirm_partner(c, user.id),
-        ContestOp.PARTNER_NO: lambda c: decline_partner(c, user.id),
+        ContestOp.PARTNER_YES: lambda c: confirm_partner(c, user.id, player=me, username=user.username),
+        ContestOp.PARTNER_NO: lambda c: decline_partner(c, user.id, username=user.username),
         ContestOp.CONFIRM: lambda c: confirm(c, code=press.arg, by=user.id, now=desk.clock()),
         ContestOp.DISPUTE: lambda c: dispute(c, code=press.arg, by=user.id, now=desk.clock()),
         ContestOp.CLOSE_YES: lambda c: close_round(c, now=desk.clock()),

@@ -12,7 +12,16 @@ from pathlib import Path
 
 from emulator.client import Chat, Emulator, Telegram, User
 from engine.contest import Contest
-from tests.e2e.contest_support import BOT, CARD, Clock, contest_in, running_bot, sign_up_pairs, wait_text
+from tests.e2e.contest_support import (
+    BOT,
+    CARD,
+    Clock,
+    contest_in,
+    press,
+    running_bot,
+    sign_up_pairs,
+    wait_text,
+)
 
 ORGANISER = User(8800, "Olga", username="olga88")
 PLAYERS = [User(8801 + i, f"G{i}", username=f"g{i}x") for i in range(12)]
@@ -74,3 +83,30 @@ async def test_wechat_in_a_group_is_deleted_and_refused_without_quoting_it(
         )
         refused = await wait_text(telegram, GROUP, "私聊", timeout=20)
         assert "K3Y" not in refused.content
+
+
+async def test_signup_names_a_partner_the_bot_has_never_seen(
+    emulator: Emulator, telegram: Telegram, token: str, tmp_path: Path
+) -> None:
+    """Privacy mode: the partner has sent nothing the bot could see. The invitation names the
+    @username, and the press of 接受 carries it: only that user takes the place."""
+    db_path = tmp_path / "c.db"
+    inviter, partner, stranger = PLAYERS[0], PLAYERS[1], PLAYERS[2]
+    await telegram.set_privacy(True)
+    try:
+        async with running_bot(emulator, token, db_path, clock_now()):
+            await telegram.set_admins(GROUP, [ORGANISER])  # not the bot: it sees no ordinary message
+            await telegram.send(ORGANISER, GROUP, f"/contest new 隐私杯 deadline={days_ahead(10)}")
+            await wait_text(telegram, GROUP, CARD, timeout=20)
+            await telegram.send(inviter, GROUP, f"/signup @{partner.username}")
+            invitation = await wait_text(telegram, GROUP, f"邀请 @{partner.username}", timeout=20)
+            text, alert = await press(telegram, stranger, invitation, "接受")
+            assert alert, text
+            text, alert = await press(telegram, partner, invitation, "接受")
+            assert not alert, text
+            await wait_text(telegram, GROUP, f"{partner.first_name} 接受了", timeout=20)
+            (entry,) = (await contest_in(db_path, GROUP)).entries
+            assert entry.confirmed and entry.partner is not None and entry.partner.user_id == partner.id
+            assert entry.partner.name == partner.first_name
+    finally:
+        await telegram.set_privacy(False)
