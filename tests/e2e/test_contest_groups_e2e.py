@@ -7,16 +7,18 @@ and every wait is for a state with a bounded timeout.
 
 from __future__ import annotations
 
+import asyncio
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
-from emulator.client import Chat, Emulator, Telegram, User
+from emulator.client import Chat, Emulator, Telegram, User, wait_for
 from engine.contest import Contest
 from tests.e2e.contest_support import (
     BOT,
     CARD,
     Clock,
     contest_in,
+    details_of,
     press,
     running_bot,
     sign_up_pairs,
@@ -110,3 +112,67 @@ async def test_signup_names_a_partner_the_bot_has_never_seen(
             assert entry.partner.name == partner.first_name
     finally:
         await telegram.set_privacy(False)
+
+
+GROUP_LIMIT = 1000
+"""Messages a group may get per minute here: these tests do not measure Telegram's budget."""
+
+
+async def test_reports_at_the_same_moment_post_one_official_line_per_match(
+    emulator: Emulator, telegram: Telegram, token: str, tmp_path: Path
+) -> None:
+    """Six identical reports sent at once, and two contradictory ones: exactly one 掼蛋N组 line
+    per match, the contradiction goes to the organiser; the reporter's own pair cannot confirm,
+    and a report from another group or a private chat does not count."""
+    db_path = tmp_path / "c.db"
+    async with running_bot(emulator, token, db_path, clock_now(), group_limit=GROUP_LIMIT):
+        contest = await drawn_contest(telegram, db_path, 4)
+        same, contradicted = contest.rounds[0].matches
+        a, _b = same.pairs
+        a_players = [person(uid) for uid in contest.pair(a).user_ids]
+        await asyncio.gather(*(telegram.send(a_players[k % 2], GROUP, f"掼蛋{a}组") for k in range(6)))
+        c, d = contradicted.pairs
+        c1, _c2 = (person(uid) for uid in contest.pair(c).user_ids)
+        d1 = person(contest.pair(d).user_ids[0])
+        await asyncio.gather(
+            telegram.send(c1, GROUP, f"掼蛋{c}组"), telegram.send(d1, GROUP, f"/report 掼蛋{d}组")
+        )
+        await wait_text(telegram, GROUP, "/result", timeout=30)  # the organiser is asked to decide
+        await telegram.wait_idle()
+
+        async def officials() -> dict[str, int]:
+            lines = [m.content for m in await telegram.messages(GROUP)]
+            return {line: lines.count(line) for line in (f"掼蛋{a}组", f"掼蛋{c}组", f"掼蛋{d}组")}
+
+        await wait_for(lambda: _posted(officials, f"掼蛋{a}组"), timeout=30, what="the official line")
+        shown = await officials()
+        assert shown[f"掼蛋{a}组"] == 1
+        assert shown[f"掼蛋{c}组"] + shown[f"掼蛋{d}组"] == 1  # the first report only
+        stored = await contest_in(db_path, GROUP)
+        assert len([f for f in stored.match_by_code(same.code).facts if f.kind.value == "report"]) == 6
+        dispute = next(m for m in await telegram.messages(GROUP) if "/result" in m.content)
+        assert f"tg://user?id={ORGANISER.id}" in str(dispute.raw) and contradicted.code in dispute.content
+
+        # the reporter's partner cannot confirm their own pair's report
+        details = await details_of(telegram, GROUP, same)
+        text, alert = await press(telegram, a_players[1], details, "确认")
+        assert alert and "对方" in text, text
+
+        # another group and a private chat: no contest there, the report does not count
+        club = Chat.group(-8802, "别的群")
+        other = PLAYERS[4]
+        await telegram.send(other, club, f"/report 掼蛋{contest.pair_of_user(other.id).number}组")  # type: ignore[union-attr]
+        await wait_text(telegram, club, "本群没有进行中的比赛", timeout=20)
+        await telegram.send(other, Chat.private(other), "/start")
+        await telegram.send(
+            other, Chat.private(other), f"/report 掼蛋{contest.pair_of_user(other.id).number}组"
+        )  # type: ignore[union-attr]
+        await wait_text(telegram, Chat.private(other), "本群没有进行中的比赛", timeout=20)
+        after = await contest_in(db_path, GROUP)
+        number = contest.pair_of_user(other.id).number  # type: ignore[union-attr]
+        match = next(m for m in after.rounds[0].matches if number in m.pairs)
+        assert all(f.by != other.id for f in match.facts)
+
+
+async def _posted(officials, line: str) -> bool:
+    return (await officials())[line] >= 1
