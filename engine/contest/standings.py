@@ -85,7 +85,7 @@ FAMILY_COLUMNS: Mapping[Family, tuple[Column, ...]] = {
 
 KNOCKOUT_FAMILIES = frozenset({Family.KNOCKOUT, Family.POINTS_KNOCKOUT, Family.SCORE_KNOCKOUT})
 THIRD_PLACE_STAGE = "third_place"  # a pair whose last match was the match for 3rd
-_OWN_STAGES = frozenset({"prelim", "qualifying", "repechage", "quarter", "semi", "final", "a_v_b"})
+OWN_STAGES = frozenset({"prelim", "qualifying", "repechage", "quarter", "semi", "final", "a_v_b"})
 
 
 @dataclass(frozen=True, slots=True)
@@ -293,7 +293,7 @@ def stage_of(contest: Contest, played: Round) -> str:
     """A round's stage: its own (精方 ``prelim``, ``qualifying``, ``repechage``, ``quarter``,
     ``semi``, ``final``; 002-E ``a_v_b``), else for a knockout whose rounds are named by the
     field left: ``final`` (two pairs), ``semi`` (3–4), ``last8`` (5–8); else ``""`` (by number)."""
-    if played.stage in _OWN_STAGES:
+    if played.stage in OWN_STAGES:
         return played.stage
     fmt = contest.format
     if fmt.family not in KNOCKOUT_FAMILIES or not fmt.named_rounds:

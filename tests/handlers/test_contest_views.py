@@ -223,3 +223,35 @@ def test_round_next_refuses_a_passed_deadline_and_an_impossible_time():
         parse_schedule(["deadline=2020-01-01"], "Asia/Shanghai", now=now)
     with pytest.raises(ArgProblem):
         parse_schedule(["at=0001-01-01T00:00"], "Asia/Tokyo", now=now)
+
+
+def test_the_bracket_of_a_redraw_knockout_names_pairs_and_shows_the_rounds_to_come():
+    """Issue 18.13: it was one narrow column of group numbers in the left third of the picture."""
+    from io import BytesIO
+
+    from PIL import Image
+
+    from render.contest import bracket_image
+
+    contest = drawn(8)  # wechat-knockout: redrawn every round
+    contest = report_text(
+        contest, reporter=contest.pair(contest.rounds[0].matches[0].pairs[0]).user_ids[0],
+        text=f"掼蛋{contest.rounds[0].matches[0].pairs[0]}组", now=ON_TIME,
+    ).contest  # fmt: skip
+    view = bracket_view(contest, "zh")
+    assert [r.name for r in view.rounds] == ["1/4决赛", "半决赛", "决赛"]
+    assert [len(r.matches) for r in view.rounds] == [4, 2, 1]
+    assert view.rounds[1].to_come and view.rounds[2].matches[0].pairs == (None, None)
+    names = [p for m in view.rounds[0].matches for p in m.pairs]
+    assert all(p is not None and "组 " in p and "/" in p for p in names)  # number and names
+    image = bracket_image(view, locale="zh")
+    assert image.width == 1080
+    right_third = image.crop((image.width * 2 // 3, 0, image.width, image.height)).convert("L")
+    assert min(right_third.getdata()) < 128  # the rounds to come are drawn there
+    assert Image.open(BytesIO(render_bracket(view, locale="zh"))).width == 1080
+
+
+def test_a_decided_knockout_shows_no_rounds_to_come():
+    contest = drawn(2)
+    contest = report_text(contest, reporter=contest.pair(1).user_ids[0], text="掼蛋1组", now=ON_TIME).contest
+    assert len(bracket_view(contest, "zh").rounds) == 1
