@@ -257,15 +257,22 @@ async def close_services(app: App) -> None:
         await services.db.close()
 
 
+NEW_MESSAGES = filters.UpdateType.MESSAGE
+"""Commands and typed reports are read from new messages only. An edit of an old message is
+ignored (PTB's default would take ``edited_message`` like a new one: editing last week's
+``掼蛋3组`` line, or a ``/newgame``, would act again); README.md says so."""
+
+
 def register_handlers(app: App) -> None:
-    app.add_handler(CommandHandler("newgame", contest_tables.new_match_game, filters.Regex(r"(?i)\bmatch=")))
-    app.add_handler(CommandHandler("newgame", lobby.new_game))
-    app.add_handler(CommandHandler("start", lobby.start))
-    app.add_handler(CommandHandler("stop", lobby.stop))
-    app.add_handler(CommandHandler("lang", general.lang))
-    app.add_handler(CommandHandler("help", general.help_command))
-    app.add_handler(CommandHandler("rules", general.rules_command))
-    app.add_handler(CommandHandler("fourcolor", general.four_color))
+    match_game = filters.Regex(r"(?i)\bmatch=") & NEW_MESSAGES
+    app.add_handler(CommandHandler("newgame", contest_tables.new_match_game, match_game))
+    app.add_handler(CommandHandler("newgame", lobby.new_game, NEW_MESSAGES))
+    app.add_handler(CommandHandler("start", lobby.start, NEW_MESSAGES))
+    app.add_handler(CommandHandler("stop", lobby.stop, NEW_MESSAGES))
+    app.add_handler(CommandHandler("lang", general.lang, NEW_MESSAGES))
+    app.add_handler(CommandHandler("help", general.help_command, NEW_MESSAGES))
+    app.add_handler(CommandHandler("rules", general.rules_command, NEW_MESSAGES))
+    app.add_handler(CommandHandler("fourcolor", general.four_color, NEW_MESSAGES))
     contest_handlers(app)
     record_handlers(app)
     app.add_handler(MessageHandler(filters.StatusUpdate.LEFT_CHAT_MEMBER, members.on_left_message))
@@ -308,8 +315,8 @@ def contest_handlers(app: App) -> None:
         ("standings", contest_commands.standings_command),
         ("bracket", contest_commands.bracket_command),
     ):
-        app.add_handler(CommandHandler(name, callback))
-    typed = filters.TEXT & ~filters.COMMAND & filters.ChatType.GROUPS
+        app.add_handler(CommandHandler(name, callback, NEW_MESSAGES))
+    typed = filters.TEXT & ~filters.COMMAND & filters.ChatType.GROUPS & NEW_MESSAGES
     app.add_handler(MessageHandler(typed, contest_commands.on_group_text))
 
 

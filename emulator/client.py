@@ -449,9 +449,17 @@ class Telegram:
             raise EmulatorError(payload.get("description", response.text))
         return payload["result"]
 
-    async def send(self, user: User, chat: Chat, text: str, *, reply_to: BotMessage | None = None) -> int:
-        """`user` writes `text` in `chat` (as a reply to a bot message if `reply_to`); a leading
-        /word is a bot command. Returns message_id."""
+    async def send(
+        self,
+        user: User,
+        chat: Chat,
+        text: str,
+        *,
+        reply_to: BotMessage | None = None,
+        forwarded_from: User | None = None,
+    ) -> int:
+        """`user` writes `text` in `chat` (as a reply to a bot message if `reply_to`; forwarding
+        a message of `forwarded_from` if given); a leading /word is a bot command. Returns message_id."""
         message: dict[str, Any] = {
             "botToken": self.token,
             "from": user.to_api(),
@@ -461,6 +469,9 @@ class Telegram:
         }
         if reply_to is not None:
             message["reply_to_message"] = reply_to.raw
+        if forwarded_from is not None:
+            origin = {"type": "user", "date": int(time.time()) - 60, "sender_user": forwarded_from.to_api()}
+            message["forward_origin"] = origin
         route = "/sendMessage"
         if text.startswith("/"):
             command = text.split(maxsplit=1)[0]

@@ -30,7 +30,8 @@ from render.text import fit, font, printable, text_width
 from render.words import is_english
 
 _MEDALS: Final = {1: "#E0A100", 2: "#8E989E", 3: "#B0723A"}
-_BOX_WIDTH: Final = 300
+_BOX_WIDTH: Final = 280  # the narrowest box; fewer rounds share the picture's width
+_BOX_WIDEST: Final = 560
 _BOX_HEIGHT: Final = 96
 _ROUND_GAP: Final = 64
 _MATCH_GAP: Final = 28
@@ -51,9 +52,13 @@ class TableColumn:
 class StandingLine:
     """One pair: its place (or live rank) and one text per column; ``out`` pairs are drawn softer."""
 
-    place: int
+    place: int | None  # None: no rank yet (drawn as a dash)
     cells: tuple[str, ...]
     out: bool = False
+
+
+def _place(line: StandingLine) -> str:
+    return "–" if line.place is None else str(line.place)
 
 
 @dataclass(frozen=True, slots=True)
@@ -90,6 +95,7 @@ class BracketRound:
 
     name: str  # 初赛, 附加赛, 复赛, 半决赛, 决赛 … (精方: Round.stage)
     matches: tuple[BracketMatch, ...]
+    to_come: bool = False  # not drawn yet: open boxes, no lines into them (a redraw decides)
 
 
 @dataclass(frozen=True, slots=True)
@@ -127,7 +133,7 @@ def standings_layout(view: StandingsView) -> list[Column]:
     :func:`~render.board.draw_cell` with an ellipsis."""
     place = TableColumn(view.place_header)
     columns = (place, *view.columns)
-    texts = [[str(line.place), *line.cells] for line in view.rows]
+    texts = [[_place(line), *line.cells] for line in view.rows]
     room = WIDTH - 2 * MARGIN
     wanted = [_wanted(column, [row[i] for row in texts]) for i, column in enumerate(columns)]
     flexible = [i for i, column in enumerate(columns) if column.flex]
@@ -160,36 +166,46 @@ def _wanted(column: TableColumn, cells: list[str]) -> int:
 
 
 def _line_cells(line: StandingLine, view: StandingsView) -> list[Cell]:
-    medal = _MEDALS.get(line.place) if view.medals else None
+    medal = _MEDALS.get(line.place) if view.medals and line.place is not None else None
     ink = theme.INK_SOFT if line.out else theme.INK
-    place = Cell(str(line.place), theme.PAPER if medal else ink, True, medal)
+    place = Cell(_place(line), theme.PAPER if medal else ink, True, medal)
     cells = [Cell(text, ink, column.bold) for column, text in zip(view.columns, line.cells, strict=True)]
     return [place, *cells]
 
 
 def bracket_image(view: BracketView, *, locale: str = "zh") -> Image.Image:
-    """Rounds left to right; each match sits midway between the two it follows on from."""
+    """Rounds left to right, as wide as the picture allows (a name and number per pair);
+    each match sits midway between the two it follows on from."""
+    box = _box_width(len(view.rounds))
     centres = _match_centres(view)
     lowest = max((c for row in centres for c in row), default=TITLE + 70 - _BOX_HEIGHT / 2)
     height = int(lowest + _BOX_HEIGHT / 2 + _MATCH_GAP + MARGIN)
-    width = max(WIDTH, 2 * MARGIN + len(view.rounds) * (_BOX_WIDTH + _ROUND_GAP) - _ROUND_GAP)
+    width = max(WIDTH, 2 * MARGIN + len(view.rounds) * (box + _ROUND_GAP) - _ROUND_GAP)
     image, draw = canvas(height, width)
     draw_title(draw, view.title, view.subtitle, width)
     for r, bracket_round in enumerate(view.rounds):
-        left = MARGIN + r * (_BOX_WIDTH + _ROUND_GAP)
+        left = MARGIN + r * (box + _ROUND_GAP)
         draw.text(
-            (left + _BOX_WIDTH / 2, TITLE + 34),
-            fit(bracket_round.name, font(28, bold=True), _BOX_WIDTH),
+            (left + box / 2, TITLE + 34),
+            fit(bracket_round.name, font(28, bold=True), box),
             font=font(28, bold=True),
             fill=theme.INK_SOFT,
             anchor="mm",
         )
         for m, match in enumerate(bracket_round.matches):
-            _draw_match(draw, left, round(centres[r][m]), match, locale)
-            following = view.rounds[r + 1].matches if r + 1 < len(view.rounds) else ()
+            _draw_match(draw, left, round(centres[r][m]), match, locale, box)
+            ahead = view.rounds[r + 1] if r + 1 < len(view.rounds) else None
+            following = ahead.matches if ahead is not None and not ahead.to_come else ()
             if m // 2 < len(following) and _feeds(match, following[m // 2]):
-                _draw_link(draw, left + _BOX_WIDTH, centres[r][m], centres[r + 1][m // 2])
+                _draw_link(draw, left + box, centres[r][m], centres[r + 1][m // 2])
     return image
+
+
+def _box_width(rounds: int) -> int:
+    """A match box's width: the rounds share the picture's width, between the narrowest box
+    (many rounds: the picture grows wider) and the widest (one or two rounds)."""
+    share = (WIDTH - 2 * MARGIN - max(rounds - 1, 0) * _ROUND_GAP) // max(rounds, 1)
+    return max(_BOX_WIDTH, min(_BOX_WIDEST, share))
 
 
 def _match_centres(view: BracketView) -> list[list[float]]:
@@ -209,16 +225,18 @@ def _match_centres(view: BracketView) -> list[list[float]]:
     return centres
 
 
-def _draw_match(draw: ImageDraw.ImageDraw, left: int, centre: int, match: BracketMatch, locale: str) -> None:
+def _draw_match(
+    draw: ImageDraw.ImageDraw, left: int, centre: int, match: BracketMatch, locale: str, box: int = _BOX_WIDTH
+) -> None:
     top = centre - _BOX_HEIGHT // 2
     if match.label:
         face = font(20, bold=True)
-        draw.text((left + 6, top - 4), fit(match.label, face, _BOX_WIDTH - 12), font=face,
+        draw.text((left + 6, top - 4), fit(match.label, face, box - 12), font=face,
                   fill=theme.INK_SOFT, anchor="ld")  # fmt: skip
     draw.rounded_rectangle(
-        (left, top, left + _BOX_WIDTH, top + _BOX_HEIGHT), 12, fill=theme.PAPER, outline=theme.RULE, width=2
+        (left, top, left + box, top + _BOX_HEIGHT), 12, fill=theme.PAPER, outline=theme.RULE, width=2
     )
-    draw.line((left + 8, centre, left + _BOX_WIDTH - 8, centre), fill=theme.RULE, width=2)
+    draw.line((left + 8, centre, left + box - 8, centre), fill=theme.RULE, width=2)
     english = is_english(locale)
     if match.bye and match.waiting:
         undecided = "through" if english else "已晋级"
@@ -234,7 +252,7 @@ def _draw_match(draw: ImageDraw.ImageDraw, left: int, centre: int, match: Bracke
         face = font(26, bold=won)
         score_face = font(26, bold=True)
         score = match.scores[side]
-        room = _BOX_WIDTH - 32 - int(score_face.getlength(score)) - 12
+        room = box - 32 - int(score_face.getlength(score)) - 12
         draw.text(
             (left + 18, y),
             fit(name if name is not None else undecided, face, room),
@@ -243,7 +261,7 @@ def _draw_match(draw: ImageDraw.ImageDraw, left: int, centre: int, match: Bracke
             anchor="lm",
         )
         draw.text(
-            (left + _BOX_WIDTH - 14, y),
+            (left + box - 14, y),
             score,
             font=score_face,
             fill=theme.WIN if won else colour,

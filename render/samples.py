@@ -155,7 +155,8 @@ def bracket() -> BracketView:
         for i in range(4)
     )
     semis = (BracketMatch(("南京", "徐州"), ("2", "1"), 0), BracketMatch(("苏州", "镇江")))
-    final = (BracketMatch(("南京", None)), BracketMatch(("扬州", "无锡"), label="三四名决赛"))
+    # the match for 3rd: the semi-finals' losers (徐州, and whoever loses 苏州 v 镇江)
+    final = (BracketMatch(("南京", None)), BracketMatch(("徐州", None), label="三四名决赛"))
     return BracketView(
         "掼蛋杯 淘汰赛",
         (BracketRound("八强", first), BracketRound("半决赛", semis), BracketRound("决赛", final)),

@@ -395,12 +395,8 @@ async def _write_event(conn: aiosqlite.Connection, contest_id: int, event: Event
     match event:
         case SignedUp(entry):
             await _insert_entry(conn, contest_id, entry)
-        case PartnerConfirmed(entry):
-            await _exec(
-                conn,
-                "UPDATE contest_entries SET confirmed = 1 WHERE contest_id = ? AND user_id = ?",
-                (contest_id, entry.player.user_id),
-            )
+        case PartnerConfirmed(entry):  # the partner as well: it may take a stand-in's place (@username)
+            await _replace_entry(conn, contest_id, entry.player.user_id, entry)
         case PartnerDeclined(entry):
             await _replace_entry(conn, contest_id, entry.player.user_id, entry)
         case Withdrew(_, removed, remaining):

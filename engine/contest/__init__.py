@@ -67,7 +67,7 @@ from engine.contest.contest import (
     withdraw,
 )
 from engine.contest.deadlines import DEFAULT_REMINDERS, DEFAULT_ZONE, Deadline, next_day_of_month
-from engine.contest.entrants import Entry, Pair, Player, draw_pairs
+from engine.contest.entrants import Entry, Pair, Player, draw_pairs, is_placeholder, username_placeholder
 from engine.contest.errors import (
     ContestError,
     DrawRefused,
@@ -191,6 +191,7 @@ __all__ = [
     "final_places",
     "find_format",
     "first_leader_draw",
+    "is_placeholder",
     "late_forfeits_in_a_row",
     "match_code",
     "move_deadline",
@@ -212,6 +213,7 @@ __all__ = [
     "standings",
     "start_clock",
     "unreported",
+    "username_placeholder",
     "verify_commitment",
     "walkover_result",
     "withdraw",

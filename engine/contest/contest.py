@@ -31,8 +31,10 @@ from engine.contest.entrants import (
     confirmed,
     draw_pairs,
     entry_of,
-    invitation_for,
+    find_invitation,
+    is_placeholder,
     remaining_after_withdrawal,
+    taking_place,
 )
 from engine.contest.errors import (
     Refusal,
@@ -189,6 +191,22 @@ class Contest:
         gone = {w.number for w in self.withdrawals}
         return tuple(n for n in alive if n not in gone)
 
+    @property
+    def still_in(self) -> tuple[int, ...]:
+        """:attr:`alive`, less the pairs that a settled match of the round in play has already
+        put out (a loser is out as soon as its result is in, not when the round completes)."""
+        alive = self.alive
+        current = next((r for r in self.rounds if not r.is_complete), None)
+        if current is None:
+            return alive
+        through = set(self.format.advance(alive, current))
+
+        def out_now(number: int) -> bool:
+            match = current.match_of(number)
+            return (match is not None and match.winner is not None) or _both_out_settled(match)
+
+        return tuple(n for n in alive if n in through or not out_now(n))
+
     def pair(self, number: int) -> Pair:
         found = next((p for p in self.pairs if p.number == number), None)
         if found is None:
@@ -215,9 +233,14 @@ class Contest:
         return self.rules().replace(**self.format.stage_rules.get(stage, {}))
 
     def rank_input(self) -> RankInput:
+        """The format's ranking input; pairs already out of the round in play rank as out."""
         return RankInput(
-            tuple(p.number for p in self.pairs), self.rounds, self.alive, self.settings.match_points
+            tuple(p.number for p in self.pairs), self.rounds, self.still_in, self.settings.match_points
         )
+
+
+def _both_out_settled(match: ContestMatch | None) -> bool:
+    return match is not None and match.status.is_settled and match.result is not None and match.winner is None
 
 
 # ---------------------------------------------------------------- events
@@ -367,17 +390,26 @@ def sign_up(contest: Contest, player: Player, partner: Player | None = None, *, 
     return Step(replace(contest, entries=(*contest.entries, entry)), (SignedUp(entry),))
 
 
-def confirm_partner(contest: Contest, user_id: int) -> Step:
+def confirm_partner(
+    contest: Contest, user_id: int, *, player: Player | None = None, username: str | None = None
+) -> Step:
+    """The invited partner accepts. An invitation by ``@username`` to someone the bot had not
+    seen names a stand-in (:func:`~engine.contest.entrants.username_placeholder`): the
+    ``player`` pressing 接受 with that ``username`` takes its place."""
     _require(contest, ContestPhase.SIGN_UP, Refusal.SIGNUP_CLOSED)
-    invitation = invitation_for(contest.entries, user_id)
+    invitation = find_invitation(contest.entries, user_id, username)
     entry = confirmed(invitation)
+    if player is not None:
+        entry = confirmed(taking_place(contest.entries, invitation, player))
+    elif invitation.partner is not None and is_placeholder(invitation.partner):
+        raise SignupRefused(Refusal.NO_INVITATION, str(user_id))
     return Step(_swap_entry(contest, invitation, entry), (PartnerConfirmed(entry),))
 
 
-def decline_partner(contest: Contest, user_id: int) -> Step:
+def decline_partner(contest: Contest, user_id: int, *, username: str | None = None) -> Step:
     """The invited partner says no; the inviter stays signed up as a single."""
     _require(contest, ContestPhase.SIGN_UP, Refusal.SIGNUP_CLOSED)
-    invitation = invitation_for(contest.entries, user_id)
+    invitation = find_invitation(contest.entries, user_id, username)
     entry = as_single(invitation)
     return Step(_swap_entry(contest, invitation, entry), (PartnerDeclined(entry),))
 

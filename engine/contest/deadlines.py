@@ -29,11 +29,21 @@ DEFAULT_REMINDERS: Final = (timedelta(hours=48), timedelta(hours=24))
 _FORM: Final = re.compile(r"^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2}))?$")
 
 
+MAX_ZONE_NAME: Final = 64
+"""The longest IANA zone name is 32 characters; a longer ``tz=`` is not a zone (a 300-character
+name made the file system refuse the look-up with OSError)."""
+
+MAX_AHEAD: Final = timedelta(days=366 * 2)
+"""How far ahead a deadline may be: beyond it, it is a typing error (``9999-12-31``)."""
+
+
 def zone(name: str) -> ZoneInfo:
     """The named IANA zone, or :class:`ScheduleRefused` for an unknown name."""
+    if not name or len(name) > MAX_ZONE_NAME:
+        raise ScheduleRefused(Refusal.BAD_DEADLINE, f"unknown time zone {name[:MAX_ZONE_NAME]!r}")
     try:
         return ZoneInfo(name)
-    except (ZoneInfoNotFoundError, ValueError) as error:
+    except (ZoneInfoNotFoundError, ValueError, OSError) as error:
         raise ScheduleRefused(Refusal.BAD_DEADLINE, f"unknown time zone {name!r}") from error
 
 
@@ -62,15 +72,27 @@ class Deadline:
         if found is None:
             raise ScheduleRefused(Refusal.BAD_DEADLINE, text)
         year, month, day, hour, minute = found.groups()
+        where = zone(zone_name)
         try:
             day_ = date(int(year), int(month), int(day))
             if hour is None:
-                return cls.through_day(day_, zone_name)
-            last = time(int(hour), int(minute))
-        except ValueError as error:
+                deadline = cls.through_day(day_, zone_name)
+            else:
+                local = datetime.combine(day_, time(int(hour), int(minute)), tzinfo=where)
+                deadline = cls(local.astimezone(UTC) + timedelta(minutes=1), zone_name)
+            str(deadline)  # it can be shown (the last minute, in its zone)
+        except (ValueError, OverflowError) as error:  # 9999-12-31, 0001-01-01T00:00 in Tokyo
             raise ScheduleRefused(Refusal.BAD_DEADLINE, text) from error
-        local = datetime.combine(day_, last, tzinfo=zone(zone_name))
-        return cls(local.astimezone(UTC) + timedelta(minutes=1), zone_name)
+        return deadline
+
+    def check_ahead(self, now: datetime) -> Deadline:
+        """This deadline, if it is still ahead of ``now`` and within :data:`MAX_AHEAD`: a
+        deadline that has passed would open a contest whose card shows it in the past."""
+        if self.closes_at <= aware(now):
+            raise ScheduleRefused(Refusal.DEADLINE_PASSED, str(self))
+        if self.closes_at - aware(now) > MAX_AHEAD:
+            raise ScheduleRefused(Refusal.DEADLINE_TOO_FAR, str(self))
+        return self
 
     @classmethod
     def through_day(cls, day: date, zone_name: str = DEFAULT_ZONE) -> Deadline:

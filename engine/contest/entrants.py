@@ -17,17 +17,22 @@ The draw of entrants, exactly (lots as in :mod:`engine.contest.lots`):
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
 from engine.contest.errors import DrawRefused, Refusal, SignupRefused
 from engine.contest.lots import DrawSeed
+from engine.names import clean_name
 
 
 @dataclass(frozen=True, slots=True)
 class Player:
     user_id: int
     name: str
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "name", clean_name(self.name))  # also names stored before
 
 
 @dataclass(frozen=True, slots=True)
@@ -83,6 +88,43 @@ def add_entry(entries: Sequence[Entry], player: Player, partner: Player | None, 
     if partner is not None and entry_of(entries, partner.user_id) is not None:
         raise SignupRefused(Refusal.PARTNER_TAKEN, str(partner.user_id))
     return Entry(player, partner, tag=tag.strip())
+
+
+def username_placeholder(username: str) -> Player:
+    """The partner of an invitation by ``@username`` to someone the bot has not seen yet (in
+    privacy mode a bot sees only commands and presses): a stand-in with a negative id, which
+    no Telegram user has, named ``@username``. Whoever presses 接受 with that username takes
+    the place (:func:`claim_invitation`); the same username always gives the same stand-in."""
+    key = username.strip().lstrip("@").casefold()
+    digest = hashlib.sha256(key.encode()).digest()
+    return Player(-1 - int.from_bytes(digest[:6], "big"), "@" + username.strip().lstrip("@"))
+
+
+def is_placeholder(player: Player) -> bool:
+    return player.user_id < 0
+
+
+def find_invitation(entries: Sequence[Entry], user_id: int, username: str | None = None) -> Entry:
+    """The unconfirmed invitation naming ``user_id``, else the one naming the stand-in of their
+    ``username`` (:func:`username_placeholder`); NO_INVITATION otherwise."""
+    try:
+        return invitation_for(entries, user_id)
+    except SignupRefused:
+        if not username:
+            raise
+    return invitation_for(entries, username_placeholder(username).user_id)
+
+
+def taking_place(entries: Sequence[Entry], invitation: Entry, player: Player) -> Entry:
+    """``invitation`` with ``player`` in its stand-in's place (the invitation by @username);
+    refused when ``player`` is signed up already."""
+    if invitation.partner is None or not is_placeholder(invitation.partner):
+        return invitation
+    if entry_of(entries, player.user_id) is not None:
+        raise SignupRefused(Refusal.ALREADY_SIGNED_UP, str(player.user_id))
+    if player.user_id == invitation.player.user_id:
+        raise SignupRefused(Refusal.SELF_PARTNER)
+    return replace(invitation, partner=player)
 
 
 def invitation_for(entries: Sequence[Entry], user_id: int) -> Entry:

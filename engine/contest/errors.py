@@ -59,6 +59,8 @@ class Refusal(Enum):
     # schedule
     NOT_SELF_SCHEDULED = "not_self_scheduled"
     BAD_DEADLINE = "bad_deadline"
+    DEADLINE_PASSED = "deadline_passed"
+    DEADLINE_TOO_FAR = "deadline_too_far"
     NOT_PHYSICAL = "not_physical"  # a table clock for a round played through the bot
     NOT_TIMED = "not_timed"  # the rules set no time limit
     UNKNOWN_TABLE = "unknown_table"

@@ -85,7 +85,7 @@ FAMILY_COLUMNS: Mapping[Family, tuple[Column, ...]] = {
 
 KNOCKOUT_FAMILIES = frozenset({Family.KNOCKOUT, Family.POINTS_KNOCKOUT, Family.SCORE_KNOCKOUT})
 THIRD_PLACE_STAGE = "third_place"  # a pair whose last match was the match for 3rd
-_OWN_STAGES = frozenset({"prelim", "qualifying", "repechage", "quarter", "semi", "final", "a_v_b"})
+OWN_STAGES = frozenset({"prelim", "qualifying", "repechage", "quarter", "semi", "final", "a_v_b"})
 
 
 @dataclass(frozen=True, slots=True)
@@ -163,6 +163,7 @@ class Standings:
     rounds: int  # rounds drawn so far
     provisional: bool  # not decided yet: the order may still change
     complete: int = 0  # rounds with every match settled (the provisional order is "after" them)
+    ranked: bool = True  # some result is in: before one, nobody has a rank (shown as none)
 
 
 @dataclass(frozen=True, slots=True)
@@ -220,8 +221,15 @@ def contest_standings(contest: Contest) -> Standings:
     rows.sort(key=lambda r: (r.rank, r.number))
     family = contest.format.family
     complete = sum(1 for played in contest.rounds if played.is_complete)
+    ranked = any(m.status.is_settled for r in contest.rounds for m in r.matches) or bool(contest.withdrawals)
     return Standings(
-        family, family_columns(contest), tuple(rows), len(contest.rounds), not is_decided(contest), complete
+        family,
+        family_columns(contest),
+        tuple(rows),
+        len(contest.rounds),
+        not is_decided(contest),
+        complete,
+        ranked,
     )
 
 
@@ -285,7 +293,7 @@ def stage_of(contest: Contest, played: Round) -> str:
     """A round's stage: its own (精方 ``prelim``, ``qualifying``, ``repechage``, ``quarter``,
     ``semi``, ``final``; 002-E ``a_v_b``), else for a knockout whose rounds are named by the
     field left: ``final`` (two pairs), ``semi`` (3–4), ``last8`` (5–8); else ``""`` (by number)."""
-    if played.stage in _OWN_STAGES:
+    if played.stage in OWN_STAGES:
         return played.stage
     fmt = contest.format
     if fmt.family not in KNOCKOUT_FAMILIES or not fmt.named_rounds:
@@ -313,7 +321,7 @@ def _mark(contest: Contest, round_number: int, number: int) -> Mark:
 def _status(contest: Contest, number: int) -> PairStatus:
     if any(w.number == number for w in contest.withdrawals):
         return PairStatus.WITHDRAWN
-    if number not in contest.alive:
+    if number not in contest.still_in:  # out as soon as its loss is in, not at the round's end
         return PairStatus.OUT
     decided = is_decided(contest)
     return PairStatus.CHAMPION if decided and contest.alive == (number,) else PairStatus.ALIVE
@@ -419,7 +427,7 @@ def _csv_names(column: Column, rounds: int) -> tuple[str, ...]:
 
 
 def _standing_row(table: Standings, s: StandingRow) -> tuple[Cell, ...]:
-    cells: list[Cell] = [s.number, s.names, int(s.by_lot), s.status.value, s.rank]
+    cells: list[Cell] = [s.number, s.names, int(s.by_lot), s.status.value, s.rank if table.ranked else None]
     for column in table.columns:
         cells.extend(_csv_cells(s, column))
     cells.extend((int(table.provisional), s.place, s.prize))

@@ -12,6 +12,7 @@ import asyncio
 import contextlib
 import functools
 import logging
+import re
 from datetime import datetime
 from typing import NamedTuple
 
@@ -57,6 +58,7 @@ from engine.contest import (
     report_text,
     sign_up,
     start_clock,
+    username_placeholder,
     withdraw,
 )
 from handlers.contest.desk import GROUP, MIRROR_LANE, WECHAT, ContestDesk, card_keyboard
@@ -106,16 +108,22 @@ async def reply(
     markup: InlineKeyboardMarkup | None = None,
     *,
     owed: bool = False,
+    quote: bool = True,
 ) -> None:
     """An answer to one person's command (HTML), queued in the chat's reply queue.
 
     ``owed``: a question only an organiser can ask, whose buttons they must get even when they
-    ask it again at once (an ordinary reply repeated within seconds is coalesced away)."""
+    ask it again at once (an ordinary reply repeated within seconds is coalesced away).
+    ``quote=False``: not as a reply (the command was deleted: Telegram refuses a reply to it)."""
     locale = await _locale(context, message.chat)
 
     async def send() -> None:
         await message.reply_text(
-            text, parse_mode=ParseMode.HTML, reply_markup=markup, disable_web_page_preview=True
+            text,
+            parse_mode=ParseMode.HTML,
+            reply_markup=markup,
+            disable_web_page_preview=True,
+            do_quote=quote,
         )
 
     context.services.replies.send(message, text, send, locale, owed=owed)
@@ -210,7 +218,8 @@ async def contest_command(update: Update, context: Context) -> None:
     args = list(context.args or [])
     sub = args[0].lower() if args else ""
     if sub == "help":
-        await reply(context, message, texts.formats_help(locale))
+        help_text = texts.format_help(args[1], locale) if len(args) > 1 else texts.formats_help(locale)
+        await reply(context, message, help_text)
         return
     if sub == "wechat":
         await _wechat(context, message, user, args[1:], locale)
@@ -249,7 +258,7 @@ async def _new(context: Context, message: Message, user: User, args: list[str], 
         return
     desk = desk_of(context)
     try:
-        new = parse_new(args)
+        new = parse_new(args, now=desk.clock())
         contest = open_contest(
             name=new.name,
             organiser_id=user.id,
@@ -294,7 +303,7 @@ async def _deadline(
         await reply(context, message, texts.problem_text("usage_deadline", "", locale))
         return
     try:
-        deadline = Deadline.parse(args[0], stored.contest.settings.zone_name)
+        deadline = Deadline.parse(args[0], stored.contest.settings.zone_name).check_ahead(_now(context))
     except ContestError as error:
         await reply(context, message, texts.refusal_text(error.code, locale))
         return
@@ -318,9 +327,11 @@ async def _wechat(context: Context, message: Message, user: User, args: list[str
     """/contest wechat [NAME] URL|off — in a private chat only: the URL holds the robot's secret
     key. The answer names the contest; an organiser of several names it, or picks it by button."""
     if message.chat.type != Chat.PRIVATE:
+        deleted = False
         with contextlib.suppress(TelegramError):  # the key was shown to the group: take it away if we may
-            await message.delete()
-        await reply(context, message, texts.problem_text("private_only", "", locale))
+            deleted = await message.delete()
+        # the answer cannot quote a deleted message ("message to be replied not found")
+        await reply(context, message, texts.problem_text("private_only", "", locale), quote=not deleted)
         return
     if not args:
         await reply(context, message, texts.problem_text("usage_wechat", "", locale))
@@ -432,6 +443,10 @@ async def signup_command(update: Update, context: Context) -> None:
     await reply(context, message, text, markup)
 
 
+_USERNAME = re.compile(r"[A-Za-z0-9_]{1,32}")
+"""What a Telegram username may hold (letters, digits, underscores; at most 32)."""
+
+
 async def _partner(context: Context, message: Message) -> Player | None:
     """The partner named by a text mention, a reply, or an @username the bot has seen."""
     for entity in message.entities:
@@ -439,8 +454,12 @@ async def _partner(context: Context, message: Message) -> Player | None:
             return Player(entity.user.id, display_name(entity.user))
     for word in message.text.split()[1:] if message.text else []:
         if word.startswith("@"):
+            if not _USERNAME.fullmatch(word[1:]):
+                return None
             known = await context.services.db.contest_links.user_by_username(username=word)
-            return Player(*known) if known is not None else None
+            # not seen yet (privacy mode: a bot sees only commands and presses): invited by the
+            # username, and whoever presses 接受 with it takes the place
+            return Player(*known) if known is not None else username_placeholder(word)
     replied = message.reply_to_message
     if replied is not None and replied.from_user is not None and not replied.from_user.is_bot:
         return Player(replied.from_user.id, display_name(replied.from_user))
@@ -477,7 +496,7 @@ async def round_command(update: Update, context: Context) -> None:
     sub = args[0].lower()
     if sub == "next":
         try:
-            schedule = parse_schedule(args[1:], stored.contest.settings.zone_name)
+            schedule = parse_schedule(args[1:], stored.contest.settings.zone_name, now=_now(context))
         except ArgProblem as problem:
             await reply(context, message, texts.problem_text(problem.code, problem.detail, locale))
             return
@@ -611,6 +630,10 @@ async def _report(update: Update, context: Context, text: str, *, explicit: bool
             await reply(context, message, texts.problem_text("no_contest", "", locale))
         return
     event = stored.contest.settings.event_word
+    if message.forward_origin is not None:  # someone else's line, or an old one: not a report
+        if explicit or text.strip().startswith(event):
+            await reply(context, message, texts.problem_text("forwarded_report", "", locale))
+        return
     if explicit and not text.strip().startswith(event) and text.strip():
         text = event + text.strip()  # a reply to the pairings may say just 3组
     desk = desk_of(context)
@@ -782,8 +805,8 @@ async def _press(
     commands = {
         ContestOp.SIGN_UP: lambda c: sign_up(c, me),
         ContestOp.WITHDRAW: lambda c: withdraw(c, user.id, now=desk.clock()),
-        ContestOp.PARTNER_YES: lambda c: confirm_partner(c, user.id),
-        ContestOp.PARTNER_NO: lambda c: decline_partner(c, user.id),
+        ContestOp.PARTNER_YES: lambda c: confirm_partner(c, user.id, player=me, username=user.username),
+        ContestOp.PARTNER_NO: lambda c: decline_partner(c, user.id, username=user.username),
         ContestOp.CONFIRM: lambda c: confirm(c, code=press.arg, by=user.id, now=desk.clock()),
         ContestOp.DISPUTE: lambda c: dispute(c, code=press.arg, by=user.id, now=desk.clock()),
         ContestOp.CLOSE_YES: lambda c: close_round(c, now=desk.clock()),

@@ -195,7 +195,7 @@ class ContestDesk:
                     what = "draw" if played.number == 1 else "round"
                     body = texts.round_text(contest, played.number, "zh")
                     if what == "draw":
-                        body = texts.draw_text(contest, "zh") + "\n\n" + body
+                        body = texts.draw_message(contest, "zh")
                     posts.append(
                         ({"what": what, "round": played.number}, f"round:{played.number}", plain(body))
                     )
@@ -359,7 +359,7 @@ class ContestDesk:
             shown = await self.db.contest_links.messages_of(contest_id=stored.id, round_=number)
             text = texts.round_text(stored.contest, number, locale)
             if number == 1:
-                text = texts.draw_text(stored.contest, locale) + "\n\n" + text
+                text = texts.draw_message(stored.contest, locale)
             markup = self.play_keyboard(stored, number, locale)
         for chat_id, message_id in shown:
             try:
@@ -398,9 +398,10 @@ class ContestDesk:
         contest, what = stored.contest, str(payload["what"])
         if what in ("draw", "round"):
             number = int(payload["round"])
-            text = texts.round_text(contest, number, locale)
-            if what == "draw":
-                text = texts.draw_text(contest, locale) + "\n\n" + text
+            if what == "draw":  # the draw and round 1, within Telegram's 4,096 characters
+                text = texts.draw_message(contest, locale)
+            else:
+                text = texts.round_text(contest, number, locale)
             return text, self.play_keyboard(stored, number, locale)
         if what in ("details", "dispute", "decision"):
             match = contest.match_by_code(str(payload["code"]))

@@ -119,9 +119,21 @@ def _body(request_data: RequestData | None) -> Any:
         return None
     if not request_data.contains_files:
         return request_data.json_parameters
-    form = aiohttp.FormData()
+    # quote_fields=False: names as RFC 7578 (and browsers, and PTB's own httpx) send them, raw
+    # UTF-8 with " and \ escaped. aiohttp's default percent-encodes them, and Telegram shows
+    # the encoding itself: 测试杯.csv arrived as %E6%B5%8B%E8%AF%95%E6%9D%AF.csv.
+    form = aiohttp.FormData(quote_fields=False)
     for name, value in request_data.json_parameters.items():
         form.add_field(name, value)
     for name, (filename, content, mime_type) in request_data.multipart_data.items():
-        form.add_field(name, content, filename=filename, content_type=mime_type)
+        form.add_field(name, content, filename=_header_safe(filename), content_type=mime_type)
     return form
+
+
+_CONTROL = {code: f"%{code:02X}" for code in range(0x20) if code != 0x1B}
+
+
+def _header_safe(filename: str) -> str:
+    """A file name that cannot break its header line: control characters (CR, LF…)
+    percent-encoded as httpx does; quotes and backslashes are escaped by aiohttp."""
+    return filename.translate(_CONTROL)

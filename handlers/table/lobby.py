@@ -13,6 +13,7 @@ from telegram import CallbackQuery, Chat, InlineKeyboardMarkup, Message, Update,
 from telegram.constants import ChatMemberStatus, ParseMode
 from telegram.error import BadRequest, TelegramError
 
+from engine.names import clean_name
 from engine.policies import next_difficulty
 from engine.rules import PRESETS
 from handlers.platform.context import Context
@@ -41,7 +42,8 @@ AI_NAMES = ("AI 甲", "AI 乙", "AI 丙", "AI 丁")
 
 
 def display_name(user: User) -> str:
-    return (user.full_name or user.username or str(user.id))[:32]
+    """The name the bot stores and shows: bidi controls and zero-width characters removed."""
+    return (clean_name(user.full_name or "").strip() or user.username or str(user.id))[:32]
 
 
 async def is_manager(context: Context, table: LiveTable, user_id: int) -> bool:

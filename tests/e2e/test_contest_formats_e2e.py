@@ -159,13 +159,11 @@ class Organised:
         self, match: ContestMatch, winner: int, levels: str = "", *, lost_at: str = "10"
     ) -> None:
         """The table's recorder wrote the final levels: entered by the organiser's ``/result``
-        with the figures (``levels`` in the match's pair order, with ``time`` when the clock
-        ended it; else the winner passed A and the losers reached ``lost_at``)."""
+        with the figures (``levels`` the winner's first, with ``time`` when the clock ended it;
+        else the winner passed A and the losers reached ``lost_at``)."""
         after = await self.newest_id()
-        if levels:
-            figures = f"levels={levels} time"
-        else:
-            figures = f"levels=A:{lost_at}" if winner == match.pairs[0] else f"levels={lost_at}:A"
+        # the winner's figures first, whichever pair the pairing message lists first
+        figures = f"levels={levels} time" if levels else f"levels=A:{lost_at}"
         await self.telegram.send(
             self.organiser, self.group, f"/result {match.code} {winner} {figures} 记分表"
         )

@@ -4,6 +4,7 @@ real database (stored, reloaded, scored)."""
 
 from __future__ import annotations
 
+from dataclasses import replace
 from fractions import Fraction
 from pathlib import Path
 from typing import Any, cast
@@ -94,7 +95,7 @@ def test_levels_give_a_swiss_result_its_level_difference():
     contest = drawn("swiss")
     match = contest.rounds[0].matches[0]
     first, second = match.pairs
-    decision = parse_decision([match.code, str(second), "levels=10:A", "现场"], "掼蛋")
+    decision = parse_decision([match.code, str(second), "levels=A:10", "现场"], "掼蛋")  # the winner's first
     result = decision.with_figures(contest)
     assert result.figures is not None and result.figures.winner == 1
     assert result.figures.level_difference == Fraction(13 - 8)  # past A (13 steps) against 10 (8 steps)
@@ -105,17 +106,17 @@ def test_levels_give_a_swiss_result_its_level_difference():
     assert scores[second].level_difference == 5 and scores[first].level_difference == -5
     on_time = parse_decision([match.code, str(first), "levels=6:3", "time", "现场"], "掼蛋")
     assert on_time.with_figures(contest).figures.level_difference == Fraction(3)  # type: ignore[union-attr]
-    at_ten = parse_decision([match.code, str(second), "levels=A:10", "现场"], "掼蛋")
+    at_ten = parse_decision([match.code, str(second), "levels=10:A", "现场"], "掼蛋")
     with pytest.raises(ArgProblem) as refused:  # the winner at 10 cannot have passed A
         at_ten.with_figures(contest)
-    assert (refused.value.code, refused.value.detail) == ("bad_levels", "A:T")
+    assert (refused.value.code, refused.value.detail) == ("bad_levels", "T:A")
 
 
 def test_points_and_threes_decide_a_points_knockout_tie():
     contest = drawn("points-knockout")
     match = contest.rounds[0].matches[0]
     first, second = match.pairs
-    wrong = parse_decision([match.code, str(second), "10:10", "3s=3:2", "现场"], "掼蛋").with_figures(contest)
+    wrong = parse_decision([match.code, str(second), "10:10", "3s=2:3", "现场"], "掼蛋").with_figures(contest)
     assert wrong.figures is not None and wrong.figures.three_point_deals == (3, 2)
     with pytest.raises(ContestError) as refused:  # more 3-point deals win a tie (001-A)
         decide(contest, code=match.code, result=wrong, by=ORGANISER, reason="现场", now=ON_TIME)
@@ -128,9 +129,38 @@ def test_points_and_threes_decide_a_points_knockout_tie():
 def test_without_levels_or_threes_the_result_is_unchanged():
     contest = drawn("wechat-knockout")  # a 6-deal points match (000-E)
     match = contest.rounds[0].matches[0]
-    for words in (["现场"], ["9:5", "现场"]):
-        decision = parse_decision([match.code, str(match.pairs[1]), *words], "掼蛋")
-        assert decision.with_figures(contest) == decision.result
+    decision = parse_decision([match.code, str(match.pairs[1]), "现场"], "掼蛋")
+    assert decision.with_figures(contest) == decision.result
+    decision = parse_decision([match.code, str(match.pairs[1]), "9:5", "现场"], "掼蛋")
+    assert decision.with_figures(contest) == replace(decision.result, points=(5, 9))  # the match's order
+
+
+@pytest.mark.parametrize("listed", [0, 1])
+def test_figures_are_the_winners_first_and_a_contradiction_is_refused(listed: int) -> None:
+    """/result CODE 6 9:5: 6组 won 9 to 5, whether it is listed first or second (issue 18.10)."""
+    contest = drawn("wechat-knockout")
+    match = contest.rounds[0].matches[0]
+    winner, loser = match.pairs[listed], match.pairs[1 - listed]
+    result = parse_decision([match.code, str(winner), "9:5", "现场"], "掼蛋").with_figures(contest)
+    assert result.points is not None and result.points[listed] == 9 and result.points[1 - listed] == 5
+    decided = decide(contest, code=match.code, result=result, by=ORGANISER, reason="现场", now=ON_TIME)
+    assert decided.contest.match_by_code(match.code).winner == winner
+    with pytest.raises(ArgProblem) as refused:
+        parse_decision([match.code, str(winner), "5:9", "现场"], "掼蛋").with_figures(contest)
+    assert refused.value.code == "figures_contradict"
+    assert refused.value.detail == f"{winner}组 5:9 {loser}组"
+    answer = texts.problem_text(refused.value.code, refused.value.detail, "zh")
+    assert f"{winner}组 5:9 {loser}组" in answer and "先写胜方" in answer
+
+
+def test_levels_on_time_that_give_the_winner_less_are_refused() -> None:
+    contest = drawn("swiss")
+    match = contest.rounds[0].matches[0]
+    with pytest.raises(ArgProblem) as refused:
+        parse_decision([match.code, str(match.pairs[1]), "levels=3:6", "time", "现场"], "掼蛋").with_figures(
+            contest
+        )
+    assert refused.value.code == "figures_contradict"
 
 
 # ---------------------------------------------------------------- through the desk

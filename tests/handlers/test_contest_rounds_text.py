@@ -12,6 +12,7 @@ from engine.contest.errors import ScheduleRefused
 from engine.contest.movement import drawn_groups
 from handlers.contest.service import texts
 from handlers.contest.service.args import ArgProblem, parse_schedule
+from handlers.contest.service.views import plain
 from tests.engine.contest.support import ON_TIME, report_win, signed_up
 
 ZONE = "Asia/Shanghai"
@@ -117,8 +118,21 @@ def test_a_swiss_bye_scores_a_win_and_says_so() -> None:
 
 
 def test_contest_help_describes_every_format_in_the_players_language() -> None:
-    """Chinese by default: every format's description is shown in Chinese (it was English)."""
-    zh, en = texts.formats_help("zh"), texts.formats_help("en")
+    """Chinese by default: every format's description is shown in Chinese (it was English),
+    one format at a time (/contest help FORMAT)."""
     for fmt in FORMATS.values():
+        zh, en = texts.format_help(fmt.name, "zh"), texts.format_help(fmt.name.upper(), "en")
         assert fmt.description_zh and fmt.description_zh in zh and fmt.description not in zh
-        assert fmt.description in en
+        assert fmt.description in en and fmt.title_zh in zh
+
+
+def test_contest_help_is_a_short_list_naming_every_format() -> None:
+    """It was ~2,000 characters of every format's rules in one message (issue 18.14)."""
+    for locale in ("zh", "en"):
+        short = texts.formats_help(locale)
+        assert len(plain(short)) <= 1500, len(plain(short))
+        assert all(f"<code>{fmt.name}</code>" in short for fmt in FORMATS.values())
+        assert not any(fmt.description_zh in short or fmt.description in short for fmt in FORMATS.values())
+        assert "/contest help" in short and "6 9:5" in short
+    unknown = texts.format_help("nope", "zh")
+    assert "nope" in unknown and all(fmt.name in unknown for fmt in FORMATS.values())

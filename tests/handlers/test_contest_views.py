@@ -170,3 +170,88 @@ def test_export_is_one_utf8_csv_with_the_four_tables():
     titles = [row[0] for row in rows if row and row[0].startswith("# ")]
     assert titles == ["# entrants", "# matches", "# reports", "# standings"]
     assert sum(1 for row in rows if len(row) > 3 and row[3] == "main") == 2
+
+
+@pytest.mark.parametrize(
+    "name", ['=HYPERLINK("http://evil.example/","x")', "+cmd|' /C calc'!A0", "@SUM(1)", "-2+3", "\tX", "\rX"]
+)
+def test_export_neutralises_names_a_spreadsheet_would_run(name):
+    from engine.contest import Player, sign_up
+
+    contest, _ = sign_up(signed_up(2), Player(900, name))
+    contest, _ = sign_up(contest, Player(901, name + "2"))
+    contest = draw(contest, now=ON_TIME).contest
+    rows = list(csv.reader(io.StringIO(export_csv(contest).decode("utf-8-sig"))))
+    cells = [cell for row in rows for cell in row if name in cell]
+    assert cells and all(cell.startswith("'") for cell in cells)
+    # nothing in the file starts a formula any more, but the bot's own numbers stay numbers
+    risky = [c for row in rows for c in row if c[:1] in ("=", "+", "@", "\t", "\r")]
+    assert not risky
+    assert all(c.lstrip("-").replace(".", "").isdigit() for row in rows for c in row if c.startswith("-"))
+
+
+def test_export_keeps_negative_numbers_as_numbers():
+    from handlers.contest.service.views import csv_cell
+
+    assert csv_cell(-3) == -3 and csv_cell("-0.5") == "-0.5" and csv_cell("-2+3") == "'-2+3"
+
+
+@pytest.mark.parametrize(
+    ("args", "code"),
+    [
+        (["x", "deadline=2020-01-01"], Refusal.DEADLINE_PASSED),
+        (["x", "deadline=0001-01-01"], Refusal.DEADLINE_PASSED),
+        (["x", "deadline=9999-12-31"], Refusal.BAD_DEADLINE),
+        (["x", "deadline=9999-12-31T23:59", "tz=Etc/GMT+12"], Refusal.BAD_DEADLINE),
+        (["x", "deadline=0001-01-01T00:00", "tz=Asia/Tokyo"], Refusal.BAD_DEADLINE),
+        (["x", "tz=" + "Z" * 300], Refusal.BAD_DEADLINE),
+    ],
+)
+def test_new_refuses_dates_past_or_out_of_range_with_a_clear_answer(args, code):
+    with pytest.raises(ScheduleRefused) as refused:
+        parse_new(args, now=datetime(2026, 12, 1, 12, 0, tzinfo=UTC))
+    assert refused.value.code is code
+    for locale in ("zh", "en"):
+        assert texts.refusal_text(refused.value.code, locale)
+
+
+def test_round_next_refuses_a_passed_deadline_and_an_impossible_time():
+    from handlers.contest.service.args import parse_schedule
+
+    now = datetime(2026, 12, 1, 12, 0, tzinfo=UTC)
+    with pytest.raises(ScheduleRefused):
+        parse_schedule(["deadline=2020-01-01"], "Asia/Shanghai", now=now)
+    with pytest.raises(ArgProblem):
+        parse_schedule(["at=0001-01-01T00:00"], "Asia/Tokyo", now=now)
+
+
+def test_the_bracket_of_a_redraw_knockout_names_pairs_and_shows_the_rounds_to_come():
+    """Issue 18.13: it was one narrow column of group numbers in the left third of the picture."""
+    from io import BytesIO
+
+    from PIL import Image
+
+    from render.contest import bracket_image
+
+    contest = drawn(8)  # wechat-knockout: redrawn every round
+    contest = report_text(
+        contest, reporter=contest.pair(contest.rounds[0].matches[0].pairs[0]).user_ids[0],
+        text=f"掼蛋{contest.rounds[0].matches[0].pairs[0]}组", now=ON_TIME,
+    ).contest  # fmt: skip
+    view = bracket_view(contest, "zh")
+    assert [r.name for r in view.rounds] == ["1/4决赛", "半决赛", "决赛"]
+    assert [len(r.matches) for r in view.rounds] == [4, 2, 1]
+    assert view.rounds[1].to_come and view.rounds[2].matches[0].pairs == (None, None)
+    names = [p for m in view.rounds[0].matches for p in m.pairs]
+    assert all(p is not None and "组 " in p and "/" in p for p in names)  # number and names
+    image = bracket_image(view, locale="zh")
+    assert image.width == 1080
+    right_third = image.crop((image.width * 2 // 3, 0, image.width, image.height)).convert("L")
+    assert min(right_third.getdata()) < 128  # the rounds to come are drawn there
+    assert Image.open(BytesIO(render_bracket(view, locale="zh"))).width == 1080
+
+
+def test_a_decided_knockout_shows_no_rounds_to_come():
+    contest = drawn(2)
+    contest = report_text(contest, reporter=contest.pair(1).user_ids[0], text="掼蛋1组", now=ON_TIME).contest
+    assert len(bracket_view(contest, "zh").rounds) == 1

@@ -127,3 +127,26 @@ async def test_a_request_into_a_connection_the_server_dropped_is_sent_again_once
         await request.shutdown()
         server.close()
     assert len(served) == 2 and connections == 2  # the dropped request was read once, on a new connection
+
+
+async def test_a_file_name_is_sent_as_raw_utf8_in_the_multipart_header() -> None:
+    """RFC 7578, as browsers and httpx do: 测试杯.csv, not %E6%B5%8B…; " and \\ escaped."""
+    server, url, received = await _server(b'{"ok":true,"result":true}')
+    request = AiohttpRequest()
+    await request.initialize()
+    for filename in ("测试杯.csv", 'a"b\\c.csv', "x\r\ny.csv"):
+        document = InputFile(b"group,name\r\n", filename=filename)
+        upload = RequestData(
+            [
+                RequestParameter.from_input("chat_id", 7),
+                RequestParameter.from_input("caption", "测试杯"),
+                RequestParameter.from_input("document", document),
+            ]
+        )
+        await request.do_request(url, "POST", upload)
+    await request.shutdown()
+    server.close()
+    assert 'filename="测试杯.csv"'.encode() in received[0] and b"%E6%B5%8B" not in received[0]
+    assert "测试杯".encode() in received[0]  # the caption as it is
+    assert b'filename="a\\"b\\\\c.csv"' in received[1]
+    assert b'filename="x%0D%0Ay.csv"' in received[2]

@@ -10,8 +10,8 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
-from datetime import datetime
-from typing import Final
+from datetime import UTC, datetime
+from typing import Final, TypeVar
 
 from engine.cards import Rank, parse_rank
 from engine.contest import (
@@ -31,6 +31,7 @@ from engine.contest.deadlines import zone
 from engine.contest.errors import Refusal, ResultRefused
 from engine.errors import InvalidCards
 from engine.figures import reported_figures
+from engine.names import clean_name
 
 MAX_NAME: Final = 60  # characters of a contest name
 MAX_REASON: Final = 300
@@ -62,9 +63,10 @@ class NewContest:
     deadline_text: str | None  # parsed once the zone is known
 
 
-def parse_new(args: Sequence[str]) -> NewContest:
+def parse_new(args: Sequence[str], now: datetime | None = None) -> NewContest:
     """``NAME [format=…] [preset=…] [deadline=YYYY-MM-DD[THH:MM]] [tz=…] [event=…] [prizes=…]
-    [late_out=N]`` (N lateness forfeits in a row disqualify, §3.14)."""
+    [late_out=N]`` (N lateness forfeits in a row disqualify, §3.14). With ``now``, a deadline
+    that has passed (or is years ahead) is refused."""
     words, options = _split(args)
     name = " ".join(words).strip()
     if not name:
@@ -90,7 +92,8 @@ def parse_new(args: Sequence[str]) -> NewContest:
         settings = replace(settings, late_disqualify_after=_late_out(options["late_out"]))
     deadline = options.get("deadline")
     if deadline is not None:
-        settings = replace(settings, deadline=Deadline.parse(deadline, settings.zone_name))
+        parsed = Deadline.parse(deadline, settings.zone_name)
+        settings = replace(settings, deadline=parsed if now is None else parsed.check_ahead(now))
     return NewContest(name, settings, deadline)
 
 
@@ -133,9 +136,11 @@ def parse_prizes(text: str) -> tuple[PrizeTier, ...]:
 @dataclass(frozen=True, slots=True)
 class Decision:
     """``/result CODE WINNER [9:5] [levels=A:10] [3s=2:1] [time] [extra] REASON…``; every pair
-    of figures follows the match's pairs (the pairing message's order). ``/result CODE draw
-    levels=K:10 REASON`` records a match nobody won (001-B's time-out): its ``result`` is a
-    placeholder until :meth:`with_figures` scores the levels under the round's rules."""
+    of figures is written **the winner's first**, as people write a score (``6 9:5``: 6组 has
+    9, whichever pair the pairing message lists first); :meth:`with_figures` puts them in the
+    match's order. ``/result CODE draw levels=K:10 REASON`` records a match nobody won (001-B's
+    time-out; its levels in the pairing message's order): its ``result`` is a placeholder until
+    :meth:`with_figures` scores the levels under the round's rules."""
 
     code: str
     result: MatchResult
@@ -146,10 +151,12 @@ class Decision:
     no_winner: bool = False  # the clock ended it and nobody won (001-B): levels required
 
     def with_figures(self, contest: Contest) -> MatchResult:
-        """The result with the engine's figures (级差, round score, 3-point deals) read from the
-        typed ones under the match's rules, so scored formats (Swiss, movement, 积分淘汰) rank
-        it like a bot table; with ``3s=`` a points match's points are checked against its
-        tie-break. Without levels or 3-point deals (or for both out) the result is unchanged."""
+        """The result with its figures in the match's order and the engine's figures (级差,
+        round score, 3-point deals) read from the typed ones under the match's rules, so
+        scored formats (Swiss, movement, 积分淘汰) rank it like a bot table; with ``3s=`` a
+        points match's points are checked against its tie-break. Figures that contradict the
+        named winner (fewer points, or a lower level) are refused (``figures_contradict``,
+        with what was understood)."""
         result = self.result
         winner = result.winner
         if self.no_winner and self.levels is not None:
@@ -159,25 +166,47 @@ class Decision:
             return MatchResult(None, PlayMethod.ORGANISER, figures=figures)
         if winner is None:
             return result
-        if self.levels is None and self.threes is None:
-            return result  # points alone are kept as before (scores read them from the result)
         match = contest.match_by_code(self.code)
-        rules = contest.round_rules(match.round)
         if winner not in match.pairs:
+            if self.levels is None and self.threes is None:
+                return result  # the desk refuses it, with the match's own refusal
             raise ResultRefused(Refusal.BAD_RESULT, f"{winner} is not in {match.pairs}")
         index = match.pairs.index(winner)
-        passed_a = self.levels is not None and not self.on_time
-        if passed_a and self.levels is not None and self.levels[index] is not Rank.ACE:
-            raise ArgProblem("bad_levels", f"{self.levels[0].char}:{self.levels[1].char}")
+        loser = match.pairs[1 - index]
+        self._check(winner, loser)
+
+        def ordered(pair: tuple[_T, _T]) -> tuple[_T, _T]:
+            return pair if index == 0 else (pair[1], pair[0])
+
+        points = ordered(result.points) if result.points is not None else None
+        result = replace(result, points=points)
+        if self.levels is None and self.threes is None:
+            return result  # points alone are kept as before (scores read them from the result)
+        rules = contest.round_rules(match.round)
         figures = reported_figures(
             rules,
             winner=index,
-            levels=self.levels or (Rank.TWO, Rank.TWO),
-            passed_a=passed_a,
-            points=result.points or (0, 0),
-            three_point_deals=self.threes or (0, 0),
+            levels=ordered(self.levels) if self.levels is not None else (Rank.TWO, Rank.TWO),
+            passed_a=self.levels is not None and not self.on_time,
+            points=points or (0, 0),
+            three_point_deals=ordered(self.threes) if self.threes is not None else (0, 0),
         )
         return replace(result, figures=figures)
+
+    def _check(self, winner: int, loser: int) -> None:
+        """The figures, the winner's first, must not say the other pair won."""
+        points, levels = self.result.points, self.levels
+        if levels is not None and not self.on_time and levels[0] is not Rank.ACE:
+            raise ArgProblem("bad_levels", f"{levels[0].char}:{levels[1].char}")
+        if points is not None and points[0] < points[1]:
+            raise ArgProblem("figures_contradict", f"{winner}组 {points[0]}:{points[1]} {loser}组")
+        if levels is not None and self.on_time and levels[0] < levels[1]:
+            raise ArgProblem(
+                "figures_contradict", f"{winner}组 levels={levels[0].char}:{levels[1].char} {loser}组"
+            )
+
+
+_T = TypeVar("_T")
 
 
 def parse_decision(args: Sequence[str], event_word: str) -> Decision:
@@ -264,7 +293,7 @@ def parse_signup(args: Sequence[str], uses_tags: str) -> SignupWords:
             raise ArgProblem("repeated_option", "tag")
         if not uses_tags:
             raise ArgProblem("tag_not_used")
-        tag = value.strip()
+        tag = clean_name(value).strip()
         if uses_tags == "slot":
             tag = tag.upper()
             if tag not in ("A", "B"):
@@ -285,7 +314,7 @@ def _winner(word: str, event_word: str) -> int | None:
         raise ArgProblem("bad_winner", word[:20]) from error
 
 
-def parse_schedule(args: Sequence[str], zone_name: str) -> Schedule | None:
+def parse_schedule(args: Sequence[str], zone_name: str, now: datetime | None = None) -> Schedule | None:
     """``/round next [at=YYYY-MM-DDTHH:MM] [place=6楼会议室]`` (a fixed time and place, in the
     contest's zone), ``[deadline=YYYY-MM-DD[THH:MM]]`` (self-scheduled) or ``[bot]``; None: the
     format's default. Words after ``place=`` without ``=`` belong to the place."""
@@ -312,6 +341,8 @@ def parse_schedule(args: Sequence[str], zone_name: str) -> Schedule | None:
             venue.append(value.strip())
         elif key == "deadline":
             deadline = Deadline.parse(value, zone_name)
+            if now is not None:
+                deadline.check_ahead(now)
         else:
             raise ArgProblem("usage_round", key[:20])
     place = " ".join(v for v in venue if v)[:MAX_VENUE]
@@ -329,9 +360,12 @@ def _local_time(text: str, zone_name: str) -> datetime:
     if found is None:
         raise ArgProblem("bad_time", text[:20])
     year, month, day, hour, minute = (int(part) for part in found.groups())
+    where = zone(zone_name)
     try:
-        return datetime(year, month, day, hour, minute, tzinfo=zone(zone_name))
-    except ValueError as error:
+        moment = datetime(year, month, day, hour, minute, tzinfo=where)
+        moment.astimezone(UTC)  # 0001-01-01T00:00 east of UTC is before datetime.min
+        return moment
+    except (ValueError, OverflowError) as error:
         raise ArgProblem("bad_time", text[:20]) from error
 
 

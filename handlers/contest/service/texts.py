@@ -121,6 +121,8 @@ def refusal_text(code: Refusal, locale: str) -> str:
         Refusal.BAD_DEADLINE: _(
             "The deadline cannot be read: use YYYY-MM-DD or YYYY-MM-DDTHH:MM (and a known tz=).", locale
         ),
+        Refusal.DEADLINE_PASSED: _("That deadline has already passed: give one still ahead.", locale),
+        Refusal.DEADLINE_TOO_FAR: _("That deadline is too far ahead: at most two years from now.", locale),
         Refusal.UNKNOWN_FORMAT: _("Unknown contest format. /contest help lists them.", locale),
     }
     return texts.get(code, _("That is not possible right now.", locale))
@@ -163,13 +165,19 @@ def problem_text(code: str, detail: str, locale: str) -> str:
         "reason_missing": _("A decision needs a reason: /result CODE WINNER REASON.", locale),
         "bad_winner": _("“{name}” is not a group number.", locale, name=shown),
         "bad_levels": _(
-            "“{name}”: write the final levels as levels=A:10, the match's first pair first "
+            "“{name}”: write the final levels as levels=A:10, the winner's first "
             "(the winner at A unless the clock ended the match: add time).",
             locale,
             name=shown,
         ),
         "bad_threes": _(
-            "“{name}”: write the 3-point deals as 3s=2:1, the match's first pair first.", locale, name=shown
+            "“{name}”: write the 3-point deals as 3s=2:1, the winner's first.", locale, name=shown
+        ),
+        "figures_contradict": _(
+            "Understood: {name}. The figures come the winner's first (/result CODE 6 9:5: 6组 has 9), "
+            "and these give the winner less: nothing was recorded. Check the winner and the figures.",
+            locale,
+            name=shown,
         ),
         "tag_not_used": _("This contest's format uses no tag=; sign up without it.", locale),
         "bad_slot": _("“{name}” is not a time slot: write tag=A or tag=B.", locale, name=shown),
@@ -184,6 +192,9 @@ def problem_text(code: str, detail: str, locale: str) -> str:
         "group_only": _("Use this in the contest's group.", locale),
         "private_only": _(
             "For your safety, send the webhook address only in a private chat with the bot.", locale
+        ),
+        "forwarded_report": _(
+            "A forwarded message is not a report: a player of the match types it here.", locale
         ),
         "no_partner": _(
             "I do not know {name} yet: ask them to press a contest button or send a "
@@ -237,10 +248,33 @@ def pair_label(number: int, locale: str) -> str:
     return f"Pair {number}" if is_english(locale) else f"{number}组"
 
 
-def pair_line(pair: Pair, locale: str) -> str:
-    """``3组 Alice / Bob`` (escaped; ``🎲`` if paired by lot)."""
+def pair_line(pair: Pair, locale: str, names: bool = True) -> str:
+    """``3组 Alice / Bob`` (escaped; ``🎲`` if paired by lot); ``3组`` alone without ``names``."""
     lot = " 🎲" if pair.by_lot else ""
-    return f"<b>{pair_label(pair.number, locale)}</b> {escape(pair.names)}{lot}"
+    shown = f" {escape(pair.names)}" if names else ""
+    return f"<b>{pair_label(pair.number, locale)}</b>{shown}{lot}"
+
+
+TEXT_LIMIT = 4000
+"""Characters of a message the contest sends: Telegram takes 4,096 after parsing the HTML, and
+the HTML counted here is never shorter than what it shows. A large field (64 pairs, 200
+sign-ups) is summarised to fit: the card lists the first sign-ups, the draw the first pairs,
+a round's pairings drop the names (the standings and /contest export have them all)."""
+
+
+def _fitted(head: list[str], items: list[str], tail: list[str], more: str, budget: int) -> str:
+    """``head``, as many ``items`` as fit in ``budget`` characters (then the ``more`` line, which
+    may name ``{n}``, the items left out), and ``tail``."""
+    shown = len(items)
+
+    def length(count: int) -> int:
+        extra = [more] if count < len(items) else []
+        return sum(len(line) + 1 for line in [*head, *items[:count], *extra, *tail])
+
+    while shown and length(shown) > budget:
+        shown -= 1
+    extra = [more.format(n=len(items) - shown)] if shown < len(items) else []
+    return "\n".join([*head, *items[:shown], *extra, *tail])
 
 
 def format_title(contest: Contest, locale: str) -> str:
@@ -280,8 +314,9 @@ def phase_text(contest: Contest, locale: str) -> str:
 # ---------------------------------------------------------------- the card
 
 
-def card_text(contest: Contest, locale: str) -> str:
-    """The contest card: name, format, rules, deadline, sign-ups, the seed's commitment."""
+def card_text(contest: Contest, locale: str, budget: int = TEXT_LIMIT) -> str:
+    """The contest card: name, format, rules, deadline, sign-ups (the first ones, when they
+    would not fit ``budget`` characters), the seed's commitment."""
     lines = [
         f"🏆 <b>{escape(contest.name)}</b>",
         _("Format: {title}", locale, title=escape(format_title(contest, locale))),
@@ -306,17 +341,17 @@ def card_text(contest: Contest, locale: str) -> str:
                 n=len(contest.entries),
             )
         )
-        lines.extend(_entry_line(contest, i, locale) for i in range(len(contest.entries)))
+        entries = [_entry_line(contest, i, locale) for i in range(len(contest.entries))]
     else:
+        entries = []
         lines.append(
             _("Pairs: {n}, still in: {alive}.", locale, n=len(contest.pairs), alive=len(contest.alive))
         )
-    lines.append(
-        _("Draw seed SHA-256: <code>{commitment}</code>", locale, commitment=contest.seed.commitment)
-    )
+    tail = [_("Draw seed SHA-256: <code>{commitment}</code>", locale, commitment=contest.seed.commitment)]
     if contest.published_seed is not None:
-        lines.append(_("Draw seed: <code>{seed}</code>", locale, seed=contest.published_seed))
-    return "\n".join(lines)
+        tail.append(_("Draw seed: <code>{seed}</code>", locale, seed=contest.published_seed))
+    more = _("… and {n} more sign-ups (/contest export lists them all).", locale, n="{n}")
+    return _fitted(lines, entries, tail, more, budget)
 
 
 def _entry_line(contest: Contest, index: int, locale: str) -> str:
@@ -328,12 +363,12 @@ def _entry_line(contest: Contest, index: int, locale: str) -> str:
 
 
 def formats_help(locale: str) -> str:
-    lines = [_("Contest formats:", locale)]
+    """``/contest help``: the formats one line each, how to start one, the commands; short
+    (one screen). ``/contest help FORMAT`` is :func:`format_help`."""
+    lines = [_("Contest formats (/contest help FORMAT for one format's rules):", locale)]
     for fmt in FORMATS.values():
         title = fmt.title_en if is_english(locale) else fmt.title_zh
-        lines.append(f"• <code>{fmt.name}</code> — {escape(title)} ({', '.join(fmt.sources)})")
-        description = fmt.description if is_english(locale) else fmt.description_zh or fmt.description
-        lines.append(f"  {escape(description)}")
+        lines.append(f"• <code>{fmt.name}</code> {escape(title)}")
     lines.append(
         _(
             "Start one: /contest new NAME [format=…] [preset=…] "
@@ -352,6 +387,33 @@ def formats_help(locale: str) -> str:
             locale,
         )
     )
+    lines.append(result_help(locale))
+    return "\n".join(lines)
+
+
+def result_help(locale: str) -> str:
+    return _(
+        "/result CODE WINNER 9:5: the figures come the winner's first, as a score is written "
+        "(/result CODE 6 9:5: 6组 won 9 to 5).",
+        locale,
+    )
+
+
+def format_help(name: str, locale: str) -> str:
+    """``/contest help FORMAT``: one format's title, sources and rules; the short list for a
+    name that is no format."""
+    fmt = FORMATS.get(name.strip().lower())
+    if fmt is None:
+        unknown = _("“{name}” is not a contest format.", locale, name=escape(name[:40]))
+        return unknown + "\n" + formats_help(locale)
+    title = fmt.title_en if is_english(locale) else fmt.title_zh
+    description = fmt.description if is_english(locale) else fmt.description_zh or fmt.description
+    lines = [
+        f"<b>{escape(title)}</b> · <code>{fmt.name}</code> ({', '.join(fmt.sources)})",
+        escape(description),
+        _("Start one: /contest new NAME format={name}", locale, name=fmt.name),
+        result_help(locale),
+    ]
     return "\n".join(lines)
 
 
@@ -400,24 +462,40 @@ def tag_text(uses_tags: str, tag: str, locale: str) -> str:
 # ---------------------------------------------------------------- the draw and the rounds
 
 
-def draw_text(contest: Contest, locale: str) -> str:
-    """The draw's announcement: every pair with its group number, the seed, round 1."""
-    lines = [
-        _("🎲 <b>{name}</b>: the draw is made. Group numbers:", locale, name=escape(contest.name)),
-        *(pair_line(p, locale) for p in contest.pairs),
-        _(
-            "Seed: <code>{seed}</code> (its SHA-256 was published at sign-up: "
-            "<code>{commitment}</code>). Anyone can recompute the draw from it.",
-            locale,
-            seed=contest.seed.hex,
-            commitment=contest.seed.commitment,
-        ),
-    ]
-    return "\n".join(lines)
+def draw_text(contest: Contest, locale: str, budget: int = TEXT_LIMIT) -> str:
+    """The draw's announcement: every pair with its group number (the first ones, when they
+    would not fit ``budget`` characters), the seed."""
+    head = [_("🎲 <b>{name}</b>: the draw is made. Group numbers:", locale, name=escape(contest.name))]
+    seed = _(
+        "Seed: <code>{seed}</code> (its SHA-256 was published at sign-up: "
+        "<code>{commitment}</code>). Anyone can recompute the draw from it.",
+        locale,
+        seed=contest.seed.hex,
+        commitment=contest.seed.commitment,
+    )
+    more = _("… and {n} more pairs: /standings and /contest export list them all.", locale, n="{n}")
+    return _fitted(head, [pair_line(p, locale) for p in contest.pairs], [seed], more, budget)
+
+
+def draw_message(contest: Contest, locale: str) -> str:
+    """The draw and round 1's pairings in one message, within :data:`TEXT_LIMIT`: the pairings
+    first in size, the list of pairs shortened to what is left."""
+    pairings = round_text(contest, 1, locale)
+    return draw_text(contest, locale, TEXT_LIMIT - len(pairings) - 2) + "\n\n" + pairings
 
 
 def round_text(contest: Contest, number: int, locale: str) -> str:
-    """One round's pairings with their match codes, byes and schedule (one message)."""
+    """One round's pairings with their match codes, byes and schedule (one message); a large
+    field's pairings name the pairs by group number only, to fit :data:`TEXT_LIMIT`."""
+    text = _round_text(contest, number, locale, names=True)
+    if len(text) <= TEXT_LIMIT:
+        return text
+    text = _round_text(contest, number, locale, names=False)
+    note = _("(Names: /standings.)", locale)
+    return text + "\n" + note
+
+
+def _round_text(contest: Contest, number: int, locale: str, *, names: bool) -> str:
     played = contest.rounds[number - 1]
     lines = [_("📋 <b>{name}</b> — round {n} pairings:", locale, name=escape(contest.name), n=number)]
     physical = played.schedule.kind is not ScheduleKind.BOT
@@ -428,11 +506,11 @@ def round_text(contest: Contest, number: int, locale: str) -> str:
             lines.append(_("<b>Group {g}</b>: {pairs}", locale, g=group, pairs=pairs))
         for match in (m for m in played.matches if m.pairs[0] in numbers):
             if physical:
-                lines.extend(_table_lines(contest, match, method, locale))
+                lines.extend(_table_lines(contest, match, method, locale, names))
             else:
-                lines.append(_match_line(contest, match, locale))
+                lines.append(_match_line(contest, match, locale, names))
         for bye in (n for n in played.byes if n in numbers):
-            lines.append(_bye_line(contest, bye, locale))
+            lines.append(_bye_line(contest, bye, locale, names))
     if physical and played.matches:
         lines.append(seats_legend(method, locale))
     lines.append(_schedule_line(contest, played, locale))
@@ -457,10 +535,10 @@ def _groups(contest: Contest, played: Round) -> list[tuple[int, tuple[int, ...]]
     return list(enumerate(drawn, start=1))
 
 
-def _bye_line(contest: Contest, number: int, locale: str) -> str:
+def _bye_line(contest: Contest, number: int, locale: str, names: bool = True) -> str:
     """A bye (轮空): into the next draw in a knockout, a win's 积分 in Swiss, no match in the
     movement (a group of three)."""
-    pair = pair_line(contest.pair(number), locale)
+    pair = pair_line(contest.pair(number), locale, names)
     family = contest.format.family
     if family is Family.SWISS:
         return _("{pair}: bye (scores a win)", locale, pair=pair)
@@ -469,11 +547,11 @@ def _bye_line(contest: Contest, number: int, locale: str) -> str:
     return _("{pair}: bye into the next draw", locale, pair=pair)
 
 
-def _match_line(contest: Contest, match: ContestMatch, locale: str) -> str:
+def _match_line(contest: Contest, match: ContestMatch, locale: str, names: bool = True) -> str:
     a, b = (contest.pair(n) for n in match.pairs)
     third = _(" (3rd place)", locale) if match.kind is MatchKind.THIRD_PLACE else ""
     return (
-        f"{match.table}. {pair_line(a, locale)}  vs  {pair_line(b, locale)}{third}"
+        f"{match.table}. {pair_line(a, locale, names)}  vs  {pair_line(b, locale, names)}{third}"
         f" · <code>{match.code}</code>{_outcome(match, locale)}"
     )
 
@@ -490,7 +568,9 @@ def table_label(table: int, locale: str) -> str:
     return f"Table {table}" if is_english(locale) else f"{table}号桌"
 
 
-def _table_lines(contest: Contest, match: ContestMatch, method: SeatAssignment, locale: str) -> list[str]:
+def _table_lines(
+    contest: Contest, match: ContestMatch, method: SeatAssignment, locale: str, names: bool = True
+) -> list[str]:
     """A physical table: its number and code, then who sits North–South and East–West (V17), each
     pair on its own line so that a phone never wraps them; a card draw shows the cards drawn."""
     seats = seating(contest.seed, match, method)
@@ -503,8 +583,8 @@ def _table_lines(contest: Contest, match: ContestMatch, method: SeatAssignment, 
     heading = f"<b>{table_label(match.table, locale)}</b> <code>{match.code}</code>"
     return [
         heading + _outcome(match, locale) + third,
-        _("NS {pair}", locale, pair=pair_line(ns, locale)) + cards[seats.ns],
-        _("EW {pair}", locale, pair=pair_line(ew, locale)) + cards[seats.ew],
+        _("NS {pair}", locale, pair=pair_line(ns, locale, names)) + cards[seats.ns],
+        _("EW {pair}", locale, pair=pair_line(ew, locale, names)) + cards[seats.ew],
     ]
 
 
@@ -913,7 +993,8 @@ def _standing_line(table: Standings, row: StandingRow, locale: str) -> str:
     status = f" {_status_word(row.status, locale)}" if shown else ""
     prize = f" 🏅{escape(row.prize)}" if row.prize else ""
     label = pair_label(row.number, locale)
-    return f"{row.rank}. <b>{label}</b> {escape(row.names)}{lot} — {figures}{status}{prize}"
+    rank = f"{row.rank}." if table.ranked else "·"  # no rank before any result
+    return f"{rank} <b>{label}</b> {escape(row.names)}{lot} — {figures}{status}{prize}"
 
 
 def _status_word(status: PairStatus, locale: str) -> str:

@@ -25,6 +25,7 @@ from engine.actions import (
     TrickWon,
 )
 from engine.cards import Card, Rank
+from engine.names import clean_name
 from engine.observation import Observation, TributeView
 from engine.plays import Play
 from engine.rules import PRESETS, MatchFormat, Rules, Setting, SettingKind
@@ -57,9 +58,11 @@ def escape(value: object) -> str:
     """Whatever a person chose (a name, a title, a typed value) as text inside an HTML message.
 
     Every builder of HTML here passes such text through this, so ``<b>x`` or ``&`` in a
-    name shows as typed instead of becoming markup or making Telegram refuse the message.
+    name shows as typed instead of becoming markup or making Telegram refuse the message; bidi
+    controls and zero-width characters are removed (:mod:`engine.names`), so a name stored
+    before they were refused cannot turn the rest of a line around either.
     """
-    return html.escape(str(value), quote=False)
+    return html.escape(clean_name(str(value)), quote=False)
 
 
 def who(seat: int, name: str, locale: str) -> str:

@@ -329,3 +329,27 @@ def test_odd_field_byes_carry_into_the_next_draw() -> None:
 
 def _points(pairs: tuple[int, int], winner: int, high: int, low: int) -> tuple[int, int]:
     return (high, low) if pairs[0] == winner else (low, high)
+
+
+def test_an_invitation_by_username_is_taken_by_whoever_presses_with_that_username() -> None:
+    """Issue 18.11: in privacy mode the bot has not seen the partner; the press carries it."""
+    from engine.contest import Player, confirm_partner, decline_partner, sign_up, username_placeholder
+    from engine.contest.errors import SignupRefused
+
+    contest = signed_up(1)
+    stand_in = username_placeholder("@T1_partner")
+    assert stand_in.user_id == username_placeholder("t1_PARTNER").user_id < 0
+    assert stand_in.name == "@T1_partner"
+    contest, _ = sign_up(contest, player(700), stand_in)
+    with pytest.raises(SignupRefused):  # someone else, or without the username
+        confirm_partner(contest, 701, player=player(701), username="other_one")
+    with pytest.raises(SignupRefused):
+        confirm_partner(contest, 701, player=player(701))
+    accepted, _ = confirm_partner(contest, 702, player=player(702), username="t1_partner")
+    entry = next(e for e in accepted.entries if e.player.user_id == 700)
+    assert entry.confirmed and entry.partner == player(702)
+    declined, _ = decline_partner(contest, 702, username="T1_PARTNER")
+    assert next(e for e in declined.entries if e.player.user_id == 700).partner is None
+    with pytest.raises(SignupRefused):  # already signed up: cannot take the place
+        confirm_partner(contest, 100, player=player(100), username="t1_partner")
+    assert Player(1, "x") != stand_in

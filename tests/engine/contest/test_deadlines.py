@@ -87,3 +87,38 @@ def test_the_20th_without_a_month_is_the_next_one_in_local_time() -> None:
     assert next_day_of_month(20, datetime(2026, 12, 19, 17, 0, tzinfo=UTC)) == date(2026, 12, 20)
     assert next_day_of_month(20, datetime(2026, 12, 20, 16, 0, tzinfo=UTC)) == date(2027, 1, 20)
     assert next_day_of_month(31, datetime(2027, 2, 1, tzinfo=UTC)) == date(2027, 3, 31)
+
+
+NOW = datetime(2026, 12, 1, 12, 0, tzinfo=UTC)  # the tests' own "now"
+
+
+@pytest.mark.parametrize(
+    ("text", "zone_name"),
+    [
+        ("9999-12-31", "Asia/Shanghai"),
+        ("9999-12-31T23:59", "Etc/GMT+12"),
+        ("0001-01-01T00:00", "Asia/Tokyo"),
+        ("2026-12-19", "A" * 300),
+        ("2026-12-19", "Asia/" + "x" * 295),
+        ("2026-12-19", "../../etc/passwd"),
+    ],
+)
+def test_dates_and_zones_out_of_range_are_a_refusal_not_an_overflow(text: str, zone_name: str) -> None:
+    with pytest.raises(ScheduleRefused) as refused:
+        Deadline.parse(text, zone_name)
+    assert refused.value.code is Refusal.BAD_DEADLINE
+
+
+@pytest.mark.parametrize("text", ["2020-01-01", "0001-01-01", "2026-11-30", "2026-12-01T19:59"])
+def test_a_deadline_that_has_passed_is_refused(text: str) -> None:
+    with pytest.raises(ScheduleRefused) as refused:
+        Deadline.parse(text).check_ahead(NOW)  # 20:00 in Shanghai
+    assert refused.value.code is Refusal.DEADLINE_PASSED
+
+
+def test_a_deadline_years_ahead_is_refused_and_one_ahead_kept() -> None:
+    with pytest.raises(ScheduleRefused) as refused:
+        Deadline.parse("9999-12-30").check_ahead(NOW)
+    assert refused.value.code is Refusal.DEADLINE_TOO_FAR
+    assert Deadline.parse("2026-12-01T20:00").check_ahead(NOW) == Deadline.parse("2026-12-01T20:00")
+    assert Deadline.parse("2027-06-01").check_ahead(NOW).last_day == date(2027, 6, 1)
