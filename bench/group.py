@@ -93,6 +93,8 @@ async def limited_bot(emulator: Emulator, token: str, db_path: Path) -> AsyncIte
     """``python bot.py`` in its own process, as deployed, against the emulator enforcing
     Telegram's limits; the people poll the emulator from this process, so their load is never
     the bot's. Sends and edits share a group's 20 a minute (tdlib/td#2592)."""
+    for old in db_path.parent.glob(f"{db_path.name}*"):  # a kept --workdir starts afresh
+        old.unlink()
     async with Telegram(emulator, token) as telegram:
         await telegram.enforce_limits(group_edit_weight=1)
         env = {
@@ -277,7 +279,11 @@ async def reports(emulator: Emulator, db_path: Path, pairs: int, *, token: str =
 
         async def all_details() -> bool:
             shown = await telegram.messages(group)
-            return all(any(m.code in s.content and "有异议" in s.content for s in shown) for m in matches)
+
+            def details(message: BotMessage) -> bool:
+                return any(b.text == "有异议" for row in message.buttons for b in row)
+
+            return all(any(m.code in s.content and details(s) for s in shown) for m in matches)
 
         await wait_for(all_details, timeout=WAIT, what="every report's details")
         figures.values.update(
