@@ -111,7 +111,9 @@ async def test_a_recorder_fills_the_sheet_by_buttons_and_the_group_gets_the_resu
         text, alert = await press(telegram, recorder, sheet, "✅ 提交")
         assert not alert, text
         await telegram.wait_message(HALL, lambda m: m.content == f"掼蛋{seats.ns}组")
-        details = await wait_text(telegram, HALL, match.code)
+        details = await telegram.wait_message(  # the details follow the official line
+            HALL, lambda m: match.code in m.content and "9:5" in m.content, timeout=30
+        )
         assert "9:5" in details.content  # the points, from the sheet
         await wait_for(
             lambda: _submitted(telegram, dm), timeout=20, what="the sheet marked submitted, without buttons"
