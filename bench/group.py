@@ -91,11 +91,14 @@ class Figures:
 
 
 @contextlib.asynccontextmanager
-async def limited_bot(emulator: Emulator, token: str, db_path: Path) -> AsyncIterator[Telegram]:
+async def limited_bot(
+    emulator: Emulator, token: str, db_path: Path, *, keep: bool = False
+) -> AsyncIterator[Telegram]:
     """``python bot.py`` in its own process, as deployed, against the emulator enforcing
     Telegram's limits; the people poll the emulator from this process, so their load is never
-    the bot's. Sends and edits share a group's 20 a minute (tdlib/td#2592)."""
-    for old in db_path.parent.glob(f"{db_path.name}*"):  # a kept --workdir starts afresh
+    the bot's. Sends and edits share a group's 20 a minute (tdlib/td#2592). ``keep``: the
+    database of an earlier run (a restart)."""
+    for old in [] if keep else db_path.parent.glob(f"{db_path.name}*"):  # a kept --workdir starts afresh
         old.unlink()
     async with Telegram(emulator, token) as telegram:
         await telegram.enforce_limits(group_edit_weight=1)

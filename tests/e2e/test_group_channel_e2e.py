@@ -1,0 +1,89 @@
+"""The group channel under Telegram's limits (issue 17): the real ``bot.py`` in its own process
+against the emulator enforcing them (20 group messages a minute, sends and edits alike; about
+one a second per chat; answers refused after 15 s), through the scenarios of
+``bench/group.py`` at test size. What must hold whatever the machine's speed: every press
+answered (none too old), everything stored and shown, the announcement before the refreshes,
+never a 429 and never more than 20 group messages in a minute; and a restart in the middle
+of a rush loses and repeats nothing. The figures themselves are the benchmark's.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import re
+from pathlib import Path
+
+from bench.group import (
+    ORGANISER,
+    answers_of,
+    draw_after,
+    entries_stored,
+    limited_bot,
+    open_contest,
+    reports,
+    rush,
+    signed_up_count,
+)
+from emulator.client import Chat, Emulator, User, wait_for
+
+
+def held(values: dict[str, object]) -> None:
+    """Telegram's limits were never passed, nor a press answered too late."""
+    assert values["429s"] == 0, values
+    assert values["too_old_answers"] == 0, values
+    assert isinstance(values["most_in_60s"], int) and values["most_in_60s"] <= 20, values
+
+
+async def test_a_rush_of_presses_is_answered_stored_and_shown(emulator: Emulator, tmp_path: Path) -> None:
+    figures = await rush(emulator, tmp_path / "rush.db", 30, token="717171:RUSH")
+    values = figures.values
+    assert values["stored"] == 30 and values["alerts"] == 0, values  # the card showed all 30 too
+    assert values["answer_max_s"] < 15, values  # answered while the phone still waits
+    held(values)
+
+
+async def test_the_draw_is_announced_after_a_sign_up_rush(emulator: Emulator, tmp_path: Path) -> None:
+    figures = await draw_after(emulator, tmp_path / "draw.db", 60, token="727272:DRAW")
+    assert figures.values["draw_announced_s"] < 15, figures.values
+    held(figures.values)
+
+
+async def test_every_report_gets_its_line_before_the_details(emulator: Emulator, tmp_path: Path) -> None:
+    figures = await reports(emulator, tmp_path / "reports.db", 8, token="737373:REPORT")
+    assert figures.values["official_max_s"] < figures.values["details_done_s"], figures.values
+    held(figures.values)
+
+
+async def test_a_restart_in_the_middle_of_a_rush_loses_and_repeats_nothing(
+    emulator: Emulator, tmp_path: Path
+) -> None:
+    """Presses answered 已报名 are stored; the restarted bot shows every entry once; the
+    card is not posted again."""
+    db_path = tmp_path / "restart.db"
+    group = Chat.group(-9201, "重启群")
+    token = "747474:RESTART"
+    users = [User(94000 + i, f"B{i}") for i in range(24)]
+    async with limited_bot(emulator, token, db_path) as telegram:
+        card = await open_contest(telegram, group, "重启杯")
+        first = await asyncio.gather(*(telegram.press_text(u, card, "报名") for u in users[:12]))
+        await answers_of(telegram, first)
+        late = [asyncio.create_task(telegram.press_text(u, card, "报名")) for u in users[12:]]
+        await asyncio.sleep(0.05)
+    # the bot stopped in the middle of the second half of the rush; what it answered is stored
+    pressed = [await task for task in late]
+    async with limited_bot(emulator, token, db_path, keep=True) as telegram:
+        # the presses made while it was down reach the new run: each is answered, none lost
+        answers = await answers_of(telegram, pressed)
+        assert all(not a.show_alert or "已" in a.text for a in answers), answers
+
+        async def everyone() -> bool:
+            shown = next(m for m in await telegram.messages(group) if m.message_id == card.message_id)
+            return signed_up_count(shown) == len(users)
+
+        await wait_for(everyone, timeout=120, what="the card with everyone")
+        assert await entries_stored(db_path) == len(users)
+        shown = await telegram.messages(group)
+        assert sum("重启杯" in m.content and "抽签种子" in m.content for m in shown) == 1  # one card
+        names = re.findall(r"B\d+", next(m for m in shown if m.message_id == card.message_id).content)
+        assert sorted(names) == sorted(u.first_name for u in users)  # each once
+        await telegram.send(ORGANISER, group, "/contest")  # and it still answers
