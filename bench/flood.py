@@ -3,7 +3,7 @@
     python bench/flood.py [--flood 300] [--commands /help,/rules] [--rounds 3]
 
 What runs where: the Bot API emulator (node) on a free 127.0.0.1 port; in this process
-the real bot ``Application`` from ``bot.build_application`` (``AIORateLimiter`` on: 20
+the real bot ``Application`` from ``bot.build_application`` (its scheduler on: 20
 messages a minute per group, 30 a second in all; a temporary SQLite file), long-polling
 the emulator, and the flooding and measuring users (their HTTP requests share the event
 loop with the bot, so the figures include that load).

@@ -6,7 +6,7 @@ What runs where:
 
 * the emulator (``emulator/server.js``, node) on a free 127.0.0.1 port;
 * this process: the real bot ``Application`` from ``bot.build_application`` (same
-  builder, ``AIORateLimiter`` on unless ``--no-rate-limiter``, a temporary SQLite file),
+  builder, the scheduler (``PriorityLimiter``) on unless ``--no-rate-limiter``, a temporary SQLite file),
   long-polling the emulator; it measures;
 * a forked child: the simulated people. Each table is a group with one or two humans
   (alternating) and AI seats; the humans open their private chat, sit, add the AIs,
@@ -36,7 +36,7 @@ Figures per press (milliseconds, from ``received``):
   for the table's lock, which another press of the same table may hold while *its* calls
   wait in the limiter (so a saturated limiter also shows here);
 * ``server (excl. limiter)``: the last call's issue time minus the time any of the press's
-  calls spent waiting in ``AIORateLimiter`` (its deliberate pacing for Telegram's limits:
+  calls spent waiting in the scheduler (its deliberate pacing for Telegram's limits:
   30 requests/s overall, 20 a minute per group); includes the emulator's response times
   of the calls the handler awaited before its last one (``answerCallbackQuery`` first);
 * ``server (incl. limiter)``: the last call's issue time, limiter waits included;
@@ -828,7 +828,7 @@ def report(args: argparse.Namespace, recorder: Recorder, run: dict[str, Any]) ->
     print(
         f"guandan-bot load benchmark at {revision()}: {args.tables} tables, {args.deals} deal(s), "
         f"seed {args.seed}, "
-        f"think {args.think:g} s, rate limiter {'off' if args.no_rate_limiter else 'AIORateLimiter'}"
+        f"think {args.think:g} s, rate limiter {'off' if args.no_rate_limiter else 'PriorityLimiter'}"
     )
     print(
         f"tables playing {users.get('tables_ready', run['playing'].get('tables'))}, finished "
@@ -1006,7 +1006,11 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
         help="presses in the first SECONDS of play (every table's first moves at once) are also "
         "reported apart from the steady state after them (default 10)",
     )
-    parser.add_argument("--no-rate-limiter", action="store_true", help="build the bot without AIORateLimiter")
+    parser.add_argument(
+        "--no-rate-limiter",
+        action="store_true",
+        help="build the bot without its rate limiter (the scheduler)",
+    )
     parser.add_argument("--tracemalloc", action="store_true", help="also trace Python heap growth (slow)")
     parser.add_argument("--profile", metavar="FILE", help="cProfile the bot during play; dump to FILE")
     args = parser.parse_args(argv)

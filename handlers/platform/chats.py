@@ -1,6 +1,6 @@
 """One chat never stalls another: per-chat replies, per-chat update admission, quota-free reads.
 
-Telegram takes about 20 messages a minute in a group, and PTB's ``AIORateLimiter`` makes a
+Telegram takes about 20 messages a minute in a group, and the bot's rate limiter makes a
 request wait for its group's quota. A handler that awaited its reply there kept one of the
 application's concurrent-update slots the whole time: 300 ``/help`` in one group held every
 slot for minutes, so no other chat was answered and shutdown waited behind them (issue 8,

@@ -1,6 +1,6 @@
 """One group's flood of commands never stalls the other chats (issue 8, finding 4).
 
-The real Application (with PTB's ``AIORateLimiter``: 20 messages a minute per group) runs
+The real Application (with its scheduler, PriorityLimiter: 20 messages a minute per group) runs
 against the emulator, which has no rate limits of its own, so the limiter is the thing
 under test. Alice floods group A with commands and keeps flooding until group B's
 ``/newgame`` and a private ``/help`` are answered: they must be, within seconds, while A's
