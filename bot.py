@@ -289,7 +289,8 @@ def register_handlers(app: App) -> None:
 
 def record_handlers(app: App) -> None:
     """Match records (handlers/records): /stats, /top, /history, /forgetme and their buttons."""
-    app.add_handler(MessageHandler(filters.COMMAND, records.note_sender), group=-1)  # who @name is
+    who = MessageHandler(filters.COMMAND & NEW_MESSAGES, records.note_sender)  # who @name is
+    app.add_handler(who, group=-1)
     for name, callback in (
         ("stats", records.stats_command),
         ("top", records.top_command),

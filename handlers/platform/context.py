@@ -35,6 +35,8 @@ class Services:
     bot_username: str
     renderer: Executor  # draws hand pictures off the event loop (a small fixed pool bounds memory)
     sender: LatestWins = field(default_factory=LatestWins)  # hand-message edits, outside the table lock
+    shown_looks: dict[tuple[int, int], int] = field(default_factory=dict)
+    """(chat, message) → the look a lobby last got in this run: an unchanged edit is not sent."""
     contests: ContestDesk | None = None  # contest commands, announcements and deadline jobs
     records: RecordDesk | None = None  # /stats, /top, /history, 复盘 (handlers/records)
     backfill: asyncio.Task[None] | None = None  # the records back-fill started on start

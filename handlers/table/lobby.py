@@ -20,6 +20,7 @@ from handlers.platform.context import Context
 from handlers.platform.edits import not_modified
 from handlers.platform.locales import chat_locale, user_locale
 from handlers.platform.replies import refuse
+from handlers.platform.scheduler import Priority, at_priority
 from handlers.table import flow, timers
 from handlers.table.keyboards import lobby_keyboard, stop_keyboard
 from handlers.table.service.callback_data import Area, BadCallback, Op, Press
@@ -73,28 +74,47 @@ def lobby_view(context: Context, table: LiveTable, locale: str) -> tuple[str, In
 
 
 async def redraw_lobby(context: Context, table: LiveTable) -> None:
-    """Edit the lobby message to the current seats (or to 'started' once playing)."""
+    """Edit the lobby message to the current seats (or to 'started' once playing).
+
+    A refresh (scheduler priority): four quick taps on seats while the group's budget is short
+    send the newest lobby once, not four edits in a row, and a look the message already shows
+    is not sent again."""
     message_id = table.record.lobby_message_id
     if message_id is None:
         return
-    locale = await chat_locale(context.services.db, table.record.chat_id)
-    text, markup = lobby_view(context, table, locale)
-    status = table.record.status
-    if status is TableStatus.PLAYING:
-        text += "\n" + _("The match has started. Good luck!", locale)
-    elif status is not TableStatus.LOBBY:
-        text += "\n" + _("This table is closed.", locale)
-    try:
-        await context.bot.edit_message_text(
-            text,
-            chat_id=table.record.chat_id,
-            message_id=message_id,
-            parse_mode=ParseMode.HTML,
-            reply_markup=markup if status is TableStatus.LOBBY else None,
-        )
-    except BadRequest as error:
-        if not not_modified(error):
-            log.warning("lobby of table %s not updated: %s", table.id, error)
+    chat_id = table.record.chat_id
+    locale = await chat_locale(context.services.db, chat_id)
+
+    async def edit() -> None:
+        text, markup = lobby_view(context, table, locale)  # the table as it is when the turn comes
+        status = table.record.status
+        if status is TableStatus.PLAYING:
+            text += "\n" + _("The match has started. Good luck!", locale)
+        elif status is not TableStatus.LOBBY:
+            text += "\n" + _("This table is closed.", locale)
+        shown = markup if status is TableStatus.LOBBY else None
+        look = hash((text, shown.to_json() if shown is not None else ""))
+        looks = context.services.shown_looks
+        if looks.get((chat_id, message_id)) == look:
+            return
+        with at_priority(Priority.REFRESH):
+            try:
+                await context.bot.edit_message_text(
+                    text,
+                    chat_id=chat_id,
+                    message_id=message_id,
+                    parse_mode=ParseMode.HTML,
+                    reply_markup=shown,
+                )
+            except BadRequest as error:
+                if not not_modified(error):
+                    log.warning("lobby of table %s not updated: %s", table.id, error)
+                    return
+        if len(looks) > 10_000:
+            looks.clear()  # a cache: an unchanged edit after this is answered "not modified"
+        looks[(chat_id, message_id)] = look
+
+    await context.services.sender.submit(("lobby", table.id), edit)
 
 
 # ---------------------------------------------------------------- commands
