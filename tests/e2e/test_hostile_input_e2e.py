@@ -14,12 +14,13 @@ from telegram import Update
 
 from bot import build_application, close_services, open_services
 from emulator.client import Chat, Emulator, Telegram, User, wait_for
+from engine.names import clean_name
 from engine.rules import Rules
 from tests.e2e.test_match_e2e import SHORT_MATCH, Table, answer_to, buttons_by_op, running_bot
 
 ALICE = User(3001, "Alice")
 MALLORY = User(3002, '<b>x</i> &amp <a href="e.vil">\u202e🀄')
-SHOWN = MALLORY.first_name  # 32 characters: the longest display name the bot keeps
+SHOWN = clean_name(MALLORY.first_name)  # as typed, but the right-to-left override (issue 18.4)
 
 
 async def tables_in(db_path: Path) -> list[tuple[str, str]]:

@@ -29,6 +29,7 @@ from emulator.client import BotMessage, Chat, Emulator, EmulatorError, Telegram,
 from engine.actions import DealStarted, PlayCards, Played
 from engine.cards import CARDS, Rank
 from engine.match import Match, action_from_json
+from engine.names import clean_name
 from engine.rules import Rules
 from handlers.table.service.texts import move_line, play_text
 from render.words import card_text
@@ -119,9 +120,8 @@ class Table:
         if answer.show_alert:
             token = deep_link_token(lobby)
             await self.telegram.send(user, Chat.private(user), f"/start {token}")
-        await self.telegram.wait_message(
-            self.group, lambda m: user.first_name in m.content and bool(m.buttons)
-        )
+        shown = clean_name(user.first_name)  # as the bot shows it (no bidi or zero-width characters)
+        await self.telegram.wait_message(self.group, lambda m: shown in m.content and bool(m.buttons))
 
     async def add_ai(self, user: User) -> None:
         lobby = await self.lobby()
