@@ -85,7 +85,9 @@ changes within a minute or so, and announcements keep the last slots."""
 
 TOKEN_LIMIT = 30  # requests a second from one token
 CHAT_BURST = 3
-"""Messages one chat takes at once (Telegram: about one a second, short bursts pass)."""
+"""Messages one group takes at once (Telegram: about one a second, short bursts pass). Private
+chats are not paced here: a player's hand edits follow their own presses, and holding them to
+one a second made a four-human match crawl (issue 23 measures the token as a whole)."""
 CHAT_RATE = 1.0  # messages a second into one chat, after a burst
 RETRIES = 3
 SLOW = 5.0  # seconds of waiting worth a log line
@@ -338,9 +340,9 @@ class PriorityLimiter(BaseRateLimiter[int]):
         chat = self._chats.get(chat_id)
         if chat is None:
             return max(wait, 0.0)
-        wait = max(wait, chat.held_until - now, chat.second.wait(now))
+        wait = max(wait, chat.held_until - now)
         if chat_id < 0:
-            wait = max(wait, chat.minute.wait(now, self.shares[priority]))
+            wait = max(wait, chat.second.wait(now), chat.minute.wait(now, self.shares[priority]))
         return max(wait, 0.0)
 
     def _note(self, chat_id: int | None, counted: bool, now: float) -> None:
@@ -348,8 +350,8 @@ class PriorityLimiter(BaseRateLimiter[int]):
         if chat_id is None or not counted:
             return
         chat = self._chat(chat_id, now)
-        chat.second.take(now)
         if chat_id < 0:
+            chat.second.take(now)
             chat.minute.sent.append(now)
         if len(self._chats) > 4096:
             self._forget(now)

@@ -126,11 +126,11 @@ async def test_a_429_holds_the_chat_and_the_request_is_sent_again() -> None:
     assert limiter.retried == 1
 
 
-async def test_a_chat_takes_a_short_burst_then_about_one_a_second() -> None:
+async def test_a_group_takes_a_short_burst_then_about_one_a_second() -> None:
     clock = Clock()
     limiter = PriorityLimiter(chat_burst=3, clock=clock)
     sent: list[str] = []
-    tasks = [asyncio.create_task(request(limiter, sent, f"m{n}", 7)) for n in range(5)]
+    tasks = [asyncio.create_task(request(limiter, sent, f"m{n}", GROUP)) for n in range(5)]
     await settle()
     assert sent == ["m0", "m1", "m2"]
     await advance(limiter, clock, 1.0)
