@@ -14,6 +14,9 @@ from engine.notation import read_transcript
 from engine.rules import Rules
 from tests.e2e.test_match_e2e import ALICE, BOB, SINGLE_DOWN_SEED, Table, play_out, running_bot, set_up
 
+GROUP_WAIT = 75.0
+"""A reply in the group after a whole match may wait for the group's minute (20 messages, the
+board and results included) to have room: the scheduler keeps to it."""
 ALICE_NAMED = User(ALICE.id, ALICE.first_name, username="alice_gd")
 
 
@@ -46,24 +49,30 @@ async def test_records_replay_export_and_forgetme(
         alice_won = match.winner_team == 0
 
         await telegram.send(ALICE_NAMED, group, "/stats")
-        card = await telegram.wait_message(group, lambda m: bool(m.photo_id) and "Alice 的战绩" in m.content)
+        card = await telegram.wait_message(
+            group, lambda m: bool(m.photo_id) and "Alice 的战绩" in m.content, timeout=GROUP_WAIT
+        )
         assert "本群" in card.content and "1 场" in card.content
         assert ("胜 1" if alice_won else "胜 0") in card.content
         assert (await telegram.photo(card)).startswith(b"\x89PNG")
 
         await telegram.send(BOB, group, "/stats @alice_gd")
         await telegram.wait_message(
-            group, lambda m: bool(m.photo_id) and m is not card and "Alice 的战绩" in m.content
+            group,
+            lambda m: bool(m.photo_id) and m is not card and "Alice 的战绩" in m.content,
+            timeout=GROUP_WAIT,
         )
         await telegram.send(BOB, group, "/stats @nobody")
-        await telegram.wait_message(group, lambda m: "没有找到 @nobody" in m.content)
+        await telegram.wait_message(group, lambda m: "没有找到 @nobody" in m.content, timeout=GROUP_WAIT)
 
         await telegram.send(BOB, group, "/top")
-        top = await telegram.wait_message(group, lambda m: "排行榜" in m.content)
+        top = await telegram.wait_message(group, lambda m: "排行榜" in m.content, timeout=GROUP_WAIT)
         assert "电脑玩家" in top.content  # computer players shown apart, nobody ranked after one match
 
         await telegram.send(BOB, group, "/history")
-        history = await telegram.wait_message(group, lambda m: "最近的对局" in m.content and bool(m.buttons))
+        history = await telegram.wait_message(
+            group, lambda m: "最近的对局" in m.content and bool(m.buttons), timeout=GROUP_WAIT
+        )
         assert "Alice" in history.content and "Bob" in history.content
 
         answer = await telegram.wait_answer(await telegram.press(BOB, history, button_data(history, "复盘")))
@@ -85,12 +94,14 @@ async def test_records_replay_export_and_forgetme(
         assert transcript.replay().events == match.events
 
         await telegram.send(ALICE, group, "/forgetme")
-        await telegram.wait_message(group, lambda m: "私聊中发送 /forgetme" in m.content)
+        await telegram.wait_message(group, lambda m: "私聊中发送 /forgetme" in m.content, timeout=GROUP_WAIT)
         await telegram.send(ALICE, Chat.private(ALICE), "/forgetme")
         prompt = await telegram.wait_message(Chat.private(ALICE), lambda m: "无法撤销" in m.content)
         await telegram.wait_answer(await telegram.press(ALICE, prompt, button_data(prompt, "删除")))
         await telegram.wait_message(Chat.private(ALICE), lambda m: m.content.startswith("已完成"))
         await telegram.send(BOB, group, "/stats @alice_gd")
-        await telegram.wait_message(group, lambda m: "没有找到 @alice_gd" in m.content)
+        await telegram.wait_message(group, lambda m: "没有找到 @alice_gd" in m.content, timeout=GROUP_WAIT)
         await telegram.send(BOB, group, "/history")
-        await telegram.wait_message(group, lambda m: "已注销" in m.content and "最近的对局" in m.content)
+        await telegram.wait_message(
+            group, lambda m: "已注销" in m.content and "最近的对局" in m.content, timeout=GROUP_WAIT
+        )
