@@ -48,7 +48,7 @@ from handlers.platform.i18n import normalize_locale
 from handlers.platform.locales import chat_locale, reply_locale, user_locale
 from handlers.platform.outbox import Payload, Sender
 from handlers.platform.replies import refuse
-from handlers.platform.scheduler import GROUP_LIMIT, PriorityLimiter
+from handlers.platform.scheduler import GROUP_LIMIT, PriorityLimiter, priority_limiter
 from handlers.platform.sender import TrackingLimiter
 from handlers.platform.transport import AiohttpRequest
 from handlers.platform.webhook import WebhookConfig, WebhookConfigError, run_webhook
@@ -176,7 +176,13 @@ async def open_services(
     renderer = ThreadPoolExecutor(max_workers=2, thread_name_prefix="render")
     per_trick = os.environ.get("GUANDAN_BOARD", "deal").strip().lower() == "trick"
     board = BoardPublisher(
-        app.bot, tables, db, interval=board_interval, renderer=renderer, per_trick=per_trick
+        app.bot,
+        tables,
+        db,
+        interval=board_interval,
+        renderer=renderer,
+        per_trick=per_trick,
+        limiter=priority_limiter(app.bot.rate_limiter),
     )
     replies = ChatReplies(board.budget, notice=too_many_text)
     contests = ContestDesk(app.bot, db, board.outbox, board.budget, renderer, job_queue=app.job_queue)
