@@ -9,6 +9,7 @@ from enum import Enum
 
 from engine.actions import partner_of
 from engine.cards import Card, Rank
+from engine.contest import Contest, PairRecord
 from engine.plays import Play
 from handlers.records.service.rating import MIN_MATCHES, Skill
 from handlers.table.service.texts import N_, _, cards_text, escape, play_text, preset_title
@@ -140,6 +141,25 @@ def stats_caption(
         lines.append(_("<b>Contests</b>", locale))
         lines += contests
     return "\n".join(lines)
+
+
+def contest_record_line(contest: Contest, record: PairRecord, locale: str) -> str:
+    """One closed contest in /stats: its name, the place (and prize) and the matches."""
+    if record.place is None:
+        place = _("not decided", locale)
+    else:
+        place = _("place {place} of {pairs}", locale, place=record.place, pairs=record.pairs)
+    prize = f" 🏅{escape(record.prize)}" if record.prize else ""
+    return _(
+        "{name}: {place}{prize} · {won} won of {played} · with {partner}",
+        locale,
+        name=escape(contest.name),
+        place=place,
+        prize=prize,
+        won=record.won,
+        played=record.played,
+        partner=escape(record.partner),
+    )
 
 
 def rating_line(rating: Rating, place: int, ranked: int, locale: str) -> str:
