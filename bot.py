@@ -57,7 +57,7 @@ from handlers.records.service.keeper import RecordKeeper
 from handlers.records.service.replays import Replays
 from handlers.table import flow, lobby, members, play, timers
 from handlers.table.board import BoardPublisher
-from handlers.table.service.tables import TableService
+from handlers.table.service.tables import DEFAULT_CAPACITY, TableService
 from handlers.table.service.texts import N_, _, error_text, quarantined_text, too_many_text
 from storage import Database, StorageUnavailable, TableStatus
 from storage.database import default_path
@@ -161,6 +161,19 @@ def build_application(
     return app
 
 
+def table_capacity(setting: str | None) -> int | None:
+    """``GUANDAN_MAX_TABLES``: the tables open at once beyond which /newgame says the bot is
+    busy (unset: the measured default; 0: no limit)."""
+    if setting is None or not setting.strip():
+        return DEFAULT_CAPACITY
+    try:
+        value = int(setting)
+    except ValueError:
+        log.warning("GUANDAN_MAX_TABLES=%r is not a number: using %d", setting, DEFAULT_CAPACITY)
+        return DEFAULT_CAPACITY
+    return value if value > 0 else None
+
+
 async def open_services(
     app: App, *, db_path: str, board_interval: float = 3.0, clock: Clock | None = None
 ) -> None:
@@ -172,7 +185,7 @@ async def open_services(
     """
     await app.initialize()
     db = await Database.open(db_path)
-    tables = TableService(db)
+    tables = TableService(db, capacity=table_capacity(os.environ.get("GUANDAN_MAX_TABLES")))
     renderer = ThreadPoolExecutor(max_workers=2, thread_name_prefix="render")
     per_trick = os.environ.get("GUANDAN_BOARD", "deal").strip().lower() == "trick"
     board = BoardPublisher(

@@ -23,7 +23,7 @@ from pathlib import Path
 
 import aiosqlite
 
-from bot import build_application, close_services, open_services
+from bot import App, build_application, close_services, open_services
 from demo import take_turn
 from emulator.client import BotMessage, Chat, Emulator, EmulatorError, Telegram, User, polling, wait_for
 from engine.actions import DealStarted, PlayCards, Played
@@ -45,7 +45,7 @@ FACE_PATTERN = re.compile(
 
 
 @contextlib.asynccontextmanager
-async def running_bot(emulator: Emulator, token: str, db_path: Path, seed: int) -> AsyncIterator[None]:
+async def running_bot(emulator: Emulator, token: str, db_path: Path, seed: int) -> AsyncIterator[App]:
     """The bot in this process; ``seed`` pins the deals (chosen so that tributes happen)."""
     app = build_application(
         token, db_path=str(db_path), base_url=emulator.base_url, base_file_url=emulator.base_file_url
@@ -54,7 +54,7 @@ async def running_bot(emulator: Emulator, token: str, db_path: Path, seed: int) 
     app.bot_data.services.tables.new_seed = lambda: seed
     try:
         async with polling(app):
-            yield
+            yield app
     finally:
         await close_services(app)
 

@@ -47,6 +47,23 @@ class TableError(Exception):
         self.code = code
 
 
+class TablesFull(TableError):
+    """``/newgame`` beyond the bot's capacity: the tables already open keep their pace."""
+
+    def __init__(self, open_tables: int, capacity: int) -> None:
+        super().__init__("busy")
+        self.open_tables = open_tables
+        self.capacity = capacity
+
+
+DEFAULT_CAPACITY = 250
+"""Tables (lobbies and matches) one bot token serves at once by default. One token sends about
+30 messages a second; a human's press costs one or two of them (answers are free), so at a 5 s
+think time the bench (``bench/load.py``, README "Capacity") kept every press's edit within 2 s
+p99 up to this many tables; beyond it every table would slow down together. ``GUANDAN_MAX_TABLES``
+sets it (0: no limit); past it, run another bot token in another process."""
+
+
 class Away(Enum):
     """Why a seated player is gone; their seat is in 托管 until they come back."""
 
@@ -199,9 +216,15 @@ class TableService:
     (except :meth:`create` and the look-ups)."""
 
     def __init__(
-        self, db: Database, *, policy: Policy | None = None, new_seed: Callable[[], int] = _random_seed
+        self,
+        db: Database,
+        *,
+        policy: Policy | None = None,
+        new_seed: Callable[[], int] = _random_seed,
+        capacity: int | None = None,
     ) -> None:
         self.db = db
+        self.capacity = capacity  # tables open at once (None: no limit); see DEFAULT_CAPACITY
         self.policy = policy or seeded(DEFAULT)  # 托管 and 提示: 标准
         self._difficulties = {name: seeded(name) for name in DIFFICULTIES} if policy is None else {}
         self.new_seed = new_seed  # tests pin the deal
@@ -233,6 +256,10 @@ class TableService:
                 return table
         raise TableError("no_table")
 
+    def open_tables(self) -> int:
+        """Lobbies and matches in play: what the token's capacity is spent on."""
+        return sum(1 for table in self.tables.values() if table.record.status.is_active)
+
     def tables_of_user(self, user_id: int) -> list[tuple[LiveTable, int]]:
         found = []
         for table in self.tables.values():
@@ -252,7 +279,12 @@ class TableService:
         rules: Rules,
         reserved: dict[int, int] | None = None,
     ) -> LiveTable:
-        """A new lobby; ``reserved`` (user → side) keeps the table for those players only."""
+        """A new lobby; ``reserved`` (user → side) keeps the table for those players only.
+
+        Refused with :class:`TablesFull` at the bot's capacity: a new table would slow every
+        table in play, so it waits for one to end instead."""
+        if self.capacity is not None and self.open_tables() >= self.capacity:
+            raise TablesFull(self.open_tables(), self.capacity)
         try:
             record = await self.db.tables.create(
                 chat_id=chat_id,

@@ -105,8 +105,19 @@ def error_text(code: str, locale: str) -> str:
         "internal": _("Something went wrong on the bot's side. Nothing was lost; please try again.", locale),
         "reserved_table": _("This table is kept for a contest match: only its four players can sit.", locale),
         "reserved_rules": _("A contest match is played with the contest's rules.", locale),
+        "busy": _("The bot is busy with many tables: try again in a few minutes.", locale),
     }
     return messages.get(code, _("That is not possible right now.", locale))
+
+
+def busy_text(open_tables: int, locale: str) -> str:
+    """/newgame at the bot's capacity: how busy it is and when to try again."""
+    return _(
+        "The bot is busy: {open} tables are open, as many as it can serve at a good pace. "
+        "Try /newgame again in a few minutes, when a match has ended.",
+        locale,
+        open=open_tables,
+    )
 
 
 def quarantined_text(locale: str) -> str:
