@@ -54,9 +54,10 @@ async def take_turn(telegram: Telegram, user: User) -> bool:
     answer = await press(telegram, user, hand, ops["h"][0])
     if answer is None:
         return True
+    if "x" in ops and ("不出" in answer[0] or "pass" in answer[0].lower()):  # 提示 suggests 不出
+        await press(telegram, user, hand, ops["x"][0])
+        return True
     if answer[1]:
-        if "x" in ops and ("不出" in answer[0] or "pass" in answer[0]):
-            await press(telegram, user, hand, ops["x"][0])
         return True
     for _ in range(100):
         fresh = await telegram.last_message(chat)

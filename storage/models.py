@@ -67,6 +67,7 @@ class UserRecord:
     locale: str | None
     four_color: bool
     reachable: bool  # has opened the private chat, so the bot may message them
+    auto_pass: bool = False  # /autopass: pass for them when nothing beats the table (要不起)
 
 
 @dataclass(frozen=True, slots=True)

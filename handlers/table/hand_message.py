@@ -31,12 +31,13 @@ from handlers.platform.locales import seat_preferences
 from handlers.platform.sender import sent
 from handlers.table.keyboards import (
     HandScope,
+    PassPlay,
     exchange_keyboard,
     hand_keyboard,
     readings_keyboard,
     waiting_keyboard,
 )
-from handlers.table.service.selection import digest, readings, select_play
+from handlers.table.service.selection import can_beat, digest, readings, select_play
 from handlers.table.service.tables import Away, LiveTable, SeatState
 from handlers.table.service.texts import hand_caption
 
@@ -82,7 +83,19 @@ def keyboard_for(
         previous=previous,
         autoplay=state.record.autoplay,
         locale=locale,
+        pass_play=pass_play(state, obs),
     )
+
+
+def pass_play(state: SeatState, obs: Observation) -> PassPlay | None:
+    """Whether the seat's play button passes: it follows, nothing is selected, and nothing
+    beats the table (要不起) or 提示 suggested 不出."""
+    previous = obs.table_play if obs.table_seat != obs.seat else None
+    if previous is None or state.selection or obs.seat not in obs.to_act:
+        return None
+    if not can_beat(obs.hand, obs.level, previous):
+        return PassPlay.NOTHING_BEATS
+    return PassPlay.HINTED if state.hint_pass else None
 
 
 async def refresh_hand(bot: ExtBot[None], services: Services, table: LiveTable, seat: int) -> None:

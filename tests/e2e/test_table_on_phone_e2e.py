@@ -1,0 +1,157 @@
+"""The private hand message as a phone app's table (issue 20), through the emulator.
+
+Two people and two 标准 computer players; the people take turns with 提示 then 出牌 (demo.py's
+``take_turn``) until the situation a test wants comes up, which the test recognises by
+replaying the stored log (what the seat saw, and what the 标准 player would do).
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import aiosqlite
+
+from demo import take_turn
+from emulator.client import BotMessage, Chat, Emulator, Telegram, User
+from engine.actions import Action, Pass, Passed
+from engine.match import Match, action_from_json, observe
+from engine.observation import Observation
+from engine.policies import seeded
+from engine.rules import Rules
+from handlers.table.service.selection import can_beat
+from tests.e2e.test_match_e2e import (
+    ALICE,
+    BOB,
+    Table,
+    answer_to,
+    buttons_by_op,
+    callback_op,
+    running_bot,
+    set_up,
+    settled_hand,
+)
+
+NORMAL = seeded("normal")
+SEED = 9
+MAX_TURNS = 400
+
+
+async def stored_log(db_path: Path) -> tuple[Rules, int, list[tuple[int | None, Action]]]:
+    async with aiosqlite.connect(db_path) as db:
+        async with db.execute("SELECT rules_json, seed FROM game_tables") as cursor:
+            rules_json, seed = await cursor.fetchone()
+        async with db.execute("SELECT seat, action_json FROM actions ORDER BY version") as cursor:
+            history = [(seat, action_from_json(json.loads(text))) for seat, text in await cursor.fetchall()]
+    return Rules.from_json(rules_json), int(seed), history
+
+
+async def stored(db_path: Path) -> tuple[Match, Rules]:
+    rules, seed, history = await stored_log(db_path)
+    return Match.replay(rules, seed, history), rules
+
+
+async def passes_on_nothing(db_path: Path, seats: tuple[int, ...]) -> int:
+    """Passes by ``seats`` on a play nothing in the hand could beat (要不起)."""
+    rules, seed, history = await stored_log(db_path)
+    match, count = Match.new(rules, seed), 0
+    for seat, action in history:
+        if isinstance(action, Pass) and seat in seats:
+            obs = observe(match, seat)
+            count += obs.table_play is not None and not can_beat(obs.hand, obs.level, obs.table_play)
+        match.apply(seat, action)
+    return count
+
+
+def to_beat(obs: Observation) -> bool:
+    return obs.table_play is not None and obs.table_seat != obs.seat
+
+
+def play_row(message: BotMessage) -> tuple[str, str | None]:
+    """The play button (the row after the cards): its label and op."""
+    for row in message.buttons:
+        if len(row) == 1 and callback_op(row[0].data) in ("p", "x"):
+            return row[0].text, callback_op(row[0].data)
+    raise LookupError("no play button")
+
+
+async def mover(telegram: Telegram) -> tuple[User, int, BotMessage]:
+    """Whichever person's hand message says it is their turn (after the bot went quiet)."""
+    while True:
+        for user, seat in ((ALICE, 0), (BOB, 1)):
+            hand = await settled_hand(telegram, user)
+            if "轮到你" in hand.content:
+                return user, seat, hand
+
+
+async def passes_logged(db_path: Path, seat: int) -> int:
+    match, _rules = await stored(db_path)
+    return sum(isinstance(e, Passed) and e.seat == seat for e in match.events)
+
+
+async def test_hint_suggests_the_ais_pass_and_a_pass_is_one_tap(
+    emulator: Emulator, telegram: Telegram, token: str, tmp_path: Path
+):
+    """1: when the 标准 player would let the table's play stand, 提示 says 不出 (a toast) and the
+    play button becomes 不出 (2 taps). 2: when nothing beats, the play button already reads
+    不出（要不起）: one tap, no alert."""
+    table = Table(telegram, Chat.group(-4201, "手机桌"), tmp_path / "g.db")
+    hinted = nothing_beats = False
+    async with running_bot(emulator, token, table.db_path, seed=SEED):
+        await set_up(telegram, table, [ALICE, BOB])
+        for _turn in range(MAX_TURNS):
+            if hinted and nothing_beats:
+                break
+            user, seat, hand = await mover(telegram)
+            match, rules = await stored(table.db_path)
+            obs = observe(match, seat)
+            previous = obs.table_play if to_beat(obs) else None
+            beatable = previous is not None and can_beat(obs.hand, obs.level, previous)
+            if previous is not None and not beatable and not nothing_beats:
+                label, op = play_row(hand)
+                assert (label, op) == ("不出（要不起）", "x")
+                before = await passes_logged(table.db_path, seat)
+                assert await answer_to(telegram, user, hand, buttons_by_op(hand)["x"][0]) == ("", False)
+                assert await passes_logged(table.db_path, seat) == before + 1
+                nothing_beats = True
+                continue
+            if beatable and isinstance(NORMAL(obs, rules), Pass) and not hinted:
+                text, alert = await answer_to(telegram, user, hand, buttons_by_op(hand)["h"][0])
+                assert not alert and "不出" in text, text
+                shown = await settled_hand(telegram, user)
+                assert play_row(shown) == ("不出（提示）", "x")
+                assert not any(b.text.startswith("✓") for row in shown.buttons for b in row)
+                before = await passes_logged(table.db_path, seat)
+                await answer_to(telegram, user, shown, buttons_by_op(shown)["x"][0])
+                assert await passes_logged(table.db_path, seat) == before + 1
+                hinted = True
+                continue
+            assert await take_turn(telegram, user)
+        assert hinted and nothing_beats
+
+
+async def test_autopass_passes_when_nothing_beats(
+    emulator: Emulator, telegram: Telegram, token: str, tmp_path: Path
+):
+    """2: with /autopass a person never gets a turn that nothing in their hand can beat; the
+    bot passes for them (and the choice is kept: /autopass again turns it off)."""
+    table = Table(telegram, Chat.group(-4202, "自动不出桌"), tmp_path / "g.db")
+    async with running_bot(emulator, token, table.db_path, seed=SEED):
+        for user in (ALICE, BOB):
+            await telegram.send(user, Chat.private(user), "/start")
+            await telegram.send(user, Chat.private(user), "/autopass")
+            await telegram.wait_message(Chat.private(user), lambda m: m.content.startswith("自动不出：开"))
+        await set_up(telegram, table, [ALICE, BOB])
+        auto_passes = 0
+        for _turn in range(MAX_TURNS):
+            user, seat, _hand = await mover(telegram)
+            match, _rules = await stored(table.db_path)
+            obs = observe(match, seat)
+            assert not (to_beat(obs) and obs.table_play and not can_beat(obs.hand, obs.level, obs.table_play))
+            auto_passes = await passes_on_nothing(table.db_path, (0, 1))
+            if auto_passes:
+                break
+            assert await take_turn(telegram, user)
+        assert auto_passes
+        await telegram.send(ALICE, Chat.private(ALICE), "/autopass")
+        await telegram.wait_message(Chat.private(ALICE), lambda m: m.content.startswith("自动不出：关"))
