@@ -29,6 +29,7 @@ from handlers.platform.context import Services
 from handlers.platform.edits import not_modified
 from handlers.platform.locales import seat_preferences
 from handlers.platform.sender import sent
+from handlers.table import timers
 from handlers.table.keyboards import (
     HandScope,
     PassPlay,
@@ -39,7 +40,7 @@ from handlers.table.keyboards import (
 )
 from handlers.table.service.selection import can_beat, digest, readings, select_play
 from handlers.table.service.tables import Away, LiveTable, SeatState
-from handlers.table.service.texts import hand_caption
+from handlers.table.service.texts import TurnClockView, hand_caption
 
 log = logging.getLogger(__name__)
 
@@ -98,6 +99,19 @@ def pass_play(state: SeatState, obs: Observation) -> PassPlay | None:
     return PassPlay.HINTED if state.hint_pass else None
 
 
+def clock_view(table: LiveTable, state: SeatState) -> TurnClockView | None:
+    """The seat's turn clock as its caption shows it (none for a seat the bot plays)."""
+    match = table.match
+    if match is None or state.is_bot or state.record.seat not in match.to_act:
+        return None
+    seconds = timers.seconds_for(table)
+    if seconds is None:
+        return None
+    warned = state.warned
+    left = warned[1] if warned is not None and warned[0] == timers.turn_key(table) else None
+    return TurnClockView(seconds, left, last_chance=state.record.timeouts >= 1)
+
+
 async def refresh_hand(bot: ExtBot[None], services: Services, table: LiveTable, seat: int) -> None:
     """Bring one seat's hand message up to date and wait until the edit has been sent."""
     await (await post_hand(bot, services, table, seat))
@@ -119,7 +133,14 @@ async def post_hand(
         return sent()  # a player who blocked the bot gets the hand again after /start
     obs = table.observe(seat)
     locale, four_color = await seat_preferences(services.db, state)
-    caption = hand_caption(obs=obs, names=table.names(), rules=table.rules, locale=locale, note=state.note)
+    caption = hand_caption(
+        obs=obs,
+        names=table.names(),
+        rules=table.rules,
+        locale=locale,
+        note=state.note,
+        clock=clock_view(table, state),
+    )
     state.note = None
     look = _Look(
         obs, caption, keyboard_for(table, state, obs, locale), locale, four_color, table.names_by_seat()

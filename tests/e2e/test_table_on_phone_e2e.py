@@ -7,6 +7,7 @@ replaying the stored log (what the seat saw, and what the 标准 player would do
 
 from __future__ import annotations
 
+import asyncio
 import json
 from pathlib import Path
 
@@ -155,3 +156,36 @@ async def test_autopass_passes_when_nothing_beats(
         assert auto_passes
         await telegram.send(ALICE, Chat.private(ALICE), "/autopass")
         await telegram.wait_message(Chat.private(ALICE), lambda m: m.content.startswith("自动不出：关"))
+
+
+async def test_private_hand_shows_the_table_and_warns_before_the_clock(
+    emulator: Emulator, telegram: Telegram, token: str, tmp_path: Path
+):
+    """3: the private caption shows every other seat (name, count as 报牌 shows it, partner)
+    and the turn clock; one edit warns before the clock runs out, then the bot acts."""
+    table = Table(telegram, Chat.group(-4203, "时钟桌"), tmp_path / "g.db")
+    async with running_bot(emulator, token, table.db_path, seed=SEED):
+        await telegram.set_admins(table.group, [ALICE])
+        await telegram.send(ALICE, table.group, "/newgame wechat-6-deals points_deals=2 turn_seconds=6")
+        await table.lobby()
+        await table.join(ALICE, 0)
+        await table.join(BOB, 1)
+        for _ in range(2):
+            await table.add_ai(ALICE)
+        await table.start(ALICE)
+        bob = asyncio.create_task(table.play(BOB))
+        try:
+            chat = Chat.private(ALICE)
+            turn = await telegram.wait_message(chat, lambda m: "轮到你" in m.content, timeout=60)
+            assert "🂠 西 Bob" in turn.content and "南 " in turn.content and "（对家）" in turn.content
+            assert "张" in turn.content.split("🂠", 1)[1].split("\n")[0]
+            assert "⏳ 限时 6 秒" in turn.content and "⏰" not in turn.content
+            warned = await telegram.wait_message(chat, lambda m: "⏰" in m.content, timeout=10)
+            assert "还剩 2 秒" in warned.content and "超时由机器人代你出牌" in warned.content
+            assert warned.edit_count == turn.edit_count + 1  # one edit, not a countdown
+            await telegram.wait_message(
+                chat, lambda m: "时间到" in m.content or "超时" in m.content, timeout=10
+            )
+        finally:
+            table.over.set()
+            await asyncio.gather(bob, return_exceptions=True)

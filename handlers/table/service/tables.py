@@ -85,6 +85,7 @@ class SeatState:
     preferences: tuple[str, bool] | None = None  # (locale, four-colour), cached from the user row
     note: str | None = None  # a one-off caption line (a timeout acted for the player)
     auto_pass: bool = False  # /autopass: the bot passes for the player when nothing beats (要不起)
+    warned: tuple[tuple[int, Phase, int], int] | None = None  # (turn key, seconds left) of the clock warning
 
     @property
     def is_bot(self) -> bool:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import html
 from collections.abc import Collection, Iterable, Sequence
+from dataclasses import dataclass
 
 from engine.actions import (
     AntiTribute,
@@ -28,7 +29,7 @@ from engine.cards import Card, Rank
 from engine.names import clean_name
 from engine.observation import Observation, TributeView
 from engine.plays import Play
-from engine.rules import PRESETS, MatchFormat, Rules, Setting, SettingKind
+from engine.rules import PRESETS, CountVisibility, MatchFormat, Rules, Setting, SettingKind
 from handlers.platform.i18n import translator
 from handlers.table.service.settings import SettingProblem
 from render.words import card_text, describe_play, place_name, rank_text, seat_name, team_name
@@ -486,10 +487,65 @@ def trick_summary(obs: Observation, locale: str) -> str:
     return " · ".join(moves)
 
 
+def seats_line(obs: Observation, names: dict[int, str], rules: Rules, locale: str) -> str:
+    """The others at the table, in playing order after the viewer, as the group sees them:
+    西 张三 5 张 · 南 李四（对家）＞6 张 · 东 王五 🏁上游. A count the preset's 报牌 rule hides
+    is shown as "more than the threshold" (or not at all when counts are never told); ❗ marks
+    a seat down to two cards or fewer."""
+    assert obs.seat is not None
+    parts = []
+    for offset in range(1, 4):
+        view = obs.seats[(obs.seat + offset) % 4]
+        text = who(view.seat, names[view.seat], locale)
+        if offset == 2:
+            text += _(" (partner)", locale)
+        gap = "" if text.endswith("）") else " "  # no space after a full-width bracket
+        if view.place is not None:
+            text += f"{gap}🏁{place_name(view.place, locale)}"
+        elif view.cards_left is not None:
+            text += gap + _("{n} cards", locale, n=view.cards_left) + ("❗" if view.cards_left <= 2 else "")
+        elif rules.count_visibility is not CountVisibility.NEVER:
+            text += gap + _("over {n} cards", locale, n=rules.report_threshold)
+        parts.append(text)
+    return "🂠 " + " · ".join(parts)
+
+
+def clock_lines(obs: Observation, clock: TurnClockView | None, locale: str) -> list[str]:
+    """The turn clock of the seat to act, and the one warning before it runs out."""
+    if clock is None or obs.seat not in obs.to_act:
+        return []
+    lines = [_("⏳ {seconds} s to act", locale, seconds=clock.seconds)]
+    if clock.warning is not None:
+        then = (
+            _("then auto-play takes your seat", locale)
+            if clock.last_chance
+            else _("then the bot acts for you", locale)
+        )
+        lines.append(_("⏰ <b>{left} s left</b>: {then}", locale, left=clock.warning, then=then))
+    return lines
+
+
+@dataclass(frozen=True, slots=True)
+class TurnClockView:
+    """What a hand message says of the seat's turn clock: its length, and (once the warning
+    rang) the seconds that were left; ``last_chance``: one more time-out starts 托管."""
+
+    seconds: int
+    warning: int | None = None
+    last_chance: bool = False
+
+
 def hand_caption(
-    *, obs: Observation, names: dict[int, str], rules: Rules, locale: str, note: str | None
+    *,
+    obs: Observation,
+    names: dict[int, str],
+    rules: Rules,
+    locale: str,
+    note: str | None,
+    clock: TurnClockView | None = None,
 ) -> str:
-    """The caption under a player's hand image: the play to beat and whose turn it is."""
+    """The caption under a player's hand image: the others' counts and places, the play to
+    beat, whose turn it is and the turn clock."""
     assert obs.seat is not None
     me = who(obs.seat, names[obs.seat], locale)
     lines = [header(obs, rules, locale), _("You: {seat}", locale, seat=me)]
@@ -498,9 +554,12 @@ def hand_caption(
     lines.extend(tribute_lines(obs, names, locale))
     if obs.phase is Phase.TRIBUTE and obs.seat in obs.to_act:
         lines.append(_("Choose your tribute card (your largest).", locale))
+        lines.extend(clock_lines(obs, clock, locale))
     elif obs.phase is Phase.RETURN_TRIBUTE and obs.seat in obs.to_act:
         lines.append(_("Choose the card to return.", locale))
+        lines.extend(clock_lines(obs, clock, locale))
     elif obs.phase is Phase.PLAY:
+        lines.append(seats_line(obs, names, rules, locale))
         trick = trick_summary(obs, locale)
         if trick:
             lines.append(_("This trick: {plays}", locale, plays=trick))
@@ -516,6 +575,7 @@ def hand_caption(
             )
         if obs.seat in obs.to_act:
             lines.append(_("👉 <b>Your turn</b>", locale))
+            lines.extend(clock_lines(obs, clock, locale))
         elif obs.to_act:
             lines.append(
                 _("Waiting for {seat}", locale, seat=who(obs.to_act[0], names[obs.to_act[0]], locale))
