@@ -24,6 +24,7 @@ from telegram.ext import ExtBot
 
 from engine.actions import Phase
 from engine.cards import Card
+from engine.errors import EngineError
 from engine.observation import Observation
 from handlers.platform.context import Services
 from handlers.platform.edits import not_modified
@@ -38,9 +39,9 @@ from handlers.table.keyboards import (
     readings_keyboard,
     waiting_keyboard,
 )
-from handlers.table.service.selection import can_beat, digest, readings, select_play
+from handlers.table.service.selection import can_beat, digest, readings, select_play, selected_cards
 from handlers.table.service.tables import Away, LiveTable, SeatState
-from handlers.table.service.texts import TurnClockView, hand_caption
+from handlers.table.service.texts import TurnClockView, hand_caption, selection_line
 
 log = logging.getLogger(__name__)
 
@@ -99,6 +100,21 @@ def pass_play(state: SeatState, obs: Observation) -> PassPlay | None:
     return PassPlay.HINTED if state.hint_pass else None
 
 
+def _selected(state: SeatState, obs: Observation, locale: str) -> str | None:
+    """The caption's line for the cards the seat has selected (none when none are)."""
+    if not state.selection or obs.phase is not Phase.PLAY or state.readings:
+        return None
+    previous = obs.table_play if obs.table_seat != obs.seat else None
+    try:
+        found = readings(state.selection, obs.hand, obs.level, previous)
+    except EngineError:
+        found = []
+    hinted = state.hint_play is not None and select_play(state.hint_play) == state.selection
+    if hinted and state.hint_play is not None:
+        found = [state.hint_play]
+    return selection_line(selected_cards(state.selection), found, obs.level, locale)
+
+
 def clock_view(table: LiveTable, state: SeatState) -> TurnClockView | None:
     """The seat's turn clock as its caption shows it (none for a seat the bot plays)."""
     match = table.match
@@ -140,6 +156,7 @@ async def post_hand(
         locale=locale,
         note=state.note,
         clock=clock_view(table, state),
+        selected=_selected(state, obs, locale),
     )
     state.note = None
     look = _Look(

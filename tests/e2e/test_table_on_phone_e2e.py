@@ -189,3 +189,28 @@ async def test_private_hand_shows_the_table_and_warns_before_the_clock(
         finally:
             table.over.set()
             await asyncio.gather(bob, return_exceptions=True)
+
+
+async def test_the_caption_says_what_is_selected_without_a_new_picture(
+    emulator: Emulator, telegram: Telegram, token: str, tmp_path: Path
+):
+    """9: two taps on a face held twice select a pair; the caption says 已选：♠9 ♠9 → 对子 9
+    and the picture stays the same (a caption edit, no redraw)."""
+    table = Table(telegram, Chat.group(-4204, "已选桌"), tmp_path / "g.db")
+    async with running_bot(emulator, token, table.db_path, seed=2):  # seed 2: Alice (north) leads
+        await set_up(telegram, table, [ALICE, BOB])
+        chat = Chat.private(ALICE)
+        hand = await telegram.wait_message(chat, lambda m: "轮到你" in m.content and bool(m.buttons))
+        button = next(b for row in hand.buttons for b in row if b.text.endswith("²"))
+        face = button.text.removesuffix("²")
+        for count in (1, 2):
+            current = await settled_hand(telegram, ALICE)
+            data = next(b.data for row in current.buttons for b in row if b.text.lstrip("✓").startswith(face))
+            assert data is not None
+            assert await answer_to(telegram, ALICE, current, data) == ("", False)
+            shown = await telegram.wait_message(
+                chat, lambda m, n=count: f"✓{face}{'¹²'[n - 1]}" in str(m.raw)
+            )
+        rank = face[1:] if face[0] in "♠♥♣♦" else face
+        assert f"已选：{face} {face} → 对子 {rank}" in shown.content, shown.content
+        assert shown.photo_id == hand.photo_id

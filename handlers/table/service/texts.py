@@ -535,6 +535,16 @@ class TurnClockView:
     last_chance: bool = False
 
 
+def selection_line(cards: Sequence[Card], found: Sequence[Play], level: Rank, locale: str) -> str:
+    """已选：♠9 ♥9 → 对子 9: the selection where the player looks, and what it makes (the
+    first reading, as the play button names it; or that it is no play that can go now)."""
+    shown = cards_text(cards, locale)
+    if found:
+        play = describe_play(found[0], level, locale) + (" …" if len(found) > 1 else "")
+        return _("Selected: {cards} → {play}", locale, cards=shown, play=play)
+    return _("Selected: {cards} → cannot be played now", locale, cards=shown)
+
+
 def hand_caption(
     *,
     obs: Observation,
@@ -543,6 +553,7 @@ def hand_caption(
     locale: str,
     note: str | None,
     clock: TurnClockView | None = None,
+    selected: str | None = None,
 ) -> str:
     """The caption under a player's hand image: the others' counts and places, the play to
     beat, whose turn it is and the turn clock."""
@@ -573,6 +584,8 @@ def hand_caption(
                     play=previous,
                 )
             )
+        if selected:
+            lines.append(selected)
         if obs.seat in obs.to_act:
             lines.append(_("👉 <b>Your turn</b>", locale))
             lines.extend(clock_lines(obs, clock, locale))
