@@ -181,13 +181,14 @@ def hand_keyboard(
         rows.append([_button(pass_label(pass_play, locale), press(Op.PASS))])
     else:
         rows.append([_button(play_label(selection, hand, level, previous, locale), press(Op.PLAY))])
-    rows.append(
-        [
-            _button(_("Hint", locale), press(Op.HINT)),
-            _button(_("Pass", locale), press(Op.PASS)),
-            _button(_("Clear", locale), press(Op.CLEAR)),
-        ]
-    )
+    controls = [
+        _button(_("Hint", locale), press(Op.HINT)),
+        _button(_("Pass", locale), press(Op.PASS)),
+        _button(_("Clear", locale), press(Op.CLEAR)),
+    ]
+    if not autoplay:  # 托管 on request: a player who must step away hands the seat to the bot
+        controls.append(_button(_("🤖 Auto", locale), press(Op.AUTOPLAY)))
+    rows.append(controls)
     if autoplay:
         rows.append([_button(_("Cancel auto-play", locale), press(Op.CANCEL_AUTOPLAY))])
     return InlineKeyboardMarkup(rows)

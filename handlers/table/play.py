@@ -115,6 +115,13 @@ async def _handle(
     if press.op is Op.CANCEL_AUTOPLAY:  # "I am back", whatever the keyboard
         outcome = await context.services.tables.set_autoplay(table, seat=state.record.seat, on=False)
         return _accepted(query, await flow.post_in(context, table, outcome))
+    if press.op is Op.AUTOPLAY:  # "I must step away": 托管 until 取消托管
+        outcome = await context.services.tables.set_autoplay(table, seat=state.record.seat, on=True)
+        state.clear_selection()
+        state.note = _(
+            "🤖 Auto-play on: the bot plays for you. Press Cancel auto-play to take the seat back.", locale
+        )
+        return _quietly(query, _("Auto-play on", locale), await flow.post_in(context, table, outcome))
     if not _for_current_hand(table, state, press):
         return refuse(query, "stale", locale)
     if press.op in SELECTION_OPS:

@@ -14,7 +14,7 @@ from pathlib import Path
 import aiosqlite
 
 from demo import take_turn
-from emulator.client import BotMessage, Chat, Emulator, Telegram, User
+from emulator.client import BotMessage, Chat, Emulator, Telegram, User, wait_for
 from engine.actions import Action, Pass, Passed
 from engine.match import Match, action_from_json, observe
 from engine.observation import Observation
@@ -28,7 +28,10 @@ from tests.e2e.test_match_e2e import (
     answer_to,
     buttons_by_op,
     callback_op,
+    cancel_autoplay,
+    logged_count,
     running_bot,
+    seat_flags,
     set_up,
     settled_hand,
 )
@@ -214,3 +217,26 @@ async def test_the_caption_says_what_is_selected_without_a_new_picture(
         rank = face[1:] if face[0] in "♠♥♣♦" else face
         assert f"已选：{face} {face} → 对子 {rank}" in shown.content, shown.content
         assert shown.photo_id == hand.photo_id
+
+
+async def test_autoplay_on_request_and_back(
+    emulator: Emulator, telegram: Telegram, token: str, tmp_path: Path
+):
+    """4: 🤖托管 hands the seat to the bot at once (it plays while the player is away), and
+    取消托管 takes it back."""
+    table = Table(telegram, Chat.group(-4205, "托管桌"), tmp_path / "g.db")
+    async with running_bot(emulator, token, table.db_path, seed=2):  # seed 2: Alice (north) leads
+        await set_up(telegram, table, [ALICE, BOB])
+        chat = Chat.private(ALICE)
+        hand = await telegram.wait_message(chat, lambda m: "轮到你" in m.content and bool(m.buttons))
+        before = await logged_count(table.db_path)
+        text, alert = await answer_to(telegram, ALICE, hand, buttons_by_op(hand)["o"][0])
+        assert (text, alert) == ("已托管", False)
+        away = await telegram.wait_message(chat, lambda m: "已托管：机器人替你出牌" in m.content)
+        assert "a" in buttons_by_op(away) and "o" not in buttons_by_op(away)
+        assert await seat_flags(table.db_path, 0) == (1, 0)
+        assert await logged_count(table.db_path) > before  # the bot played Alice's lead
+        await wait_for(lambda: cancel_autoplay(telegram, ALICE), timeout=20, what="取消托管 to be accepted")
+        assert await seat_flags(table.db_path, 0) == (0, 0)
+        back = await settled_hand(telegram, ALICE)
+        assert "o" in buttons_by_op(back)
