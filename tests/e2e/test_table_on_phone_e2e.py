@@ -20,7 +20,9 @@ from engine.match import Match, action_from_json, observe
 from engine.observation import Observation
 from engine.policies import seeded
 from engine.rules import Rules
+from handlers.table.service.counter import cards_out
 from handlers.table.service.selection import can_beat
+from handlers.table.service.texts import counter_line
 from tests.e2e.test_match_e2e import (
     ALICE,
     BOB,
@@ -240,3 +242,32 @@ async def test_autoplay_on_request_and_back(
         assert await seat_flags(table.db_path, 0) == (0, 0)
         back = await settled_hand(telegram, ALICE)
         assert "o" in buttons_by_op(back)
+
+
+async def test_card_counter_is_a_table_setting(
+    emulator: Emulator, telegram: Telegram, token: str, tmp_path: Path
+):
+    """5: a contest preset has no 记牌器 unless the organiser turns it on (card_counter=on); the
+    counter in the private caption matches the public history and the seat's own hand."""
+    table = Table(telegram, Chat.group(-4206, "记牌桌"), tmp_path / "g.db")
+    async with running_bot(emulator, token, table.db_path, seed=2):  # seed 2: Alice (north) leads
+        await telegram.set_admins(table.group, [ALICE])
+        await telegram.send(ALICE, table.group, "/newgame wechat-6-deals points_deals=2 card_counter=on")
+        await table.lobby()
+        await table.join(ALICE, 0)
+        await table.join(BOB, 1)
+        for _ in range(2):
+            await table.add_ai(ALICE)
+        await table.start(ALICE)
+        lead = await telegram.wait_message(Chat.private(ALICE), lambda m: "轮到你" in m.content)
+        assert await take_turn(telegram, ALICE)
+        bob = await telegram.wait_message(Chat.private(BOB), lambda m: "轮到你" in m.content)
+        match, _rules = await stored(table.db_path)
+        expected = counter_line(cards_out(observe(match, 1)), "zh")
+        assert expected in bob.content, bob.content
+        assert "🧮 记牌器：" in lead.content
+    plain = Table(telegram, Chat.group(-4207, "比赛桌"), tmp_path / "p.db")
+    async with running_bot(emulator, token, plain.db_path, seed=2):
+        await set_up(telegram, plain, [ALICE, BOB])
+        hand = await telegram.wait_message(Chat.private(ALICE), lambda m: "轮到你" in m.content)
+        assert "记牌器" not in hand.content

@@ -31,8 +31,9 @@ from engine.observation import Observation, TributeView
 from engine.plays import Play
 from engine.rules import PRESETS, CountVisibility, MatchFormat, Rules, Setting, SettingKind
 from handlers.platform.i18n import translator
+from handlers.table.service.counter import CardsOut, cards_out
 from handlers.table.service.settings import SettingProblem
-from render.words import card_text, describe_play, place_name, rank_text, seat_name, team_name
+from render.words import card_text, describe_play, is_english, place_name, rank_text, seat_name, team_name
 
 
 def _(message: str, locale: str, **values: object) -> str:
@@ -510,6 +511,19 @@ def seats_line(obs: Observation, names: dict[int, str], rules: Rules, locale: st
     return "🂠 " + " · ".join(parts)
 
 
+def counter_line(out: CardsOut, locale: str) -> str:
+    """🧮 记牌器：大王×2 小王×1 2×6 A×5 … 3×8 配×2: the cards still out, strongest first."""
+    counts = [f"{_counter_rank(rank, locale)}×{n}" for rank, n in out.ranks]
+    counts.append(_("Wild", locale) + f"×{out.wildcards}")
+    return _("🧮 Cards out: {counts}", locale, counts=" ".join(counts))
+
+
+def _counter_rank(rank: Rank, locale: str) -> str:
+    if rank.is_joker and is_english(locale):
+        return "BJ" if rank is Rank.SMALL_JOKER else "RJ"
+    return rank_text(rank, locale)
+
+
 def clock_lines(obs: Observation, clock: TurnClockView | None, locale: str) -> list[str]:
     """The turn clock of the seat to act, and the one warning before it runs out."""
     if clock is None or obs.seat not in obs.to_act:
@@ -571,6 +585,8 @@ def hand_caption(
         lines.extend(clock_lines(obs, clock, locale))
     elif obs.phase is Phase.PLAY:
         lines.append(seats_line(obs, names, rules, locale))
+        if rules.card_counter:
+            lines.append(counter_line(cards_out(obs), locale))
         trick = trick_summary(obs, locale)
         if trick:
             lines.append(_("This trick: {plays}", locale, plays=trick))
