@@ -1,4 +1,4 @@
-"""/lang, /help, /rules, /fourcolor and /autopass.
+"""/lang, /help, /rules, /fourcolor, /arrange and /autopass.
 
 Replies go through the chat's reply queue (``services.replies``): a handler returns at once
 instead of waiting for the group's message quota, and a flood of equal commands gets one
@@ -17,6 +17,7 @@ from handlers.platform.context import Context
 from handlers.platform.i18n import LOCALES
 from handlers.platform.locales import reply_locale, user_locale
 from handlers.table import flow
+from handlers.table.hand_message import post_hand
 from handlers.table.lobby import is_group_admin
 from handlers.table.service.texts import _, error_text, format_summary, preset_title
 from storage import NotFound
@@ -60,6 +61,32 @@ async def four_color(update: Update, context: Context) -> None:
     for table, seat in context.services.tables.tables_of_user(user.id):
         table.seats[seat].preferences = None
     text = _("Four-colour suits: on.", locale) if not current else _("Four-colour suits: off.", locale)
+    context.services.replies.reply(message, text, locale)
+
+
+async def arrange(update: Update, context: Context) -> None:
+    """/arrange (理牌): your hand pictures set bombs and straight flushes apart, or not."""
+    message, user = update.effective_message, update.effective_user
+    assert message is not None and user is not None
+    db = context.services.db
+    locale = await user_locale(db, user.id)
+    try:
+        current = (await db.users.get(user_id=user.id)).group_hand
+    except NotFound:
+        current = False
+    await db.users.set_group_hand(user_id=user.id, group_hand=not current)
+    for table, seat in context.services.tables.tables_of_user(user.id):
+        async with table.lock:  # the picture follows at once
+            table.seats[seat].redraw()
+            if table.match is None:
+                continue
+            delivery = await post_hand(context.bot, context.services, table, seat)
+        await delivery
+    text = (
+        _("Hand arrangement: bombs and straight flushes set apart.", locale)
+        if not current
+        else _("Hand arrangement: strongest first.", locale)
+    )
     context.services.replies.reply(message, text, locale)
 
 
@@ -109,6 +136,7 @@ def help_text(locale: str) -> str:
             _("/stop — end the table (creator or admin)", locale),
             _("/rules — rule presets · /lang zh|en — language · /fourcolor — four-colour suits", locale),
             _("/autopass — pass by itself when nothing beats the table", locale),
+            _("/arrange — bombs and straight flushes set apart in your hand picture", locale),
         ]
     )
 

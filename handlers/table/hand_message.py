@@ -148,7 +148,7 @@ async def post_hand(
     if user_id is None or table.match is None or services.tables.away.get((table.id, seat)) is Away.BLOCKED:
         return sent()  # a player who blocked the bot gets the hand again after /start
     obs = table.observe(seat)
-    locale, four_color = await seat_preferences(services.db, state)
+    locale, four_color, group_hand = await seat_preferences(services.db, state)
     caption = hand_caption(
         obs=obs,
         names=table.names(),
@@ -160,7 +160,13 @@ async def post_hand(
     )
     state.note = None
     look = _Look(
-        obs, caption, keyboard_for(table, state, obs, locale), locale, four_color, table.names_by_seat()
+        obs,
+        caption,
+        keyboard_for(table, state, obs, locale),
+        locale,
+        four_color,
+        table.names_by_seat(),
+        group_hand,
     )
     new_deal = state.shown_deal is not None and state.shown_deal != obs.deal_number
     if state.record.dm_message_id is None or new_deal or state.lost_message:
@@ -213,6 +219,7 @@ class _Look:
     locale: str
     four_color: bool
     names: list[str]
+    group_hand: bool = False  # 理牌
 
     @property
     def hand_key(self) -> tuple[int, tuple[Card, ...]]:
@@ -351,7 +358,7 @@ async def _picture(services: Services, look: _Look) -> bytes:
     """The hand picture, drawn in the render pool so other tables' presses are not held up
     (often already drawn: see :func:`_prefetch`)."""
     return await services.pictures.draw(
-        look.obs, locale=look.locale, four_color=look.four_color, names=look.names
+        look.obs, locale=look.locale, four_color=look.four_color, names=look.names, group=look.group_hand
     )
 
 
@@ -364,7 +371,12 @@ def _prefetch(services: Services, state: SeatState, look: _Look) -> None:
     previous = obs.table_play if obs.table_seat != obs.seat else None
     if hinted or readings(state.selection, obs.hand, obs.level, previous):
         services.pictures.prefetch(
-            obs, state.selection, locale=look.locale, four_color=look.four_color, names=look.names
+            obs,
+            state.selection,
+            locale=look.locale,
+            four_color=look.four_color,
+            names=look.names,
+            group=look.group_hand,
         )
 
 

@@ -23,6 +23,7 @@ from engine.rules import Rules
 from handlers.table.service.counter import cards_out
 from handlers.table.service.selection import can_beat
 from handlers.table.service.texts import counter_line
+from render.hand import render_hand
 from tests.e2e.test_match_e2e import (
     ALICE,
     BOB,
@@ -271,3 +272,33 @@ async def test_card_counter_is_a_table_setting(
         await set_up(telegram, plain, [ALICE, BOB])
         hand = await telegram.wait_message(Chat.private(ALICE), lambda m: "轮到你" in m.content)
         assert "记牌器" not in hand.content
+
+
+async def seat_names(db_path: Path) -> list[str]:
+    async with aiosqlite.connect(db_path) as db, db.execute("SELECT seat, name FROM seats") as cursor:
+        names = {int(seat): str(name) for seat, name in await cursor.fetchall()}
+    return [names.get(seat, "") for seat in range(4)]
+
+
+async def test_arrange_is_kept_and_groups_the_bombs(
+    emulator: Emulator, telegram: Telegram, token: str, tmp_path: Path
+):
+    """6: /arrange (理牌), chosen before the match, sets the bombs apart in the hand picture;
+    sent again mid-match, the picture goes back to strongest first at once."""
+    table = Table(telegram, Chat.group(-4208, "理牌桌"), tmp_path / "g.db")
+    chat = Chat.private(ALICE)
+    async with running_bot(emulator, token, table.db_path, seed=2):  # Alice's hand holds a bomb
+        await telegram.send(ALICE, chat, "/start")
+        await telegram.send(ALICE, chat, "/arrange")
+        await telegram.wait_message(chat, lambda m: m.content.startswith("理牌：炸弹和同花顺分开放"))
+        await set_up(telegram, table, [ALICE, BOB])
+        hand = await telegram.wait_message(chat, lambda m: "轮到你" in m.content and bool(m.photo_id))
+        match, _rules = await stored(table.db_path)
+        obs, names = observe(match, 0), await seat_names(table.db_path)
+        grouped = render_hand(obs, locale="zh", names=names, group=True)
+        assert grouped != render_hand(obs, locale="zh", names=names)
+        assert await telegram.photo(hand) == grouped
+        await telegram.send(ALICE, chat, "/arrange")
+        await telegram.wait_message(chat, lambda m: m.content.startswith("理牌：从大到小"))
+        plain = await telegram.wait_message(chat, lambda m: bool(m.photo_id) and m.photo_id != hand.photo_id)
+        assert await telegram.photo(plain) == render_hand(obs, locale="zh", names=names)

@@ -82,7 +82,7 @@ class SeatState:
     delivered: tuple[int, tuple[int, tuple[Card, ...]], str] | None = None  # (message, hand, caption) sent
     lost_message: bool = False  # the hand message cannot be edited: the next refresh sends a new one
     needs_new_message: bool = False  # the next delivery sends a new hand message (first/new deal, lost)
-    preferences: tuple[str, bool] | None = None  # (locale, four-colour), cached from the user row
+    preferences: tuple[str, bool, bool] | None = None  # (locale, four-colour, 理牌), cached from the user row
     note: str | None = None  # a one-off caption line (a timeout acted for the player)
     auto_pass: bool = False  # /autopass: the bot passes for the player when nothing beats (要不起)
     warned: tuple[tuple[int, Phase, int], int] | None = None  # (turn key, seconds left) of the clock warning
@@ -102,6 +102,13 @@ class SeatState:
         if self.held != (deal, hand):
             self.held, self.held_since = (deal, hand), version
         return self.held_since
+
+    def redraw(self) -> None:
+        """The player changed how their hand looks (理牌): forget the shown picture and
+        preferences, so the next refresh draws and sends it again."""
+        self.preferences = None
+        self.shown_hand = None
+        self.delivered = None
 
     def clear_selection(self) -> None:
         self.selection = Counter()
