@@ -23,7 +23,7 @@ from engine.errors import EngineError
 from engine.plays import Play
 from handlers.table.service.callback_data import Area, Op, Press
 from handlers.table.service.selection import faces, next_count, readings
-from handlers.table.service.texts import N_, _
+from handlers.table.service.texts import N_, _, colon
 from render.words import card_text, describe_play, is_english, seat_name
 
 ROW = 8
@@ -245,7 +245,7 @@ def lobby_keyboard(
 
     seats = [
         _button(
-            f"{seat_name(seat, locale)}: {names[seat]}"
+            f"{seat_name(seat, locale)}{colon(locale)}{names[seat]}"
             if seat in names
             else _("{seat}: sit here", locale, seat=seat_name(seat, locale)),
             press(Op.SIT, seat),

@@ -302,3 +302,20 @@ async def test_arrange_is_kept_and_groups_the_bombs(
         await telegram.wait_message(chat, lambda m: m.content.startswith("理牌：从大到小"))
         plain = await telegram.wait_message(chat, lambda m: bool(m.photo_id) and m.photo_id != hand.photo_id)
         assert await telegram.photo(plain) == render_hand(obs, locale="zh", names=names)
+
+
+async def test_the_lobby_writes_chinese_punctuation(
+    emulator: Emulator, telegram: Telegram, token: str, tmp_path: Path
+):
+    """10: full-width punctuation in Chinese text: 北：张老师 beside 西：入座, 南北：北 张老师、南 —."""
+    table = Table(telegram, Chat.group(-4209, "标点桌"), tmp_path / "g.db")
+    teacher = User(2009, "张老师")
+    async with running_bot(emulator, token, table.db_path, seed=2):
+        await telegram.send(teacher, table.group, "/newgame")
+        await table.lobby()
+        await table.join(teacher, 0)
+        lobby = await table.lobby()
+        labels = [button.text for row in lobby.buttons for button in row]
+        assert labels[:2] == ["北：张老师", "西：入座"]
+        assert "南北：北 张老师、南 —" in lobby.content and "东西：西 —、东 —" in lobby.content
+        assert not any(": " in label or ", " in label for label in labels)

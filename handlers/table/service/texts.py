@@ -138,7 +138,7 @@ def setting_problem_text(problem: SettingProblem, locale: str) -> str:
         if code == "setting_too_long":
             text = _("That value is too long.", locale) + sentence_gap(locale) + text
     if problem.suggestions:
-        names = ", ".join(problem.suggestions)
+        names = joined(problem.suggestions, locale)
         text += sentence_gap(locale) + _("Did you mean: {names}?", locale, names=names)
     return text
 
@@ -159,7 +159,7 @@ def setting_allowed(setting: Setting, locale: str) -> str:
         text = _("on or off", locale)
     elif setting.kind is SettingKind.CHOICE:
         assert setting.choices is not None
-        text = _("one of: {choices}", locale, choices=", ".join(m.value for m in setting.choices))
+        text = _("one of: {choices}", locale, choices=joined((m.value for m in setting.choices), locale))
     elif setting.count is not None:
         example = ",".join(str(n) for n in getattr(Rules.default(), setting.name))
         text = _(
@@ -191,11 +191,14 @@ def lobby_text(*, names: dict[int, str], preset: str, rules: Rules, locale: str)
     lines.append(format_summary(rules, locale))
     for team in (0, 1):
         seats = [seat for seat in range(4) if seat % 2 == team]
-        members = ", ".join(
-            who(seat, names[seat], locale) if seat in names else f"{seat_name(seat, locale)} —"
-            for seat in seats
+        members = joined(
+            (
+                who(seat, names[seat], locale) if seat in names else f"{seat_name(seat, locale)} —"
+                for seat in seats
+            ),
+            locale,
         )
-        lines.append(f"{team_name(team, locale)}: {members}")
+        lines.append(f"{team_name(team, locale)}{colon(locale)}{members}")
     lines.append(_("Take a seat, add AI players, then start. Partners sit opposite each other.", locale))
     return "\n".join(lines)
 
@@ -307,6 +310,16 @@ def move_line(seat: int, name: str, move: str, locale: str) -> str:
 
 def colon(locale: str) -> str:
     return ": " if locale.startswith("en") else "："
+
+
+def joined(items: Iterable[str], locale: str) -> str:
+    """A list in a sentence: ``a, b`` in English, ``a、b`` in Chinese (full-width, issue 20.10)."""
+    return (", " if locale.startswith("en") else "、").join(items)
+
+
+def bracketed(text: str, locale: str) -> str:
+    """An aside: `` (25%)`` in English, ``（25%）`` in Chinese."""
+    return f" ({text})" if locale.startswith("en") else f"（{text}）"
 
 
 def place_line(place: int, seat: int, name: str, locale: str) -> str:
