@@ -117,8 +117,8 @@ class Table:
         assert seat_data is not None
         query = await self.telegram.press(user, lobby, seat_data)
         answer = await self.telegram.wait_answer(query)
-        if answer.show_alert:
-            token = deep_link_token(lobby)
+        if answer.url:  # the app opens the private chat; the player presses Start
+            token = answer.url.split("start=", 1)[1]
             await self.telegram.send(user, Chat.private(user), f"/start {token}")
         shown = clean_name(user.first_name)  # as the bot shows it (no bidi or zero-width characters)
         await self.telegram.wait_message(self.group, lambda m: shown in m.content and bool(m.buttons))
@@ -183,14 +183,6 @@ class Table:
             int(m.raw["date"]) for m in await self.telegram.messages(self.group, include_deleted=True)
         )
         return max((sum(1 for d in dates if start <= d < start + 60) for start in dates), default=0)
-
-
-def deep_link_token(lobby: BotMessage) -> str:
-    for row in lobby.raw["reply_markup"]["inline_keyboard"]:
-        for button in row:
-            if "url" in button:
-                return button["url"].split("start=", 1)[1]
-    raise LookupError("the lobby has no deep link")
 
 
 async def final_status(db_path: Path) -> str:

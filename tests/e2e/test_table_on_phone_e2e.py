@@ -319,3 +319,24 @@ async def test_the_lobby_writes_chinese_punctuation(
         assert labels[:2] == ["北：张老师", "西：入座"]
         assert "南北：北 张老师、南 —" in lobby.content and "东西：西 —、东 —" in lobby.content
         assert not any(": " in label or ", " in label for label in labels)
+
+
+async def test_a_new_player_joins_in_two_taps(
+    emulator: Emulator, telegram: Telegram, token: str, tmp_path: Path
+):
+    """7: a player who never opened the private chat taps a seat: no alert, the answer opens
+    t.me/<bot>?start=… at once, and Start there seats them (seat → Start, then back)."""
+    table = Table(telegram, Chat.group(-4210, "入座桌"), tmp_path / "g.db")
+    newcomer = User(2010, "小王")
+    async with running_bot(emulator, token, table.db_path, seed=2):
+        await telegram.send(newcomer, table.group, "/newgame")
+        lobby = await table.lobby()
+        answer = await telegram.wait_answer(
+            await telegram.press(newcomer, lobby, buttons_by_op(lobby)["s"][1])
+        )
+        assert not answer.show_alert and answer.url is not None
+        assert answer.url.startswith("https://t.me/") and "?start=" in answer.url
+        await telegram.send(newcomer, Chat.private(newcomer), "/start " + answer.url.split("start=", 1)[1])
+        seated = await telegram.wait_message(Chat.private(newcomer), lambda m: "你已入座" in m.content)
+        assert "西" in seated.content
+        await telegram.wait_message(table.group, lambda m: "东西：西 小王、东 —" in m.content)
