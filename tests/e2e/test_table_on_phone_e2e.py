@@ -12,7 +12,9 @@ import json
 from pathlib import Path
 
 import aiosqlite
+import pytest
 
+import demo
 from demo import take_turn
 from emulator.client import BotMessage, Chat, Emulator, Telegram, User, wait_for
 from engine.actions import Action, Pass, Passed
@@ -340,3 +342,29 @@ async def test_a_new_player_joins_in_two_taps(
         seated = await telegram.wait_message(Chat.private(newcomer), lambda m: "你已入座" in m.content)
         assert "西" in seated.content
         await telegram.wait_message(table.group, lambda m: "东西：西 小王、东 —" in m.content)
+
+
+async def test_the_demo_shows_the_keyboard_and_taps_cards(
+    emulator: Emulator,
+    telegram: Telegram,
+    token: str,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+):
+    """11: ``make demo`` prints the private keyboard, its Chinese-named player taps the cards
+    one by one and the play button names the play."""
+    monkeypatch.chdir(tmp_path)
+    demo.OUTPUT.mkdir()
+    async with running_bot(emulator, token, tmp_path / "demo.db", seed=2):
+        await asyncio.wait_for(demo.run_table(telegram, think=0.0), 240)
+    out = capsys.readouterr().out
+    assert "[小明's private chat" in out and "You" not in out
+    assert "[提示] [不出] [清空] [🤖托管]" in out
+    assert (
+        "👆 小明 taps ♠" in out
+        or "👆 小明 taps ♥" in out
+        or "👆 小明 taps ♣" in out
+        or "👆 小明 taps ♦" in out
+    )
+    assert "👆 小明 taps 出牌：" in out
