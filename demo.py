@@ -15,6 +15,8 @@ from __future__ import annotations
 import asyncio
 import sys
 import tempfile
+from collections.abc import Callable
+from functools import partial
 from pathlib import Path
 
 from emulator.client import BotMessage, Chat, Emulator, EmulatorError, Telegram, User, callback_ops, polling
@@ -99,33 +101,48 @@ async def tap_turn(telegram: Telegram, user: User) -> bool:
         print(f"👆 {user.first_name}: 提示 → {answer[0]}; taps 不出", flush=True)
         await press(telegram, user, hand, ops["x"][0])
         return True
-    hinted = await _changed(telegram, chat, hand)
-    chosen = [(b.text, b.data) for row in hinted.buttons for b in row if b.text.startswith("✓") and b.data]
+    hinted = await _until(telegram, chat, _any_selected)
+    if hinted is None:
+        return True
+    chosen = [b.text for row in hinted.buttons for b in row if b.text.startswith("✓")]
     await press(telegram, user, hinted, callback_ops(hinted)["c"][0])
-    current = await _changed(telegram, chat, hinted)
-    for label, _data in chosen:
+    current = await _until(telegram, chat, lambda m: not _any_selected(m))
+    for label in chosen:
         face = label.lstrip("✓").rstrip("¹²")
-        for _copy in range(2 if label.endswith("²") else 1):
+        for copy in range(2 if label.endswith("²") else 1):
+            if current is None:
+                return True
             button = next(b for row in current.buttons for b in row if b.text.lstrip("✓").startswith(face))
             print(f"👆 {user.first_name} taps {button.text}", flush=True)
             await press(telegram, user, current, button.data or "")
-            current = await _changed(telegram, chat, current)
-    play = callback_ops(current).get("p")
-    if play:
+            mark = f"✓{face}" + ("" if label[-1] not in "¹²" else "²" if copy else "¹")
+            current = await _until(telegram, chat, partial(_shows, label=mark))
+    play = callback_ops(current).get("p") if current is not None else None
+    if current is not None and play:
         label = next(b.text for row in current.buttons for b in row if b.data == play[0])
         print(f"👆 {user.first_name} taps {label}", flush=True)
         await press(telegram, user, current, play[0])
+        await _until(telegram, chat, lambda m: m.raw != current.raw)  # the play's edit arrived
     return True
 
 
-async def _changed(telegram: Telegram, chat: Chat, before: BotMessage) -> BotMessage:
-    """The chat's newest message once it differs from ``before`` (the bot's edit arrived)."""
+def _any_selected(message: BotMessage) -> bool:
+    return any(button.text.startswith("✓") for row in message.buttons for button in row)
+
+
+def _shows(message: BotMessage, label: str) -> bool:
+    return any(button.text == label for row in message.buttons for button in row)
+
+
+async def _until(telegram: Telegram, chat: Chat, check: Callable[[BotMessage], bool]) -> BotMessage | None:
+    """The chat's newest message once it passes ``check`` (the bot's edit arrived); None if
+    it does not within 4 s (the turn moved on: the caller looks again)."""
     for _ in range(200):
         fresh = await telegram.last_message(chat)
-        if fresh is not None and fresh.raw != before.raw:
+        if fresh is not None and check(fresh):
             return fresh
         await asyncio.sleep(0.02)
-    return before
+    return None
 
 
 def keyboard_text(message: BotMessage) -> str:
