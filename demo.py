@@ -100,6 +100,7 @@ async def tap_turn(telegram: Telegram, user: User) -> bool:
     if "不出" in answer[0] or "pass" in answer[0].lower():
         print(f"👆 {user.first_name}: 提示 → {answer[0]}; taps 不出", flush=True)
         await press(telegram, user, hand, ops["x"][0])
+        await _until(telegram, chat, _moved_on)
         return True
     hinted = await _until(telegram, chat, _any_selected)
     if hinted is None:
@@ -122,8 +123,13 @@ async def tap_turn(telegram: Telegram, user: User) -> bool:
         label = next(b.text for row in current.buttons for b in row if b.data == play[0])
         print(f"👆 {user.first_name} taps {label}", flush=True)
         await press(telegram, user, current, play[0])
-        await _until(telegram, chat, lambda m: m.raw != current.raw)  # the play's edit arrived
+        await _until(telegram, chat, _moved_on)
     return True
+
+
+def _moved_on(message: BotMessage) -> bool:
+    """The hand message no longer asks this player to act (their move's edit arrived)."""
+    return "轮到你" not in message.content and "Your turn" not in message.content
 
 
 def _any_selected(message: BotMessage) -> bool:
