@@ -82,6 +82,8 @@ COMMANDS = (
     ("lang", N_("language: zh|en")),
     ("rules", N_("rule presets")),
     ("fourcolor", N_("four-colour suits")),
+    ("autopass", N_("pass by itself when nothing beats")),
+    ("arrange", N_("bombs set apart in your hand picture")),
     ("contest", N_("contest: card, help, new")),
     ("signup", N_("sign up for the contest")),
     ("report", N_("report a contest result: 掼蛋3组")),
@@ -292,6 +294,8 @@ def register_handlers(app: App) -> None:
     app.add_handler(CommandHandler("help", general.help_command, NEW_MESSAGES))
     app.add_handler(CommandHandler("rules", general.rules_command, NEW_MESSAGES))
     app.add_handler(CommandHandler("fourcolor", general.four_color, NEW_MESSAGES))
+    app.add_handler(CommandHandler("autopass", general.auto_pass, NEW_MESSAGES))
+    app.add_handler(CommandHandler("arrange", general.arrange, NEW_MESSAGES))
     contest_handlers(app)
     record_handlers(app)
     app.add_handler(MessageHandler(filters.StatusUpdate.LEFT_CHAT_MEMBER, members.on_left_message))

@@ -339,11 +339,9 @@ async def _take(query: CallbackQuery, context: Context, table: LiveTable, seat: 
         reachable = (await services.db.users.get(user_id=user.id)).reachable
     except NotFound:
         reachable = False
-    if not reachable:
+    if not reachable:  # the app opens the private chat at once; its Start button seats the player
         services.tables.pending_seats[(table.id, user.id)] = seat
-        await query.answer(
-            error_text("open_private", locale), show_alert=True, url=services.deep_link(table.record.token)
-        )
+        await query.answer(error_text("open_private", locale), url=services.deep_link(table.record.token))
         return False
     if occupant is not None:
         await services.tables.leave(table, seat=seat)

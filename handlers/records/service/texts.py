@@ -12,7 +12,7 @@ from engine.cards import Card, Rank
 from engine.contest import Contest, PairRecord
 from engine.plays import Play
 from handlers.records.service.rating import MIN_MATCHES, Skill
-from handlers.table.service.texts import N_, _, cards_text, escape, play_text, preset_title
+from handlers.table.service.texts import N_, _, bracketed, cards_text, escape, play_text, preset_title
 from render.words import place_name, seat_name
 from storage.records import ANONYMOUS, MatchRow, PartnerLine, PlayerRow, PlayerTotals, Rating
 
@@ -80,7 +80,7 @@ def totals_lines(totals: PlayerTotals, locale: str) -> list[str]:
             deals=deals,
         ),
         " · ".join(
-            f"{place_name(place + 1, locale)} {count} ({percent(count, deals)})"
+            f"{place_name(place + 1, locale)} {count}{bracketed(percent(count, deals), locale)}"
             for place, count in enumerate((f.firsts, f.seconds, f.thirds, f.lasts))
         ),
         _(
@@ -203,7 +203,8 @@ def top_text(ranked: list[Rating], computers: list[Rating], locale: str) -> str:
         )
     if computers:
         shown = [
-            f"{player_name(r.player, r.name, locale)} {Skill(r.mu, r.sigma).conservative:.1f} ({r.matches})"
+            f"{player_name(r.player, r.name, locale)} {Skill(r.mu, r.sigma).conservative:.1f}"
+            + bracketed(str(r.matches), locale)
             for r in computers
         ]
         lines.append(_("Computer players, not ranked: {list}", locale, list=" · ".join(shown)))

@@ -18,7 +18,7 @@ from collections.abc import Awaitable, Callable, Hashable, Iterable
 from dataclasses import dataclass, field, replace
 from enum import Enum
 
-from engine.actions import Action, DealStarted, Event, GiveTribute, Phase, TimeExpired
+from engine.actions import Action, DealStarted, Event, GiveTribute, Pass, Phase, TimeExpired
 from engine.ai import timeout_action
 from engine.cards import Card
 from engine.errors import EngineError
@@ -27,8 +27,16 @@ from engine.observation import Observation
 from engine.plays import Play
 from engine.policies import DEFAULT, DIFFICULTIES, seeded
 from engine.rules import Rules
-from handlers.table.service.selection import Hints
-from storage import Database, SeatRecord, StorageConflict, StorageUnavailable, TableRecord, TableStatus
+from handlers.table.service.selection import Hints, can_beat
+from storage import (
+    Database,
+    NotFound,
+    SeatRecord,
+    StorageConflict,
+    StorageUnavailable,
+    TableRecord,
+    TableStatus,
+)
 
 log = logging.getLogger(__name__)
 
@@ -79,6 +87,7 @@ class SeatState:
     selection: Counter[Card] = field(default_factory=Counter)
     hint_index: int = 0
     hint_play: Play | None = None  # the reading 提示 chose, played as is if the selection is unchanged
+    hint_pass: bool = False  # 提示 suggested 不出: the play button reads 不出 until a card is picked
     hints: Hints | None = None  # the suggestions 提示 cycles through
     readings: tuple[Play, ...] = ()  # several readings of the selection: the player picks one
     held: tuple[int, tuple[Card, ...]] | None = None  # (deal, hand) the seat's buttons were last made for
@@ -90,8 +99,10 @@ class SeatState:
     delivered: tuple[int, tuple[int, tuple[Card, ...]], str] | None = None  # (message, hand, caption) sent
     lost_message: bool = False  # the hand message cannot be edited: the next refresh sends a new one
     needs_new_message: bool = False  # the next delivery sends a new hand message (first/new deal, lost)
-    preferences: tuple[str, bool] | None = None  # (locale, four-colour), cached from the user row
+    preferences: tuple[str, bool, bool] | None = None  # (locale, four-colour, 理牌), cached from the user row
     note: str | None = None  # a one-off caption line (a timeout acted for the player)
+    auto_pass: bool = False  # /autopass: the bot passes for the player when nothing beats (要不起)
+    warned: tuple[tuple[int, Phase, int], int] | None = None  # (turn key, seconds left) of the clock warning
 
     @property
     def is_bot(self) -> bool:
@@ -109,10 +120,18 @@ class SeatState:
             self.held, self.held_since = (deal, hand), version
         return self.held_since
 
+    def redraw(self) -> None:
+        """The player changed how their hand looks (理牌): forget the shown picture and
+        preferences, so the next refresh draws and sends it again."""
+        self.preferences = None
+        self.shown_hand = None
+        self.delivered = None
+
     def clear_selection(self) -> None:
         self.selection = Counter()
         self.hint_index = 0
         self.hint_play = None
+        self.hint_pass = False
         self.readings = ()
 
 
@@ -320,7 +339,7 @@ class TableService:
         record = await self.db.seats.take(
             table_id=table.id, seat=target, user_id=user_id, name=name, locale=locale
         )
-        table.seats[target] = SeatState(record)
+        table.seats[target] = SeatState(record, auto_pass=await self._auto_pass(user_id))
         return target
 
     @staticmethod
@@ -509,7 +528,10 @@ class TableService:
 
     async def _restore(self, record: TableRecord) -> LiveTable:
         rules = Rules.from_json(record.rules_json)
-        seats = {s.seat: SeatState(s) for s in await self.db.seats.of_table(table_id=record.id)}
+        seats = {
+            s.seat: SeatState(s, auto_pass=await self._auto_pass(s.user_id))
+            for s in await self.db.seats.of_table(table_id=record.id)
+        }
         table = LiveTable(record=record, rules=rules, seats=seats)
         table.reserved = await self.db.reservations.of_table(table_id=record.id)
         if record.status is TableStatus.PLAYING:
@@ -520,6 +542,15 @@ class TableService:
             table.remember(table.match.events)
         self.tables[record.id] = table
         return table
+
+    async def _auto_pass(self, user_id: int | None) -> bool:
+        """The player's /autopass choice (off for a computer player or an unknown user)."""
+        if user_id is None:
+            return False
+        try:
+            return (await self.db.users.get(user_id=user_id)).auto_pass
+        except NotFound:
+            return False
 
     # ---------------------------------------------------------------- internals
 
@@ -643,7 +674,7 @@ class TableService:
                 # A free choice after equal 双下 tributes (V12/V14) has no buttons yet: the 标准
                 # player makes it for a human rather than the table waiting on a clock.
                 return seat, self._bot_action(obs, table.rules, self.seat_policy(state))
-            forced = _forced_tribute(obs)
+            forced = _forced_tribute(obs) or _auto_pass(state, obs)
             if forced is not None:
                 return seat, forced
         return None
@@ -725,6 +756,15 @@ def _reserved_seat(table: LiveTable, user_id: int, wanted: int, current: int | N
     if not free:
         raise TableError("seat_taken")
     return free[0]
+
+
+def _auto_pass(state: SeatState, obs: Observation) -> Action | None:
+    """要不起: a player who chose /autopass passes at once when nothing beats the table."""
+    if not state.auto_pass or obs.phase is not Phase.PLAY or obs.table_play is None:
+        return None
+    if obs.table_seat == obs.seat or can_beat(obs.hand, obs.level, obs.table_play):
+        return None
+    return Pass()
 
 
 def _forced_tribute(obs: Observation) -> Action | None:
