@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import time
 from collections import Counter
 from collections.abc import Coroutine
 from dataclasses import dataclass
@@ -189,6 +190,8 @@ async def _deliver(
         await _replace_message(bot, services, table, state, look)
     else:
         await _edit_message(bot, services, table, state, message_id, look)
+    if state.shown_markup is look.markup and state.shown_caption == look.caption:  # still the newest
+        state.look_shown_at = time.monotonic()
 
 
 async def _replace_message(
@@ -250,6 +253,7 @@ def _remember(state: SeatState, look: _Look) -> None:
     )
     state.shown_markup = look.markup
     state.lost_message = False
+    state.look_shown_at = None  # on its way: a press on the keyboard it replaces is lag, not a mistake
 
 
 async def _edit_message(

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import time
 from collections import Counter
 from collections.abc import Coroutine
 from dataclasses import dataclass
@@ -123,6 +124,8 @@ async def _handle(
         )
         return _quietly(query, _("Auto-play on", locale), await flow.post_in(context, table, outcome))
     if not _for_current_hand(table, state, press):
+        if _lagging(state):  # the phone still shows the keyboard the newest look replaces
+            return query.answer(_("Your hand is being updated: use the new buttons", locale))
         return refuse(query, "stale", locale)
     if press.op in SELECTION_OPS:
         return await _select(query, context, table, state, press, locale)
@@ -177,6 +180,17 @@ def _action(table: LiveTable, state: SeatState, press: Press, locale: str) -> Ac
         return PlayCards(found[0])
     state.readings = tuple(found)  # 逢人配: the player picks the reading
     return None
+
+
+LAG_GRACE = 3.0
+"""Seconds after the newest look reached Telegram during which a press on the keyboard it
+replaced is taken for lag (phones show an edit hundreds of ms late, more under load): a
+quiet toast, not an alert the player could not have avoided."""
+
+
+def _lagging(state: SeatState) -> bool:
+    shown_at = state.look_shown_at
+    return shown_at is None or time.monotonic() - shown_at < LAG_GRACE
 
 
 def _for_current_hand(table: LiveTable, state: SeatState, press: Press) -> bool:
