@@ -120,6 +120,10 @@ def _utc_now() -> datetime:
     return datetime.now(UTC)
 
 
+LINK_TRIES = 8
+LINK_RETRY = 0.5  # seconds before the first retry of a message's link; doubled each time
+
+
 @dataclass
 class ContestDesk:
     bot: ExtBot[None]
@@ -341,12 +345,28 @@ class ContestDesk:
             chat_id, text, parse_mode=ParseMode.HTML, reply_markup=markup, disable_web_page_preview=True
         )
         if what in ("draw", "round", "card"):
-            await self.db.contest_links.add_message(
-                chat_id=chat_id,
-                message_id=sent.message_id,
-                contest_id=stored.id,
-                round_=int(payload["round"]) if what != "card" else None,
-            )
+            round_ = int(payload["round"]) if what != "card" else None
+            await self._link(chat_id, sent.message_id, stored.id, round_)
+
+    async def _link(self, chat_id: int, message_id: int, contest_id: int, round_: int | None) -> None:
+        """Store which message shows the card or a round, so refreshes edit it. The message is
+        already in the group: a storage fault here must not make the outbox send it again (a
+        second card appeared when the database was locked right after the first was sent), so
+        the write alone is tried again, for about a minute, then given up with a log line."""
+        delay = LINK_RETRY
+        for attempt in range(LINK_TRIES):
+            try:
+                await self.db.contest_links.add_message(
+                    chat_id=chat_id, message_id=message_id, contest_id=contest_id, round_=round_
+                )
+                return
+            except StorageUnavailable as error:
+                if attempt == LINK_TRIES - 1:
+                    log.error("contest %s: message %s not linked: %s", contest_id, message_id, error)
+                    return
+                log.warning("contest %s: message %s not linked (%s): again", contest_id, message_id, error)
+                await asyncio.sleep(delay)
+                delay = min(delay * 2, 16.0)
 
     async def _edit_messages(self, stored: StoredContest, payload: Payload, locale: str) -> None:
         """Bring the contest's cards (or one round's pairing messages) up to date."""

@@ -5,16 +5,18 @@ from __future__ import annotations
 
 from datetime import UTC, date, datetime, timedelta
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Any, cast
 
 import pytest
 from telegram.ext import ApplicationBuilder
 
+import handlers.contest.desk as desk_module
 from engine.contest import Deadline, draw, move_deadline
 from handlers.contest.desk import DUE_NOW, GROUP, PRIVATE, ContestDesk
 from handlers.platform.chats import ChatBudget
 from handlers.platform.outbox import Outbox
-from storage import Database
+from storage import Database, StorageUnavailable
 from tests.engine.contest.support import DEADLINE, ON_TIME, signed_up
 
 LEFT = int(timedelta(hours=48).total_seconds())
@@ -80,5 +82,46 @@ async def test_jobs_are_due_by_the_desks_clock_however_far_it_is_from_the_wall(
         assert abs(job.next_t - datetime.now(UTC) - wanted) < timedelta(minutes=1)
     finally:
         await app.job_queue.stop(wait=False)
+        await outbox.close()
+        await db.close()
+
+
+class _SendingBot:
+    """Records the messages the desk sends; each gets the next message id."""
+
+    def __init__(self) -> None:
+        self.sent: list[str] = []
+
+    async def send_message(self, chat_id: int, text: str, **_: object) -> Any:
+        self.sent.append(text)
+        return SimpleNamespace(message_id=100 + len(self.sent))
+
+
+async def test_a_card_sent_while_the_database_is_locked_is_linked_later_not_sent_again(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The card reached the group, then storing which message shows it failed: the outbox sent
+    the whole card again (two cards, the first never edited). Only the link is tried again."""
+    monkeypatch.setattr(desk_module, "LINK_RETRY", 0.01)
+    db = await Database.open(tmp_path / "desk.db")
+    outbox = Outbox(db.outbox, first_delay=0.01)
+    bot = _SendingBot()
+    ContestDesk(cast(Any, bot), db, outbox, ChatBudget(), cast(Any, None))  # registers its senders
+    stored = await db.contests.create(chat_id=-9, contest=signed_up(2))
+    add_message = db.contest_links.add_message
+    faults = [StorageUnavailable("database is locked")] * 2
+
+    async def flaky_add_message(**kwargs: Any) -> None:
+        if faults:
+            raise faults.pop()
+        await add_message(**kwargs)
+
+    monkeypatch.setattr(db.contest_links, "add_message", flaky_add_message)
+    try:
+        outbox.post(-9, GROUP, {"what": "card", "contest_id": stored.id}, key="card")
+        await outbox.join()
+        assert len(bot.sent) == 1
+        assert await db.contest_links.message(chat_id=-9, message_id=101) == (stored.id, None)
+    finally:
         await outbox.close()
         await db.close()
