@@ -64,12 +64,13 @@ class TablesFull(TableError):
         self.capacity = capacity
 
 
-DEFAULT_CAPACITY = 250
+DEFAULT_CAPACITY = 150
 """Tables (lobbies and matches) one bot token serves at once by default. One token sends about
-30 messages a second; a human's press costs one or two of them (answers are free), so at a 5 s
-think time the bench (``bench/load.py``, README "Capacity") kept every press's edit within 2 s
-p99 up to this many tables; beyond it every table would slow down together. ``GUANDAN_MAX_TABLES``
-sets it (0: no limit); past it, run another bot token in another process."""
+30 messages a second; a human's press costs one or two of them (answers are free). At a 5 s
+think time ``bench/load.py`` measured a press's edit sent within 1.5 s p99 at 100 tables and
+3.0 s at 200 (bench/README.md, "Capacity"): 150 keeps a table near the 2 s a player expects,
+and beyond it every table would slow down together. ``GUANDAN_MAX_TABLES`` sets it (0: no
+limit); past it, run another bot token in another process."""
 
 
 class Away(Enum):
