@@ -1,4 +1,5 @@
-"""The computer players by name: ``random``, ``greedy``, ``easy`` (简单), ``normal`` (标准), ``master`` (大师).
+"""The computer players by name: ``random``, ``greedy``, ``easy`` (简单), ``normal`` (标准),
+``master`` (大师).
 
 A policy sees only its seat's :class:`~engine.observation.Observation`, like a player
 at the table, and draws any chance from the generator it is given, so a run is
@@ -110,7 +111,7 @@ DEFAULT: Final = "normal"
 
 
 def next_difficulty(current: str) -> str:
-    """The lobby's difficulty button cycles 简单 → 标准 → 大师 → 简单; anything unknown becomes the default."""
+    """The lobby's button cycles 简单 → 标准 → 大师 → 简单; anything unknown becomes the default."""
     if current not in DIFFICULTIES:
         return DEFAULT
     return DIFFICULTIES[(DIFFICULTIES.index(current) + 1) % len(DIFFICULTIES)]

@@ -148,7 +148,9 @@ class Referee:
             listed, actions = protocol.back_actions(match.may_return(seat))
             return Request(seat, self._act("back", seat, listed, exchange=True), tuple(actions))
         following = match.table_play is not None
-        listed, actions = protocol.legal_actions(match.legal_plays(seat), match.level, following=following)
+        listed, actions = protocol.legal_actions(
+            match.legal_plays(seat), match.level, following=following, table=match.table_play
+        )
         return Request(seat, self._act("play", seat, listed, exchange=False), tuple(actions))
 
     def _act(self, stage: str, seat: int, listed: list[ProtocolAction], *, exchange: bool) -> Message:

@@ -59,7 +59,9 @@ class Budget:
 DEFAULT_BUDGET: Final = Budget()
 
 
-def choose_action(obs: Observation, rules: Rules, rng: random.Random, budget: Budget = DEFAULT_BUDGET) -> Action:
+def choose_action(
+    obs: Observation, rules: Rules, rng: random.Random, budget: Budget = DEFAULT_BUDGET
+) -> Action:
     """大师's action for ``obs``; 标准's outside the play phase or with nothing to weigh."""
     base = planner.choose_action(obs, rules)
     if obs.phase is not Phase.PLAY or obs.choice is not None or obs.seat is None:
@@ -127,7 +129,9 @@ def sample_hands(obs: Observation, rng: random.Random) -> list[list[Card]] | Non
     rng.shuffle(pool)
     pool.sort(key=lambda card: -sum(1 for seat, top in ceilings.items() if _above(card, top, obs)))
     for card in pool:
-        allowed = [s for s in range(4) if need[s] > 0 and not (s in ceilings and _above(card, ceilings[s], obs))]
+        allowed = [
+            s for s in range(4) if need[s] > 0 and not (s in ceilings and _above(card, ceilings[s], obs))
+        ]
         if not allowed:
             allowed = [s for s in range(4) if need[s] > 0]
         seat = rng.choices(allowed, weights=[need[s] for s in allowed])[0]
@@ -282,7 +286,9 @@ class _Rollout:
     def _observe(self, seat: int) -> Observation:
         obs = self.obs
         views = tuple(
-            SeatView(s, len(self.hands[s]), self.finish.index(s) + 1 if s in self.finish else None, None, False)
+            SeatView(
+                s, len(self.hands[s]), self.finish.index(s) + 1 if s in self.finish else None, None, False
+            )
             for s in range(4)
         )
         return Observation(
