@@ -109,6 +109,9 @@ DIFFICULTIES: Final = ("easy", "normal", "master")
 
 DEFAULT: Final = "normal"
 
+MASTER: Final = "master"
+"""大师: 托管 plays it too at a table that chose it for an AI seat."""
+
 
 def next_difficulty(current: str) -> str:
     """The lobby's button cycles 简单 → 标准 → 大师 → 简单; anything unknown becomes the default."""
