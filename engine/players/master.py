@@ -91,14 +91,14 @@ def choose_action(
 
 
 def _candidates(obs: Observation, rules: Rules, base: Action, limit: int) -> list[Action]:
-    """标准's choice first, then its next-best plays, then passing when following."""
+    """标准's choice first, then passing when following, then 标准's next-best plays: ``limit``."""
     out: list[Action] = [base]
+    if obs.table_play is not None and Pass() not in out:
+        out.append(Pass())
     for play in planner.ranked_plays(obs, rules, limit=limit):
         action = PlayCards(play)
         if action not in out and len(out) < limit:
             out.append(action)
-    if obs.table_play is not None and Pass() not in out:
-        out.append(Pass())
     return out
 
 
