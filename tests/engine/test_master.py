@@ -15,6 +15,7 @@ from engine.match import CARDS_PER_SEAT, Match, observe
 from engine.observation import Observation
 from engine.players import master
 from engine.players.master import Budget, sample_hands
+from engine.policies import seeded
 from engine.rules import Rules
 
 RULES = Rules.preset("default")
@@ -148,3 +149,10 @@ def test_a_tribute_card_seen_given_is_in_the_receivers_sampled_hand() -> None:
 def _as_if_to_act(obs: Observation) -> Observation:
     assert obs.seat is not None
     return replace(obs, to_act=(obs.seat,))
+
+
+def test_the_seeded_policy_answers_an_observation_the_same_way_every_time() -> None:
+    match, _ = searched_spot(12)
+    obs = observe(match, match.to_act[0])
+    play = seeded("master", 3)
+    assert play(obs, RULES) == play(obs, RULES)
