@@ -14,9 +14,9 @@ from engine.actions import Action, ChooseSeat, GiveTribute, Pass, Phase, PlayCar
 from engine.cards import Rank, parse_cards
 from engine.handvalue import Evaluator
 from engine.match import Match, observe
-from engine.plays import PlayKind
 from engine.observation import Observation
 from engine.players import master
+from engine.plays import PlayKind
 from engine.policies import POLICIES, Policy, next_difficulty, seeded
 from engine.rules import Rules
 
