@@ -58,8 +58,9 @@ two failed deals at A send the team back to 2, the return is a card of 2–10 ot
 level rank (the manual's example), and every seat's card count is public (``publicInfo``)."""
 
 SEAT_POLICIES: Final[dict[str, Policy]] = {"ai": POLICIES[DEFAULT], **POLICIES}
-"""Our computer players by seat name: ``ai`` is the strongest (标准, the planner), the others
-are :data:`engine.policies.POLICIES` (``normal``, ``easy``, ``greedy``, ``random``)."""
+"""Our computer players by seat name: ``ai`` is 标准 (the planner, fast enough to be the fallback
+too), the others are :data:`engine.policies.POLICIES` (``normal``, ``master``, ``easy``,
+``greedy``, ``random``)."""
 
 FALLBACK: Final = "ai"
 """Plays for an outside client that keeps answering wrongly, times out or leaves."""
