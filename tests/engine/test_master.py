@@ -9,7 +9,7 @@ from dataclasses import replace
 import pytest
 
 from engine import planner
-from engine.actions import Action, Pass, Phase, PlayCards
+from engine.actions import Action, DealEnded, Pass, Phase, PlayCards
 from engine.cards import CARDS, Card, full_deck
 from engine.match import CARDS_PER_SEAT, Match, observe
 from engine.observation import Observation
@@ -17,6 +17,7 @@ from engine.players import master
 from engine.players.master import Budget, sample_hands
 from engine.policies import seeded
 from engine.rules import Rules
+from engine.scoring import OUTCOMES, outcome_of
 
 RULES = Rules.preset("default")
 SMALL = Budget(cards=600, min_samples=2, max_samples=4)
@@ -156,3 +157,20 @@ def test_the_seeded_policy_answers_an_observation_the_same_way_every_time() -> N
     obs = observe(match, match.to_act[0])
     play = seeded("master", 3)
     assert play(obs, RULES) == play(obs, RULES)
+
+
+@pytest.mark.parametrize("seed", [13, 14, 15])
+def test_a_rollout_on_the_true_hands_ends_the_deal_as_the_engine_does(seed: int) -> None:
+    """The search's own table (tricks, passes, 接风, the finishing order) against the match's."""
+    match, _ = searched_spot(seed, in_play=80)
+    me = match.to_act[0]
+    obs = observe(match, me)
+    first = planner.choose_action(obs, RULES)
+    value = master._Rollout(obs, RULES, [list(match.hand(seat)) for seat in range(4)]).value(first)
+    events = match.apply(me, first)
+    while not any(isinstance(event, DealEnded) for event in events):
+        seat = match.to_act[0]
+        events = match.apply(seat, planner.choose_action(observe(match, seat), RULES))
+    ended = next(event for event in events if isinstance(event, DealEnded))
+    sign = 1 if ended.winner_team == me % 2 else -1
+    assert value == sign * RULES.level_ups[OUTCOMES.index(outcome_of(ended.finish_order))]
