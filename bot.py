@@ -48,7 +48,7 @@ from handlers.platform.i18n import normalize_locale
 from handlers.platform.locales import chat_locale, reply_locale, user_locale
 from handlers.platform.outbox import Payload, Sender
 from handlers.platform.replies import refuse
-from handlers.platform.scheduler import GROUP_LIMIT, PriorityLimiter
+from handlers.platform.scheduler import GROUP_LIMIT, PriorityLimiter, priority_limiter
 from handlers.platform.sender import TrackingLimiter
 from handlers.platform.transport import AiohttpRequest
 from handlers.platform.webhook import WebhookConfig, WebhookConfigError, run_webhook
@@ -57,7 +57,7 @@ from handlers.records.service.keeper import RecordKeeper
 from handlers.records.service.replays import Replays
 from handlers.table import flow, lobby, members, play, timers
 from handlers.table.board import BoardPublisher
-from handlers.table.service.tables import TableService
+from handlers.table.service.tables import DEFAULT_CAPACITY, TableService
 from handlers.table.service.texts import N_, _, error_text, quarantined_text, too_many_text
 from storage import Database, StorageUnavailable, TableStatus
 from storage.database import default_path
@@ -82,6 +82,8 @@ COMMANDS = (
     ("lang", N_("language: zh|en")),
     ("rules", N_("rule presets")),
     ("fourcolor", N_("four-colour suits")),
+    ("autopass", N_("pass by itself when nothing beats")),
+    ("arrange", N_("bombs set apart in your hand picture")),
     ("contest", N_("contest: card, help, new")),
     ("signup", N_("sign up for the contest")),
     ("report", N_("report a contest result: 掼蛋3组")),
@@ -161,6 +163,19 @@ def build_application(
     return app
 
 
+def table_capacity(setting: str | None) -> int | None:
+    """``GUANDAN_MAX_TABLES``: the tables open at once beyond which /newgame says the bot is
+    busy (unset: the measured default; 0: no limit)."""
+    if setting is None or not setting.strip():
+        return DEFAULT_CAPACITY
+    try:
+        value = int(setting)
+    except ValueError:
+        log.warning("GUANDAN_MAX_TABLES=%r is not a number: using %d", setting, DEFAULT_CAPACITY)
+        return DEFAULT_CAPACITY
+    return value if value > 0 else None
+
+
 async def open_services(
     app: App, *, db_path: str, board_interval: float = 3.0, clock: Clock | None = None
 ) -> None:
@@ -172,11 +187,17 @@ async def open_services(
     """
     await app.initialize()
     db = await Database.open(db_path)
-    tables = TableService(db)
+    tables = TableService(db, capacity=table_capacity(os.environ.get("GUANDAN_MAX_TABLES")))
     renderer = ThreadPoolExecutor(max_workers=2, thread_name_prefix="render")
     per_trick = os.environ.get("GUANDAN_BOARD", "deal").strip().lower() == "trick"
     board = BoardPublisher(
-        app.bot, tables, db, interval=board_interval, renderer=renderer, per_trick=per_trick
+        app.bot,
+        tables,
+        db,
+        interval=board_interval,
+        renderer=renderer,
+        per_trick=per_trick,
+        limiter=priority_limiter(app.bot.rate_limiter),
     )
     replies = ChatReplies(board.budget, notice=too_many_text)
     contests = ContestDesk(app.bot, db, board.outbox, board.budget, renderer, job_queue=app.job_queue)
@@ -273,6 +294,8 @@ def register_handlers(app: App) -> None:
     app.add_handler(CommandHandler("help", general.help_command, NEW_MESSAGES))
     app.add_handler(CommandHandler("rules", general.rules_command, NEW_MESSAGES))
     app.add_handler(CommandHandler("fourcolor", general.four_color, NEW_MESSAGES))
+    app.add_handler(CommandHandler("autopass", general.auto_pass, NEW_MESSAGES))
+    app.add_handler(CommandHandler("arrange", general.arrange, NEW_MESSAGES))
     contest_handlers(app)
     record_handlers(app)
     app.add_handler(MessageHandler(filters.StatusUpdate.LEFT_CHAT_MEMBER, members.on_left_message))

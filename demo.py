@@ -2,10 +2,12 @@
 
 Starts the Bot API emulator on loopback (``emulator/client.py``; ``make demo``
 installs it), runs the real bot against it on a throw-away database, and plays a
-one-deal table in a simulated group: one simulated human ("You") who presses the
-bot's own buttons (提示 then 出牌, or 不出; tribute choices) and three AI seats.
-The group's messages are printed as they appear or change; the pictures (your
-hand, each time it changes) are saved to ``./demo-output/``.
+one-deal table in a simulated group: one simulated human (小明) and three AI seats.
+小明 plays as a person would on a phone: asks 提示 what to play, then taps those cards
+one by one on the keyboard and presses 出牌 (or the play button's 不出). The group's
+messages and 小明's private hand message — caption and keyboard — are printed as they
+appear or change, with every tap; the pictures (the hand, each time it changes) are
+saved to ``./demo-output/``.
 """
 
 from __future__ import annotations
@@ -13,13 +15,15 @@ from __future__ import annotations
 import asyncio
 import sys
 import tempfile
+from collections.abc import Callable
+from functools import partial
 from pathlib import Path
 
 from emulator.client import BotMessage, Chat, Emulator, EmulatorError, Telegram, User, callback_ops, polling
 
 DEMO_TOKEN = "123456:DEMO"
 OUTPUT = Path("demo-output")
-YOU = User(7001, "You")
+YOU = User(7001, "小明")
 GROUP = Chat.group(-7001, "掼蛋 demo")
 DEMO_TABLE = "/newgame wechat-6-deals points_deals=1 turn_seconds=60"
 
@@ -54,9 +58,10 @@ async def take_turn(telegram: Telegram, user: User) -> bool:
     answer = await press(telegram, user, hand, ops["h"][0])
     if answer is None:
         return True
+    if "x" in ops and ("不出" in answer[0] or "pass" in answer[0].lower()):  # 提示 suggests 不出
+        await press(telegram, user, hand, ops["x"][0])
+        return True
     if answer[1]:
-        if "x" in ops and ("不出" in answer[0] or "pass" in answer[0]):
-            await press(telegram, user, hand, ops["x"][0])
         return True
     for _ in range(100):
         fresh = await telegram.last_message(chat)
@@ -69,12 +74,86 @@ async def take_turn(telegram: Telegram, user: User) -> bool:
     return True
 
 
-async def play_until(telegram: Telegram, user: User, done: asyncio.Event, think: float = 0.0) -> None:
-    """Take turns until ``done``; ``think`` seconds before each turn let a watcher follow."""
+async def play_until(
+    telegram: Telegram, user: User, done: asyncio.Event, think: float = 0.0, taps: bool = False
+) -> None:
+    """Take turns until ``done``; ``think`` seconds before each turn let a watcher follow;
+    ``taps``: tap the cards one by one (:func:`tap_turn`) instead of 提示 → 出牌."""
     while not done.is_set():
         await asyncio.sleep(think)
-        if not await take_turn(telegram, user):
+        if not await (tap_turn(telegram, user) if taps else take_turn(telegram, user)):
             await asyncio.sleep(0.05)
+
+
+async def tap_turn(telegram: Telegram, user: User) -> bool:
+    """One turn as a person plays it: 提示 shows which cards to play (✓ on their buttons);
+    清空, then tap each of them (a face held twice: once per copy) and press the play button,
+    which names the play (出牌：对子 9), or 不出 when 提示 suggests passing."""
+    chat = Chat.private(user)
+    hand = await telegram.last_message(chat)
+    ops = callback_ops(hand) if hand is not None else {}
+    if hand is None or "h" not in ops or not ("轮到你" in hand.content or "Your turn" in hand.content):
+        return await take_turn(telegram, user)  # tributes, readings, or nothing to do
+    answer = await press(telegram, user, hand, ops["h"][0])
+    if answer is None:
+        return True
+    if "不出" in answer[0] or "pass" in answer[0].lower():
+        print(f"👆 {user.first_name}: 提示 → {answer[0]}; taps 不出", flush=True)
+        await press(telegram, user, hand, ops["x"][0])
+        await _until(telegram, chat, _moved_on)
+        return True
+    hinted = await _until(telegram, chat, _any_selected)
+    if hinted is None:
+        return True
+    chosen = [b.text for row in hinted.buttons for b in row if b.text.startswith("✓")]
+    await press(telegram, user, hinted, callback_ops(hinted)["c"][0])
+    current = await _until(telegram, chat, lambda m: not _any_selected(m))
+    for label in chosen:
+        face = label.lstrip("✓").rstrip("¹²")
+        for copy in range(2 if label.endswith("²") else 1):
+            if current is None:
+                return True
+            button = next(b for row in current.buttons for b in row if b.text.lstrip("✓").startswith(face))
+            print(f"👆 {user.first_name} taps {button.text}", flush=True)
+            await press(telegram, user, current, button.data or "")
+            mark = f"✓{face}" + ("" if label[-1] not in "¹²" else "²" if copy else "¹")
+            current = await _until(telegram, chat, partial(_shows, label=mark))
+    play = callback_ops(current).get("p") if current is not None else None
+    if current is not None and play:
+        label = next(b.text for row in current.buttons for b in row if b.data == play[0])
+        print(f"👆 {user.first_name} taps {label}", flush=True)
+        await press(telegram, user, current, play[0])
+        await _until(telegram, chat, _moved_on)
+    return True
+
+
+def _moved_on(message: BotMessage) -> bool:
+    """The hand message no longer asks this player to act (their move's edit arrived)."""
+    return "轮到你" not in message.content and "Your turn" not in message.content
+
+
+def _any_selected(message: BotMessage) -> bool:
+    return any(button.text.startswith("✓") for row in message.buttons for button in row)
+
+
+def _shows(message: BotMessage, label: str) -> bool:
+    return any(button.text == label for row in message.buttons for button in row)
+
+
+async def _until(telegram: Telegram, chat: Chat, check: Callable[[BotMessage], bool]) -> BotMessage | None:
+    """The chat's newest message once it passes ``check`` (the bot's edit arrived); None if
+    it does not within 4 s (the turn moved on: the caller looks again)."""
+    for _ in range(200):
+        fresh = await telegram.last_message(chat)
+        if fresh is not None and check(fresh):
+            return fresh
+        await asyncio.sleep(0.02)
+    return None
+
+
+def keyboard_text(message: BotMessage) -> str:
+    """The buttons as a phone shows them, a row a line: [♠9²] [✓♥9] … [出牌：对子 9]."""
+    return "\n".join(" ".join(f"[{button.text}]" for button in row) for row in message.buttons)
 
 
 class Printer:
@@ -105,9 +184,10 @@ class Printer:
                 self.seen[key] = (message.edit_count, message.photo_id)
                 await self.save(message, "your-hand")
             caption_key = (message.chat_id, -message.message_id - 10**9)
-            if self.seen.get(caption_key, (-1, ""))[1] != message.content:
-                self.seen[caption_key] = (message.edit_count, message.content)
-                print(f"\n[your private chat #{message.message_id}]\n{message.content}", flush=True)
+            shown = f"{message.content}\n{keyboard_text(message)}"
+            if self.seen.get(caption_key, (-1, ""))[1] != shown:
+                self.seen[caption_key] = (message.edit_count, shown)
+                print(f"\n[{YOU.first_name}'s private chat #{message.message_id}]\n{shown}", flush=True)
         return over
 
     async def save(self, message: BotMessage, what: str) -> None:
@@ -140,7 +220,7 @@ async def demo() -> None:
         emulator.stop()
 
 
-async def run_table(telegram: Telegram) -> None:
+async def run_table(telegram: Telegram, think: float = 0.7) -> None:
     await telegram.send(YOU, Chat.private(YOU), "/start")
     await telegram.send(YOU, GROUP, DEMO_TABLE)
     lobby = await telegram.wait_message(GROUP, lambda m: bool(m.buttons))
@@ -152,7 +232,7 @@ async def run_table(telegram: Telegram) -> None:
     await press(telegram, YOU, lobby, callback_ops(lobby)["go"][0])
     printer = Printer(telegram)
     done = asyncio.Event()
-    player = asyncio.create_task(play_until(telegram, YOU, done, think=0.7))
+    player = asyncio.create_task(play_until(telegram, YOU, done, think=think, taps=True))
     while not await printer.poll():
         await asyncio.sleep(0.5)
     done.set()

@@ -391,6 +391,11 @@ class TableRun:
     humans: list[User]
     over: bool = False
     setup_failed: str | None = None
+    refused: bool = False  # /newgame answered that the bot is busy (its capacity, issue 23)
+
+
+class Busy(Exception):
+    """The bot refused the table: at its capacity."""
 
 
 @dataclass
@@ -483,7 +488,11 @@ class People:
             f"/newgame wechat-6-deals points_deals={self.config.deals} turn_seconds=600 tribute_seconds=600"
         )
         await self.telegram.send(first, table.group, command)
-        lobby = await self.newest(table.group, lambda m: bool(callback_ops(m).get("s")), 60)
+        lobby = await self.newest(
+            table.group, lambda m: bool(callback_ops(m).get("s")) or "机器人正忙" in m.content, 60
+        )
+        if "机器人正忙" in lobby.content:
+            raise Busy()
         for seat, user in enumerate(table.humans):
             answer = await self.press(user, lobby, callback_ops(lobby)["s"][seat], "lobby")
             if answer is None or answer[1]:
@@ -597,6 +606,9 @@ async def run_people(config: UserConfig, commands: int, results: int) -> None:
             async with gate:
                 try:
                     await people.set_up(table)
+                except Busy:
+                    table.refused = True
+                    table.setup_failed = "busy"
                 except (RuntimeError, TimeoutError, EmulatorError, KeyError, IndexError) as error:
                     table.setup_failed = repr(error)
 
@@ -623,7 +635,8 @@ async def run_people(config: UserConfig, commands: int, results: int) -> None:
             "play_seconds": round(time.monotonic() - play_started, 1),
             "tables_ready": len(ready),
             "tables_finished": sum(t.over for t in ready),
-            "setup_failures": [t.setup_failed for t in tables if t.setup_failed][:3],
+            "tables_refused": sum(t.refused for t in tables),
+            "setup_failures": [t.setup_failed for t in tables if t.setup_failed and not t.refused][:3],
             "presses": dict(people.stats.presses),
             "alerts": dict(people.stats.alerts.most_common(5)),
             "vanished_buttons": people.stats.vanished,
@@ -962,6 +975,8 @@ def report(args: argparse.Namespace, recorder: Recorder, run: dict[str, Any]) ->
         "seed": args.seed,
         "think_s": args.think,
         "rate_limiter": not args.no_rate_limiter,
+        "max_tables": args.max_tables,
+        "tables_refused": users.get("tables_refused"),
         "tables_finished": users.get("tables_finished"),
         "presses": len(overall["excl"]),
         "p50_ms_bot_only": round(percentile(overall["own"], 50), 2),
@@ -1011,6 +1026,12 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
         action="store_true",
         help="build the bot without its rate limiter (the scheduler)",
     )
+    parser.add_argument(
+        "--max-tables",
+        type=int,
+        default=None,
+        help="the bot's capacity (GUANDAN_MAX_TABLES; default: the bot's own; 0: no limit)",
+    )
     parser.add_argument("--tracemalloc", action="store_true", help="also trace Python heap growth (slow)")
     parser.add_argument("--profile", metavar="FILE", help="cProfile the bot during play; dump to FILE")
     args = parser.parse_args(argv)
@@ -1021,6 +1042,8 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
 
 def main(argv: list[str] | None = None) -> int:
     args = parse_args(argv)
+    if args.max_tables is not None:
+        os.environ["GUANDAN_MAX_TABLES"] = str(args.max_tables)  # read by bot.open_services
     emulator = Emulator.start()
     commands_read, commands_write = os.pipe()
     results_read, results_write = os.pipe()

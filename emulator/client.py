@@ -185,6 +185,7 @@ class CallbackAnswer:
     show_alert: bool
     pressed_at_ms: int | None = None  # when the press reached the emulator (ms since the epoch)
     answered_at_ms: int | None = None  # when the bot's answer did
+    url: str | None = None  # a link the user's app opens at once (t.me/<bot>?start=…)
 
     @property
     def seconds(self) -> float | None:
@@ -538,7 +539,11 @@ class Telegram:
         if not result:
             return None
         return CallbackAnswer(
-            result["text"], result["show_alert"], result.get("pressed_at_ms"), result.get("answered_at_ms")
+            result["text"],
+            result["show_alert"],
+            result.get("pressed_at_ms"),
+            result.get("answered_at_ms"),
+            result.get("url"),
         )
 
     async def wait_answer(self, query_id: str, timeout: float = DEFAULT_TIMEOUT) -> CallbackAnswer:

@@ -20,7 +20,7 @@ import types
 from collections.abc import Mapping
 from dataclasses import dataclass
 from enum import Enum
-from typing import Any, ClassVar, TypeGuard, Union, get_args, get_origin, get_type_hints
+from typing import Any, ClassVar, Final, TypeGuard, Union, get_args, get_origin, get_type_hints
 
 # ---------------------------------------------------------------- enums
 
@@ -379,6 +379,11 @@ class Rules:
     # Not a rule of play: whether a finished match's 复盘 (hands included) may be shown in the
     # group; off, only the table's players see it, each in the private chat (issue 21).
     replay_in_group: bool = False
+    # Not a rule of play: 记牌器, the cards still out per rank (from the public history) in each
+    # seat's private hand message, as the phone apps show it (issue 20). On for casual tables;
+    # the contest presets turn it off (their V31 lets a player look at the current trick only),
+    # and an organiser may turn it on again (card_counter=on).
+    card_counter: bool = True
 
     VERSION: ClassVar[int] = 1
 
@@ -599,7 +604,12 @@ class Preset:
 def _preset(
     name: str, zh: str, en: str, description: str, sources: tuple[str, ...], **changes: Any
 ) -> Preset:
+    changes.setdefault("card_counter", name == CASUAL_PRESET)  # 记牌器: casual tables only
     return Preset(name, zh, en, description, sources, Rules(**changes))
+
+
+CASUAL_PRESET: Final = "default"
+"""The preset of a casual table (``/newgame`` without one); every other preset is a contest's."""
 
 
 _TIMED = {"time_up": TimeUp.FINISH_DEAL}

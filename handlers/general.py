@@ -1,4 +1,4 @@
-"""/lang, /help, /rules and /fourcolor.
+"""/lang, /help, /rules, /fourcolor, /arrange and /autopass.
 
 Replies go through the chat's reply queue (``services.replies``): a handler returns at once
 instead of waiting for the group's message quota, and a flood of equal commands gets one
@@ -16,6 +16,8 @@ from engine.rules import PRESETS
 from handlers.platform.context import Context
 from handlers.platform.i18n import LOCALES
 from handlers.platform.locales import reply_locale, user_locale
+from handlers.table import flow
+from handlers.table.hand_message import post_hand
 from handlers.table.lobby import is_group_admin
 from handlers.table.service.texts import _, error_text, format_summary, preset_title
 from storage import NotFound
@@ -62,6 +64,59 @@ async def four_color(update: Update, context: Context) -> None:
     context.services.replies.reply(message, text, locale)
 
 
+async def arrange(update: Update, context: Context) -> None:
+    """/arrange (理牌): your hand pictures set bombs and straight flushes apart, or not."""
+    message, user = update.effective_message, update.effective_user
+    assert message is not None and user is not None
+    db = context.services.db
+    locale = await user_locale(db, user.id)
+    try:
+        current = (await db.users.get(user_id=user.id)).group_hand
+    except NotFound:
+        current = False
+    await db.users.set_group_hand(user_id=user.id, group_hand=not current)
+    for table, seat in context.services.tables.tables_of_user(user.id):
+        async with table.lock:  # the picture follows at once
+            table.seats[seat].redraw()
+            if table.match is None:
+                continue
+            delivery = await post_hand(context.bot, context.services, table, seat)
+        await delivery
+    text = (
+        _("Hand arrangement: bombs and straight flushes set apart.", locale)
+        if not current
+        else _("Hand arrangement: strongest first.", locale)
+    )
+    context.services.replies.reply(message, text, locale)
+
+
+async def auto_pass(update: Update, context: Context) -> None:
+    """/autopass: pass automatically whenever nothing in your hand beats the table (要不起)."""
+    message, user = update.effective_message, update.effective_user
+    assert message is not None and user is not None
+    db = context.services.db
+    locale = await user_locale(db, user.id)
+    try:
+        current = (await db.users.get(user_id=user.id)).auto_pass
+    except NotFound:
+        current = False
+    await db.users.set_auto_pass(user_id=user.id, auto_pass=not current)
+    for table, seat in context.services.tables.tables_of_user(user.id):
+        async with table.lock:  # a seat waiting on a play it cannot beat passes now
+            table.seats[seat].auto_pass = not current
+            if table.match is None or seat not in table.match.to_act:
+                continue
+            outcome = await context.services.tables.resume(table)
+            delivery = await flow.post_in(context, table, outcome)
+        await delivery
+    text = (
+        _("Auto-pass: on. When nothing in your hand beats the table, the bot passes for you.", locale)
+        if not current
+        else _("Auto-pass: off.", locale)
+    )
+    context.services.replies.reply(message, text, locale)
+
+
 async def help_command(update: Update, context: Context) -> None:
     """/help: how to play, in the chat's or user's language."""
     message, chat, user = update.effective_message, update.effective_chat, update.effective_user
@@ -80,6 +135,8 @@ def help_text(locale: str) -> str:
             _("Tributes and returns are chosen in the private chat too.", locale),
             _("/stop — end the table (creator or admin)", locale),
             _("/rules — rule presets · /lang zh|en — language · /fourcolor — four-colour suits", locale),
+            _("/autopass — pass by itself when nothing beats the table", locale),
+            _("/arrange — bombs and straight flushes set apart in your hand picture", locale),
         ]
     )
 

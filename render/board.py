@@ -77,13 +77,17 @@ def draw_table(
     columns: Sequence[Column],
     rows: Sequence[Sequence[Cell]],
     left: int = MARGIN,
+    text: int = TEXT,
 ) -> int:
-    """Header plus striped rows from ``top``; returns the y below the table."""
-    _draw_row(draw, top, left, columns, [Cell(c.header, theme.INK_SOFT, True) for c in columns], theme.RULE)
-    y = top + ROW
+    """Header plus striped rows from ``top``; returns the y below the table. ``text``: the
+    cells' font size (rows grow with it)."""
+    row_height = ROW + 2 * (text - TEXT)
+    header = [Cell(c.header, theme.INK_SOFT, True) for c in columns]
+    _draw_row(draw, top, left, columns, header, theme.RULE, text, row_height)
+    y = top + row_height
     for i, row in enumerate(rows):
-        _draw_row(draw, y, left, columns, row, theme.PAPER if i % 2 == 0 else theme.BOARD)
-        y += ROW
+        _draw_row(draw, y, left, columns, row, theme.PAPER if i % 2 == 0 else theme.BOARD, text, row_height)
+        y += row_height
     return y
 
 
@@ -94,24 +98,28 @@ def _draw_row(
     columns: Sequence[Column],
     cells: Sequence[Cell],
     ground: str,
+    text: int = TEXT,
+    row: int = ROW,
 ) -> None:
     width = sum(c.width for c in columns)
-    draw.rectangle((left, top, left + width, top + ROW - 1), fill=ground)
+    draw.rectangle((left, top, left + width, top + row - 1), fill=ground)
     x = left
     for column, cell in zip(columns, cells, strict=True):
         if cell.ground:
-            draw.rectangle((x + 3, top + 6, x + column.width - 3, top + ROW - 7), fill=cell.ground)
-        draw_cell(draw, cell, x, top, column)
+            draw.rectangle((x + 3, top + 6, x + column.width - 3, top + row - 7), fill=cell.ground)
+        draw_cell(draw, cell, x, top, column, text, row)
         x += column.width
 
 
-def draw_cell(draw: ImageDraw.ImageDraw, cell: Cell, x: int, top: int, column: Column) -> None:
+def draw_cell(
+    draw: ImageDraw.ImageDraw, cell: Cell, x: int, top: int, column: Column, text: int = TEXT, row: int = ROW
+) -> None:
     """One cell's text, shortened to fit and aligned as its column says."""
-    face = font(TEXT, bold=cell.bold)
-    text = fit(cell.text, face, column.width - 20) if cell.text else ""  # empty: nothing, not "?"
+    face = font(text, bold=cell.bold)
+    shown = fit(cell.text, face, column.width - 20) if cell.text else ""  # empty: nothing, not "?"
     anchor, tx = {
         "left": ("lm", x + 12),
         "center": ("mm", x + column.width / 2),
         "right": ("rm", x + column.width - 12),
     }[column.align]
-    draw.text((tx, top + ROW / 2), text, font=face, fill=cell.colour, anchor=anchor)
+    draw.text((tx, top + row / 2), shown, font=face, fill=cell.colour, anchor=anchor)

@@ -25,7 +25,12 @@ from render.words import is_english, rank_text, seat_name, team_name
 
 WIDTH: Final = 1280
 MARGIN: Final = 20
-HEADER: Final = 76
+HEADER: Final = 144  # two lines of 50 px: ≥ 12 px tall on a 360-px-wide phone (issue 20.8)
+HEADER_FONT: Final = 50
+"""Header text size: the picture is 1280 px wide and a phone shows it 360 px wide, so 50 px
+here is 14 px there (CJK glyphs ≈ 12.3 px tall); at the former 30 px it was about 7 px."""
+LINE_ONE: Final = 40  # the middle of the header's first line: level, own seat, card count
+LINE_TWO: Final = 108  # the second: partner and both sides' levels
 RAISE: Final = 26  # a selected card sits this much higher
 ROW_GAP: Final = 12
 GROUP_GAP: Final = 26  # space before a set-apart bomb or straight flush
@@ -198,11 +203,16 @@ def _label_pill(label: str, selected: bool) -> Image.Image:
 def _draw_header(image: Image.Image, obs: Observation, locale: str, names: Sequence[str] | None) -> None:
     """The cached band, then the card count on top of it."""
     english = is_english(locale)
-    image.paste(_header_band(rank_text(obs.level), _who(obs, locale, names), english), (0, 0))
+    me, rest = _who(obs, locale, names)
+    image.paste(_header_band(rank_text(obs.level), me, rest, english), (0, 0))
     tally = _tally(len(obs.hand), english)
     draw = ImageDraw.Draw(image)
     draw.text(
-        (WIDTH - MARGIN, HEADER / 2), tally, font=font(36, bold=True), fill=theme.LIGHT_TEXT, anchor="rm"
+        (WIDTH - MARGIN, LINE_ONE),
+        tally,
+        font=font(HEADER_FONT, bold=True),
+        fill=theme.LIGHT_TEXT,
+        anchor="rm",
     )
 
 
@@ -210,9 +220,9 @@ def _tally(count: int, english: bool) -> str:
     return f"{count} {'cards' if english else '张'}"
 
 
-@lru_cache(maxsize=32)  # 32 × 1280×76 RGB ≈ 9 MB; the card count is drawn on a copy
-def _header_band(level: str, who: str, english: bool) -> Image.Image:
-    """Level badge, own seat and partner, both teams' levels; room for the card count.
+@lru_cache(maxsize=32)  # 32 × 1280×144 RGB ≈ 18 MB; the card count is drawn on a copy
+def _header_band(level: str, me: str, rest: str, english: bool) -> Image.Image:
+    """Level badge and own seat, room for the card count; below, partner and both sides' levels.
 
     The count is not part of the key: it changes with every play, and keying on it
     filled the cache with near-identical bands (hundreds of MB at a hundred tables).
@@ -220,30 +230,34 @@ def _header_band(level: str, who: str, english: bool) -> Image.Image:
     band = Image.new("RGB", (WIDTH, HEADER), theme.FELT_DARK)
     draw = ImageDraw.Draw(band)
     badge = f"{'Level' if english else '打'} {level}"
-    badge_face = font(40, bold=True)
+    badge_face = font(HEADER_FONT, bold=True)
     badge_right = MARGIN + int(badge_face.getlength(badge)) + 32
-    draw.rounded_rectangle((MARGIN, 12, badge_right, HEADER - 12), 12, fill=theme.GOLD)
-    draw.text(((MARGIN + badge_right) / 2, HEADER / 2), badge, font=badge_face, fill=theme.INK, anchor="mm")
-    widest_tally = font(36, bold=True).getlength(_tally(MAX_HAND, english))
+    draw.rounded_rectangle((MARGIN, 8, badge_right, LINE_ONE * 2 - 8), 12, fill=theme.GOLD)
+    draw.text(((MARGIN + badge_right) / 2, LINE_ONE), badge, font=badge_face, fill=theme.INK, anchor="mm")
+    widest_tally = font(HEADER_FONT, bold=True).getlength(_tally(MAX_HAND, english))
     room = WIDTH - MARGIN - int(widest_tally) - 24 - (badge_right + 24)
-    face = font(30)
+    face = font(HEADER_FONT)
     draw.text(
-        (badge_right + 24, HEADER / 2), fit(who, face, room), font=face, fill=theme.LIGHT_TEXT, anchor="lm"
+        (badge_right + 24, LINE_ONE), fit(me, face, room), font=face, fill=theme.LIGHT_TEXT, anchor="lm"
+    )
+    draw.text(
+        (MARGIN, LINE_TWO), fit(rest, face, WIDTH - 2 * MARGIN), font=face, fill=theme.LIGHT_TEXT, anchor="lm"
     )
     return band
 
 
-def _who(obs: Observation, locale: str, names: Sequence[str] | None) -> str:
+def _who(obs: Observation, locale: str, names: Sequence[str] | None) -> tuple[str, str]:
+    """The header's two texts: own seat and name; partner and both sides' levels."""
     english = is_english(locale)
     levels = obs.team_levels
     if obs.seat is None:
-        return " · ".join(f"{team_name(t, locale)} {rank_text(levels[t])}" for t in (0, 1))
+        return "", " · ".join(f"{team_name(t, locale)} {rank_text(levels[t])}" for t in (0, 1))
     mine, theirs = levels[team_of(obs.seat)], levels[1 - team_of(obs.seat)]
     me = _seat_label(obs.seat, locale, names)
     partner = _seat_label(partner_of(obs.seat), locale, names)
     if english:
-        return f"{me}  ·  Partner {partner}  ·  Us {rank_text(mine)} / Them {rank_text(theirs)}"
-    return f"{me}  ·  对家 {partner}  ·  我方 {rank_text(mine)} / 对方 {rank_text(theirs)}"
+        return me, f"Partner {partner}  ·  Us {rank_text(mine)} / Them {rank_text(theirs)}"
+    return me, f"对家 {partner}  ·  我方 {rank_text(mine)} / 对方 {rank_text(theirs)}"
 
 
 def _seat_label(seat: int, locale: str, names: Sequence[str] | None) -> str:

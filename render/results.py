@@ -23,6 +23,10 @@ from render.words import card_text, is_english, place_name, rank_text, seat_name
 
 _PLACE_COLOURS: Final = ("#E0A100", "#8E989E", "#B0723A", "#5E676C")
 _MAX_DEAL_ROWS: Final = 24
+SUMMARY_TEXT: Final = 40
+"""The match summary's text size: the picture is 1080 px wide and a phone shows it 360 px
+wide, so 40 px here is 13 px there (CJK glyphs ≈ 12 px tall; issue 20.8). Its table names
+seats only; the names are written once above it, in full."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -52,6 +56,7 @@ class DealLine:
     declarer_team: int
     finish_order: tuple[int, ...]
     levels_after: tuple[Rank, Rank]
+    points_after: tuple[int, int] | None = None  # points formats: the running totals after it
 
 
 @dataclass(frozen=True, slots=True)
@@ -114,19 +119,42 @@ def deal_result_image(result: DealResultView, *, locale: str = "zh") -> Image.Im
 def match_summary_image(summary: MatchSummaryView, *, locale: str = "zh") -> Image.Image:
     """The match summary as an RGB image (see :func:`render_match_summary`)."""
     english = is_english(locale)
-    image, draw = canvas(TITLE + 220 + 58 * (_MAX_DEAL_ROWS + 2) + 2 * MARGIN)
-    levels = " : ".join(rank_text(r) for r in summary.final_levels)
-    subtitle = f"Final levels {levels}" if english else f"终局级数 {levels}"
-    if summary.points is not None:
-        points = " : ".join(str(p) for p in summary.points)
-        subtitle += f" · Points {points}" if english else f" · 积分 {points}"
-    draw_title(draw, "Match over" if english else "比赛结束", subtitle)
+    image, draw = canvas(TITLE + 460 + 70 * (_MAX_DEAL_ROWS + 2) + 2 * MARGIN)
+    draw_title(draw, "Match over" if english else "比赛结束")
     y = TITLE + 20
     if summary.winner_team is not None:
         y = _draw_winner(draw, y, _team(summary.winner_team, summary.team_names, locale), english)
+    face = font(SUMMARY_TEXT)
+    for line in (_final_score(summary, locale), *_legend(summary, locale)):
+        draw.text(
+            (MARGIN, y + 30), fit(line, face, WIDTH - 2 * MARGIN), font=face, fill=theme.INK, anchor="lm"
+        )
+        y += 58
     columns, rows = _deal_table(summary, locale)
-    y = draw_table(draw, y + 12, columns, rows)
+    y = draw_table(draw, y + 12, columns, rows, text=SUMMARY_TEXT)
     return image.crop((0, 0, WIDTH, y + MARGIN))
+
+
+def _final_score(summary: MatchSummaryView, locale: str) -> str:
+    """积分 南北 12 : 7 东西 in a points match (what decided it), else the final levels."""
+    teams = [_team(t, summary.team_names, locale) for t in (0, 1)]
+    if summary.points is not None:
+        word, values = ("Points" if is_english(locale) else "积分"), summary.points
+        return f"{word}  {teams[0]} {values[0]} : {values[1]} {teams[1]}"
+    word = "Final levels" if is_english(locale) else "终局级数"
+    levels = [rank_text(r) for r in summary.final_levels]
+    return f"{word}  {teams[0]} {levels[0]} : {levels[1]} {teams[1]}"
+
+
+def _legend(summary: MatchSummaryView, locale: str) -> list[str]:
+    """南北：北 张三、南 李四 — the names in full, once (the table names seats only)."""
+    english = is_english(locale)
+    lines = []
+    for team in (0, 1):
+        members = (_player(seat, summary.names, locale) for seat in (team, team + 2))
+        joined = (", " if english else "、").join(members)
+        lines.append(f"{_team(team, summary.team_names, locale)}{': ' if english else '：'}{joined}")
+    return lines
 
 
 def _player(seat: int, names: Sequence[str], locale: str) -> str:
@@ -267,7 +295,7 @@ def _draw_winner(draw: ImageDraw.ImageDraw, top: int, team: str, english: bool) 
 def _deal_table(summary: MatchSummaryView, locale: str) -> tuple[list[Column], list[list[Cell]]]:
     english = is_english(locale)
     places = [Column(place_name(p, locale), 148) for p in range(1, 5)]
-    teams = [Column(_team(t, summary.team_names, locale), 137) for t in (0, 1)]
+    teams = [Column(_team_header(t, summary.team_names, locale), 137) for t in (0, 1)]
     columns = [Column("#" if english else "副", 70), Column("Lvl" if english else "打", 80), *places, *teams]
     deals = summary.deals
     rows = [_deal_row(line, summary, locale) for line in deals[-_MAX_DEAL_ROWS:]]
@@ -276,16 +304,26 @@ def _deal_table(summary: MatchSummaryView, locale: str) -> tuple[list[Column], l
     return columns, rows
 
 
+def _team_header(team: int, team_names: tuple[str, str] | None, locale: str) -> str:
+    """A team column's heading: 南北 / 东西, or NS / EW (North–South does not fit at 40 px)."""
+    if team_names is None and is_english(locale):
+        return ("NS", "EW")[team]
+    return _team(team, team_names, locale)
+
+
 def _deal_row(line: DealLine, summary: MatchSummaryView, locale: str) -> list[Cell]:
     seats = [
         Cell(
-            _player(seat, summary.names, locale),
+            seat_name(seat, locale),
             theme.TEAM_COLOURS[team_of(seat)],
             place == 0,
             theme.TEAM_TINTS[team_of(seat)],
         )
         for place, seat in enumerate(_full_order(line.finish_order)[:4])
     ]
-    levels = [Cell(rank_text(r), theme.TEAM_COLOURS[t], True) for t, r in enumerate(line.levels_after)]
+    if line.points_after is not None:  # a points match is decided by points, not levels
+        levels = [Cell(str(p), theme.TEAM_COLOURS[t], True) for t, p in enumerate(line.points_after)]
+    else:
+        levels = [Cell(rank_text(r), theme.TEAM_COLOURS[t], True) for t, r in enumerate(line.levels_after)]
     played = Cell(rank_text(line.level), theme.TEAM_COLOURS[line.declarer_team], True)
     return [Cell(str(line.deal_number)), played, *seats, *levels]

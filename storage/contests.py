@@ -212,6 +212,28 @@ class ContestRepository:
                 raise NotFound(f"open contest in chat {chat_id}")
             return await self._load(row)
 
+    async def closed_in_chat(self, *, chat_id: int, limit: int = 10) -> list[StoredContest]:
+        """The group's closed contests, the latest first (``/contest list``)."""
+        async with self._lock:
+            rows = await self._all(
+                f"SELECT {_CONTEST_COLUMNS} FROM contests WHERE chat_id = ? AND closed_at IS NOT NULL"
+                " ORDER BY closed_at DESC, id DESC LIMIT ?",
+                (chat_id, limit),
+            )
+            return [await self._load(row) for row in rows]
+
+    async def closed_with_player(self, *, user_id: int, limit: int = 5) -> list[StoredContest]:
+        """Closed contests, anywhere, in which ``user_id`` was drawn into a pair, the latest first
+        (``/stats``)."""
+        async with self._lock:
+            rows = await self._all(
+                f"SELECT {_CONTEST_COLUMNS} FROM contests WHERE closed_at IS NOT NULL AND id IN"
+                " (SELECT contest_id FROM contest_pairs WHERE user_a = ? OR user_b = ?)"
+                " ORDER BY closed_at DESC, id DESC LIMIT ?",
+                (user_id, user_id, limit),
+            )
+            return [await self._load(row) for row in rows]
+
     async def unfinished(self) -> list[StoredContest]:
         """Contests to resume on start (deadline and reminder jobs are re-armed from these)."""
         async with self._lock:

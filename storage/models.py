@@ -67,6 +67,8 @@ class UserRecord:
     locale: str | None
     four_color: bool
     reachable: bool  # has opened the private chat, so the bot may message them
+    auto_pass: bool = False  # /autopass: pass for them when nothing beats the table (要不起)
+    group_hand: bool = False  # /arrange (理牌): bombs and straight flushes set apart in the picture
 
 
 @dataclass(frozen=True, slots=True)

@@ -316,11 +316,19 @@ class UserRepository(_Repository):
 
     async def get(self, *, user_id: int) -> UserRecord:
         row = await self._one(
-            "SELECT user_id, locale, four_color, reachable FROM users WHERE user_id = ?",
+            "SELECT user_id, locale, four_color, reachable, auto_pass, group_hand FROM users"
+            " WHERE user_id = ?",
             (user_id,),
             f"user {user_id}",
         )
-        return UserRecord(user_id=row[0], locale=row[1], four_color=bool(row[2]), reachable=bool(row[3]))
+        return UserRecord(
+            user_id=row[0],
+            locale=row[1],
+            four_color=bool(row[2]),
+            reachable=bool(row[3]),
+            auto_pass=bool(row[4]),
+            group_hand=bool(row[5]),
+        )
 
     async def set_reachable(self, *, user_id: int, reachable: bool) -> None:
         await self._write(
@@ -343,6 +351,22 @@ class UserRepository(_Repository):
             "INSERT INTO users (user_id, four_color) VALUES (?, ?)"
             " ON CONFLICT (user_id) DO UPDATE SET four_color = excluded.four_color",
             (user_id, int(four_color)),
+            f"user {user_id}",
+        )
+
+    async def set_group_hand(self, *, user_id: int, group_hand: bool) -> None:
+        await self._write(
+            "INSERT INTO users (user_id, group_hand) VALUES (?, ?)"
+            " ON CONFLICT (user_id) DO UPDATE SET group_hand = excluded.group_hand",
+            (user_id, int(group_hand)),
+            f"user {user_id}",
+        )
+
+    async def set_auto_pass(self, *, user_id: int, auto_pass: bool) -> None:
+        await self._write(
+            "INSERT INTO users (user_id, auto_pass) VALUES (?, ?)"
+            " ON CONFLICT (user_id) DO UPDATE SET auto_pass = excluded.auto_pass",
+            (user_id, int(auto_pass)),
             f"user {user_id}",
         )
 

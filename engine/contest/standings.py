@@ -206,6 +206,39 @@ def _prizes(ordered: list[int], places: Mapping[int, int], tiers: tuple[PrizeTie
     return prizes
 
 
+@dataclass(frozen=True, slots=True)
+class PairRecord:
+    """What one person took from a closed contest (战绩): the pair, its place, prize and matches."""
+
+    number: int
+    partner: str  # the other player's name as drawn
+    place: int | None  # None: the contest closed before it was decided
+    prize: str | None
+    played: int  # settled matches the pair was in (byes and walkovers given included)
+    won: int
+    pairs: int  # the size of the field
+
+
+def pair_record(contest: Contest, user_id: int) -> PairRecord | None:
+    """The record of ``user_id``'s pair in ``contest``; None when they were in no drawn pair."""
+    pair = next((p for p in contest.pairs if user_id in p.user_ids), None)
+    if pair is None:
+        return None
+    partner = pair.players[1] if pair.players[0].user_id == user_id else pair.players[0]
+    placing = next((p for p in final_places(contest) if p.number == pair.number), None)
+    matches = (m for played in contest.rounds for m in played.matches)
+    mine = [m for m in matches if pair.number in m.pairs and m.status.is_settled]
+    return PairRecord(
+        number=pair.number,
+        partner=partner.name,
+        place=placing.place if placing is not None else None,
+        prize=placing.prize if placing is not None else None,
+        played=len(mine),
+        won=sum(1 for m in mine if m.winner == pair.number),
+        pairs=len(contest.pairs),
+    )
+
+
 def standings(contest: Contest) -> tuple[StandingRow, ...]:
     """One row per pair in the format's order (live rank, then group number)."""
     return contest_standings(contest).rows

@@ -211,7 +211,7 @@ def _now(context: Context) -> datetime:
 
 
 async def contest_command(update: Update, context: Context) -> None:
-    """/contest [new|help|deadline|close|export|wechat …]: the card and status, or a subcommand."""
+    """/contest [new|help|list|deadline|close|export|wechat …]: the card and status, or a subcommand."""
     message, chat, user = _parts(update)
     await remember(context, user)
     locale = await _locale(context, chat)
@@ -229,6 +229,10 @@ async def contest_command(update: Update, context: Context) -> None:
         return
     if sub == "new":
         await _new(context, message, user, args[1:], locale)
+        return
+    if sub == "list":
+        past = await context.services.db.contests.closed_in_chat(chat_id=chat.id)
+        await reply(context, message, texts.contest_list_text([p.contest for p in past], locale))
         return
     stored = await _contest_here(context, message, locale)
     if stored is None:

@@ -4,7 +4,7 @@ A private message (a hand, an alert, a timeout note) is in its reader's language
 set with ``/lang`` in the private chat (the ``users`` row); a group message (the
 board, the lobby, results) in the group's, set with ``/lang`` in the group (the
 ``chats`` row). Nothing set means the default, Chinese. A seat's player's choices are
-cached on the seat (``/lang`` and ``/fourcolor`` clear the cache), so a hand refresh
+cached on the seat (``/lang``, ``/fourcolor`` and ``/arrange`` clear the cache), so a hand refresh
 does not read the database.
 """
 
@@ -26,6 +26,7 @@ class Preferences(NamedTuple):
 
     locale: str
     four_color: bool = False
+    group_hand: bool = False  # 理牌: bombs and straight flushes set apart in the hand picture
 
 
 async def user_preferences(db: Database, user_id: int | None) -> Preferences:
@@ -36,7 +37,7 @@ async def user_preferences(db: Database, user_id: int | None) -> Preferences:
         user = await db.users.get(user_id=user_id)
     except NotFound:
         return Preferences(normalize_locale(None))
-    return Preferences(normalize_locale(user.locale), user.four_color)
+    return Preferences(normalize_locale(user.locale), user.four_color, user.group_hand)
 
 
 async def user_locale(db: Database, user_id: int) -> str:

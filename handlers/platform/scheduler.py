@@ -67,7 +67,12 @@ def at_priority(priority: Priority) -> Iterator[None]:
 
 
 GROUP_LIMIT = 20  # messages a minute Telegram takes from a bot into one group
-GROUP_WINDOW = 60.0
+MARGIN = 0.25
+"""Seconds of slack kept on every window and bucket. A request is counted here when it leaves,
+and by Telegram when it arrives: two requests that leave exactly a window apart can arrive a
+little closer (one waited longer on the network or for the event loop), and Telegram then
+answers 429. The slack costs under half a percent of a group's minute."""
+GROUP_WINDOW = 60.0 + MARGIN
 GROUP_SHARE = {
     Priority.ANSWER: GROUP_LIMIT,
     Priority.HAND: GROUP_LIMIT,
@@ -83,7 +88,11 @@ AGING = 15.0
 """Seconds after which a waiting refresh may use a reply's share: a busy group's card still
 changes within a minute or so, and announcements keep the last slots."""
 
-TOKEN_LIMIT = 30  # requests a second from one token
+TOKEN_LIMIT = 30
+"""Messages (sends and edits) a second from one token. Answers to buttons and look-ups are not
+messages and do not wait for them: counted here, a burst of taps on stale keyboards spent the
+token's second on answers, so the edits that would have refreshed those keyboards never went
+and the taps went on (a four-human match stalled until a turn clock fired)."""
 CHAT_BURST = 3
 """Messages one group takes at once (Telegram: about one a second, short bursts pass). Private
 chats are not paced here: a player's hand edits follow their own presses, and holding them to
@@ -100,6 +109,14 @@ def counts_in_chat(endpoint: str) -> bool:
     if endpoint in READS or endpoint == "sendChatAction":
         return False
     return endpoint.startswith(("send", "edit", "copy", "forward"))
+
+
+def priority_limiter(limiter: BaseRateLimiter[Any] | None) -> PriorityLimiter | None:
+    """The :class:`PriorityLimiter` inside a bot's limiter, through the wrappers that keep an
+    ``inner`` one (the sender's and the chats' limiters); None when there is none."""
+    while limiter is not None and not isinstance(limiter, PriorityLimiter):
+        limiter = getattr(limiter, "inner", None)
+    return limiter
 
 
 def default_priority(endpoint: str, chat_id: int | None) -> Priority:
@@ -160,29 +177,33 @@ class _Window:
 
 class _Bucket:
     """About one message a second into a chat, with short bursts: a bucket of ``size`` tokens
-    refilled at ``rate`` a second (as Telegram's 429s behave, and the emulator's)."""
+    refilled at ``rate`` a second (as Telegram's 429s behave, and the emulator's).
+
+    A message may go only if the bucket would hold a token even had it arrived :data:`MARGIN`
+    seconds early: the refill since the last message is counted less the margin. A burst
+    into a full bucket is not slowed, and the steady pace stays one a second."""
 
     __slots__ = ("last", "rate", "size", "tokens")
 
     def __init__(self, size: int, rate: float, now: float) -> None:
         self.size, self.rate = size, rate
-        self.tokens, self.last = float(size), now
+        self.tokens, self.last = float(size), now  # the tokens left by the last message, and when
 
-    def _fill(self, now: float) -> None:
-        self.tokens = min(float(self.size), self.tokens + (now - self.last) * self.rate)
-        self.last = now
+    def _held(self, elapsed: float) -> float:
+        return min(float(self.size), self.tokens + max(elapsed, 0.0) * self.rate)
 
     def wait(self, now: float) -> float:
-        self._fill(now)
-        return 0.0 if self.tokens >= 1 else (1 - self.tokens) / self.rate
+        """Seconds until a message may go (0: now)."""
+        if self._held(now - self.last - MARGIN) >= 1:
+            return 0.0
+        return (1 - self.tokens) / self.rate + MARGIN - (now - self.last)
 
     def take(self, now: float) -> None:
-        self._fill(now)
-        self.tokens -= 1
+        self.tokens = self._held(now - self.last) - 1
+        self.last = now
 
     def full(self, now: float) -> bool:
-        self._fill(now)
-        return self.tokens >= self.size
+        return self._held(now - self.last) >= self.size
 
 
 @dataclass
@@ -202,12 +223,14 @@ class PriorityLimiter(BaseRateLimiter[int]):
         group_limit: int = GROUP_LIMIT,
         chat_burst: int = CHAT_BURST,
         retries: int = RETRIES,
+        aging: float = AGING,
         clock: Callable[[], float] = time.monotonic,
     ) -> None:
         self.token_limit = token_limit
         self.shares = {p: max(1, share - (GROUP_LIMIT - group_limit)) for p, share in GROUP_SHARE.items()}
         self.chat_burst = chat_burst
         self.retries = retries
+        self.aging = aging
         self.clock = clock
         self._token = _Window(1.0)
         self._held_until = 0.0  # a 429 for the whole token
@@ -236,6 +259,19 @@ class PriorityLimiter(BaseRateLimiter[int]):
     def wake(self) -> None:
         """Look at the queue again now (a test moved the clock)."""
         if self._queue:
+            self._kick()
+
+    def promote(self, chat_id: int, priority: Priority) -> None:
+        """Requests of ``chat_id`` waiting below ``priority`` now wait at it: an announcement
+        that must follow them (a deal's result after its board's last edit) would otherwise
+        wait behind a refresh's share of the group's minute."""
+        changed = False
+        for waiter in self._queue:
+            if waiter.chat_id == chat_id and waiter.priority > priority:
+                waiter.priority = priority
+                changed = True
+        if changed:
+            heapq.heapify(self._queue)
             self._kick()
 
     def queued(self) -> int:
@@ -319,8 +355,11 @@ class PriorityLimiter(BaseRateLimiter[int]):
             if waiter.ready.done():  # cancelled while waiting
                 continue
             priority = Priority(waiter.priority)
-            if priority is Priority.REFRESH and now - waiter.asked > AGING:
-                priority = Priority.REPLY
+            aging = 0.0  # seconds until this refresh may use a reply's share
+            if priority is Priority.REFRESH:
+                aging = waiter.asked + self.aging - now
+                if aging <= 0:
+                    priority = Priority.REPLY
             wait = self._wait(priority, waiter.chat_id, waiter.counted, now)
             if wait == 0:
                 self._note(waiter.chat_id, waiter.counted, now)
@@ -328,15 +367,15 @@ class PriorityLimiter(BaseRateLimiter[int]):
                 released = True
                 continue
             kept.append(waiter)
-            soonest = min(soonest, wait)
+            soonest = min(soonest, wait, aging if aging > 0 else wait)  # look again when it comes of age
         heapq.heapify(kept)
         self._queue = kept
         return 0.0 if released else soonest
 
     def _wait(self, priority: Priority, chat_id: int | None, counted: bool, now: float) -> float:
-        wait = max(self._held_until - now, self._token.wait(now, self.token_limit))
         if chat_id is None or not counted:
-            return max(wait, 0.0)
+            return max(self._held_until - now, 0.0)
+        wait = max(self._held_until - now, self._token.wait(now, self.token_limit))
         chat = self._chats.get(chat_id)
         if chat is None:
             return max(wait, 0.0)
@@ -346,9 +385,9 @@ class PriorityLimiter(BaseRateLimiter[int]):
         return max(wait, 0.0)
 
     def _note(self, chat_id: int | None, counted: bool, now: float) -> None:
-        self._token.sent.append(now)
         if chat_id is None or not counted:
             return
+        self._token.sent.append(now)
         chat = self._chat(chat_id, now)
         if chat_id < 0:
             chat.second.take(now)

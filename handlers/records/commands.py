@@ -28,6 +28,7 @@ from telegram import (
 from telegram.constants import ParseMode
 from telegram.error import BadRequest, Forbidden
 
+from engine.contest import pair_record
 from handlers.platform.context import Context, Services
 from handlers.platform.locales import reply_locale, user_locale
 from handlers.records.service import callback_data, texts, views
@@ -134,7 +135,10 @@ async def stats_command(update: Update, context: Context) -> None:
     group = chat.type != Chat.PRIVATE
     here = await db.records.totals(user_id=user_id, chat_id=chat.id) if group else None
     rating = await _rating(services, chat.id, user_id) if group else None
-    caption = texts.stats_caption(name, here, everywhere, rating, [], locale)
+    contests = await db.contests.closed_with_player(user_id=user_id)
+    records = [(c.contest, pair_record(c.contest, user_id)) for c in contests]
+    lines = [texts.contest_record_line(c, r, locale) for c, r in records if r is not None]
+    caption = texts.stats_caption(name, here, everywhere, rating, lines, locale)
     shown = here if here is not None and here.matches else everywhere
     scope = texts.scope_text(group and shown is here, locale)
     png = await _draw(services, render_stats_card, views.stats_card(name, shown, scope, locale))

@@ -44,7 +44,7 @@ from handlers.platform.chats import ChatBudget
 from handlers.platform.edits import not_modified
 from handlers.platform.locales import chat_locale
 from handlers.platform.outbox import Outbox, Payload, Undeliverable
-from handlers.platform.scheduler import Priority, at_priority
+from handlers.platform.scheduler import Priority, PriorityLimiter, at_priority
 from handlers.table.service.results import deal_events, deal_result_view, match_summary_view, public_tributes
 from handlers.table.service.tables import LiveTable, TableService, decode_action
 from handlers.table.service.texts import (
@@ -131,8 +131,10 @@ class BoardPublisher:
         outbox: Outbox | None = None,
         renderer: Executor | None = None,
         per_trick: bool = False,
+        limiter: PriorityLimiter | None = None,
     ) -> None:
         self.bot = bot
+        self.limiter = limiter  # the token's scheduler, to hasten a board edit a result waits for
         self.per_trick = per_trick  # a new message per trick (when the budget allows)
         self.renderer = renderer  # result pictures are drawn here, never on the event loop
         self.tables = tables
@@ -163,6 +165,7 @@ class BoardPublisher:
                 if isinstance(result, DealEnded):
                     board.closing[result.deal_number] = asyncio.Event()
                 self._announce(table, result)
+                self._hasten(table.record.chat_id)
         if table.match is not None:
             board.snapshot = _Snapshot(table.observe(None), tuple(table.deal_events))
         board.dirty = True
@@ -177,6 +180,12 @@ class BoardPublisher:
         else:
             kind, payload = MATCH_END, {"table_id": table.id}
         self.outbox.post(table.record.chat_id, kind, payload, key=result_key(table.id, result))
+
+    def _hasten(self, chat_id: int) -> None:
+        """The board's waiting edit now goes at an announcement's priority: the result waits
+        for the board to show the deal's last plays, so that edit is owed as much as the result."""
+        if self.limiter is not None:
+            self.limiter.promote(chat_id, Priority.OWED)
 
     def _recover(self, table: LiveTable, events: Sequence[Event]) -> None:
         """First sight of a table in this run (a restart): announce again its latest result from
@@ -224,7 +233,8 @@ class BoardPublisher:
                 try:
                     assert table.match is not None
                     events = deal_events(table.match.events, result.deal_number)
-                    await self._close_deal(table, board, events, result, locale)
+                    with at_priority(Priority.OWED):  # its result waits for it
+                        await self._close_deal(table, board, events, result, locale)
                 except Exception:  # the result goes out all the same
                     log.exception("board of table %s: deal %s not closed", table.id, result.deal_number)
                 finally:

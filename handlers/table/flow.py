@@ -21,7 +21,7 @@ from engine.ai import timeout_action
 from handlers.platform.context import Context, Services
 from handlers.platform.locales import seat_locale
 from handlers.table import timers
-from handlers.table.hand_message import post_hands, refresh_hand
+from handlers.table.hand_message import post_hand, post_hands, refresh_hand
 from handlers.table.service.tables import LiveTable, Outcome, TableError
 from handlers.table.service.texts import _
 from handlers.table.timers import TurnClock
@@ -139,7 +139,29 @@ async def on_turn_timeout(context: Context) -> None:
     await delivery
 
 
-CLOCKS = timers.ClockCallbacks(on_turn=on_turn_timeout, on_match=on_match_clock)
+async def on_turn_warning(context: Context) -> None:
+    """A turn clock is about to ring: one edit of the seat's hand message says so."""
+    assert context.job is not None
+    clock = context.job.data
+    assert isinstance(clock, TurnClock)
+    try:
+        table = context.services.tables.get(clock.table_id)
+    except TableError:
+        return
+    async with table.lock:
+        match = table.match
+        if match is None or clock.seat not in match.to_act or timers.turn_key(table) != clock.key:
+            return
+        state = table.seats[clock.seat]
+        seconds = timers.seconds_for(table)
+        if state.is_bot or seconds is None:
+            return
+        state.warned = (clock.key, timers.warning_lead(seconds))
+        delivery = await post_hand(context.bot, context.services, table, clock.seat)
+    await delivery
+
+
+CLOCKS = timers.ClockCallbacks(on_turn=on_turn_timeout, on_match=on_match_clock, on_warning=on_turn_warning)
 """What the clocks armed by :func:`post` do when they ring."""
 
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import time
 from collections import Counter
 from collections.abc import Coroutine
 from dataclasses import dataclass
@@ -24,21 +25,24 @@ from telegram.ext import ExtBot
 
 from engine.actions import Phase
 from engine.cards import Card
+from engine.errors import EngineError
 from engine.observation import Observation
 from handlers.platform.context import Services
 from handlers.platform.edits import not_modified
 from handlers.platform.locales import seat_preferences
 from handlers.platform.sender import sent
+from handlers.table import timers
 from handlers.table.keyboards import (
     HandScope,
+    PassPlay,
     exchange_keyboard,
     hand_keyboard,
     readings_keyboard,
     waiting_keyboard,
 )
-from handlers.table.service.selection import digest, readings, select_play
+from handlers.table.service.selection import can_beat, digest, readings, select_play, selected_cards
 from handlers.table.service.tables import Away, LiveTable, SeatState
-from handlers.table.service.texts import hand_caption
+from handlers.table.service.texts import TurnClockView, hand_caption, selection_line
 
 log = logging.getLogger(__name__)
 
@@ -82,7 +86,47 @@ def keyboard_for(
         previous=previous,
         autoplay=state.record.autoplay,
         locale=locale,
+        pass_play=pass_play(state, obs),
     )
+
+
+def pass_play(state: SeatState, obs: Observation) -> PassPlay | None:
+    """Whether the seat's play button passes: it follows, nothing is selected, and nothing
+    beats the table (要不起) or 提示 suggested 不出."""
+    previous = obs.table_play if obs.table_seat != obs.seat else None
+    if previous is None or state.selection or obs.seat not in obs.to_act:
+        return None
+    if not can_beat(obs.hand, obs.level, previous):
+        return PassPlay.NOTHING_BEATS
+    return PassPlay.HINTED if state.hint_pass else None
+
+
+def _selected(state: SeatState, obs: Observation, locale: str) -> str | None:
+    """The caption's line for the cards the seat has selected (none when none are)."""
+    if not state.selection or obs.phase is not Phase.PLAY or state.readings:
+        return None
+    previous = obs.table_play if obs.table_seat != obs.seat else None
+    try:
+        found = readings(state.selection, obs.hand, obs.level, previous)
+    except EngineError:
+        found = []
+    hinted = state.hint_play is not None and select_play(state.hint_play) == state.selection
+    if hinted and state.hint_play is not None:
+        found = [state.hint_play]
+    return selection_line(selected_cards(state.selection), found, obs.level, locale)
+
+
+def clock_view(table: LiveTable, state: SeatState) -> TurnClockView | None:
+    """The seat's turn clock as its caption shows it (none for a seat the bot plays)."""
+    match = table.match
+    if match is None or state.is_bot or state.record.seat not in match.to_act:
+        return None
+    seconds = timers.seconds_for(table)
+    if seconds is None:
+        return None
+    warned = state.warned
+    left = warned[1] if warned is not None and warned[0] == timers.turn_key(table) else None
+    return TurnClockView(seconds, left, last_chance=state.record.timeouts >= 1)
 
 
 async def refresh_hand(bot: ExtBot[None], services: Services, table: LiveTable, seat: int) -> None:
@@ -105,11 +149,25 @@ async def post_hand(
     if user_id is None or table.match is None or services.tables.away.get((table.id, seat)) is Away.BLOCKED:
         return sent()  # a player who blocked the bot gets the hand again after /start
     obs = table.observe(seat)
-    locale, four_color = await seat_preferences(services.db, state)
-    caption = hand_caption(obs=obs, names=table.names(), rules=table.rules, locale=locale, note=state.note)
+    locale, four_color, group_hand = await seat_preferences(services.db, state)
+    caption = hand_caption(
+        obs=obs,
+        names=table.names(),
+        rules=table.rules,
+        locale=locale,
+        note=state.note,
+        clock=clock_view(table, state),
+        selected=_selected(state, obs, locale),
+    )
     state.note = None
     look = _Look(
-        obs, caption, keyboard_for(table, state, obs, locale), locale, four_color, table.names_by_seat()
+        obs,
+        caption,
+        keyboard_for(table, state, obs, locale),
+        locale,
+        four_color,
+        table.names_by_seat(),
+        group_hand,
     )
     new_deal = state.shown_deal is not None and state.shown_deal != obs.deal_number
     if state.record.dm_message_id is None or new_deal or state.lost_message:
@@ -132,6 +190,8 @@ async def _deliver(
         await _replace_message(bot, services, table, state, look)
     else:
         await _edit_message(bot, services, table, state, message_id, look)
+    if state.shown_markup is look.markup and state.shown_caption == look.caption:  # still the newest
+        state.look_shown_at = time.monotonic()
 
 
 async def _replace_message(
@@ -162,6 +222,7 @@ class _Look:
     locale: str
     four_color: bool
     names: list[str]
+    group_hand: bool = False  # 理牌
 
     @property
     def hand_key(self) -> tuple[int, tuple[Card, ...]]:
@@ -192,6 +253,7 @@ def _remember(state: SeatState, look: _Look) -> None:
     )
     state.shown_markup = look.markup
     state.lost_message = False
+    state.look_shown_at = None  # on its way: a press on the keyboard it replaces is lag, not a mistake
 
 
 async def _edit_message(
@@ -300,7 +362,7 @@ async def _picture(services: Services, look: _Look) -> bytes:
     """The hand picture, drawn in the render pool so other tables' presses are not held up
     (often already drawn: see :func:`_prefetch`)."""
     return await services.pictures.draw(
-        look.obs, locale=look.locale, four_color=look.four_color, names=look.names
+        look.obs, locale=look.locale, four_color=look.four_color, names=look.names, group=look.group_hand
     )
 
 
@@ -313,7 +375,12 @@ def _prefetch(services: Services, state: SeatState, look: _Look) -> None:
     previous = obs.table_play if obs.table_seat != obs.seat else None
     if hinted or readings(state.selection, obs.hand, obs.level, previous):
         services.pictures.prefetch(
-            obs, state.selection, locale=look.locale, four_color=look.four_color, names=look.names
+            obs,
+            state.selection,
+            locale=look.locale,
+            four_color=look.four_color,
+            names=look.names,
+            group=look.group_hand,
         )
 
 

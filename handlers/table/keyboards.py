@@ -14,6 +14,7 @@ import unicodedata
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from enum import Enum
 
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 
@@ -22,7 +23,7 @@ from engine.errors import EngineError
 from engine.plays import Play
 from handlers.table.service.callback_data import Area, Op, Press
 from handlers.table.service.selection import faces, next_count, readings
-from handlers.table.service.texts import N_, _
+from handlers.table.service.texts import N_, _, colon
 from render.words import card_text, describe_play, is_english, seat_name
 
 ROW = 8
@@ -132,6 +133,19 @@ def play_label(
     return _("Play: {play}", locale, play=describe_play(found[0], level, locale)) + suffix
 
 
+class PassPlay(Enum):
+    """Why the play button reads 不出."""
+
+    NOTHING_BEATS = "nothing_beats"  # 要不起
+    HINTED = "hinted"  # 提示 suggested 不出 (the AI would let the table's play stand)
+
+
+def pass_label(why: PassPlay, locale: str) -> str:
+    if why is PassPlay.NOTHING_BEATS:
+        return _("Pass (nothing beats it)", locale)
+    return _("Pass (hint)", locale)
+
+
 def hand_keyboard(
     scope: HandScope,
     *,
@@ -141,11 +155,14 @@ def hand_keyboard(
     previous: Play | None,
     autoplay: bool,
     locale: str,
+    pass_play: PassPlay | None = None,
 ) -> InlineKeyboardMarkup:
     """One button per card face (duplicates share one), then 出牌 / 提示 / 不出 / 清空.
 
     A card button carries the count it selects. The row width depends on the hand only
     (its widest label, selected or not), so buttons stay in place while cards are picked.
+    With ``pass_play`` (nothing selected, and nothing beats the table or 提示 suggested 不出)
+    the play button itself passes: one tap, where the player's thumb already is.
     """
     press = scope.press
     held_faces = faces(hand, level)
@@ -160,14 +177,18 @@ def hand_keyboard(
         face_label(card, held, selected, locale) for card, held in held_faces for selected in range(held + 1)
     )
     rows = [cards[i : i + width] for i in range(0, len(cards), width)]
-    rows.append([_button(play_label(selection, hand, level, previous, locale), press(Op.PLAY))])
-    rows.append(
-        [
-            _button(_("Hint", locale), press(Op.HINT)),
-            _button(_("Pass", locale), press(Op.PASS)),
-            _button(_("Clear", locale), press(Op.CLEAR)),
-        ]
-    )
+    if pass_play is not None and not selection:
+        rows.append([_button(pass_label(pass_play, locale), press(Op.PASS))])
+    else:
+        rows.append([_button(play_label(selection, hand, level, previous, locale), press(Op.PLAY))])
+    controls = [
+        _button(_("Hint", locale), press(Op.HINT)),
+        _button(_("Pass", locale), press(Op.PASS)),
+        _button(_("Clear", locale), press(Op.CLEAR)),
+    ]
+    if not autoplay:  # 托管 on request: a player who must step away hands the seat to the bot
+        controls.append(_button(_("🤖 Auto", locale), press(Op.AUTOPLAY)))
+    rows.append(controls)
     if autoplay:
         rows.append([_button(_("Cancel auto-play", locale), press(Op.CANCEL_AUTOPLAY))])
     return InlineKeyboardMarkup(rows)
@@ -224,7 +245,7 @@ def lobby_keyboard(
 
     seats = [
         _button(
-            f"{seat_name(seat, locale)}: {names[seat]}"
+            f"{seat_name(seat, locale)}{colon(locale)}{names[seat]}"
             if seat in names
             else _("{seat}: sit here", locale, seat=seat_name(seat, locale)),
             press(Op.SIT, seat),

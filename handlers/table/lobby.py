@@ -25,10 +25,11 @@ from handlers.table import flow, timers
 from handlers.table.keyboards import lobby_keyboard, stop_keyboard
 from handlers.table.service.callback_data import Area, BadCallback, Op, Press
 from handlers.table.service.settings import SettingProblem, rules_from_args
-from handlers.table.service.tables import Away, LiveTable, TableError
+from handlers.table.service.tables import Away, LiveTable, TableError, TablesFull
 from handlers.table.service.texts import (
     _,
     back_note,
+    busy_text,
     error_text,
     lobby_text,
     setting_problem_text,
@@ -135,6 +136,9 @@ async def new_game(update: Update, context: Context) -> None:
         )
     except SettingProblem as problem:
         context.services.replies.reply(message, setting_problem_text(problem, locale), locale)
+        return
+    except TablesFull as full:
+        context.services.replies.reply(message, busy_text(full.open_tables, locale), locale)
         return
     except TableError as error:
         context.services.replies.reply(message, error_text(error.code, locale), locale)
@@ -335,11 +339,9 @@ async def _take(query: CallbackQuery, context: Context, table: LiveTable, seat: 
         reachable = (await services.db.users.get(user_id=user.id)).reachable
     except NotFound:
         reachable = False
-    if not reachable:
+    if not reachable:  # the app opens the private chat at once; its Start button seats the player
         services.tables.pending_seats[(table.id, user.id)] = seat
-        await query.answer(
-            error_text("open_private", locale), show_alert=True, url=services.deep_link(table.record.token)
-        )
+        await query.answer(error_text("open_private", locale), url=services.deep_link(table.record.token))
         return False
     if occupant is not None:
         await services.tables.leave(table, seat=seat)

@@ -27,10 +27,12 @@ CAPACITY = 256
 """Pictures kept (about 40 KB each): the humans' current hands and their likely next ones."""
 
 
-def picture_key(obs: Observation, *, locale: str, four_color: bool, names: Sequence[str]) -> Hashable:
+def picture_key(
+    obs: Observation, *, locale: str, four_color: bool, names: Sequence[str], group: bool = False
+) -> Hashable:
     """Everything :func:`render_hand` draws: the hand, the level, both teams' levels and the
-    seat (the header), the language, the colour scheme and the names."""
-    return (obs.hand, obs.level, obs.team_levels, obs.seat, locale, four_color, tuple(names))
+    seat (the header), the language, the colour scheme, the names and the arrangement (理牌)."""
+    return (obs.hand, obs.level, obs.team_levels, obs.seat, locale, four_color, tuple(names), group)
 
 
 def remaining(hand: tuple[Card, ...], played: Counter[Card]) -> tuple[Card, ...]:
@@ -53,9 +55,11 @@ class HandPictures:
         self._capacity = capacity
         self._pictures: OrderedDict[Hashable, asyncio.Future[bytes]] = OrderedDict()
 
-    async def draw(self, obs: Observation, *, locale: str, four_color: bool, names: Sequence[str]) -> bytes:
+    async def draw(
+        self, obs: Observation, *, locale: str, four_color: bool, names: Sequence[str], group: bool = False
+    ) -> bytes:
         """The picture of ``obs.hand``, drawn now or taken from an earlier (pre)draw."""
-        picture = self._picture(obs, locale=locale, four_color=four_color, names=names)
+        picture = self._picture(obs, locale=locale, four_color=four_color, names=names, group=group)
         return await asyncio.shield(picture)  # a cancelled asker must not cancel the shared render
 
     def prefetch(
@@ -66,20 +70,21 @@ class HandPictures:
         locale: str,
         four_color: bool,
         names: Sequence[str],
+        group: bool = False,
     ) -> None:
         """Start drawing the hand that would remain after ``played``."""
         after = replace(obs, hand=remaining(obs.hand, played))
-        self._picture(after, locale=locale, four_color=four_color, names=names)
+        self._picture(after, locale=locale, four_color=four_color, names=names, group=group)
 
     def _picture(
-        self, obs: Observation, *, locale: str, four_color: bool, names: Sequence[str]
+        self, obs: Observation, *, locale: str, four_color: bool, names: Sequence[str], group: bool
     ) -> asyncio.Future[bytes]:
-        key = picture_key(obs, locale=locale, four_color=four_color, names=names)
+        key = picture_key(obs, locale=locale, four_color=four_color, names=names, group=group)
         picture = self._pictures.get(key)
         if picture is not None and not _failed(picture):
             self._pictures.move_to_end(key)
             return picture
-        draw = partial(render_hand, obs, locale=locale, four_color=four_color, names=list(names))
+        draw = partial(render_hand, obs, locale=locale, four_color=four_color, names=list(names), group=group)
         picture = asyncio.wrap_future(self._executor.submit(draw))
         picture.add_done_callback(_log_failure)
         self._pictures[key] = picture

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import time
 from collections import Counter
 from collections.abc import Coroutine
 from dataclasses import dataclass
@@ -41,7 +42,14 @@ from handlers.table import flow
 from handlers.table.hand_message import post_hand
 from handlers.table.keyboards import play_label
 from handlers.table.service.callback_data import Area, BadCallback, Op, Press
-from handlers.table.service.selection import Hints, digest, select_play, selected_cards, with_count
+from handlers.table.service.selection import (
+    Hints,
+    can_beat,
+    digest,
+    select_play,
+    selected_cards,
+    with_count,
+)
 from handlers.table.service.tables import LiveTable, Policy, SeatState, TableError
 from handlers.table.service.texts import _, cannot_beat, error_text
 from handlers.table.service.tribute import EXCHANGE_OPS, exchange_action
@@ -108,7 +116,16 @@ async def _handle(
     if press.op is Op.CANCEL_AUTOPLAY:  # "I am back", whatever the keyboard
         outcome = await context.services.tables.set_autoplay(table, seat=state.record.seat, on=False)
         return _accepted(query, await flow.post_in(context, table, outcome))
+    if press.op is Op.AUTOPLAY:  # "I must step away": 托管 until 取消托管
+        outcome = await context.services.tables.set_autoplay(table, seat=state.record.seat, on=True)
+        state.clear_selection()
+        state.note = _(
+            "🤖 Auto-play on: the bot plays for you. Press Cancel auto-play to take the seat back.", locale
+        )
+        return _quietly(query, _("Auto-play on", locale), await flow.post_in(context, table, outcome))
     if not _for_current_hand(table, state, press):
+        if _lagging(state):  # the phone still shows the keyboard the newest look replaces
+            return query.answer(_("Your hand is being updated: use the new buttons", locale))
         return refuse(query, "stale", locale)
     if press.op in SELECTION_OPS:
         return await _select(query, context, table, state, press, locale)
@@ -163,6 +180,17 @@ def _action(table: LiveTable, state: SeatState, press: Press, locale: str) -> Ac
         return PlayCards(found[0])
     state.readings = tuple(found)  # 逢人配: the player picks the reading
     return None
+
+
+LAG_GRACE = 3.0
+"""Seconds after the newest look reached Telegram during which a press on the keyboard it
+replaced is taken for lag (phones show an edit hundreds of ms late, more under load): a
+quiet toast, not an alert the player could not have avoided."""
+
+
+def _lagging(state: SeatState) -> bool:
+    shown_at = state.look_shown_at
+    return shown_at is None or time.monotonic() - shown_at < LAG_GRACE
 
 
 def _for_current_hand(table: LiveTable, state: SeatState, press: Press) -> bool:
@@ -229,6 +257,7 @@ async def _select(
             state.selection = with_count(state.selection, card, press.count, held)
             state.hint_index = 0
             state.hint_play = None
+            state.hint_pass = False
             state.readings = ()
     elif press.op is Op.CLEAR:
         state.clear_selection()
@@ -238,11 +267,14 @@ async def _select(
         refusal = _hint(table, state, context.services.tables.policy)
         if refusal is not None:
             return refuse(query, refusal, locale)
+        if state.hint_pass:  # a toast, not an alert: the play button now reads 不出
+            toast = _pass_hint_text(state, locale)
+            return _quietly(query, toast, await post_hand(context.bot, context.services, table, seat))
     return _accepted(query, await post_hand(context.bot, context.services, table, seat))
 
 
 def _hint(table: LiveTable, state: SeatState, policy: Policy) -> str | None:
-    """Select the next suggested play (the AI's pick first); a code if there is none."""
+    """Select the next suggestion (the AI's choice first, 不出 included); a code if there is none."""
     seat = state.record.seat
     assert table.match is not None
     if table.match.phase is not Phase.PLAY or seat not in table.match.to_act:
@@ -251,23 +283,45 @@ def _hint(table: LiveTable, state: SeatState, policy: Policy) -> str | None:
         obs = table.observe(seat)
         previous = obs.table_play if obs.table_seat != seat else None
         ranked = tuple(ranked_plays(obs, table.rules))
+        choice = _preferred(table, obs, policy)
         state.hints = Hints(
-            table.version, obs.hand, obs.level, previous, _preferred(table, obs, policy), ranked
+            table.version,
+            obs.hand,
+            obs.level,
+            previous,
+            choice if isinstance(choice, Play) else None,
+            ranked,
+            pass_first=isinstance(choice, Pass) and previous is not None,
         )
-    play = state.hints.pick(state.hint_index)
-    if play is None:
+    hint = state.hints.pick(state.hint_index)
+    if hint is None:
         return "no_hint"
-    state.selection = select_play(play)
-    state.hint_index += 1
-    state.hint_play = play
-    state.readings = ()
+    index = state.hint_index + 1
+    state.clear_selection()
+    state.hint_index = index
+    if isinstance(hint, Pass):
+        state.hint_pass = True
+    else:
+        state.selection = select_play(hint)
+        state.hint_play = hint
     return None
 
 
-def _preferred(table: LiveTable, obs: Observation, policy: Policy) -> Play | None:
-    """The AI's pick for this seat, offered as the first hint."""
+def _preferred(table: LiveTable, obs: Observation, policy: Policy) -> Play | Pass | None:
+    """The AI's choice for this seat (a play or 不出), offered as the first hint."""
     try:
         action = policy(obs, table.rules)
     except EngineError:
         return None
-    return action.play if isinstance(action, PlayCards) else None
+    if isinstance(action, PlayCards):
+        return action.play
+    return action if isinstance(action, Pass) else None
+
+
+def _pass_hint_text(state: SeatState, locale: str) -> str:
+    """The toast of a 提示 that suggests 不出: nothing beats the table, or the AI would let it stand."""
+    hints = state.hints
+    previous = hints.previous if hints is not None else None
+    if hints is not None and previous is not None and not can_beat(hints.hand, hints.level, previous):
+        return _("Nothing can beat it: tap Pass", locale)
+    return _("Hint: pass (the AI would not beat this). Hint again for plays", locale)

@@ -3,7 +3,10 @@ match clock of timed formats, ``clock:<table>``.
 
 On timeout the seat does the default (A13): the leader plays the lowest single, a
 follower passes, a tribute pays the forced card, a return gives the lowest
-allowed card. Two timeouts in a row put the seat in 托管 until 取消托管.
+allowed card. Two timeouts in a row put the seat in 托管 until 取消托管. A warning job,
+``warn:<table>:<seat>``, rings once :func:`warning_lead` seconds before a clock: the hand
+message gets one edit saying so (a countdown of edits would flood the private chat, which
+takes about one message a second).
 Clocks are re-armed after every change and on restart (with a full turn). What a clock does
 when it rings is passed in (:class:`ClockCallbacks`, from :mod:`handlers.table.flow`), so
 scheduling does not depend on showing.
@@ -37,20 +40,49 @@ class TurnClock:
     deal: int
     version: int
 
+    @property
+    def key(self) -> tuple[int, Phase, int]:
+        """The turn it times: a play turn ends with any action; an exchange clock runs on
+        while the other seats exchange (see :func:`rearm`)."""
+        return (self.deal, self.phase, self.version if self.phase is Phase.PLAY else -1)
+
+
+def turn_key(table: LiveTable) -> tuple[int, Phase, int]:
+    """The :attr:`TurnClock.key` of the turn the table waits on now."""
+    match = table.match
+    assert match is not None
+    return (match.deal_number, match.phase, match.version if match.phase is Phase.PLAY else -1)
+
 
 JobCallback = Callable[[Context], Coroutine[Any, Any, None]]
 
 
 @dataclass(frozen=True, slots=True)
 class ClockCallbacks:
-    """What runs when a clock rings: a seat's turn clock, and a timed match's clock."""
+    """What runs when a clock rings: a seat's turn clock, a timed match's clock, and the
+    warning before a turn clock (none: no warning)."""
 
     on_turn: JobCallback
     on_match: JobCallback
+    on_warning: JobCallback | None = None
+
+
+WARNING_SECONDS = 10
+"""How long before a turn clock rings its warning: long enough to find the chat and tap
+(a pass is one tap), short enough not to nag a player who is only thinking."""
+
+
+def warning_lead(seconds: int) -> int:
+    """Seconds left when the warning rings: 10, or a third of a short clock (0: none)."""
+    return min(WARNING_SECONDS, seconds // 3)
 
 
 def job_name(table_id: int, seat: int) -> str:
     return f"turn:{table_id}:{seat}"
+
+
+def warn_name(table_id: int, seat: int) -> str:
+    return f"warn:{table_id}:{seat}"
 
 
 def seconds_for(table: LiveTable) -> int | None:
@@ -68,7 +100,9 @@ def seconds_for(table: LiveTable) -> int | None:
 
 
 def cancel(job_queue: JobQueue[Any], table_id: int) -> None:
-    for name in [*(job_name(table_id, seat) for seat in range(4)), clock_name(table_id)]:
+    seats = range(4)
+    names = [*(job_name(table_id, s) for s in seats), *(warn_name(table_id, s) for s in seats)]
+    for name in [*names, clock_name(table_id)]:
         job = armed(job_queue, name)
         if job is not None:
             job.schedule_removal()
@@ -128,8 +162,20 @@ def rearm(job_queue: JobQueue[Any], table: LiveTable, callbacks: ClockCallbacks)
         if waiting:
             assert seconds is not None
             _arm(job_queue, callbacks.on_turn, seconds, clock, name)  # replaces the old clock
-        elif job is not None:
-            job.schedule_removal()
+            _arm_warning(job_queue, callbacks, seconds, clock)
+            continue
+        for stale in (job, armed(job_queue, warn_name(table.id, seat))):
+            if stale is not None:
+                stale.schedule_removal()
+
+
+def _arm_warning(job_queue: JobQueue[Any], callbacks: ClockCallbacks, seconds: int, clock: TurnClock) -> None:
+    """The warning before a clock, or none (a clock too short for one; no callback)."""
+    name, lead = warn_name(clock.table_id, clock.seat), warning_lead(seconds)
+    if callbacks.on_warning is not None and lead > 0:
+        _arm(job_queue, callbacks.on_warning, seconds - lead, clock, name)
+    elif (job := armed(job_queue, name)) is not None:
+        job.schedule_removal()
 
 
 def _same_exchange(data: object, clock: TurnClock) -> bool:

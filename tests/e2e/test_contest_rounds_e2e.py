@@ -221,6 +221,10 @@ async def test_a_small_contest_played_to_its_final_places(
         finals = [m for m in await telegram.messages(CENTRE) if "比赛结束。最终名次" in m.content]
         assert len(finals) == 1  # announced once; the second close is answered, not re-posted
 
+        await telegram.send(PLAYERS[1], CENTRE, "/contest list")  # the group remembers it
+        past = await wait_text(telegram, CENTRE, "往届比赛")
+        assert "小杯" in past.content and f"冠军：{finished.winner}组" in past.content
+
 
 QUIET = Chat.group(-6011, "隐私群")
 OPEN = Chat.group(-6012, "第二群")

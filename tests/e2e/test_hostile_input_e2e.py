@@ -47,8 +47,8 @@ async def test_bad_settings_are_answered_and_nothing_is_stored(
             "/newgame turn_seconds=<b>x": clock,
             "/newgame turn_seconds=<u>x</u>": clock,
             "/newgame turn_seconds=" + "[" * 3000: "取值太长。" + clock,
-            "/newgame turn_secnds=20": "未知的规则设置“turn_secnds”。你是不是想写：turn_seconds, "
-            "first_turn_seconds, tribute_seconds？",
+            "/newgame turn_secnds=20": "未知的规则设置“turn_secnds”。你是不是想写：turn_seconds、"
+            "first_turn_seconds、tribute_seconds？",
             "/newgame wechat6": "未知的规则预设“wechat6”。/rules 可查看所有预设。"
             "你是不是想写：wechat-6-deals？",
         }

@@ -141,9 +141,10 @@ async def until_return(telegram: Telegram, user: User) -> BotMessage:
             await asyncio.sleep(0.05)
             continue
         hint = await telegram.wait_answer(await telegram.press(user, hand, ops["h"][0]))
+        if "不出" in hint.text:  # 提示 suggests 不出 (the AI's choice): pass
+            await telegram.press(user, hand, ops["x"][0])
+            continue
         if hint.show_alert:
-            if "不出" in hint.text:
-                await telegram.press(user, hand, ops["x"][0])
             continue
         await play_selection(telegram, user)
 

@@ -66,11 +66,11 @@ async def my_turn(telegram: Telegram, user: User) -> BotMessage:
 
 
 async def select_a_play(telegram: Telegram, user: User) -> BotMessage:
-    """Press 提示 on the user's turns (passing when nothing beats) until cards are ticked."""
+    """Press 提示 on the user's turns (passing when 提示 says 不出) until cards are ticked."""
     for _ in range(20):
         hand = await my_turn(telegram, user)
-        _text, alert = await answer_to(telegram, user, hand, buttons_by_op(hand)["h"][0])
-        if not alert:
+        text, alert = await answer_to(telegram, user, hand, buttons_by_op(hand)["h"][0])
+        if not alert and "不出" not in text:
             return await settled_hand(telegram, user)
         await answer_to(telegram, user, hand, buttons_by_op(hand)["x"][0])
     raise AssertionError("no play to select in 20 turns")

@@ -8,6 +8,7 @@ after newer keyboards were made, as a phone does while the bot's edits are on th
 
 from __future__ import annotations
 
+import time
 from collections import Counter
 from collections.abc import AsyncIterator
 from concurrent.futures import ThreadPoolExecutor
@@ -25,13 +26,14 @@ from engine.plays import PlayKind
 from engine.rules import Rules
 from handlers.platform.context import Services
 from handlers.table.hand_message import post_hand
-from handlers.table.play import _handle
+from handlers.table.play import LAG_GRACE, _handle
 from handlers.table.service.callback_data import Op, Press
 from handlers.table.service.tables import LiveTable, TableService
 from storage import Database
 
 STALE = ("按钮已过期，请使用最新的消息。", True)
 ACCEPTED = (None, False)
+LAGGING = ("手牌正在更新，请用新的按钮", False)
 
 
 @dataclass
@@ -199,8 +201,28 @@ async def test_selection_survives_others_moves_but_not_the_seats_own(opened) -> 
     [play, *_others] = table.match.legal_plays(waiting)  # the seat plays: its hand is another one
     await context.services.tables.act(table, seat=waiting, action=PlayCards(play))
     still_held = next(c for c in table.match.hand(waiting) if c not in play.cards)
+    table.seats[waiting].look_shown_at = time.monotonic() - LAG_GRACE - 1  # the phone has the new look
     assert await press(context, table, waiting, card_press(old, still_held)) == STALE
     assert table.seats[waiting].selection == Counter()
+
+
+async def test_a_press_on_the_keyboard_an_edit_on_its_way_replaces_is_a_toast(opened) -> None:
+    """Phones show an edit late: a tap on the keyboard the seat's own play replaced, while the
+    new look is on its way or just arrived, gets a quiet toast, not an alert (issue 23)."""
+    table, context = opened
+    seat = table.match.to_act[0]
+    old = await keyboard(context, table, seat)
+    [play, *_others] = table.match.legal_plays(seat)
+    await context.services.tables.act(table, seat=seat, action=PlayCards(play))
+    async with table.lock:
+        delivery = await post_hand(context.bot, context.services, table, seat)  # type: ignore[arg-type]
+    assert table.seats[seat].look_shown_at is None  # composed, not yet sent
+    still_held = next(c for c in table.match.hand(seat) if c not in play.cards)
+    assert await press(context, table, seat, card_press(old, still_held)) == LAGGING
+    await delivery
+    assert table.seats[seat].look_shown_at is not None
+    assert await press(context, table, seat, card_press(old, still_held)) == LAGGING  # just arrived
+    assert table.seats[seat].selection == Counter()
 
 
 def forged(pressed: Press, **changes: int | None) -> Press:

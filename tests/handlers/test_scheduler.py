@@ -13,7 +13,9 @@ import pytest
 from telegram.error import RetryAfter
 
 from handlers.platform.scheduler import (
+    GROUP_LIMIT,
     GROUP_SHARE,
+    MARGIN,
     Priority,
     PriorityLimiter,
     at_priority,
@@ -58,7 +60,7 @@ async def advance(limiter: PriorityLimiter, clock: Clock, seconds: float) -> Non
     await settle()
 
 
-async def test_when_the_token_is_full_the_answer_goes_first_then_the_hand_then_the_rest() -> None:
+async def test_when_the_token_is_full_the_answer_goes_at_once_then_the_hand_then_the_rest() -> None:
     clock = Clock()
     limiter = PriorityLimiter(token_limit=1, clock=clock)
     sent: list[str] = []
@@ -69,11 +71,28 @@ async def test_when_the_token_is_full_the_answer_goes_first_then_the_hand_then_t
             tasks.append(asyncio.create_task(request(limiter, sent, name, GROUP)))
     tasks.append(asyncio.create_task(request(limiter, sent, "answer", None, "answerCallbackQuery")))
     await settle()
-    assert sent == ["first"]
-    for _ in range(4):
+    assert sent == ["first", "answer"]  # an answer is not a message: the token's second is not its
+    for _ in range(3):
         await advance(limiter, clock, 1.0)
     await asyncio.gather(*tasks)
     assert sent == ["first", "answer", "hand", "result", "board"]
+
+
+async def test_a_flood_of_answers_never_holds_back_a_hand() -> None:
+    """Taps on stale keyboards are answered without spending the token's messages, so the edit
+    that refreshes the keyboard still goes (it starved behind the answers)."""
+    clock = Clock()
+    limiter = PriorityLimiter(token_limit=2, clock=clock)
+    sent: list[str] = []
+    await request(limiter, sent, "first", 1)
+    await request(limiter, sent, "second", 2)  # the token's second is used
+    hand = asyncio.create_task(request(limiter, sent, "hand", 3))
+    answers = [request(limiter, sent, f"answer {n}", None, "answerCallbackQuery") for n in range(50)]
+    await asyncio.wait_for(asyncio.gather(*answers), timeout=10)  # none waits for the token
+    assert "hand" not in sent
+    await advance(limiter, clock, 1.0)
+    assert sent[-1] == "hand"
+    await hand
 
 
 async def test_refreshes_leave_part_of_the_groups_minute_to_announcements() -> None:
@@ -134,10 +153,30 @@ async def test_a_group_takes_a_short_burst_then_about_one_a_second() -> None:
     await settle()
     assert sent == ["m0", "m1", "m2"]
     await advance(limiter, clock, 1.0)
+    assert sent == ["m0", "m1", "m2"]  # a whole message's refill, and the margin for arrival jitter
+    await advance(limiter, clock, MARGIN)
     assert sent == ["m0", "m1", "m2", "m3"]
-    await advance(limiter, clock, 1.0)
+    await advance(limiter, clock, 1.0)  # then one a second: the margin is kept, not paid again
     assert sent == ["m0", "m1", "m2", "m3", "m4"]
     await asyncio.gather(*tasks)
+
+
+async def test_a_groups_minute_keeps_a_margin_for_arrival_jitter() -> None:
+    """A message counted when it left is counted by Telegram when it arrived: the 21st
+    waits the minute plus the margin, so an early arrival of it is not a 429."""
+    clock = Clock()
+    limiter = PriorityLimiter(chat_burst=GROUP_LIMIT, clock=clock)
+    sent: list[str] = []
+    with at_priority(Priority.OWED):
+        first = [asyncio.create_task(request(limiter, sent, f"m{n}", GROUP)) for n in range(GROUP_LIMIT)]
+        await settle()
+        assert len(sent) == GROUP_LIMIT
+        late = asyncio.create_task(request(limiter, sent, "late", GROUP))
+        await advance(limiter, clock, 60.0)
+        assert "late" not in sent
+        await advance(limiter, clock, MARGIN)
+        assert sent[-1] == "late"
+    await asyncio.gather(*first, late)
 
 
 @pytest.mark.parametrize(
@@ -154,3 +193,37 @@ def test_a_request_without_a_priority_takes_its_kinds(
     endpoint: str, chat_id: int | None, priority: Priority
 ) -> None:
     assert default_priority(endpoint, chat_id) is priority
+
+
+async def test_a_refresh_goes_when_it_comes_of_age_without_another_request_to_wake_the_queue() -> None:
+    """The dispatcher looks again when a waiting refresh may take a reply's share; it slept
+    until the group's whole minute had passed (a board edit waited 29 s instead of 15)."""
+    limiter = PriorityLimiter(group_limit=5, aging=0.2)  # the real clock: a refresh's share is 1
+    sent: list[str] = []
+    with at_priority(Priority.REFRESH):
+        await request(limiter, sent, "board", GROUP)
+        await asyncio.wait_for(request(limiter, sent, "board again", GROUP), timeout=20)
+    assert sent == ["board", "board again"]
+    await limiter.shutdown()
+
+
+async def test_promoted_refreshes_take_an_announcements_share() -> None:
+    """A deal's result waits for its board's last edit: the board's waiting edit is promoted."""
+    clock = Clock()
+    limiter = PriorityLimiter(clock=clock)
+    sent: list[str] = []
+    with at_priority(Priority.REFRESH):
+        for n in range(GROUP_SHARE[Priority.REFRESH]):
+            await request(limiter, sent, f"edit {n}", GROUP)
+            await advance(limiter, clock, 1.0)
+        board = asyncio.create_task(request(limiter, sent, "board", GROUP))
+        other = asyncio.create_task(request(limiter, sent, "other group", OTHER_GROUP))
+    await settle()
+    assert sent[-1] == "other group"
+    limiter.promote(OTHER_GROUP, Priority.OWED)  # another chat's promotion changes nothing here
+    await settle()
+    assert "board" not in sent
+    limiter.promote(GROUP, Priority.OWED)
+    await settle()
+    assert sent[-1] == "board"
+    await asyncio.gather(board, other)

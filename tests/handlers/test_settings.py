@@ -103,7 +103,7 @@ def test_values_in_the_words_people_type() -> None:
         ("tribute=maybe", "tribute 的取值应为 on 或 off（是/否）。", "tribute must be on or off."),
         (
             "match_format=chess",
-            "match_format 的取值应为 level_race, points, best_of 之一。",
+            "match_format 的取值应为 level_race、points、best_of 之一。",
             "match_format must be one of: level_race, points, best_of.",
         ),
         ("best_of=4", "best_of 的取值应为 1 到 9 之间的奇数。", "best_of must be an odd number from 1 to 9."),

@@ -12,8 +12,9 @@ from engine.actions import ChooseSeat, Pass, Phase, PlayCards
 from engine.ai import timeout_action
 from engine.errors import EngineError
 from engine.match import observe
+from engine.rules import Rules
 from handlers.table.service.settings import SettingProblem, rules_from_args
-from handlers.table.service.tables import LiveTable, TableError, TableService
+from handlers.table.service.tables import DEFAULT_CAPACITY, LiveTable, TableError, TableService, TablesFull
 from storage import Database, StorageUnavailable, TableStatus
 
 SHORT = ["wechat-6-deals", "points_deals=2"]
@@ -227,3 +228,29 @@ async def test_a_free_choice_after_equal_tributes_never_waits_on_a_human(db: Dat
         outcome = await service.act(table, seat=seat, action=timeout_action(observe(table.match, seat)))
         choices += sum(isinstance(action, ChooseSeat) for _, action in outcome.actions)
     assert choices >= 1
+
+
+async def test_new_tables_wait_while_the_bot_is_at_its_capacity(db: Database) -> None:
+    """Beyond its capacity a new table would slow every table in play: /newgame is refused
+    with the count until one ends (issue 23)."""
+    service = TableService(db, capacity=2)
+    rules = Rules.preset("default")
+    first = await service.create(chat_id=-11, creator_id=1, preset="default", rules=rules)
+    await service.create(chat_id=-12, creator_id=1, preset="default", rules=rules)
+    with pytest.raises(TablesFull) as full:
+        await service.create(chat_id=-13, creator_id=1, preset="default", rules=rules)
+    assert (full.value.code, full.value.open_tables, full.value.capacity) == ("busy", 2, 2)
+    await service.stop(first)
+    assert service.open_tables() == 1
+    await service.create(chat_id=-13, creator_id=1, preset="default", rules=rules)
+    unlimited = TableService(db)
+    for chat in range(3):
+        await unlimited.create(chat_id=-20 - chat, creator_id=1, preset="default", rules=rules)
+
+
+def test_the_capacity_setting_reads_a_number_or_keeps_the_default() -> None:
+    from bot import table_capacity
+
+    assert table_capacity(None) == table_capacity("") == table_capacity("many") == DEFAULT_CAPACITY
+    assert table_capacity("40") == 40
+    assert table_capacity("0") is None  # no limit

@@ -6,7 +6,7 @@ from engine.actions import PlayCards, Played
 from engine.cards import Rank, parse_cards
 from engine.classify import classify
 from engine.match import Match, observe
-from engine.rules import Rules
+from engine.rules import CountVisibility, Rules
 from handlers.platform.i18n import normalize_locale, translator
 from handlers.table.service.texts import board_text, cannot_beat, error_text
 from render.words import card_text
@@ -45,3 +45,28 @@ def test_board_shows_played_cards_and_no_hand() -> None:
                 assert card_text(card) not in text
     assert any(isinstance(e, Played) for e in events)
     assert "⏳" in text
+
+
+def test_hand_caption_shows_the_table_as_the_group_sees_it() -> None:
+    """Issue 20.3: every other seat's count (as 报牌 shows it), places, the turn clock and its warning."""
+    from handlers.table.service.texts import TurnClockView, hand_caption
+
+    names = {0: "张老师", 1: "Bob", 2: "Carol", 3: "Dave"}
+    match = Match.new(Rules.default(), seed=7)
+    seat = match.to_act[0]
+    obs = observe(match, seat)
+    hidden = hand_caption(obs=obs, names=names, rules=match.rules, locale="zh", note=None)
+    after = [(seat + offset) % 4 for offset in (1, 2, 3)]
+    assert f"🂠 {'北西南东'[after[0]]} {names[after[0]]} ＞6 张" in hidden
+    assert "（对家）" in hidden and "⏳" not in hidden
+    shown = Match.new(Rules.default().replace(count_visibility=CountVisibility.ALWAYS), seed=7)
+    clock = TurnClockView(30, warning=10, last_chance=True)
+    text = hand_caption(
+        obs=observe(shown, seat), names=names, rules=shown.rules, locale="zh", note=None, clock=clock
+    )
+    assert f"{names[after[1]]}（对家）27 张" in text
+    assert "⏳ 限时 30 秒" in text and "⏰ <b>还剩 10 秒</b>：超时后进入托管" in text
+    english = hand_caption(
+        obs=observe(shown, seat), names=names, rules=shown.rules, locale="en", note=None, clock=clock
+    )
+    assert "27 cards" in english and "10 s left" in english

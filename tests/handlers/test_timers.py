@@ -86,10 +86,17 @@ async def test_the_human_to_act_gets_the_turn_limit(service: TableService) -> No
     queue = FakeJobQueue()
     timers.rearm(queue, table, flow.CLOCKS)  # type: ignore[arg-type]
     seat = table.match.to_act[0]
-    assert queue.live() == {timers.job_name(table.id, seat): 45}
+    assert queue.live() == {timers.job_name(table.id, seat): 45, timers.warn_name(table.id, seat): 35}
     await service.act(table, seat=seat, action=timeout_action(observe(table.match, seat)))
     timers.rearm(queue, table, flow.CLOCKS)  # type: ignore[arg-type]
-    assert queue.live() == {timers.job_name(table.id, table.match.to_act[0]): 20}
+    seat = table.match.to_act[0]
+    assert queue.live() == {timers.job_name(table.id, seat): 20, timers.warn_name(table.id, seat): 14}
+
+
+def test_one_warning_before_the_clock_and_none_on_a_short_clock() -> None:
+    """One edit of the hand message 10 s before the clock (a third of a short one), not a
+    countdown: the private chat takes about one message a second."""
+    assert [timers.warning_lead(s) for s in (2, 3, 6, 20, 30, 600)] == [0, 1, 2, 6, 10, 10]
 
 
 async def test_no_clock_for_bots_or_when_the_referee_keeps_time(service: TableService) -> None:

@@ -14,7 +14,7 @@ def test_bench_prints_a_row_per_picture(capsys: pytest.CaptureFixture[str]) -> N
     out = capsys.readouterr().out
     for name in ("hand (27 cards)", "play strip", "deal result"):
         assert name in out
-    assert "1280×604" in out
+    assert "1280×672" in out
 
 
 def test_demo_writes_every_sample(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

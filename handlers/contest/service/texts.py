@@ -1017,6 +1017,37 @@ def final_text(contest: Contest, locale: str) -> str:
     return "\n".join(lines)
 
 
+def contest_list_text(contests: Sequence[Contest], locale: str) -> str:
+    """``/contest list``: the group's closed contests, the latest first, with their podium."""
+    if not contests:
+        return _("No contest has been closed in this group yet.", locale)
+    text = _("<b>Past contests</b>", locale)
+    for contest in contests:
+        closed = contest.closed_at.date().isoformat() if contest.closed_at is not None else ""
+        lines = [
+            _(
+                "🏆 <b>{name}</b> · {date} · {format} · {pairs} pairs",
+                locale,
+                name=escape(contest.name),
+                date=closed,
+                format=escape(format_title(contest, locale)),
+                pairs=len(contest.pairs),
+            )
+        ]
+        podium = [p for p in final_places(contest) if p.place <= 3]
+        if not podium:
+            lines.append("    " + _("closed before it was decided", locale))
+        for placing in podium:
+            prize = escape(placing.prize) if placing.prize else _("No. {place}", locale, place=placing.place)
+            colon = ": " if is_english(locale) else "："
+            lines.append(f"    {prize}{colon}{pair_line(contest.pair(placing.number), locale)}")
+        block = "\n".join(lines)
+        if len(text) + len(block) + 3 > TEXT_LIMIT:  # ten contests of long names: the latest ones
+            return text + "\n…"
+        text += "\n" + block
+    return text
+
+
 def decided_text(contest: Contest, locale: str) -> str:
     return _(
         "🏆 The contest is decided. The organiser closes it with /contest close to fix the final places.",

@@ -9,9 +9,10 @@ from enum import Enum
 
 from engine.actions import partner_of
 from engine.cards import Card, Rank
+from engine.contest import Contest, PairRecord
 from engine.plays import Play
 from handlers.records.service.rating import MIN_MATCHES, Skill
-from handlers.table.service.texts import N_, _, cards_text, escape, play_text, preset_title
+from handlers.table.service.texts import N_, _, bracketed, cards_text, escape, play_text, preset_title
 from render.words import place_name, seat_name
 from storage.records import ANONYMOUS, MatchRow, PartnerLine, PlayerRow, PlayerTotals, Rating
 
@@ -81,7 +82,7 @@ def totals_lines(totals: PlayerTotals, locale: str) -> list[str]:
             deals=deals,
         ),
         " · ".join(
-            f"{place_name(place + 1, locale)} {count} ({percent(count, deals)})"
+            f"{place_name(place + 1, locale)} {count}{bracketed(percent(count, deals), locale)}"
             for place, count in enumerate((f.firsts, f.seconds, f.thirds, f.lasts))
         ),
         _(
@@ -144,6 +145,25 @@ def stats_caption(
     return "\n".join(lines)
 
 
+def contest_record_line(contest: Contest, record: PairRecord, locale: str) -> str:
+    """One closed contest in /stats: its name, the place (and prize) and the matches."""
+    if record.place is None:
+        place = _("not decided", locale)
+    else:
+        place = _("place {place} of {pairs}", locale, place=record.place, pairs=record.pairs)
+    prize = f" 🏅{escape(record.prize)}" if record.prize else ""
+    return _(
+        "{name}: {place}{prize} · {won} won of {played} · with {partner}",
+        locale,
+        name=escape(contest.name),
+        place=place,
+        prize=prize,
+        won=record.won,
+        played=record.played,
+        partner=escape(record.partner),
+    )
+
+
 def rating_line(rating: Rating, place: int, ranked: int, locale: str) -> str:
     skill = Skill(rating.mu, rating.sigma)
     if place:
@@ -185,7 +205,8 @@ def top_text(ranked: list[Rating], computers: list[Rating], locale: str) -> str:
         )
     if computers:
         shown = [
-            f"{player_name(r.player, r.name, locale)} {Skill(r.mu, r.sigma).conservative:.1f} ({r.matches})"
+            f"{player_name(r.player, r.name, locale)} {Skill(r.mu, r.sigma).conservative:.1f}"
+            + bracketed(str(r.matches), locale)
             for r in computers
         ]
         lines.append(_("Computer players, not ranked: {list}", locale, list=" · ".join(shown)))

@@ -32,6 +32,7 @@ class Op(Enum):
     READING = "r"  # choose one reading of a wildcard selection (arg: its number)
     CANCEL_READING = "z"
     CANCEL_AUTOPLAY = "a"  # 取消托管
+    AUTOPLAY = "o"  # 托管 on request: the bot plays for the seat until 取消托管
     TRIBUTE = "g"  # 进贡 (arg: card index)
     RETURN = "b"  # 还贡 (arg: card index)
     SIT = "s"  # lobby: take a seat (arg: seat)

@@ -70,10 +70,12 @@ def deal_result_view(
 def match_summary_view(events: Sequence[Event], names: Sequence[str], rules: Rules) -> MatchSummaryView:
     lines = []
     started: DealStarted | None = None
+    running = (0, 0)
     for event in events:
         if isinstance(event, DealStarted):
             started = event
         elif isinstance(event, DealEnded) and started is not None:
+            running = (running[0] + event.points[0], running[1] + event.points[1])
             lines.append(
                 DealLine(
                     event.deal_number,
@@ -81,6 +83,7 @@ def match_summary_view(events: Sequence[Event], names: Sequence[str], rules: Rul
                     started.declarer_team,
                     event.finish_order,
                     event.levels_after,
+                    running if rules.match_format is MatchFormat.POINTS else None,
                 )
             )
     ended = [e for e in events if isinstance(e, DealEnded)]

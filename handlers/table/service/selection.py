@@ -4,7 +4,8 @@ The selection is a multiset of card faces (two decks: a face may be held twice);
 pressing a face's button cycles how many copies are selected. Each button names the
 count it selects (:func:`next_count` of what its keyboard showed), so a press means the
 same whether or not the newest keyboard had reached the phone. 提示 (hint) cycles
-through suggested legal plays, the engine AI's pick first.
+through the engine AI's choice first — 不出 (pass) included, so that 提示 → 出牌 never
+bombs a partner's winning play the 标准 player would let stand — then the legal plays.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from hashlib import blake2b
 
+from engine.actions import Pass
 from engine.cards import Card, Rank
 from engine.errors import InvalidCards
 from engine.moves import legal_plays, readings_for
@@ -86,6 +88,18 @@ def _readings(
     return tuple(readings_for(list(cards), hand, level, previous))
 
 
+@lru_cache(maxsize=256)
+def can_beat(hand: tuple[Card, ...], level: Rank, previous: Play) -> bool:
+    """Whether any play of ``hand`` beats ``previous`` (要不起 when not): decides whether the
+    play button reads 不出 and whether auto-pass passes. Cached: a hand message asks it on
+    every refresh of the same turn."""
+    return bool(legal_plays(hand, level, previous))
+
+
+Hint = Play | Pass
+"""One 提示 suggestion: a play, or 不出 when the AI would pass."""
+
+
 def hint_order(plays: Iterable[Play], preferred: Play | None, ranked: Sequence[Play] = ()) -> list[Play]:
     """Suggested plays: the preferred (AI) play first, then the AI's other sensible plays
     (``ranked``, best first), then small non-bombs before bombs."""
@@ -110,10 +124,12 @@ def suggestions(
 
 @dataclass
 class Hints:
-    """The 提示 suggestions of one table version, the AI's pick first.
+    """The 提示 suggestions of one table version, the AI's choice first.
 
-    Most players take the first suggestion, so the full list (every legal play, sorted:
-    a few milliseconds for a 27-card lead) is only built when they ask for a second one.
+    When the AI would pass (``pass_first``), 不出 is the first suggestion and the plays
+    follow; cycling comes back to it. Most players take the first suggestion, so the full
+    list (every legal play, sorted: a few milliseconds for a 27-card lead) is only built
+    when they ask for a second one.
     """
 
     version: int
@@ -122,12 +138,16 @@ class Hints:
     previous: Play | None
     preferred: Play | None
     ranked: tuple[Play, ...] = ()  # the AI's other sensible plays, best first, offered next
+    pass_first: bool = False  # the AI's choice is 不出
     _all: tuple[Play, ...] | None = field(default=None, repr=False)
 
-    def pick(self, index: int) -> Play | None:
-        """The ``index``-th suggestion, cycling; None if nothing can be played."""
+    def pick(self, index: int) -> Hint | None:
+        """The ``index``-th suggestion, cycling; None if there is nothing to suggest."""
+        if index == 0 and self.pass_first:
+            return Pass()
         if index == 0 and self.preferred is not None:
             return self.preferred
         if self._all is None:
             self._all = tuple(suggestions(self.hand, self.level, self.previous, self.preferred, self.ranked))
-        return self._all[index % len(self._all)] if self._all else None
+        cycle: tuple[Hint, ...] = ((Pass(),) if self.pass_first else ()) + self._all
+        return cycle[index % len(cycle)] if cycle else None

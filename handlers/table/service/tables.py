@@ -18,7 +18,7 @@ from collections.abc import Awaitable, Callable, Hashable, Iterable
 from dataclasses import dataclass, field, replace
 from enum import Enum
 
-from engine.actions import Action, DealStarted, Event, GiveTribute, Phase, TimeExpired
+from engine.actions import Action, DealStarted, Event, GiveTribute, Pass, Phase, TimeExpired
 from engine.ai import timeout_action
 from engine.cards import Card
 from engine.errors import EngineError
@@ -27,8 +27,16 @@ from engine.observation import Observation
 from engine.plays import Play
 from engine.policies import DEFAULT, DIFFICULTIES, MASTER, seeded
 from engine.rules import Rules
-from handlers.table.service.selection import Hints
-from storage import Database, SeatRecord, StorageConflict, StorageUnavailable, TableRecord, TableStatus
+from handlers.table.service.selection import Hints, can_beat
+from storage import (
+    Database,
+    NotFound,
+    SeatRecord,
+    StorageConflict,
+    StorageUnavailable,
+    TableRecord,
+    TableStatus,
+)
 
 log = logging.getLogger(__name__)
 
@@ -47,6 +55,23 @@ class TableError(Exception):
         self.code = code
 
 
+class TablesFull(TableError):
+    """``/newgame`` beyond the bot's capacity: the tables already open keep their pace."""
+
+    def __init__(self, open_tables: int, capacity: int) -> None:
+        super().__init__("busy")
+        self.open_tables = open_tables
+        self.capacity = capacity
+
+
+DEFAULT_CAPACITY = 250
+"""Tables (lobbies and matches) one bot token serves at once by default. One token sends about
+30 messages a second; a human's press costs one or two of them (answers are free), so at a 5 s
+think time the bench (``bench/load.py``, README "Capacity") kept every press's edit within 2 s
+p99 up to this many tables; beyond it every table would slow down together. ``GUANDAN_MAX_TABLES``
+sets it (0: no limit); past it, run another bot token in another process."""
+
+
 class Away(Enum):
     """Why a seated player is gone; their seat is in 托管 until they come back."""
 
@@ -62,6 +87,7 @@ class SeatState:
     selection: Counter[Card] = field(default_factory=Counter)
     hint_index: int = 0
     hint_play: Play | None = None  # the reading 提示 chose, played as is if the selection is unchanged
+    hint_pass: bool = False  # 提示 suggested 不出: the play button reads 不出 until a card is picked
     hints: Hints | None = None  # the suggestions 提示 cycles through
     readings: tuple[Play, ...] = ()  # several readings of the selection: the player picks one
     held: tuple[int, tuple[Card, ...]] | None = None  # (deal, hand) the seat's buttons were last made for
@@ -72,9 +98,12 @@ class SeatState:
     shown_markup: object = None  # the keyboard last handed to the sender
     delivered: tuple[int, tuple[int, tuple[Card, ...]], str] | None = None  # (message, hand, caption) sent
     lost_message: bool = False  # the hand message cannot be edited: the next refresh sends a new one
+    look_shown_at: float | None = 0.0  # when the newest look reached Telegram (None: on its way)
     needs_new_message: bool = False  # the next delivery sends a new hand message (first/new deal, lost)
-    preferences: tuple[str, bool] | None = None  # (locale, four-colour), cached from the user row
+    preferences: tuple[str, bool, bool] | None = None  # (locale, four-colour, 理牌), cached from the user row
     note: str | None = None  # a one-off caption line (a timeout acted for the player)
+    auto_pass: bool = False  # /autopass: the bot passes for the player when nothing beats (要不起)
+    warned: tuple[tuple[int, Phase, int], int] | None = None  # (turn key, seconds left) of the clock warning
 
     @property
     def is_bot(self) -> bool:
@@ -92,10 +121,18 @@ class SeatState:
             self.held, self.held_since = (deal, hand), version
         return self.held_since
 
+    def redraw(self) -> None:
+        """The player changed how their hand looks (理牌): forget the shown picture and
+        preferences, so the next refresh draws and sends it again."""
+        self.preferences = None
+        self.shown_hand = None
+        self.delivered = None
+
     def clear_selection(self) -> None:
         self.selection = Counter()
         self.hint_index = 0
         self.hint_play = None
+        self.hint_pass = False
         self.readings = ()
 
 
@@ -199,9 +236,15 @@ class TableService:
     (except :meth:`create` and the look-ups)."""
 
     def __init__(
-        self, db: Database, *, policy: Policy | None = None, new_seed: Callable[[], int] = _random_seed
+        self,
+        db: Database,
+        *,
+        policy: Policy | None = None,
+        new_seed: Callable[[], int] = _random_seed,
+        capacity: int | None = None,
     ) -> None:
         self.db = db
+        self.capacity = capacity  # tables open at once (None: no limit); see DEFAULT_CAPACITY
         self.policy = policy or seeded(DEFAULT)  # 托管 and 提示: 标准
         self._difficulties = {name: seeded(name) for name in DIFFICULTIES} if policy is None else {}
         self.new_seed = new_seed  # tests pin the deal
@@ -233,6 +276,10 @@ class TableService:
                 return table
         raise TableError("no_table")
 
+    def open_tables(self) -> int:
+        """Lobbies and matches in play: what the token's capacity is spent on."""
+        return sum(1 for table in self.tables.values() if table.record.status.is_active)
+
     def tables_of_user(self, user_id: int) -> list[tuple[LiveTable, int]]:
         found = []
         for table in self.tables.values():
@@ -252,7 +299,12 @@ class TableService:
         rules: Rules,
         reserved: dict[int, int] | None = None,
     ) -> LiveTable:
-        """A new lobby; ``reserved`` (user → side) keeps the table for those players only."""
+        """A new lobby; ``reserved`` (user → side) keeps the table for those players only.
+
+        Refused with :class:`TablesFull` at the bot's capacity: a new table would slow every
+        table in play, so it waits for one to end instead."""
+        if self.capacity is not None and self.open_tables() >= self.capacity:
+            raise TablesFull(self.open_tables(), self.capacity)
         try:
             record = await self.db.tables.create(
                 chat_id=chat_id,
@@ -288,7 +340,7 @@ class TableService:
         record = await self.db.seats.take(
             table_id=table.id, seat=target, user_id=user_id, name=name, locale=locale
         )
-        table.seats[target] = SeatState(record)
+        table.seats[target] = SeatState(record, auto_pass=await self._auto_pass(user_id))
         return target
 
     @staticmethod
@@ -477,7 +529,10 @@ class TableService:
 
     async def _restore(self, record: TableRecord) -> LiveTable:
         rules = Rules.from_json(record.rules_json)
-        seats = {s.seat: SeatState(s) for s in await self.db.seats.of_table(table_id=record.id)}
+        seats = {
+            s.seat: SeatState(s, auto_pass=await self._auto_pass(s.user_id))
+            for s in await self.db.seats.of_table(table_id=record.id)
+        }
         table = LiveTable(record=record, rules=rules, seats=seats)
         table.reserved = await self.db.reservations.of_table(table_id=record.id)
         if record.status is TableStatus.PLAYING:
@@ -488,6 +543,15 @@ class TableService:
             table.remember(table.match.events)
         self.tables[record.id] = table
         return table
+
+    async def _auto_pass(self, user_id: int | None) -> bool:
+        """The player's /autopass choice (off for a computer player or an unknown user)."""
+        if user_id is None:
+            return False
+        try:
+            return (await self.db.users.get(user_id=user_id)).auto_pass
+        except NotFound:
+            return False
 
     # ---------------------------------------------------------------- internals
 
@@ -614,7 +678,7 @@ class TableService:
                 # The pure player thinks in a worker thread (大师 searches for up to a second):
                 # other tables and buttons go on meanwhile; this table's lock is held throughout.
                 return seat, await asyncio.to_thread(self._bot_action, obs, table.rules, policy)
-            forced = _forced_tribute(obs)
+            forced = _forced_tribute(obs) or _auto_pass(state, obs)
             if forced is not None:
                 return seat, forced
         return None
@@ -703,6 +767,15 @@ def _reserved_seat(table: LiveTable, user_id: int, wanted: int, current: int | N
 
 def _chose_master(table: LiveTable) -> bool:
     return any(state.record.is_ai and state.record.difficulty == MASTER for state in table.seats.values())
+
+
+def _auto_pass(state: SeatState, obs: Observation) -> Action | None:
+    """要不起: a player who chose /autopass passes at once when nothing beats the table."""
+    if not state.auto_pass or obs.phase is not Phase.PLAY or obs.table_play is None:
+        return None
+    if obs.table_seat == obs.seat or can_beat(obs.hand, obs.level, obs.table_play):
+        return None
+    return Pass()
 
 
 def _forced_tribute(obs: Observation) -> Action | None:

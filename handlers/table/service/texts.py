@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import html
 from collections.abc import Collection, Iterable, Sequence
+from dataclasses import dataclass
 
 from engine.actions import (
     AntiTribute,
@@ -28,10 +29,11 @@ from engine.cards import Card, Rank
 from engine.names import clean_name
 from engine.observation import Observation, TributeView
 from engine.plays import Play
-from engine.rules import PRESETS, MatchFormat, Rules, Setting, SettingKind
+from engine.rules import PRESETS, CountVisibility, MatchFormat, Rules, Setting, SettingKind
 from handlers.platform.i18n import translator
+from handlers.table.service.counter import CardsOut, cards_out
 from handlers.table.service.settings import SettingProblem
-from render.words import card_text, describe_play, place_name, rank_text, seat_name, team_name
+from render.words import card_text, describe_play, is_english, place_name, rank_text, seat_name, team_name
 
 
 def _(message: str, locale: str, **values: object) -> str:
@@ -105,8 +107,19 @@ def error_text(code: str, locale: str) -> str:
         "internal": _("Something went wrong on the bot's side. Nothing was lost; please try again.", locale),
         "reserved_table": _("This table is kept for a contest match: only its four players can sit.", locale),
         "reserved_rules": _("A contest match is played with the contest's rules.", locale),
+        "busy": _("The bot is busy with many tables: try again in a few minutes.", locale),
     }
     return messages.get(code, _("That is not possible right now.", locale))
+
+
+def busy_text(open_tables: int, locale: str) -> str:
+    """/newgame at the bot's capacity: how busy it is and when to try again."""
+    return _(
+        "The bot is busy: {open} tables are open, as many as it can serve at a good pace. "
+        "Try /newgame again in a few minutes, when a match has ended.",
+        locale,
+        open=open_tables,
+    )
 
 
 def quarantined_text(locale: str) -> str:
@@ -136,7 +149,7 @@ def setting_problem_text(problem: SettingProblem, locale: str) -> str:
         if code == "setting_too_long":
             text = _("That value is too long.", locale) + sentence_gap(locale) + text
     if problem.suggestions:
-        names = ", ".join(problem.suggestions)
+        names = joined(problem.suggestions, locale)
         text += sentence_gap(locale) + _("Did you mean: {names}?", locale, names=names)
     return text
 
@@ -157,7 +170,7 @@ def setting_allowed(setting: Setting, locale: str) -> str:
         text = _("on or off", locale)
     elif setting.kind is SettingKind.CHOICE:
         assert setting.choices is not None
-        text = _("one of: {choices}", locale, choices=", ".join(m.value for m in setting.choices))
+        text = _("one of: {choices}", locale, choices=joined((m.value for m in setting.choices), locale))
     elif setting.count is not None:
         example = ",".join(str(n) for n in getattr(Rules.default(), setting.name))
         text = _(
@@ -189,11 +202,14 @@ def lobby_text(*, names: dict[int, str], preset: str, rules: Rules, locale: str)
     lines.append(format_summary(rules, locale))
     for team in (0, 1):
         seats = [seat for seat in range(4) if seat % 2 == team]
-        members = ", ".join(
-            who(seat, names[seat], locale) if seat in names else f"{seat_name(seat, locale)} —"
-            for seat in seats
+        members = joined(
+            (
+                who(seat, names[seat], locale) if seat in names else f"{seat_name(seat, locale)} —"
+                for seat in seats
+            ),
+            locale,
         )
-        lines.append(f"{team_name(team, locale)}: {members}")
+        lines.append(f"{team_name(team, locale)}{colon(locale)}{members}")
     lines.append(_("Take a seat, add AI players, then start. Partners sit opposite each other.", locale))
     return "\n".join(lines)
 
@@ -305,6 +321,16 @@ def move_line(seat: int, name: str, move: str, locale: str) -> str:
 
 def colon(locale: str) -> str:
     return ": " if locale.startswith("en") else "："
+
+
+def joined(items: Iterable[str], locale: str) -> str:
+    """A list in a sentence: ``a, b`` in English, ``a、b`` in Chinese (full-width, issue 20.10)."""
+    return (", " if locale.startswith("en") else "、").join(items)
+
+
+def bracketed(text: str, locale: str) -> str:
+    """An aside: `` (25%)`` in English, ``（25%）`` in Chinese."""
+    return f" ({text})" if locale.startswith("en") else f"（{text}）"
 
 
 def place_line(place: int, seat: int, name: str, locale: str) -> str:
@@ -486,10 +512,89 @@ def trick_summary(obs: Observation, locale: str) -> str:
     return " · ".join(moves)
 
 
+def seats_line(obs: Observation, names: dict[int, str], rules: Rules, locale: str) -> str:
+    """The others at the table, in playing order after the viewer, as the group sees them:
+    西 张三 5 张 · 南 李四（对家）＞6 张 · 东 王五 🏁上游. A count the preset's 报牌 rule hides
+    is shown as "more than the threshold" (or not at all when counts are never told); ❗ marks
+    a seat down to two cards or fewer."""
+    assert obs.seat is not None
+    parts = []
+    for offset in range(1, 4):
+        view = obs.seats[(obs.seat + offset) % 4]
+        text = who(view.seat, names[view.seat], locale)
+        if offset == 2:
+            text += _(" (partner)", locale)
+        gap = "" if text.endswith("）") else " "  # no space after a full-width bracket
+        if view.place is not None:
+            text += f"{gap}🏁{place_name(view.place, locale)}"
+        elif view.cards_left is not None:
+            text += gap + _("{n} cards", locale, n=view.cards_left) + ("❗" if view.cards_left <= 2 else "")
+        elif rules.count_visibility is not CountVisibility.NEVER:
+            text += gap + _("over {n} cards", locale, n=rules.report_threshold)
+        parts.append(text)
+    return "🂠 " + " · ".join(parts)
+
+
+def counter_line(out: CardsOut, locale: str) -> str:
+    """🧮 记牌器：大王×2 小王×1 2×6 A×5 … 3×8 配×2: the cards still out, strongest first."""
+    counts = [f"{_counter_rank(rank, locale)}×{n}" for rank, n in out.ranks]
+    counts.append(_("Wild", locale) + f"×{out.wildcards}")
+    return _("🧮 Cards out: {counts}", locale, counts=" ".join(counts))
+
+
+def _counter_rank(rank: Rank, locale: str) -> str:
+    if rank.is_joker and is_english(locale):
+        return "BJ" if rank is Rank.SMALL_JOKER else "RJ"
+    return rank_text(rank, locale)
+
+
+def clock_lines(obs: Observation, clock: TurnClockView | None, locale: str) -> list[str]:
+    """The turn clock of the seat to act, and the one warning before it runs out."""
+    if clock is None or obs.seat not in obs.to_act:
+        return []
+    lines = [_("⏳ {seconds} s to act", locale, seconds=clock.seconds)]
+    if clock.warning is not None:
+        then = (
+            _("then auto-play takes your seat", locale)
+            if clock.last_chance
+            else _("then the bot acts for you", locale)
+        )
+        lines.append(_("⏰ <b>{left} s left</b>: {then}", locale, left=clock.warning, then=then))
+    return lines
+
+
+@dataclass(frozen=True, slots=True)
+class TurnClockView:
+    """What a hand message says of the seat's turn clock: its length, and (once the warning
+    rang) the seconds that were left; ``last_chance``: one more time-out starts 托管."""
+
+    seconds: int
+    warning: int | None = None
+    last_chance: bool = False
+
+
+def selection_line(cards: Sequence[Card], found: Sequence[Play], level: Rank, locale: str) -> str:
+    """已选：♠9 ♥9 → 对子 9: the selection where the player looks, and what it makes (the
+    first reading, as the play button names it; or that it is no play that can go now)."""
+    shown = cards_text(cards, locale)
+    if found:
+        play = describe_play(found[0], level, locale) + (" …" if len(found) > 1 else "")
+        return _("Selected: {cards} → {play}", locale, cards=shown, play=play)
+    return _("Selected: {cards} → cannot be played now", locale, cards=shown)
+
+
 def hand_caption(
-    *, obs: Observation, names: dict[int, str], rules: Rules, locale: str, note: str | None
+    *,
+    obs: Observation,
+    names: dict[int, str],
+    rules: Rules,
+    locale: str,
+    note: str | None,
+    clock: TurnClockView | None = None,
+    selected: str | None = None,
 ) -> str:
-    """The caption under a player's hand image: the play to beat and whose turn it is."""
+    """The caption under a player's hand image: the others' counts and places, the play to
+    beat, whose turn it is and the turn clock."""
     assert obs.seat is not None
     me = who(obs.seat, names[obs.seat], locale)
     lines = [header(obs, rules, locale), _("You: {seat}", locale, seat=me)]
@@ -498,9 +603,14 @@ def hand_caption(
     lines.extend(tribute_lines(obs, names, locale))
     if obs.phase is Phase.TRIBUTE and obs.seat in obs.to_act:
         lines.append(_("Choose your tribute card (your largest).", locale))
+        lines.extend(clock_lines(obs, clock, locale))
     elif obs.phase is Phase.RETURN_TRIBUTE and obs.seat in obs.to_act:
         lines.append(_("Choose the card to return.", locale))
+        lines.extend(clock_lines(obs, clock, locale))
     elif obs.phase is Phase.PLAY:
+        lines.append(seats_line(obs, names, rules, locale))
+        if rules.card_counter:
+            lines.append(counter_line(cards_out(obs), locale))
         trick = trick_summary(obs, locale)
         if trick:
             lines.append(_("This trick: {plays}", locale, plays=trick))
@@ -514,8 +624,11 @@ def hand_caption(
                     play=previous,
                 )
             )
+        if selected:
+            lines.append(selected)
         if obs.seat in obs.to_act:
             lines.append(_("👉 <b>Your turn</b>", locale))
+            lines.extend(clock_lines(obs, clock, locale))
         elif obs.to_act:
             lines.append(
                 _("Waiting for {seat}", locale, seat=who(obs.to_act[0], names[obs.to_act[0]], locale))

@@ -1,4 +1,4 @@
--- 0012_master_difficulty: AI seats may play 大师 ('master', the searching player of issue 22)
+-- 0013_master_difficulty: AI seats may play 大师 ('master', the searching player of issue 22)
 -- besides 'easy' and 'normal'. SQLite cannot change a column's CHECK, so the seats table is
 -- rebuilt with the same columns and rows and its one index.
 
