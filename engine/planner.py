@@ -135,6 +135,7 @@ class _Table:
                 for card in turn.play.cards:
                     unseen[card.index] -= 1
         self.unseen = unseen
+        self._orders: dict[int, int] | None = None
         self.lead_evaluations = 0
 
     # ------------------------------------------------------------ facts about the table
@@ -176,12 +177,15 @@ class _Table:
         return 1.0 - run_cost(_RUN_CODES[kind], play.rank)
 
     def _unseen_of_order(self) -> dict[int, int]:
-        counts: dict[int, int] = {}
-        for index, n in enumerate(self.unseen):
-            if n > 0:
-                order = card_order(CARDS[index], self.level)
-                counts[order] = counts.get(order, 0) + n
-        return counts
+        """Unseen cards per singles order; counted once per decision (大师's rollouts ask often)."""
+        if self._orders is None:
+            counts: dict[int, int] = {}
+            for index, n in enumerate(self.unseen):
+                if n > 0:
+                    order = card_order(CARDS[index], self.level)
+                    counts[order] = counts.get(order, 0) + n
+            self._orders = counts
+        return self._orders
 
     def _beatable_by_kind(self, play: Play) -> bool:
         need = {PlayKind.SINGLE: 1, PlayKind.PAIR: 2, PlayKind.TRIPLE: 3, PlayKind.FULL_HOUSE: 3}.get(

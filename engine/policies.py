@@ -1,9 +1,12 @@
-"""The computer players by name: ``random``, ``greedy``, ``easy`` (简单), ``normal`` (标准).
+"""The computer players by name: ``random``, ``greedy``, ``easy`` (简单), ``normal`` (标准),
+``master`` (大师).
 
 A policy sees only its seat's :class:`~engine.observation.Observation`, like a player
 at the table, and draws any chance from the generator it is given, so a run is
 reproducible from its seed. ``easy`` is the casual rule player of :mod:`engine.ai`;
-``normal`` the planning player of :mod:`engine.planner`, which 托管 and 提示 use.
+``normal`` the planning player of :mod:`engine.planner`, which 提示 and 托管 use (托管 uses
+``master`` when the table chose it); ``master`` the searching player of
+:mod:`engine.players.master`, which samples the hidden hands from its ``rng``.
 ``greedy`` is the yardstick of issue 12: it never passes when it can play, follows
 with the smallest play that beats, leads its lowest non-bomb play, and pays and
 returns the lowest allowed cards.
@@ -20,6 +23,7 @@ from engine.actions import Action, ChooseSeat, GiveTribute, Pass, Phase, PlayCar
 from engine.cards import Card, card_order
 from engine.moves import legal_plays
 from engine.observation import Observation
+from engine.players import master
 from engine.plays import Play, PlayKind
 from engine.rules import Rules
 
@@ -87,21 +91,30 @@ def normal_policy(obs: Observation, rules: Rules, rng: random.Random) -> Action:
     return planner.choose_action(obs, rules)
 
 
+def master_policy(obs: Observation, rules: Rules, rng: random.Random) -> Action:
+    """大师: the searching player of :mod:`engine.players.master` (deterministic given ``rng``)."""
+    return master.choose_action(obs, rules, rng)
+
+
 POLICIES: Final[dict[str, Policy]] = {
     "random": random_policy,
     "greedy": greedy_policy,
     "easy": easy_policy,
     "normal": normal_policy,
+    "master": master_policy,
 }
 
-DIFFICULTIES: Final = ("easy", "normal")
-"""What the lobby offers an AI seat: 简单 and 标准; ``normal`` is the default, 托管 and 提示."""
+DIFFICULTIES: Final = ("easy", "normal", "master")
+"""What the lobby offers an AI seat: 简单, 标准 and 大师; ``normal`` is the default, 托管 and 提示."""
 
 DEFAULT: Final = "normal"
 
+MASTER: Final = "master"
+"""大师: 托管 plays it too at a table that chose it for an AI seat."""
+
 
 def next_difficulty(current: str) -> str:
-    """The lobby's difficulty button cycles 简单 → 标准 → 简单; anything unknown becomes the default."""
+    """The lobby's button cycles 简单 → 标准 → 大师 → 简单; anything unknown becomes the default."""
     if current not in DIFFICULTIES:
         return DEFAULT
     return DIFFICULTIES[(DIFFICULTIES.index(current) + 1) % len(DIFFICULTIES)]

@@ -1,7 +1,8 @@
 """``python -m engine.njupt --port 23456 --seats ext,ai,ext,ai --deals N [--preset NAME] [--seed S]``
 
 Serves one run of the competition protocol and prints one JSON result line on stdout;
-the log (seats taken, protocol errors) goes to stderr.
+the log (seats taken, protocol errors, drops) goes to stderr. The exit status is 1 when
+``--fail-on-drop`` stopped the run.
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ import sys
 from collections.abc import Sequence
 
 from engine.njupt.referee import PLATFORM_DRAW_AFTER_RESETS, PLATFORM_RULES, SEAT_POLICIES, Referee
-from engine.njupt.server import EXT, MAX_INVALID, ProtocolServer
+from engine.njupt.server import EXT, MAX_INVALID, MAX_SIZE, MAX_TIMEOUTS, START_DELAY, TIMEOUT, ProtocolServer
 from engine.rules import PRESETS, Rules
 
 PLATFORM = "njupt"
@@ -42,10 +43,31 @@ def parse_args(argv: Sequence[str]) -> argparse.Namespace:
     parser.add_argument("--preset", default=PLATFORM, choices=[PLATFORM, *sorted(PRESETS)])
     parser.add_argument("--seed", type=int, default=None, help="shuffles and random seats (default: random)")
     parser.add_argument(
-        "--timeout", type=float, default=None, help="seconds a client may think (default: no limit)"
+        "--timeout",
+        type=float,
+        default=TIMEOUT,
+        help=f"seconds a client may think (default {TIMEOUT:g}; 0: no limit)",
+    )
+    parser.add_argument(
+        "--max-timeouts",
+        type=int,
+        default=MAX_TIMEOUTS,
+        help="answers missed in a row before the AI takes the seat",
     )
     parser.add_argument(
         "--max-invalid", type=int, default=MAX_INVALID, help="invalid answers before the AI answers"
+    )
+    parser.add_argument(
+        "--max-size", type=int, default=MAX_SIZE, help=f"largest client message in bytes (default {MAX_SIZE})"
+    )
+    parser.add_argument(
+        "--start-delay",
+        type=float,
+        default=START_DELAY,
+        help="seconds between the last seat taken and the deal",
+    )
+    parser.add_argument(
+        "--fail-on-drop", action="store_true", help="stop the run (exit status 1) when a client drops"
     )
     args = parser.parse_args(argv)
     if args.deals < 1:
@@ -68,8 +90,12 @@ async def serve(args: argparse.Namespace, seed: int) -> dict[str, object]:
         args.seats,
         host=args.host,
         port=args.port,
-        timeout=args.timeout,
+        timeout=args.timeout or None,
         max_invalid=args.max_invalid,
+        max_timeouts=args.max_timeouts,
+        max_size=args.max_size,
+        start_delay=args.start_delay,
+        fail_on_drop=args.fail_on_drop,
     )
     result = await server.run()
     return {"preset": args.preset, "seed": seed, **result}
@@ -81,7 +107,7 @@ def main(argv: Sequence[str]) -> int:
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2**31)
     result = asyncio.run(serve(args, seed))
     print(json.dumps(result, ensure_ascii=False), flush=True)
-    return 0
+    return 1 if "failed" in result else 0
 
 
 if __name__ == "__main__":

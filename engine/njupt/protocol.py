@@ -41,6 +41,11 @@ ProtocolAction = list[Any]
 
 PASS_ACTION: Final[tuple[str, str, str]] = ("PASS", "PASS", "PASS")
 
+NO_ACTION: Final[tuple[None, None, None]] = (None, None, None)
+""""No action" (a seat that has not acted in the trick; ``curAction`` and ``greaterAction`` when
+the seat leads): the platform sends ``[null, null, null]``, as a captured ``act`` message quoted
+in a published client shows, never a bare ``null``."""
+
 TYPE_NAMES: Final = {
     PlayKind.SINGLE: "Single",
     PlayKind.PAIR: "Pair",
@@ -157,8 +162,12 @@ def action_play(action: Sequence[Any], level: Rank | str) -> Play:
         cards = [parse_card(name) for name in names]
     except (TypeError, ValueError) as error:
         raise ProtocolError(f"not a protocol action: {action!r}") from error
-    for play in classify(cards, level):
+    readings = classify(cards, level)
+    for play in readings:
         if play_action(play, level)[:2] == [kind_name, rank]:
+            return play
+    for play in readings:  # a natural 同花顺 listed as a Straight too (see legal_actions)
+        if kind_name == "Straight" and play_action(play, level)[:2] == ["StraightFlush", rank]:
             return play
     raise ProtocolError(f"{action!r} is not a reading of its cards at level {level.char}")
 
@@ -172,21 +181,58 @@ def _listing_key(play: Play) -> tuple[int, int, int, tuple[int, ...]]:
 
 
 def legal_actions(
-    plays: Iterable[Play], level: Rank, *, following: bool
+    plays: Iterable[Play], level: Rank, *, following: bool, table: Play | None = None
 ) -> tuple[list[ProtocolAction], list[Action]]:
     """The actions to offer for ``plays`` (the engine's legal plays) and, index for index, the
-    engine actions they stand for. A follower's list starts with PASS."""
+    engine actions they stand for. A follower's list starts with PASS.
+
+    A same-suit run of five naturals is a 同花顺 to our engine only, but the platform also lists
+    it as a plain ``Straight`` wherever a straight of its rank is legal (leading, or over a lower
+    straight ``table``): so do we, and either index plays the engine's 同花顺 (a bomb, never
+    weaker than the straight); ``notify/play`` then names it ``StraightFlush``.
+    """
     listed: list[ProtocolAction] = [list(PASS_ACTION)] if following else []
     actions: list[Action] = [Pass()] if following else []
     seen: set[tuple[str, str, tuple[str, ...]]] = set()
-    for play in sorted(plays, key=_listing_key):
-        action = play_action(play, level)
+    plays = list(plays)
+    readings = [(play, play_action(play, level)) for play in plays]
+    readings += [
+        (play, _straight_reading(play, level))
+        for play in _flushes_as_straights(plays, level, following, table)
+    ]
+    for play, action in sorted(readings, key=lambda item: _reading_key(item[0], item[1][0])):
         key = (action[0], action[1], tuple(sorted(action[2])))
         if key not in seen:
             seen.add(key)
             listed.append(action)
             actions.append(PlayCards(play))
     return listed, actions
+
+
+def _flushes_as_straights(plays: list[Play], level: Rank, following: bool, table: Play | None) -> list[Play]:
+    """The natural 同花顺 among ``plays`` that may also be listed as a ``Straight`` here."""
+    if following and (table is None or table.kind is not PlayKind.STRAIGHT):
+        return []
+    low = 0 if table is None else table.rank
+    return [
+        play
+        for play in plays
+        if play.kind is PlayKind.STRAIGHT_FLUSH
+        and play.rank > low
+        and not any(card.is_wildcard(level) for card in play.cards)
+    ]
+
+
+def _straight_reading(play: Play, level: Rank) -> ProtocolAction:
+    _, rank, cards = play_action(play, level)
+    return ["Straight", rank, cards]
+
+
+def _reading_key(play: Play, type_name: str) -> tuple[int, int, int, tuple[int, ...]]:
+    """:func:`_listing_key`, with a 同花顺 read as a straight listed among the straights."""
+    if type_name == "Straight" and play.kind is PlayKind.STRAIGHT_FLUSH:
+        return (0, _TYPE_ORDER[PlayKind.STRAIGHT], play.rank, tuple(card.index for card in play.cards))
+    return _listing_key(play)
 
 
 def tribute_actions(cards: Iterable[Card]) -> tuple[list[ProtocolAction], list[Action]]:
@@ -253,8 +299,13 @@ def game_result(victories: Sequence[int], draws: Sequence[int]) -> Message:
 
 
 def public_info(rests: Sequence[int], areas: Sequence[ProtocolAction | None]) -> list[dict[str, Any]]:
-    """Per seat: cards left and its action in the current trick (a play, PASS or ``None``)."""
-    return [{"rest": rest, "playArea": area} for rest, area in zip(rests, areas, strict=True)]
+    """Per seat: cards left and its action in the current trick (a play, PASS or, for ``None``,
+    :data:`NO_ACTION`)."""
+    return [{"rest": rest, "playArea": _or_none(area)} for rest, area in zip(rests, areas, strict=True)]
+
+
+def _or_none(action: ProtocolAction | None) -> ProtocolAction:
+    return list(NO_ACTION) if action is None else action
 
 
 def act(
@@ -270,7 +321,8 @@ def act(
     """``act/play``, ``act/tribute`` or ``act/back``: the seat must answer with an index.
 
     ``ranks`` are the own team's level, the opponents' and the level played; ``current`` and
-    ``greater`` are ``(-1, None)`` when the seat leads (after 接风 too) and in the exchange.
+    ``greater`` are ``(-1, None)`` when the seat leads (after 接风 too) and in the exchange, sent
+    as ``-1`` and :data:`NO_ACTION`.
     """
     self_rank, oppo_rank, cur_rank = ranks
     return {
@@ -282,9 +334,9 @@ def act(
         "oppoRank": rank_text(oppo_rank),
         "curRank": rank_text(cur_rank),
         "curPos": current[0],
-        "curAction": current[1],
+        "curAction": _or_none(current[1]),
         "greaterPos": greater[0],
-        "greaterAction": greater[1],
+        "greaterAction": _or_none(greater[1]),
         "actionList": actions,
         "indexRange": len(actions) - 1,
     }

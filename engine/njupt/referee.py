@@ -58,8 +58,9 @@ two failed deals at A send the team back to 2, the return is a card of 2–10 ot
 level rank (the manual's example), and every seat's card count is public (``publicInfo``)."""
 
 SEAT_POLICIES: Final[dict[str, Policy]] = {"ai": POLICIES[DEFAULT], **POLICIES}
-"""Our computer players by seat name: ``ai`` is the strongest (标准, the planner), the others
-are :data:`engine.policies.POLICIES` (``normal``, ``easy``, ``greedy``, ``random``)."""
+"""Our computer players by seat name: ``ai`` is 标准 (the planner, fast enough to be the fallback
+too), the others are :data:`engine.policies.POLICIES` (``normal``, ``master``, ``easy``,
+``greedy``, ``random``)."""
 
 FALLBACK: Final = "ai"
 """Plays for an outside client that keeps answering wrongly, times out or leaves."""
@@ -148,7 +149,9 @@ class Referee:
             listed, actions = protocol.back_actions(match.may_return(seat))
             return Request(seat, self._act("back", seat, listed, exchange=True), tuple(actions))
         following = match.table_play is not None
-        listed, actions = protocol.legal_actions(match.legal_plays(seat), match.level, following=following)
+        listed, actions = protocol.legal_actions(
+            match.legal_plays(seat), match.level, following=following, table=match.table_play
+        )
         return Request(seat, self._act("play", seat, listed, exchange=False), tuple(actions))
 
     def _act(self, stage: str, seat: int, listed: list[ProtocolAction], *, exchange: bool) -> Message:

@@ -11,8 +11,17 @@ moves JSON between them and the clients.
   logged, answered with ``{"type": "error", …}`` and the same ``act`` again; after
   ``max_invalid`` of them for one decision the fallback AI answers for the seat. A message
   sent when nothing was asked is logged and dropped.
-- A client that leaves, or (with ``timeout``) takes too long, is a protocol error too: the
-  fallback AI plays that decision, and every later one once the client is gone.
+- A client that leaves, or takes longer than ``timeout``, is a protocol error too: the
+  fallback AI plays that decision, and every later one once the client is gone (after
+  ``max_timeouts`` answers missed in a row it counts as gone). Every departure is a *drop*,
+  logged as an error and listed in the result (seat, name, deal, decision, why); with
+  ``fail_on_drop`` the run stops there instead and the result says why.
+- Play starts ``start_delay`` seconds after the last ``ext`` seat is taken, not at once: a
+  ws4py client still finishing its handshake on two threads closed (1006) when
+  ``notify/beginning`` came at once (3 of 300 connections; none of 1,000 after 50 ms).
+- Every run ends by default: a ``timeout`` per decision, a ``max_size`` per message (an
+  answer is a few bytes; a larger message closes the connection, 1009), and the computer
+  players think in a worker thread, so the loop keeps answering connections meanwhile.
 """
 
 from __future__ import annotations
@@ -41,6 +50,20 @@ PATH_PREFIX = "/game/"
 MAX_INVALID = 5
 """Invalid answers to one ``act`` before the fallback AI answers for the seat."""
 
+TIMEOUT = 30.0
+"""Seconds a client may think by default: generous for the published bots (rule bots answer in
+milliseconds, learned ones in about a second), short enough that a silent client ends."""
+
+MAX_TIMEOUTS = 3
+"""Decisions missed in a row before a client counts as gone (the AI plays the seat)."""
+
+MAX_SIZE = 64 * 1024
+"""The largest message accepted from a client, in bytes (an answer is ``{"actIndex": i}``)."""
+
+START_DELAY = 0.25
+"""Seconds between the last ``ext`` seat taken and ``notify/beginning``: lets a client's
+handshake settle (ws4py dropped 3 of 300 connections with no pause, none of 1,000 with 50 ms)."""
+
 
 @dataclass
 class _Client:
@@ -49,6 +72,7 @@ class _Client:
     name: str
     inbox: asyncio.Queue[str | bytes | None] = field(default_factory=asyncio.Queue)
     gone: bool = False
+    timeouts: int = 0  # answers missed in a row
 
 
 class ProtocolServer:
@@ -61,14 +85,24 @@ class ProtocolServer:
         *,
         host: str = "127.0.0.1",
         port: int = 23456,
-        timeout: float | None = None,
+        timeout: float | None = TIMEOUT,
         max_invalid: int = MAX_INVALID,
+        max_timeouts: int = MAX_TIMEOUTS,
+        max_size: int | None = MAX_SIZE,
+        start_delay: float = START_DELAY,
+        fail_on_drop: bool = False,
     ) -> None:
         self.referee, self.seats = referee, tuple(seats)
         self.host, self.port, self.timeout, self.max_invalid = host, port, timeout, max_invalid
+        self.max_timeouts, self.max_size, self.start_delay = max_timeouts, max_size, start_delay
+        self.fail_on_drop = fail_on_drop
         self.errors = [0, 0, 0, 0]
+        self.dropped: list[dict[str, Any]] = []
+        self.failed: str | None = None
+        self._decisions = 0
         self._clients: dict[int, _Client] = {}
         self._seated = asyncio.Event()
+        self._last_seated = 0.0  # loop time the latest ext seat was taken
         self._started = False
         self._over = False  # departures after the last message are no error
         self.listening = asyncio.Event()  # set once ``port`` is the bound port
@@ -76,7 +110,7 @@ class ProtocolServer:
     async def run(self) -> dict[str, Any]:
         """Serve until every deal is played; the result line's fields."""
         async with serve(
-            self._handle, self.host, self.port, process_request=_check_path, max_size=None
+            self._handle, self.host, self.port, process_request=_check_path, max_size=self.max_size
         ) as server:
             self.port = server.sockets[0].getsockname()[1]
             log.info(
@@ -87,14 +121,26 @@ class ProtocolServer:
                 ",".join(self.seats),
             )
             self.listening.set()
-            if EXT in self.seats:
-                await self._seated.wait()
+            await self._wait_for_seats()
             self._started = True
             await self._play()
             self._over = True
             for client in self._clients.values():
-                await client.connection.close(1000, "run over")
-        return {**self.referee.result(), "seat_kinds": list(self.seats), "protocol_errors": self.errors}
+                await client.connection.close(1000 if self.failed is None else 1011, "run over")
+        result = {**self.referee.result(), "seat_kinds": list(self.seats), "protocol_errors": self.errors}
+        return result | {"dropped": self.dropped} | ({"failed": self.failed} if self.failed else {})
+
+    async def _wait_for_seats(self) -> None:
+        """Until every ``ext`` seat is taken and still held ``start_delay`` seconds later."""
+        if EXT not in self.seats:
+            return
+        loop = asyncio.get_running_loop()
+        while True:
+            await self._seated.wait()
+            settled = self._last_seated + self.start_delay
+            if loop.time() >= settled:
+                return
+            await asyncio.sleep(settled - loop.time())
 
     # ------------------------------------------------------------ connections
 
@@ -105,6 +151,7 @@ class ProtocolServer:
             return
         name = connection.request.path[len(PATH_PREFIX) :] if connection.request else ""
         client = self._clients[seat] = _Client(seat, connection, name)
+        self._last_seated = asyncio.get_running_loop().time()
         log.info("seat %d taken by %r", seat, name)
         if all(s in self._clients for s, kind in enumerate(self.seats) if kind == EXT):
             self._seated.set()
@@ -121,7 +168,8 @@ class ProtocolServer:
         else:  # left before play began: the seat is free again
             client.gone = True
             del self._clients[seat]
-            log.info("seat %d left before the start", seat)
+            self._seated.clear()
+            log.warning("seat %d (%r) left before the start; the seat is free again", seat, name)
 
     def _free_seat(self) -> int | None:
         free = (s for s, kind in enumerate(self.seats) if kind == EXT and s not in self._clients)
@@ -131,25 +179,33 @@ class ProtocolServer:
 
     async def _play(self) -> None:
         await self._send(self.referee.start())
-        while (request := self.referee.request()) is not None:
+        while self.failed is None and (request := self.referee.request()) is not None:
             action = await self._decide(request)
+            self._decisions += 1
             try:
                 notices = self.referee.answer(request.seat, action)
             except EngineError as exc:  # a listed action refused: our bug, never the client's
                 log.error("seat %d: the engine refused %r: %s; the AI answers", request.seat, action, exc)
-                notices = self.referee.answer(request.seat, self.referee.ai_action(request.seat))
+                notices = self.referee.answer(request.seat, await self._ai(request.seat))
             await self._send(notices)
 
     async def _decide(self, request: Request) -> Action:
         kind = self.seats[request.seat]
         client = self._clients.get(request.seat)
         if kind != EXT:
-            return self.referee.ai_action(request.seat, kind)
+            return await self._ai(request.seat, kind)
         if client is not None and not client.gone:
             answer = await self._ask(client, request)
             if answer is not None:
                 return answer
-        return self.referee.ai_action(request.seat)
+        return await self._ai(request.seat)
+
+    async def _ai(self, seat: int, kind: str | None = None) -> Action:
+        """A computer player's action, thought out in a worker thread: the loop keeps serving
+        (nothing else touches the referee while ``_play`` awaits this)."""
+        if kind is None:
+            return await asyncio.to_thread(self.referee.ai_action, seat)
+        return await asyncio.to_thread(self.referee.ai_action, seat, kind)
 
     async def _ask(self, client: _Client, request: Request) -> Action | None:
         """The client's choice, or ``None`` when it left, timed out or kept answering wrongly."""
@@ -162,7 +218,11 @@ class ProtocolServer:
                 raw = await asyncio.wait_for(client.inbox.get(), self.timeout)
             except TimeoutError:
                 self._error(client.seat, f"no answer to act/{stage} within {self.timeout} s; the AI answers")
+                client.timeouts += 1
+                if client.timeouts >= self.max_timeouts:
+                    self._leave(client, f"{client.timeouts} answers missed in a row")
                 return None
+            client.timeouts = 0
             if raw is None:
                 self._leave(client)
                 return None
@@ -197,10 +257,33 @@ class ProtocolServer:
             return False
         return True
 
-    def _leave(self, client: _Client) -> None:
-        if not client.gone:
-            client.gone = True
-            self._error(client.seat, "the client left; the AI plays the seat from now on")
+    def _leave(self, client: _Client, why: str = "the client left") -> None:
+        """A drop: loud in the log and the result, and the end of the run with ``fail_on_drop``."""
+        if client.gone:
+            return
+        client.gone = True
+        code = client.connection.close_code
+        drop = {
+            "seat": client.seat,
+            "name": client.name,
+            "deal": self.referee.deals_played + 1,
+            "decision": self._decisions,
+            "reason": why if code is None else f"{why} (close code {code})",
+        }
+        self.dropped.append(drop)
+        self._error(client.seat, f"{drop['reason']}; the AI plays the seat from now on")
+        log.error(
+            "seat %d (%r) dropped in deal %d, decision %d",
+            client.seat,
+            client.name,
+            drop["deal"],
+            drop["decision"],
+        )
+        if self.fail_on_drop and self.failed is None:
+            self.failed = (
+                f"seat {client.seat} ({client.name}) dropped in deal {drop['deal']}: {drop['reason']}"
+            )
+            log.error("run stopped (fail on drop): %s", self.failed)
 
     def _error(self, seat: int, reason: str) -> None:
         self.errors[seat] += 1

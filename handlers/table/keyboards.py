@@ -238,7 +238,7 @@ def lobby_keyboard(
     difficulties: dict[int, str] | None = None,
 ) -> InlineKeyboardMarkup:
     """Seats (tap an empty one to sit, your own to leave), AI and its difficulty per AI seat
-    (``difficulties``: seat → easy/normal), start, preset, private chat."""
+    (``difficulties``: seat → easy/normal/master), start, preset, private chat."""
 
     def press(op: Op, arg: int | None = None) -> Press:
         return Press(Area.LOBBY, table_id, 0, 0, op, arg)
@@ -256,7 +256,7 @@ def lobby_keyboard(
     rows.append(
         [_button(_("🤖 Add AI", locale), press(Op.ADD_AI)), _button(_("Leave", locale), press(Op.LEAVE))]
     )
-    levels = {"easy": _("Easy", locale), "normal": _("Normal", locale)}
+    levels = {"easy": _("Easy", locale), "normal": _("Normal", locale), "master": _("Master", locale)}
     ai_row = [
         _button(
             _("{seat}: {level} ▸", locale, seat=seat_name(seat, locale), level=levels.get(level, level)),

@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
+import threading
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from engine import ai, planner
 from engine.cards import Rank, parse_cards
 from engine.moves import legal_plays
+from engine.policies import next_difficulty
 from handlers.table.keyboards import lobby_keyboard
 from handlers.table.service.callback_data import Op, Press
 from handlers.table.service.selection import Hints
@@ -53,13 +56,56 @@ async def test_difficulty_is_stored_picks_the_player(db: Database, tmp_path: Pat
     assert human(obs, table.rules) == planner.choose_action(obs, table.rules)
 
 
+async def test_master_is_stored_and_then_托管_plays_it_too(db: Database) -> None:
+    """Issue 22: 大师 per AI seat; 托管 uses 标准 unless the table chose 大师."""
+    service = TableService(db)
+    preset, rules = rules_from_args([])
+    table = await service.create(chat_id=-1, creator_id=1, preset=preset, rules=rules)
+    await service.take_seat(table, seat=0, user_id=100, name="H", locale=None)
+    for seat in (1, 2, 3):
+        await service.add_ai(table, seat=seat, name=f"AI{seat}")
+    assert service.seat_policy(table.seats[0], table) is service.policy  # 标准
+    await service.set_difficulty(table, seat=3, difficulty=next_difficulty("normal"))
+    stored = await db.seats.get(table_id=table.id, seat=3)
+    assert stored.difficulty == "master" == table.seats[3].record.difficulty
+    assert service.seat_policy(table.seats[3]) is service.seat_policy(table.seats[0], table)
+    assert service.seat_policy(table.seats[0], table) is not service.policy
+    assert next_difficulty("master") == "easy"
+
+
+async def test_master_seats_think_off_the_event_loop(db: Database) -> None:
+    """Issue 22: a computer player's move runs in a worker thread, so no group waits behind it."""
+    service = TableService(db)
+    preset, rules = rules_from_args([])
+    table = await service.create(chat_id=-1, creator_id=1, preset=preset, rules=rules)
+    await service.take_seat(table, seat=0, user_id=100, name="H", locale=None)
+    for seat in (1, 2, 3):
+        await service.add_ai(table, seat=seat, name=f"AI{seat}")
+        await service.set_difficulty(table, seat=seat, difficulty="master")
+    threads: set[str] = set()
+    original = service._bot_action
+
+    def spy(*args: Any) -> Any:
+        threads.add(threading.current_thread().name)
+        return original(*args)
+
+    service._bot_action = spy  # type: ignore[method-assign]
+    await service.start(table)
+    assert table.match is not None
+    if not threads:  # the human leads: the bots answer the lead
+        obs = table.observe(0)
+        await service.act(table, seat=0, action=planner.choose_action(obs, table.rules))
+    assert threads and threading.main_thread().name not in threads
+    assert table.match.to_act == (0,)
+
+
 def test_lobby_keyboard_offers_a_difficulty_button_per_ai_seat() -> None:
     keyboard = lobby_keyboard(
         table_id=7,
         names={0: "H", 1: "AI 乙", 3: "AI 丁"},
         deep_link=None,
         locale="zh",
-        difficulties={1: "easy", 3: "normal"},
+        difficulties={1: "easy", 2: "master", 3: "normal"},
     )
     buttons = [button for row in keyboard.inline_keyboard for button in row]
     levels = [
@@ -67,8 +113,8 @@ def test_lobby_keyboard_offers_a_difficulty_button_per_ai_seat() -> None:
         for b in buttons
         if isinstance(b.callback_data, str) and Press.decode(b.callback_data).op is Op.DIFFICULTY
     ]
-    assert [Press.decode(str(b.callback_data)).arg for b in levels] == [1, 3]
-    assert "简单" in levels[0].text and "标准" in levels[1].text
+    assert [Press.decode(str(b.callback_data)).arg for b in levels] == [1, 2, 3]
+    assert "简单" in levels[0].text and "大师" in levels[1].text and "标准" in levels[2].text
     plain = lobby_keyboard(table_id=7, names={0: "H"}, deep_link=None, locale="en")
     assert all("▸" not in b.text or "Rules" in b.text for row in plain.inline_keyboard for b in row)
 

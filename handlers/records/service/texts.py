@@ -58,6 +58,8 @@ def player_name(key: str, name: str, locale: str) -> str:
         return _("(removed)", locale)
     if key == "ai:easy":
         return _("Computer (easy)", locale)
+    if key == "ai:master":
+        return _("Computer (master)", locale)
     if key.startswith("ai:"):
         return _("Computer (normal)", locale)
     return name

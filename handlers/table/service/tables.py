@@ -25,7 +25,7 @@ from engine.errors import EngineError
 from engine.match import Match, action_from_json, action_to_json, observe
 from engine.observation import Observation
 from engine.plays import Play
-from engine.policies import DEFAULT, DIFFICULTIES, seeded
+from engine.policies import DEFAULT, DIFFICULTIES, MASTER, seeded
 from engine.rules import Rules
 from handlers.table.service.selection import Hints, can_beat
 from storage import (
@@ -653,7 +653,7 @@ class TableService:
         for _ in range(MAX_BOT_STEPS):
             if match.is_over or table.record.status is not TableStatus.PLAYING:
                 break
-            step = self._bot_step(table)
+            step = await self._bot_step(table)
             if step is None:
                 break
             seat, action = step
@@ -667,7 +667,7 @@ class TableService:
         await self._save(table)
         return Outcome(tuple(actions), tuple(events), match.version)
 
-    def _bot_step(self, table: LiveTable) -> tuple[int, Action] | None:
+    async def _bot_step(self, table: LiveTable) -> tuple[int, Action] | None:
         assert table.match is not None
         for seat in table.match.to_act:
             state = table.seats[seat]
@@ -675,16 +675,22 @@ class TableService:
             if state.is_bot or obs.phase is Phase.CHOICE:
                 # A free choice after equal 双下 tributes (V12/V14) has no buttons yet: the 标准
                 # player makes it for a human rather than the table waiting on a clock.
-                return seat, self._bot_action(obs, table.rules, self.seat_policy(state))
+                policy = self.seat_policy(state, table)
+                # The pure player thinks in a worker thread (大师 searches for up to a second):
+                # other tables and buttons go on meanwhile; this table's lock is held throughout.
+                return seat, await asyncio.to_thread(self._bot_action, obs, table.rules, policy)
             forced = _forced_tribute(obs) or _auto_pass(state, obs)
             if forced is not None:
                 return seat, forced
         return None
 
-    def seat_policy(self, state: SeatState) -> Policy:
-        """An AI seat plays at its difficulty; 托管 (and a policy given to the service) as 标准."""
+    def seat_policy(self, state: SeatState, table: LiveTable | None = None) -> Policy:
+        """An AI seat plays at its difficulty; 托管 (and a policy given to the service) as 标准,
+        or as 大师 at a table that chose 大师 for one of its AI seats."""
         if state.record.is_ai:
             return self._difficulties.get(state.record.difficulty, self.policy)
+        if table is not None and MASTER in self._difficulties and _chose_master(table):
+            return self._difficulties[MASTER]
         return self.policy
 
     def _bot_action(self, obs: Observation, rules: Rules, policy: Policy) -> Action:
@@ -758,6 +764,10 @@ def _reserved_seat(table: LiveTable, user_id: int, wanted: int, current: int | N
     if not free:
         raise TableError("seat_taken")
     return free[0]
+
+
+def _chose_master(table: LiveTable) -> bool:
+    return any(state.record.is_ai and state.record.difficulty == MASTER for state in table.seats.values())
 
 
 def _auto_pass(state: SeatState, obs: Observation) -> Action | None:

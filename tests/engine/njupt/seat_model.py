@@ -120,7 +120,10 @@ class SeatModel:
                 )
             return
         greater = message["greaterAction"]
-        if greater is None:
+        assert all(info["playArea"] is not None for info in message["publicInfo"]), "null, not [None]*3"
+        if greater == [None, None, None]:
+            assert message["curAction"] == greater
+            greater = None
             assert message["greaterPos"] == -1 and message["curPos"] == -1
             assert all(action[0] != "PASS" for action in actions)
         else:

@@ -255,10 +255,10 @@ def test_an_act_message_has_every_field_and_the_index_range() -> None:
         "stage": "play",
         "handCards": ["S9", "HR"],
         "publicInfo": [
-            {"rest": 27, "playArea": None},
+            {"rest": 27, "playArea": [None, None, None]},
             {"rest": 26, "playArea": ["Single", "5", ["D5"]]},
-            {"rest": 27, "playArea": None},
-            {"rest": 27, "playArea": None},
+            {"rest": 27, "playArea": [None, None, None]},
+            {"rest": 27, "playArea": [None, None, None]},
         ],
         "selfRank": "2",
         "oppoRank": "3",
@@ -271,6 +271,57 @@ def test_an_act_message_has_every_field_and_the_index_range() -> None:
         "indexRange": 1,
     }
     json.dumps(message)
+
+
+def test_no_action_is_three_nones_as_the_platform_sends_it_never_null() -> None:
+    """Issue 22.3: a captured platform ``act`` (quoted in a published client) has
+    ``'curAction': [None, None, None]`` and ``'playArea': [None, None, None]`` where we sent null."""
+    message = protocol.act(
+        "play",
+        hand=parse_cards("S9"),
+        info=protocol.public_info([1, 27, 27, 27], [None, None, None, None]),
+        ranks=(Rank.TWO, Rank.TWO, Rank.TWO),
+        current=(-1, None),
+        greater=(-1, None),
+        actions=[["Single", "9", ["S9"]]],
+    )
+    assert message["curPos"] == message["greaterPos"] == -1
+    assert message["curAction"] == message["greaterAction"] == [None, None, None]
+    assert [info["playArea"] for info in message["publicInfo"]] == [[None, None, None]] * 4
+    assert '"curAction": [null, null, null]' in json.dumps(message)
+
+
+FLUSH = "S5 S6 S7 S8 S9"
+
+
+def test_a_natural_straight_flush_is_listed_as_a_straight_too_when_leading() -> None:
+    """Issue 22.2: the platform lists a same-suit run both ways; a client asking for the plain
+    ``Straight`` reading found none. Either index plays our engine's 同花顺."""
+    listed, actions = legal_actions(legal_plays(parse_cards(FLUSH), "2"), Rank.TWO, following=False)
+    straight = ["Straight", "5", ["S5", "S6", "S7", "S8", "S9"]]
+    flush = ["StraightFlush", "5", ["S5", "S6", "S7", "S8", "S9"]]
+    assert straight in listed and flush in listed
+    assert listed.index(straight) < listed.index(flush)  # among the straights, before the bombs
+    assert actions[listed.index(straight)] == actions[listed.index(flush)]
+    assert action_play(straight, "2").kind is PlayKind.STRAIGHT_FLUSH
+
+
+@pytest.mark.parametrize(("table", "as_straight"), [("D3 C4 H5 S6 D7", True), ("DT CJ HQ SK DA", False)])
+def test_following_a_straight_the_flush_is_a_straight_only_if_it_beats_it(
+    table: str, as_straight: bool
+) -> None:
+    to_beat = reading(table, "2", PlayKind.STRAIGHT)
+    hand = parse_cards(FLUSH + " D2")
+    listed, _ = legal_actions(legal_plays(hand, "2", to_beat), Rank.TWO, following=True, table=to_beat)
+    assert (["Straight", "5", ["S5", "S6", "S7", "S8", "S9"]] in listed) is as_straight
+    assert ["StraightFlush", "5", ["S5", "S6", "S7", "S8", "S9"]] in listed
+
+
+def test_following_another_kind_the_flush_is_only_a_bomb() -> None:
+    to_beat = reading("D3", "2", PlayKind.SINGLE)
+    hand = parse_cards(FLUSH)
+    listed, _ = legal_actions(legal_plays(hand, "2", to_beat), Rank.TWO, following=True, table=to_beat)
+    assert not any(action[0] == "Straight" for action in listed)
 
 
 # ---------------------------------------------------------------- answers

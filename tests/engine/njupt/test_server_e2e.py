@@ -8,9 +8,11 @@ from __future__ import annotations
 
 import asyncio
 import json
+import random
 import re
 import subprocess
 import sys
+import time
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
@@ -20,8 +22,12 @@ import pytest
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed, InvalidStatus
 
-from engine.njupt.referee import PLATFORM_DRAW_AFTER_RESETS, PLATFORM_RULES, Referee
-from engine.njupt.server import ProtocolServer
+from engine.actions import Action
+from engine.njupt.referee import PLATFORM_DRAW_AFTER_RESETS, PLATFORM_RULES, SEAT_POLICIES, Referee
+from engine.njupt.server import MAX_SIZE, ProtocolServer
+from engine.observation import Observation
+from engine.policies import POLICIES
+from engine.rules import Rules
 from tests.engine.njupt.seat_model import SeatModel
 
 TIMEOUT = 60
@@ -95,10 +101,10 @@ def ext_seats(seats: tuple[str, ...]) -> list[int]:
 
 
 async def test_four_outside_clients_play_complete_deals_with_tributes_and_anti_tributes() -> None:
-    """Seed 0's six deals have tributes, returns and a 抗贡, and every client pays and returns."""
+    """Seed 1's six deals have tributes, returns and a 抗贡, and every client pays and returns."""
     seats = ("ext",) * 4
-    clients = [Client(SeatModel(0 * 4 + seat)) for seat in range(4)]
-    async with running(seats, 6, 0) as server:
+    clients = [Client(SeatModel(1 * 4 + seat)) for seat in range(4)]
+    async with running(seats, 6, 1) as server:
         result = await play(server, clients)
     assert result["deals"] == 6 and result["protocol_errors"] == [0, 0, 0, 0]
     for seat, client in enumerate(clients):
@@ -151,12 +157,80 @@ async def test_after_too_many_invalid_answers_the_ai_answers_and_the_deal_goes_o
     assert result["deals"] == 1 and client.model.stages["notify/gameResult"] == 1
 
 
-async def test_a_silent_client_times_out_and_the_ai_answers() -> None:
+async def test_a_silent_client_times_out_and_after_three_misses_the_ai_plays_its_seat() -> None:
+    """Issue 22.4: a client that never answers ends its run (the default timeout is finite too)."""
     seats = ("ext", "random", "random", "random")
     client = Client(SeatModel(7), silent=True)
     async with running(seats, 1, 4, timeout=0.05) as server:
         result = await play(server, [client])
-    assert result["deals"] == 1 and result["protocol_errors"][0] == len(client.acts) >= 1
+    assert result["deals"] == 1 and len(client.acts) == 3
+    assert result["protocol_errors"][0] == 3 + 1  # three misses, then the drop
+    assert [drop["seat"] for drop in server.dropped] == [0]
+    assert "3 answers missed in a row" in server.dropped[0]["reason"]
+    assert ProtocolServer(server.referee, seats).timeout is not None  # by default too
+
+
+async def test_a_message_larger_than_the_limit_closes_the_connection_and_the_ai_plays() -> None:
+    """Issue 22.4: there was no size limit (a 10 MB answer was accepted)."""
+    seats = ("ext", "random", "random", "random")
+    client = Client(SeatModel(13), bad_answers=["x" * (MAX_SIZE + 1)])
+    async with running(seats, 1, 4) as server:
+        await play(server, [client])
+        await asyncio.wait_for(finished(server), TIMEOUT)
+    assert client.close_code == 1009 and server.referee.deals_played == 1
+    assert [drop["seat"] for drop in server.dropped] == [0] and server.errors[0] == 1
+
+
+async def finished(server: ProtocolServer) -> None:
+    while not server.referee.finished:
+        await asyncio.sleep(0.02)
+
+
+async def test_a_client_that_leaves_while_the_table_settles_frees_its_seat() -> None:
+    """Issue 22.1: play began the moment the last ext seat was taken, while a (ws4py) client was
+    still settling its handshake; it closed, and the AI played its seat for the whole run. Now
+    play starts after ``start_delay``: a client gone by then frees the seat for the next one."""
+    seats = ("ext", "random", "ext", "random")
+    first, last = Client(SeatModel(14)), Client(SeatModel(15))
+    async with running(seats, 1, 5, start_delay=0.5) as server:
+        ws = await connect(f"ws://127.0.0.1:{server.port}/game/first", max_size=None)
+        flaky = await connect(f"ws://127.0.0.1:{server.port}/game/flaky", max_size=None)
+        await flaky.close()
+        again = await connect(f"ws://127.0.0.1:{server.port}/game/again", max_size=None)
+        await asyncio.wait_for(asyncio.gather(first.play(ws), last.play(again)), TIMEOUT)
+    assert server.errors == [0, 0, 0, 0] and server.dropped == []
+    assert first.model.pos == 0 and last.model.pos == 2 and last.model.stages["notify/episodeOver"] == 1
+
+
+async def test_a_drop_is_listed_with_its_seat_and_moment_and_may_fail_the_run() -> None:
+    seats = ("ext", "ai", "ext", "ai")
+    leaver, stayer = Client(SeatModel(16), leave_after_acts=3), Client(SeatModel(17))
+    async with running(seats, 3, 2, fail_on_drop=True) as server:
+        result = await play(server, [leaver, stayer])
+    assert [(drop["seat"], drop["name"], drop["deal"]) for drop in server.dropped] == [(0, "client0", 1)]
+    assert server.dropped[0]["decision"] >= 3
+    assert server.failed is not None and "seat 0" in server.failed
+    assert result["deals"] == 0 and stayer.close_code == 1011
+
+
+async def test_the_server_answers_connections_while_computer_players_think() -> None:
+    """Issue 22.4: the AI ran on the event loop, so nobody was answered while AI seats played."""
+    slow = "slow-test-player"
+
+    def sleepy(obs: Observation, rules: Rules, rng: random.Random) -> Action:
+        time.sleep(0.01)
+        return POLICIES["greedy"](obs, rules, rng)
+
+    SEAT_POLICIES[slow] = sleepy
+    try:
+        async with running((slow,) * 4, 2, 6) as server:
+            await asyncio.sleep(0.05)
+            late = await asyncio.wait_for(connect(f"ws://127.0.0.1:{server.port}/game/late"), TIMEOUT)
+            with pytest.raises(ConnectionClosed):
+                await asyncio.wait_for(late.recv(), TIMEOUT)
+            assert late.close_code == 1013 and not server.referee.finished  # answered mid-run
+    finally:
+        del SEAT_POLICIES[slow]
 
 
 async def test_a_message_nobody_asked_for_is_logged_and_dropped() -> None:

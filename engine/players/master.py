@@ -1,0 +1,317 @@
+"""The 大师 (``master``) player: 标准's candidates, judged by playing the deal out.
+
+At each play decision it
+
+1. takes a few candidates: 标准's choice, its next-best plays and (following) passing;
+2. samples the cards it cannot see, consistently with everything public — the cards played
+   (this deal's history), each seat's count (27 less what it played), the exchange as far as
+   this seat saw it (a tribute or return card it saw given is in the receiver's hand unless
+   played since; a tribute payer holds nothing above its tribute but wildcards);
+3. plays every candidate out on every sample with 标准 for all four seats (the same samples
+   for every candidate, so their differences are not luck) and scores the deal's level
+   result for its team: the winners' gain, positive or negative;
+4. keeps 标准's choice unless another candidate is better on average by :data:`MARGIN`.
+
+It reads only its :class:`~engine.observation.Observation` and draws the samples from the
+generator it is given, so the same observation and seed give the same action whatever the
+hidden hands are. Its time is bounded by :class:`Budget`, counted in cards played out (a
+rollout's cost grows with the cards left), never by the clock, so it stays deterministic.
+Tribute, return and seat choices are 标准's.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+from typing import Final
+
+from engine import planner
+from engine.actions import Action, Pass, Phase, PlayCards, partner_of, team_of
+from engine.cards import CARDS, Card, card_order, sort_hand
+from engine.match import CARDS_PER_SEAT
+from engine.observation import Observation, SeatView, Turn
+from engine.plays import Play
+from engine.rules import JiefengScope, Rules
+
+MARGIN: Final = 0.25
+"""Levels per deal another candidate must gain over 标准's choice on average to replace it: the
+samples are few (a deal's result swings by ±3), so a smaller edge is mostly noise."""
+
+FALLBACK_GAINS: Final = (3, 2, 1)
+"""The value of 双下 / 1-3 / 1-4 when the rules keep points rather than levels."""
+
+
+@dataclass(frozen=True, slots=True)
+class Budget:
+    """How much one decision may search.
+
+    ``cards`` bounds the work: samples × candidates × cards still in play. The search starts
+    once at most ``search_from`` cards are in play (about 15 a seat): before that a rollout is
+    long, its result mostly the luck of the sample, and 标准's plan is as good a guess; at the
+    end, where one play decides who goes out first, rollouts are short and many. The figures
+    (decision time median and p99) are printed by ``python -m engine.arena --a master``.
+    """
+
+    cards: int = 1_500
+    candidates: int = 4
+    min_samples: int = 4
+    max_samples: int = 32
+    search_from: int = 60
+
+
+DEFAULT_BUDGET: Final = Budget()
+
+
+def choose_action(
+    obs: Observation, rules: Rules, rng: random.Random, budget: Budget = DEFAULT_BUDGET
+) -> Action:
+    """大师's action for ``obs``; 标准's outside the play phase or with nothing to weigh."""
+    base = planner.choose_action(obs, rules)
+    if obs.phase is not Phase.PLAY or obs.choice is not None or obs.seat is None:
+        return base
+    in_play = sum(_counts(obs))
+    if in_play > budget.search_from:
+        return base
+    candidates = _candidates(obs, rules, base, budget.candidates)
+    if len(candidates) < 2:
+        return base
+    samples = budget.cards // (len(candidates) * max(in_play, 1))
+    samples = max(budget.min_samples, min(budget.max_samples, samples))
+    totals = [0.0] * len(candidates)
+    for _ in range(samples):
+        hands = sample_hands(obs, rng)
+        if hands is None:
+            return base
+        for i, action in enumerate(candidates):
+            totals[i] += _Rollout(obs, rules, hands).value(action)
+    best = max(range(len(candidates)), key=lambda i: (totals[i], -i))
+    if totals[best] - totals[0] > MARGIN * samples:
+        return candidates[best]
+    return candidates[0]
+
+
+def _candidates(obs: Observation, rules: Rules, base: Action, limit: int) -> list[Action]:
+    """标准's choice first, then passing when following, then 标准's next-best plays: ``limit``."""
+    out: list[Action] = [base]
+    if obs.table_play is not None and Pass() not in out:
+        out.append(Pass())
+    for play in planner.ranked_plays(obs, rules, limit=limit):
+        action = PlayCards(play)
+        if action not in out and len(out) < limit:
+            out.append(action)
+    return out
+
+
+# ---------------------------------------------------------------- sampling the hidden hands
+
+
+def _counts(obs: Observation) -> list[int]:
+    """Cards each seat holds: 27 less what it played this deal (the exchange is card for card)."""
+    played = [0, 0, 0, 0]
+    for turn in obs.history:
+        if turn.play is not None:
+            played[turn.seat] += turn.play.size
+    return [CARDS_PER_SEAT - n for n in played]
+
+
+def sample_hands(obs: Observation, rng: random.Random) -> list[list[Card]] | None:
+    """Four hands: the own hand as it is, the others drawn from the unseen cards; ``None`` when
+    the public facts admit no deal (a preset this reasoning does not cover)."""
+    assert obs.seat is not None
+    counts = _counts(obs)
+    pool = _unseen(obs)
+    hands: list[list[Card]] = [[], [], [], []]
+    hands[obs.seat] = list(obs.hand)
+    need = [0 if seat == obs.seat else counts[seat] for seat in range(4)]
+    for seat, card in _known_cards(obs):
+        if card in pool and need[seat] > 0:
+            pool.remove(card)
+            hands[seat].append(card)
+            need[seat] -= 1
+    if sum(need) != len(pool) or len(obs.hand) != counts[obs.seat]:
+        return None
+    ceilings = _tribute_ceilings(obs)
+    rng.shuffle(pool)
+    pool.sort(key=lambda card: -sum(1 for seat, top in ceilings.items() if _above(card, top, obs)))
+    for card in pool:
+        allowed = [
+            s for s in range(4) if need[s] > 0 and not (s in ceilings and _above(card, ceilings[s], obs))
+        ]
+        if not allowed:
+            allowed = [s for s in range(4) if need[s] > 0]
+        seat = rng.choices(allowed, weights=[need[s] for s in allowed])[0]
+        hands[seat].append(card)
+        need[seat] -= 1
+    return hands
+
+
+def _unseen(obs: Observation) -> list[Card]:
+    left = dict.fromkeys(CARDS, 2)
+    for card in obs.hand:
+        left[card] -= 1
+    for turn in obs.history:
+        if turn.play is not None:
+            for card in turn.play.cards:
+                left[card] -= 1
+    return [card for card, n in left.items() for _ in range(max(n, 0))]
+
+
+def _known_cards(obs: Observation) -> list[tuple[int, Card]]:
+    """Exchange cards this seat saw go to another seat that has not played such a card since."""
+    known = []
+    for view in obs.tributes:
+        if view.card is None or view.receiver == obs.seat:
+            continue
+        played = any(
+            turn.seat == view.receiver and turn.play is not None and view.card in turn.play.cards
+            for turn in obs.history
+        )
+        if not played:
+            known.append((view.receiver, view.card))
+    return known
+
+
+def _tribute_ceilings(obs: Observation) -> dict[int, Card]:
+    """A payer gave its highest card but wildcards: it holds nothing above the card it paid."""
+    return {
+        view.giver: view.card
+        for view in obs.tributes
+        if not view.is_return and view.card is not None and view.giver != obs.seat
+    }
+
+
+def _above(card: Card, top: Card, obs: Observation) -> bool:
+    return not card.is_wildcard(obs.level) and card_order(card, obs.level) > card_order(top, obs.level)
+
+
+# ---------------------------------------------------------------- playing a deal out
+
+
+class _Rollout:
+    """The rest of the deal from ``obs``'s moment on sampled hands, 标准 for every seat."""
+
+    def __init__(self, obs: Observation, rules: Rules, hands: list[list[Card]]) -> None:
+        assert obs.seat is not None
+        self.obs, self.rules, self.me = obs, rules, obs.seat
+        self.hands = [list(hand) for hand in hands]
+        self.history = list(obs.history)
+        self.finish = list(obs.finish_order)
+        self.table_play, self.table_seat = obs.table_play, obs.table_seat
+        self.trick = obs.history[-1].trick + (obs.table_play is None) if obs.history else 0
+        self.waiting = self._waiting_now()
+        self.to_act = obs.seat
+
+    def _waiting_now(self) -> set[int]:
+        if self.table_seat is None:
+            return set()
+        passed: set[int] = set()
+        for turn in reversed(self.history):
+            if turn.play is not None:
+                break
+            passed.add(turn.seat)
+        return {s for s in range(4) if s not in self.finish and s != self.table_seat and s not in passed}
+
+    def value(self, first: Action) -> float:
+        """The deal's level result for this seat's team after ``first``, the rest by 标准."""
+        action = first
+        for _ in range(400):
+            order = self._act(self.to_act, action)
+            if order is not None:
+                return self._score(order)
+            action = planner.choose_action(self._observe(self.to_act), self.rules)
+        return 0.0
+
+    def _act(self, seat: int, action: Action) -> tuple[int, ...] | None:
+        if isinstance(action, PlayCards):
+            return self._play(seat, action.play)
+        self._pass(seat)
+        return None
+
+    def _play(self, seat: int, play: Play) -> tuple[int, ...] | None:
+        hand = self.hands[seat]
+        for card in play.cards:
+            hand.remove(card)
+        self.history.append(Turn(seat, play, len(hand), self.trick))
+        self.table_play, self.table_seat = play, seat
+        self.waiting = {s for s in range(4) if s not in self.finish and s != seat}
+        if not hand:
+            self.finish.append(seat)
+            if self._order_fixed():
+                return self._order()
+        if not self.waiting:
+            self._win_trick()
+        else:
+            self.to_act = self._next(seat, self.waiting)
+        return None
+
+    def _pass(self, seat: int) -> None:
+        self.history.append(Turn(seat, None, len(self.hands[seat]), self.trick))
+        self.waiting.discard(seat)
+        if not self.waiting:
+            self._win_trick()
+        else:
+            self.to_act = self._next(seat, self.waiting)
+
+    def _win_trick(self) -> None:
+        winner = self.table_seat
+        assert winner is not None
+        leader = winner
+        if winner in self.finish:
+            scope = self.rules.jiefeng is JiefengScope.ANY_PLAYER or self.finish[0] == winner
+            if scope and partner_of(winner) not in self.finish:
+                leader = partner_of(winner)
+            else:
+                leader = self._next(winner, {s for s in range(4) if s not in self.finish})
+        self.table_play, self.table_seat, self.waiting = None, None, set()
+        self.trick += 1
+        self.to_act = leader
+
+    @staticmethod
+    def _next(seat: int, among: set[int]) -> int:
+        return next(s % 4 for s in range(seat + 1, seat + 5) if s % 4 in among)
+
+    def _order_fixed(self) -> bool:
+        out = self.finish
+        if len(out) == 3:
+            return True
+        if self.rules.double_down_play_on:
+            return False
+        return any(team_of(a) == team_of(b) for i, a in enumerate(out) for b in out[i + 1 :])
+
+    def _order(self) -> tuple[int, ...]:
+        last = self.finish[-1]
+        rest = [s % 4 for s in range(last + 1, last + 4) if s % 4 not in self.finish]
+        return (*self.finish, *rest)
+
+    def _score(self, order: tuple[int, ...]) -> float:
+        gains = self.rules.level_ups if self.rules.uses_levels else FALLBACK_GAINS
+        gain = gains[order.index(partner_of(order[0])) - 1]
+        return float(gain if team_of(order[0]) == team_of(self.me) else -gain)
+
+    def _observe(self, seat: int) -> Observation:
+        obs = self.obs
+        views = tuple(
+            SeatView(
+                s, len(self.hands[s]), self.finish.index(s) + 1 if s in self.finish else None, None, False
+            )
+            for s in range(4)
+        )
+        return Observation(
+            seat=seat,
+            hand=tuple(sort_hand(self.hands[seat], obs.level)),
+            level=obs.level,
+            team_levels=obs.team_levels,
+            declarer_team=obs.declarer_team,
+            deal_number=obs.deal_number,
+            phase=Phase.PLAY,
+            to_act=(seat,),
+            table_play=self.table_play,
+            table_seat=self.table_seat,
+            seats=(views[0], views[1], views[2], views[3]),
+            finish_order=tuple(self.finish),
+            tributes=(),
+            points=obs.points,
+            a_failures=obs.a_failures,
+            version=obs.version,
+            history=tuple(self.history),
+        )

@@ -1,0 +1,176 @@
+"""大师 (``master``): legal, deterministic given its seed, blind to hidden hands, within its budget."""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from dataclasses import replace
+
+import pytest
+
+from engine import planner
+from engine.actions import Action, DealEnded, Pass, Phase, PlayCards
+from engine.cards import CARDS, Card, full_deck
+from engine.match import CARDS_PER_SEAT, Match, observe
+from engine.observation import Observation
+from engine.players import master
+from engine.players.master import Budget, sample_hands
+from engine.policies import seeded
+from engine.rules import Rules
+from engine.scoring import OUTCOMES, outcome_of
+
+RULES = Rules.preset("default")
+SMALL = Budget(cards=600, min_samples=2, max_samples=4)
+"""Enough to search in tests, small enough to be quick."""
+
+
+def dealt(seed: int) -> list[list[Card]]:
+    deck = full_deck()
+    random.Random(seed).shuffle(deck)
+    return [deck[i * CARDS_PER_SEAT : (i + 1) * CARDS_PER_SEAT] for i in range(4)]
+
+
+def searched_spot(seed: int, in_play: int = 60) -> tuple[Match, list[list[Card]]]:
+    """A first deal played by 标准 until at most ``in_play`` cards are left, with the dealt hands."""
+    hands = dealt(seed)
+    match = Match.from_position(RULES, hands, leader=seed % 4)
+    while sum(len(match.hand(seat)) for seat in range(4)) > in_play or match.table_play is None:
+        seat = match.to_act[0]
+        match.apply(seat, planner.choose_action(observe(match, seat), RULES))
+    return match, hands
+
+
+def reshuffled(match: Match, hands: list[list[Card]], seed: int) -> Match:
+    """The same public deal with the other seats' unplayed cards dealt among them anew."""
+    me = match.to_act[0]
+    others = [seat for seat in range(4) if seat != me]
+    rest = [card for seat in others for card in match.hand(seat)]
+    random.Random(seed).shuffle(rest)
+    start = [list(hand) for hand in hands]
+    for seat in others:
+        played = Counter(hands[seat]) - Counter(match.hand(seat))
+        count = len(match.hand(seat))
+        start[seat] = list(played.elements()) + rest[:count]
+        rest = rest[count:]
+    other = Match.from_position(RULES, start, leader=match.history[0][0] or 0)
+    for seat, action in match.history:
+        other.apply(seat, action)
+    return other
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_the_same_observation_gets_the_same_action_whatever_the_hidden_hands(seed: int) -> None:
+    match, hands = searched_spot(seed)
+    me = match.to_act[0]
+    other = reshuffled(match, hands, seed + 100)
+    assert [other.hand(s) for s in range(4)] != [match.hand(s) for s in range(4)]
+    obs, same = observe(match, me), observe(other, me)
+    assert obs == same
+    first = master.choose_action(obs, RULES, random.Random(7), SMALL)
+    assert master.choose_action(same, RULES, random.Random(7), SMALL) == first
+
+
+@pytest.mark.parametrize("seed", [4, 5])
+def test_a_whole_deal_of_master_seats_is_legal_and_repeats_from_its_seed(seed: int) -> None:
+    def play_out() -> list[tuple[int | None, Action]]:
+        match = Match.from_position(RULES, dealt(seed), leader=0)
+        rngs = [random.Random(f"{seed}:{seat}") for seat in range(4)]
+        while match.phase is Phase.PLAY:
+            seat = match.to_act[0]
+            action = master.choose_action(observe(match, seat), RULES, rngs[seat], SMALL)
+            assert isinstance(action, PlayCards | Pass)
+            match.copy().apply(seat, action)  # the engine accepts it
+            match.apply(seat, action)
+            if match.deal_number > 1 or match.is_over:
+                break
+        return list(match.history)
+
+    assert play_out() == play_out()
+
+
+def test_the_budget_bounds_the_rollouts(monkeypatch: pytest.MonkeyPatch) -> None:
+    match, _ = searched_spot(6)
+    obs = observe(match, match.to_act[0])
+    calls = 0
+    original = master._Rollout.value
+
+    def counted(self: master._Rollout, first: Action) -> float:
+        nonlocal calls
+        calls += 1
+        return original(self, first)
+
+    monkeypatch.setattr(master._Rollout, "value", counted)
+    budget = Budget(cards=10**6, candidates=3, min_samples=1, max_samples=2)
+    master.choose_action(obs, RULES, random.Random(0), budget)
+    assert 0 < calls <= 3 * 2
+    calls = 0
+    master.choose_action(obs, RULES, random.Random(0), Budget(search_from=0))
+    assert calls == 0  # outside the search window 大师 plays 标准's choice
+
+
+def test_before_the_search_window_it_plays_as_标准() -> None:
+    match = Match.from_position(RULES, dealt(8), leader=1)
+    obs = observe(match, 1)
+    assert master.choose_action(obs, RULES, random.Random(0)) == planner.choose_action(obs, RULES)
+
+
+@pytest.mark.parametrize("seed", [9, 10])
+def test_sampled_hands_hold_exactly_the_unseen_cards_in_the_shown_counts(seed: int) -> None:
+    match, _ = searched_spot(seed)
+    me = match.to_act[0]
+    obs = observe(match, me)
+    hands = sample_hands(obs, random.Random(seed))
+    assert hands is not None and hands[me] == list(obs.hand)
+    assert [len(hand) for hand in hands] == [len(match.hand(seat)) for seat in range(4)]
+    played = Counter(card for turn in obs.history if turn.play for card in turn.play.cards)
+    everything = Counter(card for hand in hands for card in hand) + played
+    assert everything == Counter({card: 2 for card in CARDS})
+
+
+def test_a_tribute_card_seen_given_is_in_the_receivers_sampled_hand() -> None:
+    """After the exchange, what this seat saw given stays with the receiver until played."""
+    match = Match.from_position(RULES, dealt(11), previous_order=(0, 1, 2, 3), leader=0)
+    while match.phase is not Phase.PLAY:
+        seat = match.to_act[0]
+        match.apply(seat, planner.choose_action(observe(match, seat), RULES))
+    seen = [
+        (view, seat) for seat in range(4) for view in observe(match, seat).tributes if view.card is not None
+    ]
+    assert seen
+    for view, seat in seen:
+        if view.receiver == seat:
+            continue
+        obs = observe(match, seat)
+        if obs.seat not in obs.to_act:
+            obs = _as_if_to_act(obs)
+        hands = sample_hands(obs, random.Random(0))
+        assert hands is not None and view.card in hands[view.receiver]
+
+
+def _as_if_to_act(obs: Observation) -> Observation:
+    assert obs.seat is not None
+    return replace(obs, to_act=(obs.seat,))
+
+
+def test_the_seeded_policy_answers_an_observation_the_same_way_every_time() -> None:
+    match, _ = searched_spot(12)
+    obs = observe(match, match.to_act[0])
+    play = seeded("master", 3)
+    assert play(obs, RULES) == play(obs, RULES)
+
+
+@pytest.mark.parametrize("seed", [13, 14, 15])
+def test_a_rollout_on_the_true_hands_ends_the_deal_as_the_engine_does(seed: int) -> None:
+    """The search's own table (tricks, passes, 接风, the finishing order) against the match's."""
+    match, _ = searched_spot(seed, in_play=80)
+    me = match.to_act[0]
+    obs = observe(match, me)
+    first = planner.choose_action(obs, RULES)
+    value = master._Rollout(obs, RULES, [list(match.hand(seat)) for seat in range(4)]).value(first)
+    events = match.apply(me, first)
+    while not any(isinstance(event, DealEnded) for event in events):
+        seat = match.to_act[0]
+        events = match.apply(seat, planner.choose_action(observe(match, seat), RULES))
+    ended = next(event for event in events if isinstance(event, DealEnded))
+    sign = 1 if ended.winner_team == me % 2 else -1
+    assert value == sign * RULES.level_ups[OUTCOMES.index(outcome_of(ended.finish_order))]
