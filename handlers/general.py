@@ -8,6 +8,7 @@ answer.
 from __future__ import annotations
 
 import html
+from collections.abc import Callable
 
 from telegram import Chat, Update
 from telegram.constants import ParseMode
@@ -20,7 +21,7 @@ from handlers.table import flow
 from handlers.table.hand_message import post_hand
 from handlers.table.lobby import is_group_admin
 from handlers.table.service.texts import _, error_text, format_summary, preset_title
-from storage import NotFound
+from storage import Database, NotFound, UserRecord
 
 
 async def lang(update: Update, context: Context) -> None:
@@ -53,15 +54,21 @@ async def four_color(update: Update, context: Context) -> None:
     assert message is not None and user is not None
     db = context.services.db
     locale = await user_locale(context.services.db, user.id)
-    try:
-        current = (await db.users.get(user_id=user.id)).four_color
-    except NotFound:
-        current = False
+    current = await _stored_choice(db, user.id, lambda record: record.four_color)
     await db.users.set_four_color(user_id=user.id, four_color=not current)
     for table, seat in context.services.tables.tables_of_user(user.id):
         table.seats[seat].preferences = None
     text = _("Four-colour suits: on.", locale) if not current else _("Four-colour suits: off.", locale)
     context.services.replies.reply(message, text, locale)
+
+
+async def _stored_choice(db: Database, user_id: int, choice: Callable[[UserRecord], bool]) -> bool:
+    """A person's stored on/off choice (/fourcolor, /arrange, /autopass); off for someone new.
+    Each command turns it the other way."""
+    try:
+        return choice(await db.users.get(user_id=user_id))
+    except NotFound:
+        return False
 
 
 async def arrange(update: Update, context: Context) -> None:
@@ -70,10 +77,7 @@ async def arrange(update: Update, context: Context) -> None:
     assert message is not None and user is not None
     db = context.services.db
     locale = await user_locale(db, user.id)
-    try:
-        current = (await db.users.get(user_id=user.id)).group_hand
-    except NotFound:
-        current = False
+    current = await _stored_choice(db, user.id, lambda record: record.group_hand)
     await db.users.set_group_hand(user_id=user.id, group_hand=not current)
     for table, seat in context.services.tables.tables_of_user(user.id):
         async with table.lock:  # the picture follows at once
@@ -96,10 +100,7 @@ async def auto_pass(update: Update, context: Context) -> None:
     assert message is not None and user is not None
     db = context.services.db
     locale = await user_locale(db, user.id)
-    try:
-        current = (await db.users.get(user_id=user.id)).auto_pass
-    except NotFound:
-        current = False
+    current = await _stored_choice(db, user.id, lambda record: record.auto_pass)
     await db.users.set_auto_pass(user_id=user.id, auto_pass=not current)
     for table, seat in context.services.tables.tables_of_user(user.id):
         async with table.lock:  # a seat waiting on a play it cannot beat passes now
