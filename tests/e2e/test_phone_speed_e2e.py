@@ -144,7 +144,7 @@ async def until_return(telegram: Telegram, user: User) -> BotMessage:
         if "不出" in hint.text:  # 提示 suggests 不出 (the AI's choice): pass
             await telegram.press(user, hand, ops["x"][0])
             continue
-        if hint.show_alert:
+        if hint.show_alert or "手牌正在更新" in hint.text:  # refused, or pressed on a keyboard on its way out
             continue
         await play_selection(telegram, user)
 
@@ -152,7 +152,7 @@ async def until_return(telegram: Telegram, user: User) -> BotMessage:
 async def play_selection(telegram: Telegram, user: User) -> None:
     """Press 出牌 once the chat shows the selection (a toast means: not yet, look again)."""
     chat = Chat.private(user)
-    for _attempt in range(100):
+    for _attempt in range(600):  # up to 30 s: a loaded machine shows the selection late
         hand = await telegram.last_message(chat)
         play = buttons_by_op(hand).get("p") if hand is not None else None
         selected = hand is not None and any(b.text.startswith("✓") for row in hand.buttons for b in row)
