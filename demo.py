@@ -61,7 +61,7 @@ async def take_turn(telegram: Telegram, user: User) -> bool:
     if "x" in ops and ("不出" in answer[0] or "pass" in answer[0].lower()):  # 提示 suggests 不出
         await press(telegram, user, hand, ops["x"][0])
         return True
-    if answer[1]:
+    if answer[1] or "手牌正在更新" in answer[0]:  # refused, or a keyboard on its way out: look again
         return True
     for _ in range(100):
         fresh = await telegram.last_message(chat)
