@@ -133,8 +133,6 @@ async def on_turn_timeout(context: Context) -> None:
             _ring_again(context, timers.job_name(table.id, clock.seat))
             return
         state.note = _("⏰ Time ran out: the bot acted for you.", locale)
-        if state.record.autoplay:
-            state.note += "\n" + _("Auto-play is on; press Cancel auto-play to play again.", locale)
         delivery = await post_in(context, table, outcome)
     await delivery
 

@@ -158,6 +158,7 @@ async def post_hand(
         note=state.note,
         clock=clock_view(table, state),
         selected=_selected(state, obs, locale),
+        autoplay=state.record.autoplay,
     )
     state.note = None
     look = _Look(

@@ -29,7 +29,7 @@ from tests.e2e.test_storage_faults_e2e import my_turn, running_app
 NO_CLOCK = "/newgame wechat-6-deals points_deals=2 turn_seconds=null first_turn_seconds=null"
 BLOCKED_NOTICE = "Alice 屏蔽了机器人"
 LEFT_NOTICE = "Alice 退出了本群"
-BACK_NOTE = "手牌已重新发来"
+AUTOPLAY_LINE = "🤖 已托管；按「取消托管」恢复自己出牌"
 
 
 async def open_table(telegram: Telegram, table: Table) -> None:
@@ -72,13 +72,22 @@ async def turn_of(telegram: Telegram, user: User, other: User) -> None:
     raise AssertionError(f"{user.first_name}'s turn never came")
 
 
-async def back_hand(telegram: Telegram, user: User) -> BotMessage:
-    """The hand message sent again, with its 托管 line and the 取消托管 button."""
+async def newest_id(telegram: Telegram, user: User) -> int:
+    shown = await telegram.last_message(Chat.private(user))
+    return shown.message_id if shown else 0
+
+
+async def back_hand(telegram: Telegram, user: User, after: int) -> BotMessage:
+    """The hand message sent again (a new message), with its 托管 line and the 取消托管 button.
+
+    Not the one-off "手牌已重新发来" note: 托管 keeps playing, and the next edit (which may come
+    before this poll does) replaces the note; the 托管 line stays while 托管 is on."""
     return await telegram.wait_message(
         Chat.private(user),
         lambda m: (
-            bool(m.photo_id)
-            and BACK_NOTE in m.content
+            m.message_id > after
+            and bool(m.photo_id)
+            and AUTOPLAY_LINE in m.content
             and any(callback_op(b.data) == "a" for row in m.buttons for b in row)
         ),
         timeout=15,
@@ -111,9 +120,10 @@ async def test_a_player_who_blocks_the_bot_is_played_for_and_comes_back_with_sta
             await wait_for(lambda: autoplay_stored(table.db_path), timeout=10, what="托管 to be stored")
             await asyncio.sleep(1.0)
             assert await notices(telegram, table.group, BLOCKED_NOTICE) == 1
+            last = await newest_id(telegram, ALICE)
             await telegram.send(ALICE, Chat.private(ALICE), "/start")
             await telegram.wait_message(Chat.private(ALICE), lambda m: "欢迎回来" in m.content)
-            await back_hand(telegram, ALICE)
+            await back_hand(telegram, ALICE, after=last)
             await wait_for(lambda: cancel_autoplay(telegram, ALICE), timeout=20, what="取消托管")
             assert await seat_flags(table.db_path, 0) == (0, 0)
             assert await notices(telegram, table.group, BLOCKED_NOTICE) == 1
@@ -146,8 +156,9 @@ async def test_a_player_who_leaves_the_group_is_played_for_and_comes_back_by_rej
             await bob
             await turn_of(telegram, BOB, ALICE)
             hands = len(await telegram.messages(Chat.private(ALICE)))
+            last = await newest_id(telegram, ALICE)
             await telegram.join(ALICE, table.group)
-            await back_hand(telegram, ALICE)
+            await back_hand(telegram, ALICE, after=last)
             await asyncio.sleep(1.0)  # the service message and the chat_member update: one new hand
             assert len(await telegram.messages(Chat.private(ALICE))) == hands + 1
             await wait_for(lambda: cancel_autoplay(telegram, ALICE), timeout=20, what="取消托管")

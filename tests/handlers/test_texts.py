@@ -70,3 +70,16 @@ def test_hand_caption_shows_the_table_as_the_group_sees_it() -> None:
         obs=observe(shown, seat), names=names, rules=shown.rules, locale="en", note=None, clock=clock
     )
     assert "27 cards" in english and "10 s left" in english
+
+
+def test_a_seat_in_autoplay_says_so_in_every_look_not_only_the_first() -> None:
+    """A note shows once; the 托管 line must outlive the next edit (the back-hand flake in CI)."""
+    from handlers.table.service.texts import hand_caption
+
+    names = {0: "张老师", 1: "Bob", 2: "Carol", 3: "Dave"}
+    match = Match.new(Rules.default(), seed=7)
+    obs = observe(match, match.to_act[0])
+    on = hand_caption(obs=obs, names=names, rules=match.rules, locale="zh", note=None, autoplay=True)
+    off = hand_caption(obs=obs, names=names, rules=match.rules, locale="zh", note=None)
+    assert "🤖 已托管；按「取消托管」恢复自己出牌。" in on
+    assert "托管" not in off

@@ -592,14 +592,18 @@ def hand_caption(
     note: str | None,
     clock: TurnClockView | None = None,
     selected: str | None = None,
+    autoplay: bool = False,
 ) -> str:
     """The caption under a player's hand image: the others' counts and places, the play to
-    beat, whose turn it is and the turn clock."""
+    beat, whose turn it is and the turn clock. While 托管 plays for the seat, every look says
+    so and how to end it (a one-off note would be gone at the next edit)."""
     assert obs.seat is not None
     me = who(obs.seat, names[obs.seat], locale)
     lines = [header(obs, rules, locale), _("You: {seat}", locale, seat=me)]
     if note:
         lines.append(note)
+    if autoplay and obs.phase is not Phase.MATCH_OVER:
+        lines.append("🤖 " + _("Auto-play is on; press Cancel auto-play to play again.", locale))
     lines.extend(tribute_lines(obs, names, locale))
     if obs.phase is Phase.TRIBUTE and obs.seat in obs.to_act:
         lines.append(_("Choose your tribute card (your largest).", locale))
@@ -668,7 +672,7 @@ def away_text(name: str, blocked: bool, locale: str) -> str:
 
 def back_note(locale: str) -> str:
     """The caption line of a hand message sent again to a player who came back in 托管."""
-    return _("Your hand is back. Auto-play is still on: press Cancel auto-play to play again.", locale)
+    return _("Your hand is back.", locale)
 
 
 def welcome_back_text(locale: str) -> str:
