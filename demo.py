@@ -63,6 +63,9 @@ async def take_turn(telegram: Telegram, user: User) -> bool:
         return True
     if answer[1] or "手牌正在更新" in answer[0]:  # refused, or a keyboard on its way out: look again
         return True
+    if "p" in ops and answer[0].startswith(("提示：", "Hint:")):  # the toast named it: 出牌 plays it
+        await press(telegram, user, hand, ops["p"][0])
+        return True
     for _ in range(100):
         fresh = await telegram.last_message(chat)
         if fresh is not None and fresh.raw != hand.raw:

@@ -10,8 +10,9 @@ What runs where:
   long-polling the emulator; it measures;
 * a forked child: the simulated people. Each table is a group with one or two humans
   (alternating) and AI seats; the humans open their private chat, sit, add the AIs,
-  start, and then play by pressing the bot's own buttons: 提示 then the play button, or
-  不出 when the hint says nothing beats; tribute and return choices. Each human waits a
+  start, and then play by pressing the bot's own buttons: 提示, then, as its toast says,
+  出牌 on the same keyboard (the hint's own keyboard may still be on its way), or 不出 when
+  the hint suggests it; tribute and return choices. Each human waits a
   think time before a press (uniform 0.5–1.5 × ``--think`` seconds). Keeping the users out
   of the bot's process keeps their CPU off the bot's event loop. Instead of polling every
   chat, the child is told by this process which chat the bot just wrote to (and which
@@ -96,6 +97,7 @@ from emulator.client import (  # noqa: E402
     callback_ops,
     polling,
 )
+from handlers.platform.scheduler import PRIORITY, Priority  # noqa: E402
 from handlers.platform.sender import FLIGHT, DelegatingLimiter  # noqa: E402
 
 TOKEN = "424242:BENCH"
@@ -126,6 +128,7 @@ class ApiCall:
     asked: float
     issued: float | None = None
     done: float | None = None
+    awaited: bool = True  # False: a GLANCE look nobody waits for (the press's answer named it)
 
 
 @dataclass
@@ -140,16 +143,21 @@ class Handling:
     sqlite: list[tuple[float, float]] = field(default_factory=list)  # awaited SQLite operations
 
     def last_issue(self) -> float | None:
-        issued = [call.issued for call in self.calls if call.issued is not None]
+        """When the last call the presser waits for left (a glance is not waited for)."""
+        issued = [call.issued for call in self.calls if call.issued is not None and call.awaited]
         return max(issued) if issued else None
+
+    def sent(self) -> int:
+        """Requests that went out (not those withdrawn unsent)."""
+        return sum(call.issued is not None for call in self.calls)
 
     def limiter_wait(self, until: float) -> float:
         """Time in [received, until] during which some call of this update sat in the limiter."""
-        return self._covered(until, [(call.asked, call.issued) for call in self.calls])
+        return self._covered(until, [(call.asked, call.issued) for call in self.calls if call.awaited])
 
     def outside_wait(self, until: float) -> float:
         """Time in [received, until] during which some call was in the limiter or at the emulator."""
-        return self._covered(until, [(call.asked, call.done) for call in self.calls])
+        return self._covered(until, [(call.asked, call.done) for call in self.calls if call.awaited])
 
     def sqlite_wait(self, until: float) -> float:
         """Time in [received, until] during which the handling awaited SQLite."""
@@ -276,6 +284,7 @@ class TimedLimiter(DelegatingLimiter):
         rate_limit_args: int | None,
     ) -> Any:
         call = self.recorder.new_call(endpoint)
+        call.awaited = PRIORITY.get() is not Priority.GLANCE
         flight = FLIGHT.get()
         if flight is not None and flight.turn_since is not None:
             call.asked = flight.turn_since  # it waited at the limiter in an older look's place
@@ -530,10 +539,18 @@ class People:
         answer = await self.press(user, hand, ops["h"][0], "hint")
         if answer is None:
             return True
-        if answer[1]:
-            if "x" in ops:
-                await self.think()
-                await self.press(user, hand, ops["x"][0], "pass")
+        text, alert = answer
+        if "不出" in text and "x" in ops:  # 提示 suggests passing (nothing beats, or the AI would pass)
+            await self.think()
+            shown = await self.shown(dm, hand)
+            await self.press(user, shown, callback_ops(shown).get("x", ops["x"])[0], "pass")
+            return True
+        if alert:
+            return True
+        if text.startswith("提示：") and "p" in ops:  # the toast named the play: 出牌 plays it
+            await self.think()
+            shown = await self.shown(dm, hand)  # the hint's keyboard, if it came meanwhile
+            await self.press(user, shown, callback_ops(shown).get("p", ops["p"])[0], "play")
             return True
         selected = await self.edited(dm, hand)
         play = callback_ops(selected).get("p") if selected is not None else None
@@ -541,6 +558,11 @@ class People:
             await self.think()
             await self.press(user, selected, play[0], "play")
         return True
+
+    async def shown(self, dm: Chat, hand: BotMessage) -> BotMessage:
+        """The hand message as the phone shows it now: its newest edit, if one came."""
+        fresh = await self.telegram.last_message(dm)
+        return fresh if fresh is not None and fresh.message_id == hand.message_id else hand
 
     async def edited(self, dm: Chat, before: BotMessage) -> BotMessage | None:
         """The hand message once the bot changed it (after 提示), or None if it did not."""
@@ -819,7 +841,7 @@ def figures(handlings: list[Handling]) -> dict[str, list[float]]:
         out["sqlite_ops"].append(len(h.sqlite))
         out["handled"].append((h.finished - h.received) * 1000)
         out["queued"].append((h.started - h.received) * 1000)
-        out["calls"].append(len(h.calls))
+        out["calls"].append(h.sent())
     return out
 
 

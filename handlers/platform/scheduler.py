@@ -8,7 +8,9 @@ minutes (issue 17). Here every request waits in one queue ordered by :class:`Pri
 the first request whose limits allow it goes; so
 
 * a button's answer (no group budget, only the token's) never waits behind a group's queue;
-* the hand a player is waiting for goes before boards, lobbies and cards (issue 23);
+* the hand a player is waiting for goes before boards, lobbies and cards (issue 23); a look
+  nobody waits for (a waiting seat's caption after others' moves, a selection 提示's toast
+  already named) goes last, and under load is replaced by the seat's next look unsent;
 * what a group is owed (results, the draw, deadlines) never waits behind a refresh: a
   refresh may use only part of a group's minute (:data:`GROUP_SHARE`), so an announcement
   always finds room;
@@ -51,6 +53,7 @@ class Priority(IntEnum):
     OWED = 2  # results and decisions, the draw and pairings, deadlines and clocks (the outbox)
     REPLY = 3  # an answer to a person's command
     REFRESH = 4  # a card, board, lobby or standings brought up to date: derived from state
+    GLANCE = 5  # a private look nobody waits for (others' moves, a selection a toast named)
 
 
 PRIORITY: contextvars.ContextVar[Priority | None] = contextvars.ContextVar("request_priority", default=None)
@@ -79,6 +82,7 @@ GROUP_SHARE = {
     Priority.OWED: GROUP_LIMIT,
     Priority.REPLY: GROUP_LIMIT - 2,
     Priority.REFRESH: GROUP_LIMIT - 4,
+    Priority.GLANCE: GROUP_LIMIT - 4,
 }
 """How much of a group's minute a request of each priority may use: what is left above a
 refresh's share is for replies and announcements, above a reply's for announcements only.

@@ -157,6 +157,13 @@ class LatestWins:
         box.waiters.append(done)
         return done
 
+    def waiting(self, key: Hashable) -> bool:
+        """Whether an edit of ``key`` is queued or waiting for the rate limiter (not yet sent)."""
+        box = self._boxes.get(key)
+        if box is None:
+            return False
+        return box.send is not None or (box.sending is not None and not box.sending.left)
+
     async def _drain(self, key: Hashable, box: _Mailbox) -> None:
         turn_since: float | None = None
         try:

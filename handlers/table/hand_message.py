@@ -30,6 +30,7 @@ from engine.observation import Observation
 from handlers.platform.context import Services
 from handlers.platform.edits import not_modified
 from handlers.platform.locales import seat_preferences
+from handlers.platform.scheduler import Priority, at_priority, priority_limiter
 from handlers.platform.sender import sent
 from handlers.table import timers
 from handlers.table.keyboards import (
@@ -135,7 +136,7 @@ async def refresh_hand(bot: ExtBot[None], services: Services, table: LiveTable, 
 
 
 async def post_hand(
-    bot: ExtBot[None], services: Services, table: LiveTable, seat: int
+    bot: ExtBot[None], services: Services, table: LiveTable, seat: int, *, glance: bool | None = None
 ) -> asyncio.Future[None]:
     """Compose one seat's hand message now (table lock held); the returned future is its delivery.
 
@@ -143,6 +144,12 @@ async def post_hand(
     the first deal, at a new deal or when the old one is lost; otherwise the cheapest edit),
     so the caller releases the lock before any request waits for the rate limiter. A look
     that would change nothing is not sent.
+
+    The look waits at the scheduler's HAND priority when the player is waiting for it (see
+    :func:`_awaited`; ``glance=False``: the player's own selection press, which only the
+    keyboard answers); otherwise, or with ``glance=True`` (the press's answer already said
+    what changed, as 提示's toast does), at GLANCE: sent at once while the token has room,
+    and under load replaced by the seat's next look before it leaves, one request saved.
     """
     state = table.seats[seat]
     user_id = state.record.user_id
@@ -175,10 +182,29 @@ async def post_hand(
         state.needs_new_message = True
     elif (look.hand_key, caption, look.markup) == (state.shown_hand, state.shown_caption, state.shown_markup):
         return sent()
+    awaited = _awaited(state, look) if glance is None else not glance
     _remember(state, look)
     _prefetch(services, state, look)
-    return services.sender.submit(
-        ("hand", table.id, seat), partial(_deliver, bot, services, table, state, look)
+    key = ("hand", table.id, seat)
+    waiting = services.sender.waiting(key)  # an older look still queued: it gives way to this one
+    with at_priority(Priority.HAND if awaited else Priority.GLANCE):
+        delivery = services.sender.submit(key, partial(_deliver, bot, services, table, state, look))
+    if awaited and waiting:
+        limiter = priority_limiter(bot.rate_limiter)
+        if limiter is not None:  # the older look's turn is taken by this one: at this one's priority
+            limiter.promote(user_id, Priority.HAND)
+    return delivery
+
+
+def _awaited(state: SeatState, look: _Look) -> bool:
+    """Is the player waiting for this look? A new message, a changed hand (their own play, an
+    exchange), their turn or their duty: yes. Others' moves on a waiting seat's caption: no."""
+    obs = look.obs
+    return (
+        state.needs_new_message
+        or state.lost_message
+        or look.hand_key != state.shown_hand
+        or (obs.seat is not None and obs.seat in obs.to_act)
     )
 
 

@@ -9,7 +9,9 @@ Telegram), so presses are judged by what they mean, not by which revision they c
 - selection presses (a card, 清空, 提示) apply to the current selection; a card button
   names the count of copies it selects, so repeated taps of one button agree;
 - 出牌 carries a digest of the selection its label named and plays only that: if the
-  selection or the table changed since, a quiet toast gives the new label instead;
+  selection or the table changed since, a quiet toast gives the new label instead; but 提示
+  names its suggestion in its answer, so 出牌 on the keyboard 提示 was pressed on plays what
+  that toast named (under load the keyboard that shows it may come later, or not at all);
 - 进贡 / 还贡 are checked against the seat's own pending duty (after a 双下 both winners
   return at once), 不出 and a reading choice need the current match version;
 - engine refusals become localized alerts.
@@ -53,6 +55,7 @@ from handlers.table.service.selection import (
 from handlers.table.service.tables import LiveTable, Policy, SeatState, TableError
 from handlers.table.service.texts import _, cannot_beat, error_text
 from handlers.table.service.tribute import EXCHANGE_OPS, exchange_action
+from render.words import describe_play
 from storage import StorageUnavailable
 
 log = logging.getLogger(__name__)
@@ -137,7 +140,9 @@ async def _handle(
     if isinstance(action, Refusal):
         return alert(query, action.text or error_text(action.code, locale))
     if action is None:
-        return _accepted(query, await post_hand(context.bot, context.services, table, state.record.seat))
+        return _accepted(
+            query, await post_hand(context.bot, context.services, table, state.record.seat, glance=False)
+        )
     return await _act(query, context, table, state, action, locale)
 
 
@@ -161,6 +166,9 @@ def _action(table: LiveTable, state: SeatState, press: Press, locale: str) -> Ac
         return PlayCards(state.readings[press.arg])
     if press.op is not Op.PLAY:
         return Refusal("bad_button")
+    if _named_by_hint(table, state, press):
+        assert state.hint_play is not None
+        return PlayCards(state.hint_play)
     if press.version != table.version or press.check != digest(state.selection):
         return Refusal("changed", quiet=True)
     if not state.selection:
@@ -180,6 +188,17 @@ def _action(table: LiveTable, state: SeatState, press: Press, locale: str) -> Ac
         return PlayCards(found[0])
     state.readings = tuple(found)  # 逢人配: the player picks the reading
     return None
+
+
+def _named_by_hint(table: LiveTable, state: SeatState, press: Press) -> bool:
+    """A 出牌 pressed on the keyboard 提示 was pressed on, the hint's cards still selected
+    and nothing played since: the hint's toast named the play, so it is what the press means."""
+    return (
+        state.hint_play is not None
+        and press.version == table.version
+        and press.check == state.hint_keyboard
+        and state.selection == select_play(state.hint_play)
+    )
 
 
 LAG_GRACE = 3.0
@@ -211,7 +230,7 @@ async def _quietly(query: CallbackQuery, text: str, delivery: Delivery) -> None:
 
 
 async def _refresh(context: Context, table: LiveTable, state: SeatState) -> Delivery:
-    return await post_hand(context.bot, context.services, table, state.record.seat)
+    return await post_hand(context.bot, context.services, table, state.record.seat, glance=False)
 
 
 def _changed_text(table: LiveTable, state: SeatState, locale: str) -> str:
@@ -267,10 +286,13 @@ async def _select(
         refusal = _hint(table, state, context.services.tables.policy)
         if refusal is not None:
             return refuse(query, refusal, locale)
-        if state.hint_pass:  # a toast, not an alert: the play button now reads 不出
-            toast = _pass_hint_text(state, locale)
-            return _quietly(query, toast, await post_hand(context.bot, context.services, table, seat))
-    return _accepted(query, await post_hand(context.bot, context.services, table, seat))
+        state.hint_keyboard = press.check
+        # The toast names the suggestion: the keyboard showing it is a glance (issue 23)
+        toast = _pass_hint_text(state, locale) if state.hint_pass else _play_hint_text(state, locale)
+        return _quietly(
+            query, toast, await post_hand(context.bot, context.services, table, seat, glance=True)
+        )
+    return _accepted(query, await post_hand(context.bot, context.services, table, seat, glance=False))
 
 
 def _hint(table: LiveTable, state: SeatState, policy: Policy) -> str | None:
@@ -316,6 +338,13 @@ def _preferred(table: LiveTable, obs: Observation, policy: Policy) -> Play | Pas
     if isinstance(action, PlayCards):
         return action.play
     return action if isinstance(action, Pass) else None
+
+
+def _play_hint_text(state: SeatState, locale: str) -> str:
+    """The toast of a 提示 that suggests a play: the play, and that 出牌 plays it."""
+    assert state.hint_play is not None and state.hints is not None
+    play = describe_play(state.hint_play, state.hints.level, locale)
+    return _("Hint: {play}. Tap Play to play it, or Hint again for another", locale, play=play)
 
 
 def _pass_hint_text(state: SeatState, locale: str) -> str:

@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 
 from handlers.platform.context import Services
+from handlers.platform.scheduler import PRIORITY, Priority
 from handlers.table.hand_message import post_hand
 from handlers.table.service.settings import rules_from_args
 from handlers.table.service.tables import LiveTable, TableService
@@ -30,6 +31,8 @@ class SlowBot:
     gate: asyncio.Event = field(default_factory=asyncio.Event)
     calls: list[tuple[str, int]] = field(default_factory=list)
     captions: list[str] = field(default_factory=list)
+    rate_limiter: None = None  # as an ExtBot built without one
+    priorities: list[Priority | None] = field(default_factory=list)  # of the caption edits
 
     async def send_photo(self, chat_id: int, photo: bytes, *, caption: str, **_: Any) -> SentMessage:
         await self.gate.wait()
@@ -43,6 +46,7 @@ class SlowBot:
 
     async def edit_message_caption(self, *, chat_id: int, message_id: int, **_: Any) -> bool:
         self.calls.append(("editMessageCaption", message_id))
+        self.priorities.append(PRIORITY.get())
         return True
 
     async def edit_message_media(self, media: Any, *, chat_id: int, message_id: int, **_: Any) -> bool:
@@ -89,3 +93,38 @@ async def test_a_new_hand_message_is_sent_after_the_table_lock_is_released(
         table.seats[0].note = "later"
         await (await post_hand(bot, services, table, 0))  # type: ignore[arg-type]
     assert bot.calls[1:] == [("editMessageCaption", message_id)]
+
+
+async def test_a_look_waits_at_hand_priority_only_when_the_player_waits_for_it(tmp_path: Path) -> None:
+    """Issue 23: the seat to act (or whose hand changed) at HAND; a waiting seat's caption, and
+    a selection 提示's toast already named, at GLANCE (last, and replaced unsent under load)."""
+    db = await Database.open(tmp_path / "p.db")
+    tables = TableService(db, new_seed=lambda: 4)
+    preset, rules = rules_from_args(["wechat-6-deals"])
+    table = await tables.create(chat_id=-1, creator_id=1, preset=preset, rules=rules)
+    for seat in (0, 1):
+        await tables.take_seat(table, seat=seat, user_id=100 + seat, name=f"H{seat}", locale=None)
+    for seat in (2, 3):
+        await tables.add_ai(table, seat=seat, name=f"AI{seat}")
+    await tables.start(table)
+    renderer = ThreadPoolExecutor(max_workers=1)
+    services = Services(db=db, tables=tables, board=None, bot_username="bot", renderer=renderer)  # type: ignore[arg-type]
+    bot = SlowBot()
+    bot.gate.set()
+    try:
+        assert table.match is not None
+        [to_act] = table.match.to_act
+        assert to_act in (0, 1)  # seed 4: a human leads, the other human waits
+        waiting = 1 - to_act
+        for seat in (0, 1):
+            async with table.lock:
+                await (await post_hand(bot, services, table, seat))  # type: ignore[arg-type]
+        for seat, glance in ((waiting, None), (to_act, None), (to_act, True), (waiting, False)):
+            async with table.lock:
+                table.seats[seat].note = f"{seat} {glance}"
+                await (await post_hand(bot, services, table, seat, glance=glance))  # type: ignore[arg-type]
+        # the waiting seat's own selection press (glance=False) is awaited: only its keyboard answers
+        assert bot.priorities == [Priority.GLANCE, Priority.HAND, Priority.GLANCE, Priority.HAND]
+    finally:
+        renderer.shutdown()
+        await db.close()

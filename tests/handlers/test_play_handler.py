@@ -15,7 +15,7 @@ import pytest
 from engine.actions import PlayCards
 from engine.cards import Card, Rank
 from engine.match import observe
-from handlers.table.play import Refusal, _action, _handle
+from handlers.table.play import Refusal, _action, _handle, _hint, _play_hint_text
 from handlers.table.service.callback_data import Area, Op, Press
 from handlers.table.service.selection import digest
 from handlers.table.service.settings import rules_from_args
@@ -145,3 +145,23 @@ async def test_wildcard_selection_asks_for_a_reading(table) -> None:
     assert _action(live, state, _press(live, seat, Op.PLAY), "zh") is None
     assert len(state.readings) >= 2
     assert {p.kind.value for p in state.readings} == {"full_house"}
+
+
+async def test_play_on_the_keyboard_hint_was_pressed_on_plays_what_its_toast_named(table) -> None:
+    """Issue 23: 提示 names its suggestion in its answer and its keyboard may come later (a
+    glance): 出牌 on the keyboard the player pressed 提示 on plays that suggestion, and only
+    while the hint's cards are still the selection."""
+    live, service = table
+    seat = live.match.to_act[0]
+    state = live.seats[seat]
+    before_hint = _press(live, seat, Op.PLAY)  # the keyboard the player sees: nothing selected
+    assert _hint(live, state, service.policy) is None
+    state.hint_keyboard = before_hint.check
+    assert state.hint_play is not None
+    toast = _play_hint_text(state, "zh")
+    assert toast.startswith("提示：") and "点「出牌」打出" in toast and "不出" not in toast
+    assert _action(live, state, before_hint, "zh") == PlayCards(state.hint_play)
+    other = next(card for card in live.match.hand(seat) if state.selection[card] == 0)
+    state.selection = state.selection + Counter({other: 1})  # a card picked since: not the hint
+    refusal = _action(live, state, before_hint, "zh")
+    assert isinstance(refusal, Refusal) and refusal.quiet

@@ -7,7 +7,9 @@ import contextvars
 
 from telegram.ext import AIORateLimiter
 
+from handlers.platform.scheduler import Priority, PriorityLimiter, at_priority
 from handlers.platform.sender import LatestWins, Send, TrackingLimiter
+from tests.handlers.test_scheduler import Clock, advance, recorder, settle
 
 press: contextvars.ContextVar[str] = contextvars.ContextVar("press", default="")
 
@@ -136,3 +138,45 @@ async def test_a_message_updated_faster_than_the_limiter_keeps_its_place_in_the_
     await sender.join()
     assert [name for name in sent if name.startswith("m")][-1] == "m39"
     await tracking.shutdown()
+
+
+async def test_a_glance_waiting_for_the_token_gives_its_turn_to_the_look_the_player_awaits() -> None:
+    """Issue 23: a look nobody waits for (GLANCE) queues last; when the seat's awaited look
+    supersedes it, promoting the chat sends the new look at HAND, before a board's refresh,
+    and the glance never goes: one request instead of two."""
+    clock = Clock()
+    scheduler = PriorityLimiter(token_limit=1, clock=clock)
+    tracking = TrackingLimiter(scheduler)
+    sender, sent = LatestWins(), []
+
+    def edit(name: str, chat_id: int) -> Send:
+        async def send() -> None:
+            await tracking.process_request(
+                recorder(sent, name), (), {}, "editMessageCaption", {"chat_id": chat_id}, None
+            )
+
+        return send
+
+    await scheduler.process_request(
+        recorder(sent, "first"), (), {}, "editMessageCaption", {"chat_id": 1}, None
+    )
+    with at_priority(Priority.REFRESH):
+        board = asyncio.create_task(
+            scheduler.process_request(
+                recorder(sent, "board"), (), {}, "editMessageText", {"chat_id": -5}, None
+            )
+        )
+    with at_priority(Priority.GLANCE):
+        glance = sender.submit("hand", edit("glance", 7))
+    await settle()
+    assert sender.waiting("hand")
+    with at_priority(Priority.HAND):
+        awaited = sender.submit("hand", edit("awaited", 7))
+    scheduler.promote(7, Priority.HAND)
+    await advance(scheduler, clock, 1.0)
+    await asyncio.gather(glance, awaited)
+    assert sent == ["first", "awaited"]
+    await advance(scheduler, clock, 1.0)
+    await board
+    assert sent == ["first", "awaited", "board"] and not sender.waiting("hand")
+    await sender.join()

@@ -90,6 +90,7 @@ class SeatState:
     hint_play: Play | None = None  # the reading 提示 chose, played as is if the selection is unchanged
     hint_pass: bool = False  # 提示 suggested 不出: the play button reads 不出 until a card is picked
     hints: Hints | None = None  # the suggestions 提示 cycles through
+    hint_keyboard: int | None = None  # the selection digest of the keyboard 提示 was pressed on
     readings: tuple[Play, ...] = ()  # several readings of the selection: the player picks one
     held: tuple[int, tuple[Card, ...]] | None = None  # (deal, hand) the seat's buttons were last made for
     held_since: int = 0  # the match version since which the seat holds that hand
@@ -134,6 +135,7 @@ class SeatState:
         self.hint_index = 0
         self.hint_play = None
         self.hint_pass = False
+        self.hint_keyboard = None
         self.readings = ()
 
 
