@@ -97,7 +97,7 @@ from emulator.client import (  # noqa: E402
     callback_ops,
     polling,
 )
-from handlers.platform.scheduler import PRIORITY, Priority  # noqa: E402
+from handlers.platform.scheduler import PRIORITY, TOKEN_LIMIT, Priority, counts_in_chat  # noqa: E402
 from handlers.platform.sender import FLIGHT, DelegatingLimiter  # noqa: E402
 
 TOKEN = "424242:BENCH"
@@ -845,6 +845,32 @@ def figures(handlings: list[Handling]) -> dict[str, list[float]]:
     return out
 
 
+def token_demand(
+    presses: list[Handling], recorder: Recorder, run: dict[str, Any], users: dict[str, Any]
+) -> tuple[float, float]:
+    """Messages a second per playing table that the token had to send (sends and edits, which
+    Telegram counts against its ~30 a second), without and with the glances (which yield)."""
+    calls = [c for h in presses for c in h.calls] + recorder.background
+    sent = [c for c in calls if c.issued is not None and counts_in_chat(c.endpoint)]
+    tables = max(int(users.get("tables_ready") or run["playing"].get("tables") or 1), 1)
+    per_table = tables * max(run["wall"], 1e-9)
+    awaited = sum(c.awaited for c in sent)
+    return awaited / per_table, len(sent) / per_table
+
+
+def print_capacity(
+    presses: list[Handling], recorder: Recorder, run: dict[str, Any], users: dict[str, Any]
+) -> None:
+    awaited, everything = token_demand(presses, recorder, run, users)
+    fills = TOKEN_LIMIT / awaited if awaited else float("inf")
+    print(
+        f"token demand per playing table: {awaited:.3f} messages/s that players wait for "
+        f"({everything:.3f} with glances, which yield); the token's {TOKEN_LIMIT}/s fills at about "
+        f"{fills:.0f} such tables (capacity: the most tables at which a press's edit still goes within "
+        "2 s p99 — compare the figures above)"
+    )
+
+
 def render_caches() -> str:
     from render import faces, hand
 
@@ -950,6 +976,7 @@ def report(args: argparse.Namespace, recorder: Recorder, run: dict[str, Any]) ->
         f"background calls (group board, clocks): {len(recorder.background)}, limiter wait p50 "
         f"{percentile(waits, 50):.0f} ms, p99 {percentile(waits, 99):.0f} ms"
     )
+    print_capacity(presses, recorder, run, users)
     n_presses = max(len(presses), 1)
     rss_per_table = (memory.peak_rss - memory.baseline_rss) / resident
     print(
@@ -999,6 +1026,7 @@ def report(args: argparse.Namespace, recorder: Recorder, run: dict[str, Any]) ->
         "rate_limiter": not args.no_rate_limiter,
         "max_tables": args.max_tables,
         "tables_refused": users.get("tables_refused"),
+        "token_demand_per_table": round(token_demand(presses, recorder, run, users)[0], 4),
         "tables_finished": users.get("tables_finished"),
         "presses": len(overall["excl"]),
         "p50_ms_bot_only": round(percentile(overall["own"], 50), 2),
