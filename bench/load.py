@@ -943,11 +943,11 @@ def report(args: argparse.Namespace, recorder: Recorder, run: dict[str, Any]) ->
     print()
     print("API calls per press, by method (withdrawn: superseded while queued at the limiter, never sent)")
     for kind in sorted({h.kind for h in presses}):
-        of_kind = [h for h in presses if h.kind == kind]
+        pressed = [h for h in presses if h.kind == kind]
         methods = Counter(
-            c.endpoint if c.issued is not None else "withdrawn" for h in of_kind for c in h.calls
+            c.endpoint if c.issued is not None else "withdrawn" for h in pressed for c in h.calls
         )
-        shares = ", ".join(f"{name} {count / len(of_kind):.2f}" for name, count in methods.most_common())
+        shares = ", ".join(f"{name} {count / len(pressed):.2f}" for name, count in methods.most_common())
         print(f"  {kind:<14}{shares}")
     trips = [
         (c.done - c.issued) * 1000
