@@ -17,7 +17,7 @@ from telegram.error import TelegramError
 from telegram.ext import ExtBot, JobQueue
 
 from engine.actions import Phase
-from engine.ai import timeout_action
+from engine.players.easy import timeout_action
 from handlers.platform.context import Context, Services
 from handlers.platform.locales import seat_locale
 from handlers.table import timers

@@ -14,7 +14,7 @@ from telegram.constants import ChatMemberStatus, ParseMode
 from telegram.error import BadRequest, TelegramError
 
 from engine.names import clean_name
-from engine.policies import next_difficulty
+from engine.players.policies import next_difficulty
 from engine.rules import PRESETS
 from handlers.platform.context import Context
 from handlers.platform.edits import not_modified

@@ -32,7 +32,7 @@ from engine.cards import CARDS
 from engine.classify import classify
 from engine.errors import EngineError, IllegalAction, InvalidCards, NotYourTurn
 from engine.observation import Observation
-from engine.planner import ranked_plays
+from engine.players.planner import ranked_plays
 from engine.plays import Play
 from engine.rules import WildcardDeclaration
 from handlers.platform.context import Context

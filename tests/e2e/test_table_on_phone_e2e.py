@@ -20,7 +20,7 @@ from emulator.client import BotMessage, Chat, Emulator, Telegram, User, wait_for
 from engine.actions import Action, Pass, Passed
 from engine.match import Match, action_from_json, observe
 from engine.observation import Observation
-from engine.policies import seeded
+from engine.players.policies import seeded
 from engine.rules import Rules
 from handlers.table.service.counter import cards_out
 from handlers.table.service.selection import can_beat

@@ -16,9 +16,9 @@ import pytest
 from telegram.error import BadRequest
 
 from engine.actions import DealEnded, DealStarted, Event, Passed, Played, TributeGiven, TrickWon
-from engine.ai import choose_action, timeout_action
 from engine.cards import CARDS, Rank
 from engine.match import Match, observe
+from engine.players.easy import choose_action, timeout_action
 from engine.rules import Rules
 from handlers.table.board import GROUP_LIMIT, BoardPublisher, ChatBudget, split_tricks
 from handlers.table.service.settings import rules_from_args

@@ -12,9 +12,9 @@ from collections.abc import Callable
 import pytest
 
 from engine.actions import DealEnded, Event, MatchEnded
-from engine.ai import choose_action
 from engine.match import Match, observe
 from engine.names import clean_name
+from engine.players.easy import choose_action
 from engine.rules import Rules
 from handlers.table.service.results import public_tributes
 from handlers.table.service.settings import SettingProblem, rules_from_args

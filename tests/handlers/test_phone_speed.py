@@ -20,8 +20,8 @@ import pytest
 from telegram import InlineKeyboardMarkup
 
 from engine.actions import Phase, PlayCards, ReturnTribute
-from engine.ai import choose_action
 from engine.cards import CARDS, Card
+from engine.players.easy import choose_action
 from engine.plays import PlayKind
 from engine.rules import Rules
 from handlers.platform.context import Services

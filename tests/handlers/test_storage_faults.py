@@ -16,8 +16,8 @@ from types import SimpleNamespace
 import pytest
 
 from engine.actions import PlayCards
-from engine.ai import timeout_action
 from engine.match import observe
+from engine.players.easy import timeout_action
 from handlers.table.play import on_hand_press
 from handlers.table.service.callback_data import Area, Op, Press
 from handlers.table.service.selection import digest, select_play

@@ -8,8 +8,8 @@ from typing import Any
 
 import pytest
 
-from engine.ai import timeout_action
 from engine.match import observe
+from engine.players.easy import timeout_action
 from handlers.table import flow, timers
 from handlers.table.service.settings import rules_from_args
 from handlers.table.service.tables import TableService

@@ -4,7 +4,7 @@ match's summary shows the points it was decided by."""
 from __future__ import annotations
 
 from engine.match import Match, observe
-from engine.policies import seeded
+from engine.players.policies import seeded
 from engine.rules import Rules
 from handlers.table.service.results import match_summary_view
 from render import hand, results

@@ -19,13 +19,13 @@ from dataclasses import dataclass, field, replace
 from enum import Enum
 
 from engine.actions import Action, DealStarted, Event, GiveTribute, Pass, Phase, TimeExpired
-from engine.ai import timeout_action
 from engine.cards import Card
 from engine.errors import EngineError
 from engine.match import Match, action_from_json, action_to_json, observe
 from engine.observation import Observation
+from engine.players.easy import timeout_action
+from engine.players.policies import DEFAULT, DIFFICULTIES, MASTER, seeded
 from engine.plays import Play
-from engine.policies import DEFAULT, DIFFICULTIES, MASTER, seeded
 from engine.rules import Rules
 from handlers.table.service.selection import Hints, can_beat
 from storage import (

@@ -2,7 +2,7 @@
 
 ``../shared/NJUPT_PROTOCOL.md`` summarises the platform's manual. Everything here turns
 engine values into the platform's JSON and back, with no I/O, so the WebSocket layer
-(:mod:`engine.njupt.server`) only moves these dicts:
+(:mod:`tools.njupt.server`) only moves these dicts:
 
 - a card is ``"S5"``, ``"HT"``; jokers are ``"SB"`` (小王) and ``"HR"`` (大王);
 - an action is ``[type, rank, cards]``, e.g. ``["Pair", "4", ["H4", "C4"]]``; PASS is

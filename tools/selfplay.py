@@ -1,6 +1,6 @@
 """Self-play with seeded random agents: a smoke test of the whole engine and its speed.
 
-``python -m engine selfplay --deals N --seed S --preset NAME`` plays N complete deals
+``python -m tools selfplay --deals N --seed S --preset NAME`` plays N complete deals
 (starting new matches as matches end) and prints one JSON line of figures.
 
 Timed presets only end by their clock (002-A's levels cycle past A forever), so self-play
@@ -164,7 +164,7 @@ def _new_match(
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m engine selfplay", description=__doc__)
+    parser = argparse.ArgumentParser(prog="python -m tools selfplay", description=__doc__)
     parser.add_argument("--deals", type=int, default=100)
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--preset", default="default", choices=sorted(PRESETS))

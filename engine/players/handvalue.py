@@ -13,7 +13,7 @@ nearly always does, below ``0`` for bombs, which take control back when needed:
 - wildcards (逢人配) go where they save the most: filling a run's gap, lifting a single
   to a pair or a triple to a bomb, lengthening a bomb, or kept as level cards.
 
-The weights are tuned by the arena (:mod:`engine.arena`): against ``greedy`` and
+The weights are tuned by the arena (:mod:`tools.arena`): against ``greedy`` and
 ``easy`` over duplicate deals. They are constants of this module, not settings.
 """
 

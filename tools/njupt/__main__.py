@@ -1,4 +1,4 @@
-"""``python -m engine.njupt --port 23456 --seats ext,ai,ext,ai --deals N [--preset NAME] [--seed S]``
+"""``python -m tools.njupt --port 23456 --seats ext,ai,ext,ai --deals N [--preset NAME] [--seed S]``
 
 Serves one run of the competition protocol and prints one JSON result line on stdout;
 the log (seats taken, protocol errors, drops) goes to stderr. The exit status is 1 when
@@ -15,9 +15,9 @@ import random
 import sys
 from collections.abc import Sequence
 
-from engine.njupt.referee import PLATFORM_DRAW_AFTER_RESETS, PLATFORM_RULES, SEAT_POLICIES, Referee
-from engine.njupt.server import EXT, MAX_INVALID, MAX_SIZE, MAX_TIMEOUTS, START_DELAY, TIMEOUT, ProtocolServer
 from engine.rules import PRESETS, Rules
+from tools.njupt.referee import PLATFORM_DRAW_AFTER_RESETS, PLATFORM_RULES, SEAT_POLICIES, Referee
+from tools.njupt.server import EXT, MAX_INVALID, MAX_SIZE, MAX_TIMEOUTS, START_DELAY, TIMEOUT, ProtocolServer
 
 PLATFORM = "njupt"
 """The default preset: the offline platform's rules (see ``PLATFORM_RULES``)."""
@@ -32,7 +32,7 @@ def _seats(text: str) -> list[str]:
 
 
 def parse_args(argv: Sequence[str]) -> argparse.Namespace:
-    parser = argparse.ArgumentParser(prog="python -m engine.njupt", description=__doc__.split("\n\n")[1])
+    parser = argparse.ArgumentParser(prog="python -m tools.njupt", description=__doc__.split("\n\n")[1])
     parser.add_argument("--host", default="127.0.0.1", help="address to listen on (0.0.0.0: every interface)")
     parser.add_argument("--port", type=int, default=23456, help="0 picks a free port (logged)")
     parser.add_argument(

@@ -1,5 +1,5 @@
 """Timing of :func:`legal_plays`, the 简单 AI's and the 标准 planner's ``choose_action``
-on full 27-card hands (``python -m engine bench``).
+on full 27-card hands (``python -m tools bench``).
 
 Hands are dealt from a seeded RNG with exactly 0, 1 and 2 wildcards, because
 wildcards multiply the number of plays. Each hand is timed leading and following a
@@ -19,12 +19,12 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 
-from engine import planner
-from engine.ai import choose_action
 from engine.cards import SUITS, Card, Rank, full_deck, parse_rank
 from engine.match import Match, observe
 from engine.moves import legal_plays
 from engine.observation import Observation
+from engine.players import planner
+from engine.players.easy import choose_action
 from engine.plays import Play
 from engine.rules import Rules
 
@@ -148,7 +148,7 @@ def measure_planner(hands: int, wildcards: int, level: Rank, seed: int, repeat: 
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Print median / p99 ms for leading and following, per wildcard count and section."""
-    parser = argparse.ArgumentParser(prog="python -m engine bench", description=__doc__)
+    parser = argparse.ArgumentParser(prog="python -m tools bench", description=__doc__)
     parser.add_argument("--hands", type=int, default=200, help="hands per wildcard count")
     parser.add_argument("--level", default="2", help="level rank (2..A)")
     parser.add_argument("--seed", type=int, default=1)

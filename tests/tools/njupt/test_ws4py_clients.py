@@ -14,8 +14,8 @@ from typing import Any
 
 import pytest
 
-from engine.njupt.referee import PLATFORM_DRAW_AFTER_RESETS, PLATFORM_RULES, Referee
-from engine.njupt.server import ProtocolServer
+from tools.njupt.referee import PLATFORM_DRAW_AFTER_RESETS, PLATFORM_RULES, Referee
+from tools.njupt.server import ProtocolServer
 
 threadedclient = pytest.importorskip("ws4py.client.threadedclient")
 

@@ -1,4 +1,4 @@
-"""Duplicate-deal arena: ``python -m engine.arena --a normal --b greedy --deals 400 --seed 1``.
+"""Duplicate-deal arena: ``python -m tools.arena --a normal --b greedy --deals 400 --seed 1``.
 
 Card luck is cancelled as in duplicate bridge: every shuffle is played twice, the
 second time with the two policies' seats swapped, so each policy holds both sides'
@@ -27,7 +27,7 @@ from typing import Any
 from engine.actions import DealEnded
 from engine.cards import Card, full_deck
 from engine.match import CARDS_PER_SEAT, Match, observe
-from engine.policies import POLICIES
+from engine.players.policies import POLICIES
 from engine.rules import PRESETS, Rules
 
 
@@ -160,7 +160,7 @@ def report(figures: Mapping[str, Any]) -> str:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m engine.arena", description=__doc__)
+    parser = argparse.ArgumentParser(prog="python -m tools.arena", description=__doc__)
     parser.add_argument("--a", required=True, choices=sorted(POLICIES))
     parser.add_argument("--b", required=True, choices=sorted(POLICIES))
     parser.add_argument("--deals", type=int, default=200, help="shuffles; each is played twice")

@@ -12,9 +12,9 @@ from engine.actions import GiveTribute, Pass, PlayCards, ReturnTribute
 from engine.cards import BIG_JOKER, SMALL_JOKER, Card, Rank, full_deck, parse_cards, parse_rank
 from engine.classify import classify
 from engine.moves import legal_plays
-from engine.njupt import protocol
-from engine.njupt.protocol import ProtocolError, action_play, legal_actions, parse_answer, play_action
 from engine.plays import Play, PlayKind
+from tools.njupt import protocol
+from tools.njupt.protocol import ProtocolError, action_play, legal_actions, parse_answer, play_action
 
 
 def reading(cards: str, level: str, kind: PlayKind, rank: int | None = None) -> Play:

@@ -1,7 +1,7 @@
 """The WebSocket side of the protocol server: seats, sending, asking and validating answers.
 
 Thin on purpose: what to send and what an answer means come from
-:class:`~engine.njupt.referee.Referee` and :mod:`engine.njupt.protocol`; this module
+:class:`~tools.njupt.referee.Referee` and :mod:`tools.njupt.protocol`; this module
 moves JSON between them and the clients.
 
 - Clients connect to ``ws://HOST:PORT/game/{user_info}``; the first connections take the
@@ -40,10 +40,10 @@ from websockets.http11 import Response
 
 from engine.actions import Action
 from engine.errors import EngineError
-from engine.njupt import protocol
-from engine.njupt.referee import Notice, Referee, Request
+from tools.njupt import protocol
+from tools.njupt.referee import Notice, Referee, Request
 
-log = logging.getLogger("engine.njupt")
+log = logging.getLogger("tools.njupt")
 
 EXT = "ext"
 PATH_PREFIX = "/game/"

@@ -23,12 +23,12 @@ from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed, InvalidStatus
 
 from engine.actions import Action
-from engine.njupt.referee import PLATFORM_DRAW_AFTER_RESETS, PLATFORM_RULES, SEAT_POLICIES, Referee
-from engine.njupt.server import MAX_SIZE, ProtocolServer
 from engine.observation import Observation
-from engine.policies import POLICIES
+from engine.players.policies import POLICIES
 from engine.rules import Rules
-from tests.engine.njupt.seat_model import SeatModel
+from tests.tools.njupt.seat_model import SeatModel
+from tools.njupt.referee import PLATFORM_DRAW_AFTER_RESETS, PLATFORM_RULES, SEAT_POLICIES, Referee
+from tools.njupt.server import MAX_SIZE, ProtocolServer
 
 TIMEOUT = 60
 
@@ -271,7 +271,7 @@ async def test_other_paths_are_refused_and_a_full_table_closes_newcomers() -> No
 
 
 async def test_the_command_line_serves_a_run_and_prints_one_json_line() -> None:
-    command = [sys.executable, "-m", "engine.njupt", "--port", "0", "--seats", "ext,easy,random,ai"]
+    command = [sys.executable, "-m", "tools.njupt", "--port", "0", "--seats", "ext,easy,random,ai"]
     process = await asyncio.create_subprocess_exec(
         *command, "--deals", "2", "--seed", "3", stdout=subprocess.PIPE, stderr=subprocess.PIPE
     )

@@ -9,10 +9,10 @@ import pytest
 
 from engine.actions import ChooseSeat, Pass
 from engine.cards import Rank, card_order, parse_rank
-from engine.njupt.protocol import parse_card
-from engine.njupt.referee import PLATFORM_DRAW_AFTER_RESETS, PLATFORM_RULES, Referee
 from engine.rules import EqualTribute, ReturnPick, Rules
-from tests.engine.njupt.seat_model import SeatModel
+from tests.tools.njupt.seat_model import SeatModel
+from tools.njupt.protocol import parse_card
+from tools.njupt.referee import PLATFORM_DRAW_AFTER_RESETS, PLATFORM_RULES, Referee
 
 
 def run(referee: Referee, models: list[SeatModel], policies: tuple[str, ...]) -> None:

@@ -40,11 +40,11 @@ from engine.actions import (
 )
 from engine.cards import Card, Rank
 from engine.match import Match, observe
-from engine.njupt import protocol
-from engine.njupt.protocol import Message, ProtocolAction
+from engine.players.policies import DEFAULT, POLICIES, Policy
 from engine.plays import Play
-from engine.policies import DEFAULT, POLICIES, Policy
 from engine.rules import AFailureCount, APass, CountVisibility, Rules
+from tools.njupt import protocol
+from tools.njupt.protocol import Message, ProtocolAction
 
 PLATFORM_RULES: Final = Rules(
     a_pass=APass.DOUBLE_DOWN,
@@ -59,7 +59,7 @@ level rank (the manual's example), and every seat's card count is public (``publ
 
 SEAT_POLICIES: Final[dict[str, Policy]] = {"ai": POLICIES[DEFAULT], **POLICIES}
 """Our computer players by seat name: ``ai`` is 标准 (the planner, fast enough to be the fallback
-too), the others are :data:`engine.policies.POLICIES` (``normal``, ``master``, ``easy``,
+too), the others are :data:`engine.players.policies.POLICIES` (``normal``, ``master``, ``easy``,
 ``greedy``, ``random``)."""
 
 FALLBACK: Final = "ai"

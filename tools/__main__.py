@@ -1,13 +1,13 @@
-"""Command line: ``python -m engine selfplay …`` or ``python -m engine bench …``."""
+"""Command line: ``python -m tools selfplay …`` or ``python -m tools bench …``."""
 
 from __future__ import annotations
 
 import sys
 from collections.abc import Sequence
 
-from engine import selfplay
+from tools import selfplay
 
-USAGE = "usage: python -m engine {selfplay,bench} [options]"
+USAGE = "usage: python -m tools {selfplay,bench} [options]"
 
 
 def main(argv: Sequence[str]) -> int:
@@ -16,7 +16,7 @@ def main(argv: Sequence[str]) -> int:
         return 2
     if argv[0] == "selfplay":
         return selfplay.main(argv[1:])
-    from engine import bench  # only this subcommand needs the benchmark suite
+    from tools import bench  # only this subcommand needs the benchmark suite
 
     return bench.main(list(argv[1:]))
 

@@ -14,8 +14,8 @@ from collections import Counter
 from typing import Any
 
 from engine.cards import Card
-from engine.njupt.protocol import action_play, parse_card
 from engine.plays import beats
+from tools.njupt.protocol import action_play, parse_card
 
 NOTIFY_STAGES = {
     "beginning",

@@ -3,8 +3,8 @@
 
 A policy sees only its seat's :class:`~engine.observation.Observation`, like a player
 at the table, and draws any chance from the generator it is given, so a run is
-reproducible from its seed. ``easy`` is the casual rule player of :mod:`engine.ai`;
-``normal`` the planning player of :mod:`engine.planner`, which 提示 and 托管 use (托管 uses
+reproducible from its seed. ``easy`` is the casual rule player of :mod:`engine.players.easy`;
+``normal`` the planning player of :mod:`engine.players.planner`, which 提示 and 托管 use (托管 uses
 ``master`` when the table chose it); ``master`` the searching player of
 :mod:`engine.players.master`, which samples the hidden hands from its ``rng``.
 ``greedy`` is the yardstick of issue 12: it never passes when it can play, follows
@@ -18,12 +18,11 @@ import random
 from collections.abc import Callable
 from typing import Final
 
-from engine import ai, planner
 from engine.actions import Action, ChooseSeat, GiveTribute, Pass, Phase, PlayCards, ReturnTribute
 from engine.cards import Card, card_order
 from engine.moves import legal_plays
 from engine.observation import Observation
-from engine.players import master
+from engine.players import easy, master, planner
 from engine.plays import Play, PlayKind
 from engine.rules import Rules
 
@@ -82,12 +81,12 @@ def _indices(play: Play) -> tuple[int, ...]:
 
 
 def easy_policy(obs: Observation, rules: Rules, rng: random.Random) -> Action:
-    """简单: the casual rule player of :mod:`engine.ai` (deterministic)."""
-    return ai.choose_action(obs, rules)
+    """简单: the casual rule player of :mod:`engine.players.easy` (deterministic)."""
+    return easy.choose_action(obs, rules)
 
 
 def normal_policy(obs: Observation, rules: Rules, rng: random.Random) -> Action:
-    """标准: the planning player of :mod:`engine.planner` (deterministic)."""
+    """标准: the planning player of :mod:`engine.players.planner` (deterministic)."""
     return planner.choose_action(obs, rules)
 
 
