@@ -30,6 +30,19 @@ from telegram import (
 from telegram.constants import ChatMemberStatus, ParseMode
 from telegram.error import BadRequest, TelegramError
 
+from app.contest import texts
+from app.contest.args import (
+    ArgProblem,
+    parse_decision,
+    parse_late,
+    parse_new,
+    parse_schedule,
+    parse_signup,
+    parse_table,
+)
+from app.contest.callback_data import BadContestButton, ContestOp, ContestPress
+from app.contest.views import bracket_view, export_csv, export_name, plain, standings_view
+from app.table.texts import _, error_text, escape
 from engine.contest import (
     ContestError,
     Deadline,
@@ -62,22 +75,9 @@ from engine.contest import (
     withdraw,
 )
 from handlers.contest.desk import GROUP, MIRROR_LANE, WECHAT, ContestDesk, card_keyboard
-from handlers.contest.service import texts
-from handlers.contest.service.args import (
-    ArgProblem,
-    parse_decision,
-    parse_late,
-    parse_new,
-    parse_schedule,
-    parse_signup,
-    parse_table,
-)
-from handlers.contest.service.callback_data import BadContestButton, ContestOp, ContestPress
-from handlers.contest.service.views import bracket_view, export_csv, export_name, plain, standings_view
 from handlers.platform.context import Context
 from handlers.platform.locales import reply_locale
 from handlers.table.lobby import display_name, is_group_admin
-from handlers.table.service.texts import _, error_text, escape
 from render.contest import render_bracket, render_standings
 from storage import NotFound, StorageConflict, StoredContest
 
@@ -93,7 +93,7 @@ CAPTION_LIMIT = 1024
 
 def desk_of(context: Context) -> ContestDesk:
     desk = context.services.contests
-    assert desk is not None, "contests are opened in open_services"
+    assert isinstance(desk, ContestDesk), "contests are opened in open_services"
     return desk
 
 

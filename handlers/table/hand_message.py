@@ -23,6 +23,9 @@ from telegram.constants import ParseMode
 from telegram.error import BadRequest, Forbidden, TelegramError
 from telegram.ext import ExtBot
 
+from app.table.selection import can_beat, digest, readings, select_play, selected_cards
+from app.table.tables import Away, LiveTable, SeatState
+from app.table.texts import TurnClockView, hand_caption, selection_line
 from engine.actions import Phase
 from engine.cards import Card
 from engine.errors import EngineError
@@ -40,9 +43,6 @@ from handlers.table.keyboards import (
     readings_keyboard,
     waiting_keyboard,
 )
-from handlers.table.service.selection import can_beat, digest, readings, select_play, selected_cards
-from handlers.table.service.tables import Away, LiveTable, SeatState
-from handlers.table.service.texts import TurnClockView, hand_caption, selection_line
 
 log = logging.getLogger(__name__)
 

@@ -13,6 +13,18 @@ from telegram import CallbackQuery, Chat, InlineKeyboardMarkup, Message, Update,
 from telegram.constants import ChatMemberStatus, ParseMode
 from telegram.error import BadRequest, TelegramError
 
+from app.table.callback_data import Area, BadCallback, Op, Press
+from app.table.settings import SettingProblem, rules_from_args
+from app.table.tables import Away, LiveTable, TableError, TablesFull
+from app.table.texts import (
+    _,
+    back_note,
+    busy_text,
+    error_text,
+    lobby_text,
+    setting_problem_text,
+    welcome_back_text,
+)
 from engine.names import clean_name
 from engine.players.policies import next_difficulty
 from engine.rules import PRESETS
@@ -23,18 +35,6 @@ from handlers.platform.replies import refuse
 from handlers.platform.scheduler import Priority, at_priority
 from handlers.table import flow, timers
 from handlers.table.keyboards import lobby_keyboard, stop_keyboard
-from handlers.table.service.callback_data import Area, BadCallback, Op, Press
-from handlers.table.service.settings import SettingProblem, rules_from_args
-from handlers.table.service.tables import Away, LiveTable, TableError, TablesFull
-from handlers.table.service.texts import (
-    _,
-    back_note,
-    busy_text,
-    error_text,
-    lobby_text,
-    setting_problem_text,
-    welcome_back_text,
-)
 from render.words import seat_name
 from storage import NotFound, StorageUnavailable, TableStatus
 

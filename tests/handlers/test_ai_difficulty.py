@@ -8,15 +8,15 @@ from typing import Any
 
 import pytest
 
+from app.table.callback_data import Op, Press
+from app.table.selection import Hints
+from app.table.settings import rules_from_args
+from app.table.tables import TableError, TableService
 from engine.cards import Rank, parse_cards
 from engine.moves import legal_plays
 from engine.players import easy, planner
 from engine.players.policies import next_difficulty
 from handlers.table.keyboards import lobby_keyboard
-from handlers.table.service.callback_data import Op, Press
-from handlers.table.service.selection import Hints
-from handlers.table.service.settings import rules_from_args
-from handlers.table.service.tables import TableError, TableService
 from storage import Database, StorageConflict
 
 

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import random
 
+from app.table.tables import encode_action
 from engine.match import Match, observe
 from engine.players.easy import choose_action
 from engine.rules import Rules
-from handlers.table.service.tables import encode_action
 from storage import Database, TableStatus
 from tools.selfplay import random_action
 

@@ -10,12 +10,12 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from app.records import views
+from app.records.keeper import RecordKeeper
 from engine.match import Match
 from engine.records import MatchSummary, summarize
 from engine.review import frames, review
 from engine.rules import Rules
-from handlers.records.service import views
-from handlers.records.service.keeper import RecordKeeper
 from render.records import render_review, render_stats_card
 from storage import Database, NotFound
 from storage.records import Figures, PartnerLine, PlayerTotals

@@ -1,12 +1,14 @@
 """The score sheet's words (Chinese first): its message, its buttons' labels and its refusals.
 
-Kept apart from :mod:`handlers.contest.service.texts` so the sheet's strings do not collide
+Kept apart from :mod:`app.contest.texts` so the sheet's strings do not collide
 with the other contest texts being written at the same time. The button labels are part of
 the bot's interface (the e2e tests press them by label): keep them stable.
 """
 
 from __future__ import annotations
 
+from app.contest.texts import pair_label, pair_line, table_label
+from app.table.texts import _, escape, preset_title
 from engine.contest import Contest, ContestMatch
 from engine.contest.lots import DrawSeed
 from engine.contest.seating import first_leader_draw, marker_card_draw
@@ -19,8 +21,6 @@ from engine.contest.sheet import (
     SheetRow,
 )
 from engine.rules import MatchFormat
-from handlers.contest.service.texts import pair_label, pair_line, table_label
-from handlers.table.service.texts import _, escape, preset_title
 from render.words import is_english, rank_text
 
 # ---------------------------------------------------------------- buttons (stable labels)

@@ -12,6 +12,9 @@ import html
 from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass
 
+from app.i18n import translator
+from app.table.counter import CardsOut, cards_out
+from app.table.settings import SettingProblem
 from engine.actions import (
     AntiTribute,
     DealEnded,
@@ -30,9 +33,6 @@ from engine.names import clean_name
 from engine.observation import Observation, TributeView
 from engine.plays import Play
 from engine.rules import PRESETS, CountVisibility, MatchFormat, Rules, Setting, SettingKind
-from handlers.platform.i18n import translator
-from handlers.table.service.counter import CardsOut, cards_out
-from handlers.table.service.settings import SettingProblem
 from render.words import card_text, describe_play, is_english, place_name, rank_text, seat_name, team_name
 
 

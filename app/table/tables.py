@@ -18,6 +18,7 @@ from collections.abc import Awaitable, Callable, Hashable, Iterable
 from dataclasses import dataclass, field, replace
 from enum import Enum
 
+from app.table.selection import Hints, can_beat
 from engine.actions import Action, DealStarted, Event, GiveTribute, Pass, Phase, TimeExpired
 from engine.cards import Card
 from engine.errors import EngineError
@@ -27,7 +28,6 @@ from engine.players.easy import timeout_action
 from engine.players.policies import DEFAULT, DIFFICULTIES, MASTER, seeded
 from engine.plays import Play
 from engine.rules import Rules
-from handlers.table.service.selection import Hints, can_beat
 from storage import (
     Database,
     NotFound,

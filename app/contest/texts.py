@@ -10,6 +10,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from datetime import datetime, timedelta
 
+from app.contest.columns import figures_text, signed, standings_subtitle
+from app.table.texts import _, escape, preset_title
 from engine.contest import (
     FORMATS,
     Contest,
@@ -46,8 +48,6 @@ from engine.contest.standings import (
     contest_standings,
 )
 from engine.rules import MatchFormat, Rules, SeatAssignment, TimeUp
-from handlers.contest.service.columns import figures_text, signed, standings_subtitle
-from handlers.table.service.texts import _, escape, preset_title
 from render.words import is_english
 
 # ---------------------------------------------------------------- refusals

@@ -16,6 +16,9 @@ import html
 import io
 import re
 
+from app.contest.columns import cells, headers, round_name, stage_word, standings_subtitle
+from app.contest.texts import pair_label
+from app.table.texts import _
 from engine.contest import Contest, ContestMatch, ContestPhase, MatchKind, Round, export_tables
 from engine.contest.standings import (
     KNOCKOUT_FAMILIES,
@@ -24,9 +27,6 @@ from engine.contest.standings import (
     PairStatus,
     contest_standings,
 )
-from handlers.contest.service.columns import cells, headers, round_name, stage_word, standings_subtitle
-from handlers.contest.service.texts import pair_label
-from handlers.table.service.texts import _
 from render.contest import BracketMatch, BracketRound, BracketView, StandingLine, StandingsView, TableColumn
 
 _TAG = re.compile(r"<[^>]+>")
@@ -41,7 +41,7 @@ def plain(text: str) -> str:
 
 
 def standings_view(contest: Contest, locale: str) -> StandingsView:
-    """The family's columns (:mod:`handlers.contest.service.columns`) after the pair and its
+    """The family's columns (:mod:`app.contest.columns`) after the pair and its
     players, in the format's order; a prize column once there are prizes."""
     table = contest_standings(contest)
     prizes = any(row.prize for row in table.rows)

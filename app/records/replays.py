@@ -12,11 +12,11 @@ from collections import OrderedDict
 from dataclasses import dataclass
 from typing import Final
 
+from app.table.tables import decode_action
 from engine.actions import Action
 from engine.notation import write_transcript
 from engine.review import DealReview, Frame, frames, review
 from engine.rules import Rules
-from handlers.table.service.tables import decode_action
 from storage import Database, NotFound, TableStatus
 
 KEPT: Final = 16

@@ -8,10 +8,10 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from app.table.texts import a_attempt_text
 from engine.actions import DealEnded, DealStarted, Event, MatchEnded, TributeGiven, TributeReturned
 from engine.observation import TributeView
 from engine.rules import MatchFormat, Rules
-from handlers.table.service.texts import a_attempt_text
 from render.results import DealLine, DealResultView, MatchSummaryView, tribute_line
 
 

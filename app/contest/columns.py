@@ -1,7 +1,7 @@
 """The words of a standings table: each family column's header and cells, stage names, signed 级差.
 
-One place for the picture (:mod:`handlers.contest.service.views`) and the text
-(:func:`handlers.contest.service.texts.standings_text`), so both show the same columns
+One place for the picture (:mod:`app.contest.views`) and the text
+(:func:`app.contest.texts.standings_text`), so both show the same columns
 (:data:`engine.contest.standings.FAMILY_COLUMNS`) with the same figures. Telegram-free,
 and it imports no other contest text module (``texts`` imports this one).
 """
@@ -11,6 +11,7 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import Final
 
+from app.table.texts import _
 from engine.contest import Contest, Round
 from engine.contest.pairing import Family
 from engine.contest.standings import (
@@ -22,7 +23,6 @@ from engine.contest.standings import (
     Standings,
     stage_of,
 )
-from handlers.table.service.texts import _
 
 TEXT_MARKS: Final = {
     Mark.WON: "✓",

@@ -18,7 +18,7 @@ from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
 
 DOMAIN: Final = "guandan"
-LOCALES_DIR: Final = Path(__file__).resolve().parents[2] / "locales"
+LOCALES_DIR: Final = Path(__file__).resolve().parents[1] / "locales"
 LOCALES: Final = ("zh", "en")
 DEFAULT_LOCALE: Final = "zh"
 

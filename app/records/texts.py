@@ -7,12 +7,12 @@ from __future__ import annotations
 
 from enum import Enum
 
+from app.records.rating import MIN_MATCHES, Skill
+from app.table.texts import N_, _, bracketed, cards_text, escape, play_text, preset_title
 from engine.actions import partner_of
 from engine.cards import Card, Rank
 from engine.contest import Contest, PairRecord
 from engine.plays import Play
-from handlers.records.service.rating import MIN_MATCHES, Skill
-from handlers.table.service.texts import N_, _, bracketed, cards_text, escape, play_text, preset_title
 from render.words import place_name, seat_name
 from storage.records import ANONYMOUS, MatchRow, PartnerLine, PlayerRow, PlayerTotals, Rating
 

@@ -14,12 +14,12 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 
+from app.records.rating import NEW, Skill, rate_match
+from app.table.tables import LiveTable, decode_action
 from engine.actions import partner_of, team_of
 from engine.match import Match
 from engine.records import MatchSummary, summarize
 from engine.rules import Rules
-from handlers.records.service.rating import NEW, Skill, rate_match
-from handlers.table.service.tables import LiveTable, decode_action
 from storage import Database, SeatRecord, TableRecord
 from storage.records import ANONYMOUS, Figures, MatchRow, PlayerRow, Rating
 

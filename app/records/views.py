@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from app.records import texts
+from app.table.texts import _
 from engine.review import DealReview, Frame
-from handlers.records.service import texts
-from handlers.table.service.texts import _
 from render.records import ReviewRow, ReviewView, StatsCardView
 from render.words import place_name, rank_text, seat_name
 from storage.records import PlayerTotals

@@ -10,10 +10,10 @@ buttons stale."""
 
 from __future__ import annotations
 
+from app.table.callback_data import Op, Press
+from app.table.tables import LiveTable, SeatState
 from engine.actions import Action, GiveTribute, Phase, ReturnTribute
 from engine.cards import CARDS
-from handlers.table.service.callback_data import Op, Press
-from handlers.table.service.tables import LiveTable, SeatState
 
 
 def exchange_action(press: Press, table: LiveTable, state: SeatState) -> Action | None:
