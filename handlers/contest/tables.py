@@ -20,7 +20,7 @@ from app.contest.views import plain
 from app.table.tables import LiveTable, TableError
 from app.table.texts import error_text
 from engine.contest import ContestError, ContestMatch, MatchStatus, normalize_code
-from handlers.contest.commands import desk_of, reply
+from handlers.contest.common import desk_of, reply
 from handlers.platform.context import Context
 from handlers.platform.locales import chat_locale
 from handlers.table.lobby import lobby_view
