@@ -220,6 +220,7 @@ async def open_services(
             contests=contests,
             records=RecordDesk(keeper, Replays(db)),
             job_queue=app.job_queue,
+            unreachable=members.unreachable,
         )
     )
     board.outbox.register(members.AWAY_NOTICE, members.away_sender(app.bot, db, board.budget))

@@ -7,6 +7,7 @@ Handlers reach the database, the table service and the board publisher through
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Callable, Coroutine
 from concurrent.futures import Executor
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Protocol
@@ -65,6 +66,10 @@ class Services:
     replies: ChatReplies = field(  # command replies, one queue per chat (bot.py shares the board's budget)
         default_factory=lambda: ChatReplies(ChatBudget(), notice=too_many_text)
     )
+    unreachable: Callable[[ExtBot[None], Services, int], Coroutine[Any, Any, None]] | None = None
+    """What a 403 from a player's private chat starts (``handlers.table.members.unreachable``, wired
+    by bot.py): hand delivery meets the 403, and going away delivers hands again through the
+    table's flow, so delivery is handed that step instead of importing it."""
     pictures: HandPictures = field(init=False)  # drawn by ``renderer``, kept by what they show
 
     def __post_init__(self) -> None:

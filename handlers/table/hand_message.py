@@ -324,11 +324,12 @@ def _unreachable(bot: ExtBot[None], services: Services, state: SeatState) -> Non
     """A 403: the player blocked the bot. Their seats go into 托管 at once and each group is
     told (:func:`handlers.table.members.unreachable`), in a task of its own: showing that
     delivers hand messages, and this delivery holds the seat's mailbox."""
-    from handlers.table import members  # members shows through flow, which imports this module
-
     assert state.record.user_id is not None
     log.warning("user %s blocked the bot (seat %s)", state.record.user_id, state.record.seat)
-    _start(members.unreachable(bot, services, state.record.user_id))
+    if (
+        services.unreachable is not None
+    ):  # wired by bot.py: members shows through flow, which imports this module
+        _start(services.unreachable(bot, services, state.record.user_id))
 
 
 async def _send(
