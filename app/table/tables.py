@@ -18,6 +18,7 @@ from collections.abc import Awaitable, Callable, Hashable, Iterable
 from dataclasses import dataclass, field, replace
 from enum import Enum
 
+from app.table.refusals import TableRefusal
 from app.table.selection import Hints, can_beat
 from engine.actions import Action, DealStarted, Event, GiveTribute, Pass, Phase, TimeExpired
 from engine.cards import Card
@@ -50,7 +51,7 @@ MAX_BOT_STEPS = 5000  # a whole match is far below this; guards against an engin
 class TableError(Exception):
     """A lobby or table request refused; ``code`` names the reason for the message catalog."""
 
-    def __init__(self, code: str) -> None:
+    def __init__(self, code: TableRefusal) -> None:
         super().__init__(code)
         self.code = code
 
@@ -59,7 +60,7 @@ class TablesFull(TableError):
     """``/newgame`` beyond the bot's capacity: the tables already open keep their pace."""
 
     def __init__(self, open_tables: int, capacity: int) -> None:
-        super().__init__("busy")
+        super().__init__(TableRefusal.BUSY)
         self.open_tables = open_tables
         self.capacity = capacity
 
@@ -262,20 +263,20 @@ class TableService:
     def get(self, table_id: int) -> LiveTable:
         table = self.tables.get(table_id)
         if table is None or not table.record.status.is_active:
-            raise TableError("no_table")
+            raise TableError(TableRefusal.NO_TABLE)
         return table
 
     def in_chat(self, chat_id: int) -> LiveTable:
         for table in self.tables.values():
             if table.record.chat_id == chat_id and table.record.status.is_active:
                 return table
-        raise TableError("no_table")
+        raise TableError(TableRefusal.NO_TABLE)
 
     def by_token(self, token: str) -> LiveTable:
         for table in self.tables.values():
             if table.record.token == token and table.record.status.is_active:
                 return table
-        raise TableError("no_table")
+        raise TableError(TableRefusal.NO_TABLE)
 
     def open_tables(self) -> int:
         """Lobbies and matches in play: what the token's capacity is spent on."""
@@ -316,7 +317,7 @@ class TableService:
                 seed=self.new_seed(),
             )
         except StorageConflict as error:
-            raise TableError("table_exists") from error
+            raise TableError(TableRefusal.TABLE_EXISTS) from error
         table = LiveTable(record=record, rules=rules, seats={}, reserved=dict(reserved or {}))
         if reserved:
             await self.db.reservations.reserve(table_id=record.id, sides=table.reserved)
@@ -335,7 +336,7 @@ class TableService:
         if target == current:
             return target
         if target in table.seats:
-            raise TableError("seat_taken")
+            raise TableError(TableRefusal.SEAT_TAKEN)
         if current is not None:
             await self.leave(table, seat=current)
         record = await self.db.seats.take(
@@ -348,15 +349,15 @@ class TableService:
     def check_reserved(table: LiveTable, user_id: int) -> None:
         """A table reserved for a contest match seats only its players (asked before anything else)."""
         if table.reserved and user_id not in table.reserved:
-            raise TableError("reserved_table")
+            raise TableError(TableRefusal.RESERVED_TABLE)
 
     async def add_ai(self, table: LiveTable, *, seat: int | None, name: str) -> int:
         self._require(table, TableStatus.LOBBY)
         if table.reserved:
-            raise TableError("reserved_table")
+            raise TableError(TableRefusal.RESERVED_TABLE)
         target = seat if seat is not None else self._first_free(table)
         if target in table.seats:
-            raise TableError("seat_taken")
+            raise TableError(TableRefusal.SEAT_TAKEN)
         record = await self.db.seats.take(table_id=table.id, seat=target, user_id=None, name=name, is_ai=True)
         table.seats[target] = SeatState(record)
         return target
@@ -366,21 +367,21 @@ class TableService:
         self._require(table, TableStatus.LOBBY)
         state = table.seats.get(seat)
         if state is None or not state.record.is_ai or difficulty not in DIFFICULTIES:
-            raise TableError("bad_button")
+            raise TableError(TableRefusal.BAD_BUTTON)
         await self.db.seats.set_difficulty(table_id=table.id, seat=seat, difficulty=difficulty)
         state.record = replace(state.record, difficulty=difficulty)
 
     async def leave(self, table: LiveTable, *, seat: int) -> None:
         self._require(table, TableStatus.LOBBY)
         if seat not in table.seats:
-            raise TableError("not_seated")
+            raise TableError(TableRefusal.NOT_SEATED)
         await self.db.seats.leave(table_id=table.id, seat=seat)
         del table.seats[seat]
 
     async def set_rules(self, table: LiveTable, *, preset: str, rules: Rules) -> None:
         self._require(table, TableStatus.LOBBY)
         if table.reserved:
-            raise TableError("reserved_rules")
+            raise TableError(TableRefusal.RESERVED_RULES)
         await self.db.tables.set_rules(table_id=table.id, preset=preset, rules_json=rules.to_json())
         table.record = await self.db.tables.get(table_id=table.id)
         table.rules = rules
@@ -422,7 +423,7 @@ class TableService:
         """Deal the first hand once all four seats are filled; bots then act."""
         self._require(table, TableStatus.LOBBY)
         if len(table.seats) < 4:
-            raise TableError("seats_missing")
+            raise TableError(TableRefusal.SEATS_MISSING)
         match = Match.new(table.rules, table.record.seed)
         await self.db.tables.start(table_id=table.id)  # the deal is the seed's: stored by this
         table.record = await self.db.tables.get(table_id=table.id)
@@ -741,13 +742,13 @@ class TableService:
     def _first_free(self, table: LiveTable) -> int:
         free = table.free_seats()
         if not free:
-            raise TableError("table_full")
+            raise TableError(TableRefusal.TABLE_FULL)
         return free[0]
 
     @staticmethod
     def _require(table: LiveTable, status: TableStatus) -> None:
         if table.record.status is not status:
-            raise TableError("table_not_" + status.value)
+            raise TableError(TableRefusal(f"table_not_{status.value}"))  # lobby or playing
 
 
 def _reserved_seat(table: LiveTable, user_id: int, wanted: int, current: int | None) -> int:
@@ -755,14 +756,14 @@ def _reserved_seat(table: LiveTable, user_id: int, wanted: int, current: int | N
     a press on the other side takes the free seat of one's own."""
     side = table.reserved.get(user_id)
     if side is None:
-        raise TableError("reserved_table")
+        raise TableError(TableRefusal.RESERVED_TABLE)
     if wanted % 2 == side:
         return wanted
     if current is not None:
         return current
     free = [seat for seat in (side, side + 2) if seat not in table.seats]
     if not free:
-        raise TableError("seat_taken")
+        raise TableError(TableRefusal.SEAT_TAKEN)
     return free[0]
 
 

@@ -11,9 +11,11 @@ from __future__ import annotations
 import html
 from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass
+from typing import assert_never
 
 from app.i18n import translator
 from app.table.counter import CardsOut, cards_out
+from app.table.refusals import TableRefusal
 from app.table.settings import SettingProblem
 from engine.actions import (
     AntiTribute,
@@ -81,35 +83,69 @@ def preset_title(name: str, locale: str) -> str:
 # ---------------------------------------------------------------- errors
 
 
+def refusal_text(code: TableRefusal, locale: str) -> str:
+    """A table refusal, shown as an alert or a reply; every member has its text (mypy checks)."""
+    match code:
+        case TableRefusal.NO_TABLE:
+            return _("There is no active table here. Start one with /newgame.", locale)
+        case TableRefusal.TABLE_EXISTS:
+            return _("This group already has a table. /stop ends it.", locale)
+        case TableRefusal.SEAT_TAKEN:
+            return _("That seat is taken.", locale)
+        case TableRefusal.TABLE_FULL:
+            return _("All four seats are taken.", locale)
+        case TableRefusal.NOT_SEATED:
+            return _("You are not seated at this table.", locale)
+        case TableRefusal.SEATS_MISSING:
+            return _("Fill all four seats first (add AI players if needed).", locale)
+        case TableRefusal.TABLE_NOT_LOBBY:
+            return _("The match has already started.", locale)
+        case TableRefusal.TABLE_NOT_PLAYING:
+            return _("The match is not being played.", locale)
+        case TableRefusal.NOT_ALLOWED:
+            return _("Only the table's creator or a group admin can do that.", locale)
+        case TableRefusal.STALE:
+            return _("These buttons are out of date; use the newest message.", locale)
+        case TableRefusal.BAD_BUTTON:
+            return _("This button is not valid.", locale)
+        case TableRefusal.NOT_YOUR_TURN:
+            return _("It is not your turn yet", locale)
+        case TableRefusal.EMPTY:
+            return _("Select cards first, or press Hint.", locale)
+        case TableRefusal.NO_SUCH_PLAY:
+            return _("These cards do not form a valid play", locale)
+        case TableRefusal.MUST_LEAD:
+            return _("You lead this trick: you cannot pass", locale)
+        case TableRefusal.NO_HINT:
+            return _("Nothing can beat it: pass", locale)
+        case TableRefusal.PRIVATE_ONLY:
+            return _("Use this in the private chat with the bot.", locale)
+        case TableRefusal.GROUP_ONLY:
+            return _("Use this in a group.", locale)
+        case TableRefusal.OPEN_PRIVATE:
+            return _("Open the private chat with the bot first, then you will be seated.", locale)
+        case TableRefusal.NOT_SAVED:
+            return _("Not saved: the bot cannot store it right now. Nothing changed; try again.", locale)
+        case TableRefusal.INTERNAL:
+            return _("Something went wrong on the bot's side. Nothing was lost; please try again.", locale)
+        case TableRefusal.RESERVED_TABLE:
+            return _("This table is kept for a contest match: only its four players can sit.", locale)
+        case TableRefusal.RESERVED_RULES:
+            return _("A contest match is played with the contest's rules.", locale)
+        case TableRefusal.BUSY:
+            return _("The bot is busy with many tables: try again in a few minutes.", locale)
+        case _:
+            assert_never(code)
+
+
 def error_text(code: str, locale: str) -> str:
-    """Refusals shown as alerts; ``code`` comes from TableError or the play checks."""
-    messages = {
-        "no_table": _("There is no active table here. Start one with /newgame.", locale),
-        "table_exists": _("This group already has a table. /stop ends it.", locale),
-        "seat_taken": _("That seat is taken.", locale),
-        "table_full": _("All four seats are taken.", locale),
-        "not_seated": _("You are not seated at this table.", locale),
-        "seats_missing": _("Fill all four seats first (add AI players if needed).", locale),
-        "table_not_lobby": _("The match has already started.", locale),
-        "table_not_playing": _("The match is not being played.", locale),
-        "not_allowed": _("Only the table's creator or a group admin can do that.", locale),
-        "stale": _("These buttons are out of date; use the newest message.", locale),
-        "bad_button": _("This button is not valid.", locale),
-        "not_your_turn": _("It is not your turn yet", locale),
-        "empty": _("Select cards first, or press Hint.", locale),
-        "no_such_play": _("These cards do not form a valid play", locale),
-        "must_lead": _("You lead this trick: you cannot pass", locale),
-        "no_hint": _("Nothing can beat it: pass", locale),
-        "private_only": _("Use this in the private chat with the bot.", locale),
-        "group_only": _("Use this in a group.", locale),
-        "open_private": _("Open the private chat with the bot first, then you will be seated.", locale),
-        "not_saved": _("Not saved: the bot cannot store it right now. Nothing changed; try again.", locale),
-        "internal": _("Something went wrong on the bot's side. Nothing was lost; please try again.", locale),
-        "reserved_table": _("This table is kept for a contest match: only its four players can sit.", locale),
-        "reserved_rules": _("A contest match is played with the contest's rules.", locale),
-        "busy": _("The bot is busy with many tables: try again in a few minutes.", locale),
-    }
-    return messages.get(code, _("That is not possible right now.", locale))
+    """Refusals shown as alerts; ``code`` comes from TableError or the play checks (a code that
+    names no :class:`TableRefusal`, such as a play check's own, gets the generic text)."""
+    try:
+        refusal = TableRefusal(code)
+    except ValueError:
+        return _("That is not possible right now.", locale)
+    return refusal_text(refusal, locale)
 
 
 def busy_text(open_tables: int, locale: str) -> str:

@@ -14,6 +14,7 @@ from telegram.constants import ChatMemberStatus, ParseMode
 from telegram.error import BadRequest, TelegramError
 
 from app.table.callback_data import Area, BadCallback, Op, Press
+from app.table.refusals import TableRefusal
 from app.table.settings import SettingProblem, rules_from_args
 from app.table.tables import Away, LiveTable, TableError, TablesFull
 from app.table.texts import (
@@ -301,7 +302,7 @@ async def _lobby_press(
     elif press.op is Op.ADD_AI:
         free = table.free_seats()
         if not free:
-            raise TableError("table_full")
+            raise TableError(TableRefusal.TABLE_FULL)
         await services.tables.add_ai(table, seat=free[0], name=AI_NAMES[free[0]])
     elif press.op is Op.DIFFICULTY and press.arg in table.seats:
         following = next_difficulty(table.seats[press.arg].record.difficulty)
@@ -309,18 +310,18 @@ async def _lobby_press(
     elif press.op is Op.LEAVE:
         seat = table.seat_of(user.id)
         if seat is None:
-            raise TableError("not_seated")
+            raise TableError(TableRefusal.NOT_SEATED)
         await services.tables.leave(table, seat=seat)
     elif press.op is Op.PRESET:
         if not await is_manager(context, table, user.id):
-            raise TableError("not_allowed")
+            raise TableError(TableRefusal.NOT_ALLOWED)
         name = _next_preset(table.record.preset)
         await services.tables.set_rules(table, preset=name, rules=PRESETS[name].rules)
     elif press.op is Op.START:
         await _start(query, context, table, locale)
         return
     else:
-        raise TableError("bad_button")
+        raise TableError(TableRefusal.BAD_BUTTON)
     await query.answer()
     await redraw_lobby(context, table)
 
@@ -333,7 +334,7 @@ async def _take(query: CallbackQuery, context: Context, table: LiveTable, seat: 
         await services.tables.leave(table, seat=seat)
         return True
     if occupant is not None and not occupant.record.is_ai:
-        raise TableError("seat_taken")
+        raise TableError(TableRefusal.SEAT_TAKEN)
     services.tables.check_reserved(table, user.id)
     try:
         reachable = (await services.db.users.get(user_id=user.id)).reachable
@@ -357,7 +358,7 @@ async def _take(query: CallbackQuery, context: Context, table: LiveTable, seat: 
 
 async def _start(query: CallbackQuery, context: Context, table: LiveTable, locale: str) -> None:
     if not await is_manager(context, table, query.from_user.id):
-        raise TableError("not_allowed")
+        raise TableError(TableRefusal.NOT_ALLOWED)
     outcome = await context.services.tables.start(table)
     await query.answer()
     await redraw_lobby(context, table)
@@ -373,7 +374,7 @@ async def _stop_press(
     query: CallbackQuery, context: Context, table: LiveTable, press: Press, locale: str
 ) -> None:
     if not await _may_answer_stop(query, context, table):
-        raise TableError("not_allowed")
+        raise TableError(TableRefusal.NOT_ALLOWED)
     if press.op is Op.CANCEL:
         await query.answer()
         await _edit_stop_message(query, _("The match goes on.", locale))
