@@ -326,9 +326,7 @@ def _unreachable(bot: ExtBot[None], services: Services, state: SeatState) -> Non
     delivers hand messages, and this delivery holds the seat's mailbox."""
     assert state.record.user_id is not None
     log.warning("user %s blocked the bot (seat %s)", state.record.user_id, state.record.seat)
-    if (
-        services.unreachable is not None
-    ):  # wired by bot.py: members shows through flow, which imports this module
+    if services.unreachable is not None:  # bot.py wires members, which imports this module via flow
         _start(services.unreachable(bot, services, state.record.user_id))
 
 
