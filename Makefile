@@ -7,7 +7,7 @@ VENV ?= .venv
 BIN := $(VENV)/bin
 PY := $(BIN)/python
 # Packages held to `mypy --strict` by the test command.
-TYPED ?= engine render storage handlers emulator/client.py bot.py demo.py
+TYPED ?= engine app tools render storage handlers emulator/client.py bot.py demo.py
 
 PIP := $(PY) -m pip --quiet --disable-pip-version-check
 # The exact version of every Python package, pip and setuptools included; pyproject.toml
@@ -78,8 +78,8 @@ calendar-check: system-deps install translations emulator
 	bash scripts/calendar-check.sh
 
 bench: install translations emulator
-	$(PY) -m engine bench
-	$(PY) -m engine selfplay
+	$(PY) -m tools bench
+	$(PY) -m tools selfplay
 	$(PY) -m render bench
 	$(PY) bench/load.py
 	$(PY) bench/flood.py

@@ -37,6 +37,12 @@ from telegram.ext import (
     filters,
 )
 
+from app.i18n import normalize_locale
+from app.records.desk import RecordDesk
+from app.records.keeper import RecordKeeper
+from app.records.replays import Replays
+from app.table.tables import DEFAULT_CAPACITY, TableService
+from app.table.texts import N_, _, error_text, quarantined_text, too_many_text
 from handlers import general
 from handlers.contest import commands as contest_commands
 from handlers.contest import sheets as contest_sheets
@@ -44,7 +50,6 @@ from handlers.contest import tables as contest_tables
 from handlers.contest.desk import Clock, ContestDesk
 from handlers.platform.chats import ChatFairProcessor, ChatReplies, MessagesOnlyLimiter
 from handlers.platform.context import BotData, Context, Services
-from handlers.platform.i18n import normalize_locale
 from handlers.platform.locales import chat_locale, reply_locale, user_locale
 from handlers.platform.outbox import Payload, Sender
 from handlers.platform.replies import refuse
@@ -53,12 +58,8 @@ from handlers.platform.sender import TrackingLimiter
 from handlers.platform.transport import AiohttpRequest
 from handlers.platform.webhook import WebhookConfig, WebhookConfigError, run_webhook
 from handlers.records import commands as records
-from handlers.records.service.keeper import RecordKeeper
-from handlers.records.service.replays import Replays
 from handlers.table import flow, lobby, members, play, timers
 from handlers.table.board import BoardPublisher
-from handlers.table.service.tables import DEFAULT_CAPACITY, TableService
-from handlers.table.service.texts import N_, _, error_text, quarantined_text, too_many_text
 from storage import Database, StorageUnavailable, TableStatus
 from storage.database import default_path
 
@@ -217,8 +218,9 @@ async def open_services(
             renderer=renderer,
             replies=replies,
             contests=contests,
-            records=records.RecordDesk(keeper, Replays(db)),
+            records=RecordDesk(keeper, Replays(db)),
             job_queue=app.job_queue,
+            unreachable=members.unreachable,
         )
     )
     board.outbox.register(members.AWAY_NOTICE, members.away_sender(app.bot, db, board.budget))

@@ -36,10 +36,10 @@ ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))  # run as a script: the project's packages live one level up
 
+from app.table.texts import too_many_text  # noqa: E402
 from bot import App, build_application, close_services, open_services  # noqa: E402
 from emulator.client import Chat, Emulator, Telegram, User, polling  # noqa: E402
 from handlers.platform.chats import ChatFairProcessor  # noqa: E402
-from handlers.table.service.texts import too_many_text  # noqa: E402
 
 TOKEN = "434343:FLOOD"
 BATCH = 20  # commands Alice sends at once

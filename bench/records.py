@@ -26,11 +26,11 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from app.records import texts, views
+from app.records.keeper import RecordKeeper, match_row
+from app.records.rating import MIN_MATCHES
+from app.table.tables import encode_action
 from engine.records import summarize
-from handlers.records.service import texts, views
-from handlers.records.service.keeper import RecordKeeper, match_row
-from handlers.records.service.rating import MIN_MATCHES
-from handlers.table.service.tables import encode_action
 from render.records import render_stats_card
 from storage import Database, TableStatus
 from tests.records.support import SHORT, played

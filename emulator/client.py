@@ -279,7 +279,7 @@ def callback_ops(message: BotMessage) -> dict[str, list[str]]:
     """The message's callback buttons grouped by operation.
 
     The bot's callback data reads ``area:table:version:check:op[:arg[:count]]`` (see
-    ``handlers/table/service/callback_data.py``); simulated users pick buttons by ``op``.
+    ``app/table/callback_data.py``); simulated users pick buttons by ``op``.
     """
     found: dict[str, list[str]] = {}
     for row in message.buttons:

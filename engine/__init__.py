@@ -6,7 +6,6 @@ state machine for whole games.
 """
 
 from engine.actions import Phase
-from engine.ai import choose_action
 from engine.cards import CARDS, Card, Rank, Suit, card_order, format_cards, full_deck, parse_cards, parse_rank
 from engine.classify import classify
 from engine.errors import (
@@ -48,7 +47,6 @@ __all__ = [
     "action_to_json",
     "beats",
     "card_order",
-    "choose_action",
     "classify",
     "format_cards",
     "full_deck",

@@ -13,14 +13,14 @@ from collections.abc import Callable
 from telegram import Chat, Update
 from telegram.constants import ParseMode
 
+from app.i18n import LOCALES
+from app.table.texts import _, error_text, format_summary, preset_title
 from engine.rules import PRESETS
 from handlers.platform.context import Context
-from handlers.platform.i18n import LOCALES
 from handlers.platform.locales import reply_locale, user_locale
 from handlers.table import flow
 from handlers.table.hand_message import post_hand
 from handlers.table.lobby import is_group_admin
-from handlers.table.service.texts import _, error_text, format_summary, preset_title
 from storage import Database, NotFound, UserRecord
 
 

@@ -65,7 +65,7 @@ def _place(line: StandingLine) -> str:
 class StandingsView:
     """A standings table, rows already in place order; the place column comes first by itself.
 
-    The columns are the format family's (``handlers/contest/service/views.py`` words them);
+    The columns are the format family's (``app/contest/views.py`` words them);
     ``medals`` colours places 1–3 once the places are final.
     """
 

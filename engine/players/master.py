@@ -25,11 +25,11 @@ import random
 from dataclasses import dataclass
 from typing import Final
 
-from engine import planner
 from engine.actions import Action, Pass, Phase, PlayCards, partner_of, team_of
 from engine.cards import CARDS, Card, card_order, sort_hand
 from engine.match import CARDS_PER_SEAT
 from engine.observation import Observation, SeatView, Turn
+from engine.players import planner
 from engine.plays import Play
 from engine.rules import JiefengScope, Rules
 
@@ -49,7 +49,7 @@ class Budget:
     once at most ``search_from`` cards are in play (about 15 a seat): before that a rollout is
     long, its result mostly the luck of the sample, and 标准's plan is as good a guess; at the
     end, where one play decides who goes out first, rollouts are short and many. The figures
-    (decision time median and p99) are printed by ``python -m engine.arena --a master``.
+    (decision time median and p99) are printed by ``python -m tools.arena --a master``.
     """
 
     cards: int = 1_500

@@ -30,6 +30,19 @@ from telegram import (
 from telegram.constants import ChatMemberStatus, ParseMode
 from telegram.error import BadRequest, TelegramError
 
+from app.contest import texts
+from app.contest.args import (
+    ArgProblem,
+    parse_decision,
+    parse_late,
+    parse_new,
+    parse_schedule,
+    parse_signup,
+    parse_table,
+)
+from app.contest.callback_data import BadContestButton, ContestOp, ContestPress
+from app.contest.views import bracket_view, export_csv, export_name, plain, standings_view
+from app.table.texts import _, error_text, escape
 from engine.contest import (
     ContestError,
     Deadline,
@@ -61,23 +74,12 @@ from engine.contest import (
     username_placeholder,
     withdraw,
 )
-from handlers.contest.desk import GROUP, MIRROR_LANE, WECHAT, ContestDesk, card_keyboard
-from handlers.contest.service import texts
-from handlers.contest.service.args import (
-    ArgProblem,
-    parse_decision,
-    parse_late,
-    parse_new,
-    parse_schedule,
-    parse_signup,
-    parse_table,
-)
-from handlers.contest.service.callback_data import BadContestButton, ContestOp, ContestPress
-from handlers.contest.service.views import bracket_view, export_csv, export_name, plain, standings_view
+from handlers.contest.common import desk_of, reply
+from handlers.contest.desk import GROUP, MIRROR_LANE, WECHAT, card_keyboard
+from handlers.contest.tables import open_match_table
 from handlers.platform.context import Context
 from handlers.platform.locales import reply_locale
 from handlers.table.lobby import display_name, is_group_admin
-from handlers.table.service.texts import _, error_text, escape
 from render.contest import render_bracket, render_standings
 from storage import NotFound, StorageConflict, StoredContest
 
@@ -91,42 +93,8 @@ _MEANT_AS_REPORT = frozenset(
 CAPTION_LIMIT = 1024
 
 
-def desk_of(context: Context) -> ContestDesk:
-    desk = context.services.contests
-    assert desk is not None, "contests are opened in open_services"
-    return desk
-
-
 async def _locale(context: Context, chat: Chat) -> str:
     return await reply_locale(context.services.db, chat)
-
-
-async def reply(
-    context: Context,
-    message: Message,
-    text: str,
-    markup: InlineKeyboardMarkup | None = None,
-    *,
-    owed: bool = False,
-    quote: bool = True,
-) -> None:
-    """An answer to one person's command (HTML), queued in the chat's reply queue.
-
-    ``owed``: a question only an organiser can ask, whose buttons they must get even when they
-    ask it again at once (an ordinary reply repeated within seconds is coalesced away).
-    ``quote=False``: not as a reply (the command was deleted: Telegram refuses a reply to it)."""
-    locale = await _locale(context, message.chat)
-
-    async def send() -> None:
-        await message.reply_text(
-            text,
-            parse_mode=ParseMode.HTML,
-            reply_markup=markup,
-            disable_web_page_preview=True,
-            do_quote=quote,
-        )
-
-    context.services.replies.send(message, text, send, locale, owed=owed)
 
 
 async def remember(context: Context, user: User) -> None:
@@ -787,8 +755,6 @@ async def _press(
     me = Player(user.id, display_name(user))
     op = press.op
     if op is ContestOp.PLAY:
-        from handlers.contest.tables import open_match_table  # the table glue imports this module's helpers
-
         await open_match_table(query, context, press.arg, locale)
         return
     if op is ContestOp.STANDINGS:

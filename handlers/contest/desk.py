@@ -33,6 +33,11 @@ from telegram.constants import ParseMode
 from telegram.error import BadRequest
 from telegram.ext import ContextTypes, ExtBot, JobQueue
 
+from app.contest import sheet_texts, texts
+from app.contest.callback_data import ContestOp, ContestPress
+from app.contest.views import plain
+from app.table.tables import LiveTable, decode_action
+from app.table.texts import _
 from engine.contest import (
     ClockStarted,
     Contest,
@@ -67,17 +72,12 @@ from engine.contest import (
 )
 from engine.match import Match
 from engine.rules import Rules
-from handlers.contest.service import sheet_texts, texts
-from handlers.contest.service.callback_data import ContestOp, ContestPress
-from handlers.contest.service.views import plain
 from handlers.platform.chats import ChatBudget
 from handlers.platform.edits import not_modified
 from handlers.platform.locales import chat_locale, user_locale
 from handlers.platform.outbox import Outbox, Payload, TryLater, Undeliverable
 from handlers.platform.scheduler import Priority, at_priority
 from handlers.platform.sender import LatestWins
-from handlers.table.service.tables import LiveTable, decode_action
-from handlers.table.service.texts import _
 from storage import Database, NotFound, StorageUnavailable, StoredContest, TableStatus
 
 log = logging.getLogger(__name__)

@@ -25,6 +25,10 @@ from telegram import CallbackQuery, InlineKeyboardButton, InlineKeyboardMarkup, 
 from telegram.constants import ParseMode
 from telegram.error import BadRequest, Forbidden
 
+from app.contest import sheet_texts as words
+from app.contest import texts
+from app.contest.callback_data import BadContestButton, ContestOp, ContestPress
+from app.table.texts import error_text
 from engine.contest import (
     Contest,
     ContestError,
@@ -41,14 +45,10 @@ from engine.contest.seating import seating
 from engine.contest.sheet import PARTNER_PLACES, ScoreSheet, SheetEntry, SheetRefused
 from engine.rules import MatchFormat, TimeTieBreak
 from handlers.contest.desk import ContestDesk
-from handlers.contest.service import sheet_texts as words
-from handlers.contest.service import texts
-from handlers.contest.service.callback_data import BadContestButton, ContestOp, ContestPress
 from handlers.platform.context import Context
 from handlers.platform.edits import not_modified
 from handlers.platform.locales import user_locale
 from handlers.table.lobby import is_group_admin
-from handlers.table.service.texts import error_text
 from storage import Database, NotFound, StorageConflict, StorageUnavailable, StoredContest
 
 log = logging.getLogger(__name__)
@@ -335,7 +335,7 @@ async def _submit(
 
 def _desk(context: Context) -> ContestDesk:
     desk = context.services.contests
-    assert desk is not None, "contests are opened in open_services"
+    assert isinstance(desk, ContestDesk), "contests are opened in open_services"
     return desk
 
 

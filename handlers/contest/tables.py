@@ -15,15 +15,15 @@ import logging
 from telegram import CallbackQuery, Chat, Update
 from telegram.constants import ParseMode
 
+from app.contest import texts
+from app.contest.views import plain
+from app.table.tables import LiveTable, TableError
+from app.table.texts import error_text
 from engine.contest import ContestError, ContestMatch, MatchStatus, normalize_code
-from handlers.contest.commands import desk_of, reply
-from handlers.contest.service import texts
-from handlers.contest.service.views import plain
+from handlers.contest.common import desk_of, reply
 from handlers.platform.context import Context
 from handlers.platform.locales import chat_locale
 from handlers.table.lobby import lobby_view
-from handlers.table.service.tables import LiveTable, TableError
-from handlers.table.service.texts import error_text
 from storage import NotFound, StoredContest, TableStatus
 from storage.contest_links import ContestTable
 

@@ -7,43 +7,69 @@ Handlers reach the database, the table service and the board publisher through
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Callable, Coroutine
 from concurrent.futures import Executor
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from telegram.ext import CallbackContext, ExtBot, JobQueue
 
+from app.records.desk import RecordDesk
+from app.table.pictures import HandPictures
+from app.table.texts import too_many_text
 from handlers.platform.chats import ChatBudget, ChatReplies
 from handlers.platform.outbox import Outbox
 from handlers.platform.sender import LatestWins
-from handlers.table.pictures import HandPictures
-from handlers.table.service.texts import too_many_text
 from storage import Database
 
 if TYPE_CHECKING:
-    from handlers.contest.desk import ContestDesk
-    from handlers.records.commands import RecordDesk
-    from handlers.table.board import BoardPublisher
-    from handlers.table.service.tables import TableService
+    from app.table.tables import LiveTable, TableService
+    from engine.actions import Event
+
+
+class Closing(Protocol):
+    """A service the bot closes on shutdown."""
+
+    async def close(self) -> None: ...
+
+
+class Board(Protocol):
+    """What every feature needs of the group board (``handlers.table.board.BoardPublisher``):
+    named here so the shared plumbing does not import the table feature."""
+
+    budget: ChatBudget
+    outbox: Outbox
+
+    def publish(self, table: LiveTable, events: tuple[Event, ...] | list[Event] = ()) -> None: ...
+
+    def forget_locale(self, chat_id: int) -> None: ...
+
+    async def close(self) -> None: ...
 
 
 @dataclass
 class Services:
     db: Database
     tables: TableService
-    board: BoardPublisher
+    board: Board
     bot_username: str
     renderer: Executor  # draws hand pictures off the event loop (a small fixed pool bounds memory)
     sender: LatestWins = field(default_factory=LatestWins)  # hand-message edits, outside the table lock
     shown_looks: dict[tuple[int, int], int] = field(default_factory=dict)
     """(chat, message) → the look a lobby last got in this run: an unchanged edit is not sent."""
-    contests: ContestDesk | None = None  # contest commands, announcements and deadline jobs
+    # contest commands, announcements and deadline jobs: a handlers.contest.desk.ContestDesk, which
+    # the contest handlers take back by type (the shared plumbing does not import a feature)
+    contests: Closing | None = None
     records: RecordDesk | None = None  # /stats, /top, /history, 复盘 (handlers/records)
     backfill: asyncio.Task[None] | None = None  # the records back-fill started on start
     job_queue: JobQueue[Any] | None = None  # the clocks, for work that starts outside a handler (a 403)
     replies: ChatReplies = field(  # command replies, one queue per chat (bot.py shares the board's budget)
         default_factory=lambda: ChatReplies(ChatBudget(), notice=too_many_text)
     )
+    unreachable: Callable[[ExtBot[None], Services, int], Coroutine[Any, Any, None]] | None = None
+    """What a 403 from a player's private chat starts (``handlers.table.members.unreachable``, wired
+    by bot.py): hand delivery meets the 403, and going away delivers hands again through the
+    table's flow, so delivery is handed that step instead of importing it."""
     pictures: HandPictures = field(init=False)  # drawn by ``renderer``, kept by what they show
 
     def __post_init__(self) -> None:

@@ -14,11 +14,11 @@ from typing import TYPE_CHECKING, NamedTuple
 
 from telegram import Chat
 
-from handlers.platform.i18n import normalize_locale
+from app.i18n import normalize_locale
 from storage import Database, NotFound
 
 if TYPE_CHECKING:
-    from handlers.table.service.tables import SeatState
+    from app.table.tables import SeatState
 
 
 class Preferences(NamedTuple):

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from telegram import CallbackQuery
 
-from handlers.table.service.texts import error_text
+from app.table.texts import error_text
 
 
 async def refuse(query: CallbackQuery, code: str, locale: str) -> None:

@@ -1,7 +1,7 @@
 """/stats, /top, /history, /forgetme and the records' buttons (复盘 ◀ ▶, 导出, older matches).
 
 Thin: every figure comes from :mod:`storage.records` in one indexed query, every sentence
-from :mod:`handlers.records.service.texts`, every picture from :mod:`render.records`
+from :mod:`app.records.texts`, every picture from :mod:`render.records`
 (drawn in the render pool). A refusal is a :class:`Refusal` answered in the reader's language.
 """
 
@@ -10,7 +10,6 @@ from __future__ import annotations
 import asyncio
 import io
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
 from telegram import (
@@ -28,16 +27,16 @@ from telegram import (
 from telegram.constants import ParseMode
 from telegram.error import BadRequest, Forbidden
 
+from app.records import callback_data, texts, views
+from app.records.callback_data import BadRecordButton, RecordOp, RecordPress
+from app.records.desk import RecordDesk
+from app.records.rating import MIN_MATCHES
+from app.records.replays import StoredMatch
+from app.records.texts import Refusal, refusal_text
+from app.table.texts import error_text, escape
 from engine.contest import pair_record
 from handlers.platform.context import Context, Services
 from handlers.platform.locales import reply_locale, user_locale
-from handlers.records.service import callback_data, texts, views
-from handlers.records.service.callback_data import BadRecordButton, RecordOp, RecordPress
-from handlers.records.service.keeper import RecordKeeper
-from handlers.records.service.rating import MIN_MATCHES
-from handlers.records.service.replays import Replays, StoredMatch
-from handlers.records.service.texts import Refusal, refusal_text
-from handlers.table.service.texts import error_text, escape
 from render.records import render_review, render_stats_card
 from render.words import is_english
 from storage import NotFound
@@ -47,15 +46,6 @@ TOP_SIZE = 20
 CAPTION_LIMIT = 1024  # Telegram's caption length
 
 _T = TypeVar("_T")
-
-
-@dataclass
-class RecordDesk:
-    """The records' services: the keeper (summaries, ratings), replays and who is known."""
-
-    keeper: RecordKeeper
-    replays: Replays
-    known: dict[int, tuple[str | None, str]] = field(default_factory=dict)  # user → (username, name) stored
 
 
 def desk_of(services: Services) -> RecordDesk:

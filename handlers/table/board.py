@@ -35,6 +35,18 @@ from telegram.constants import ParseMode
 from telegram.error import BadRequest
 from telegram.ext import ExtBot
 
+from app.table.results import deal_events, deal_result_view, match_summary_view, public_tributes
+from app.table.tables import LiveTable, TableService, decode_action
+from app.table.texts import (
+    board_text,
+    closing_board_text,
+    deal_result_text,
+    finished_board_text,
+    header,
+    match_result_text,
+    played_header,
+    trick_blocks,
+)
 from engine.actions import DealEnded, DealStarted, Event, MatchEnded, Phase
 from engine.match import Match
 from engine.observation import Observation
@@ -45,18 +57,6 @@ from handlers.platform.edits import not_modified
 from handlers.platform.locales import chat_locale
 from handlers.platform.outbox import Outbox, Payload, Undeliverable
 from handlers.platform.scheduler import Priority, PriorityLimiter, at_priority
-from handlers.table.service.results import deal_events, deal_result_view, match_summary_view, public_tributes
-from handlers.table.service.tables import LiveTable, TableService, decode_action
-from handlers.table.service.texts import (
-    board_text,
-    closing_board_text,
-    deal_result_text,
-    finished_board_text,
-    header,
-    match_result_text,
-    played_header,
-    trick_blocks,
-)
 from render.results import render_deal_result, render_match_summary
 from storage import Database, NotFound, TableStatus
 

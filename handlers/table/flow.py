@@ -16,14 +16,14 @@ from typing import Any
 from telegram.error import TelegramError
 from telegram.ext import ExtBot, JobQueue
 
+from app.table.tables import LiveTable, Outcome, TableError
+from app.table.texts import _
 from engine.actions import Phase
-from engine.ai import timeout_action
+from engine.players.easy import timeout_action
 from handlers.platform.context import Context, Services
 from handlers.platform.locales import seat_locale
 from handlers.table import timers
 from handlers.table.hand_message import post_hand, post_hands, refresh_hand
-from handlers.table.service.tables import LiveTable, Outcome, TableError
-from handlers.table.service.texts import _
 from handlers.table.timers import TurnClock
 from storage import StorageUnavailable
 

@@ -23,6 +23,9 @@ from telegram.constants import ParseMode
 from telegram.error import BadRequest, Forbidden, TelegramError
 from telegram.ext import ExtBot
 
+from app.table.selection import can_beat, digest, readings, select_play, selected_cards
+from app.table.tables import Away, LiveTable, SeatState
+from app.table.texts import TurnClockView, hand_caption, selection_line
 from engine.actions import Phase
 from engine.cards import Card
 from engine.errors import EngineError
@@ -41,9 +44,6 @@ from handlers.table.keyboards import (
     readings_keyboard,
     waiting_keyboard,
 )
-from handlers.table.service.selection import can_beat, digest, readings, select_play, selected_cards
-from handlers.table.service.tables import Away, LiveTable, SeatState
-from handlers.table.service.texts import TurnClockView, hand_caption, selection_line
 
 log = logging.getLogger(__name__)
 
@@ -350,11 +350,10 @@ def _unreachable(bot: ExtBot[None], services: Services, state: SeatState) -> Non
     """A 403: the player blocked the bot. Their seats go into 托管 at once and each group is
     told (:func:`handlers.table.members.unreachable`), in a task of its own: showing that
     delivers hand messages, and this delivery holds the seat's mailbox."""
-    from handlers.table import members  # members shows through flow, which imports this module
-
     assert state.record.user_id is not None
     log.warning("user %s blocked the bot (seat %s)", state.record.user_id, state.record.seat)
-    _start(members.unreachable(bot, services, state.record.user_id))
+    if services.unreachable is not None:  # bot.py wires members, which imports this module via flow
+        _start(services.unreachable(bot, services, state.record.user_id))
 
 
 async def _send(

@@ -18,12 +18,12 @@ from enum import Enum
 
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 
+from app.table.callback_data import Area, Op, Press
+from app.table.selection import faces, next_count, readings
+from app.table.texts import N_, _, colon
 from engine.cards import Card, Rank
 from engine.errors import EngineError
 from engine.plays import Play
-from handlers.table.service.callback_data import Area, Op, Press
-from handlers.table.service.selection import faces, next_count, readings
-from handlers.table.service.texts import N_, _, colon
 from render.words import card_text, describe_play, is_english, seat_name
 
 ROW = 8

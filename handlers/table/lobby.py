@@ -13,20 +13,11 @@ from telegram import CallbackQuery, Chat, InlineKeyboardMarkup, Message, Update,
 from telegram.constants import ChatMemberStatus, ParseMode
 from telegram.error import BadRequest, TelegramError
 
-from engine.names import clean_name
-from engine.policies import next_difficulty
-from engine.rules import PRESETS
-from handlers.platform.context import Context
-from handlers.platform.edits import not_modified
-from handlers.platform.locales import chat_locale, user_locale
-from handlers.platform.replies import refuse
-from handlers.platform.scheduler import Priority, at_priority
-from handlers.table import flow, timers
-from handlers.table.keyboards import lobby_keyboard, stop_keyboard
-from handlers.table.service.callback_data import Area, BadCallback, Op, Press
-from handlers.table.service.settings import SettingProblem, rules_from_args
-from handlers.table.service.tables import Away, LiveTable, TableError, TablesFull
-from handlers.table.service.texts import (
+from app.table.callback_data import Area, BadCallback, Op, Press
+from app.table.refusals import TableRefusal
+from app.table.settings import SettingProblem, rules_from_args
+from app.table.tables import Away, LiveTable, TableError, TablesFull
+from app.table.texts import (
     _,
     back_note,
     busy_text,
@@ -35,6 +26,16 @@ from handlers.table.service.texts import (
     setting_problem_text,
     welcome_back_text,
 )
+from engine.names import clean_name
+from engine.players.policies import next_difficulty
+from engine.rules import PRESETS
+from handlers.platform.context import Context
+from handlers.platform.edits import not_modified
+from handlers.platform.locales import chat_locale, user_locale
+from handlers.platform.replies import refuse
+from handlers.platform.scheduler import Priority, at_priority
+from handlers.table import flow, timers
+from handlers.table.keyboards import lobby_keyboard, stop_keyboard
 from render.words import seat_name
 from storage import NotFound, StorageUnavailable, TableStatus
 
@@ -301,7 +302,7 @@ async def _lobby_press(
     elif press.op is Op.ADD_AI:
         free = table.free_seats()
         if not free:
-            raise TableError("table_full")
+            raise TableError(TableRefusal.TABLE_FULL)
         await services.tables.add_ai(table, seat=free[0], name=AI_NAMES[free[0]])
     elif press.op is Op.DIFFICULTY and press.arg in table.seats:
         following = next_difficulty(table.seats[press.arg].record.difficulty)
@@ -309,18 +310,18 @@ async def _lobby_press(
     elif press.op is Op.LEAVE:
         seat = table.seat_of(user.id)
         if seat is None:
-            raise TableError("not_seated")
+            raise TableError(TableRefusal.NOT_SEATED)
         await services.tables.leave(table, seat=seat)
     elif press.op is Op.PRESET:
         if not await is_manager(context, table, user.id):
-            raise TableError("not_allowed")
+            raise TableError(TableRefusal.NOT_ALLOWED)
         name = _next_preset(table.record.preset)
         await services.tables.set_rules(table, preset=name, rules=PRESETS[name].rules)
     elif press.op is Op.START:
         await _start(query, context, table, locale)
         return
     else:
-        raise TableError("bad_button")
+        raise TableError(TableRefusal.BAD_BUTTON)
     await query.answer()
     await redraw_lobby(context, table)
 
@@ -333,7 +334,7 @@ async def _take(query: CallbackQuery, context: Context, table: LiveTable, seat: 
         await services.tables.leave(table, seat=seat)
         return True
     if occupant is not None and not occupant.record.is_ai:
-        raise TableError("seat_taken")
+        raise TableError(TableRefusal.SEAT_TAKEN)
     services.tables.check_reserved(table, user.id)
     try:
         reachable = (await services.db.users.get(user_id=user.id)).reachable
@@ -357,7 +358,7 @@ async def _take(query: CallbackQuery, context: Context, table: LiveTable, seat: 
 
 async def _start(query: CallbackQuery, context: Context, table: LiveTable, locale: str) -> None:
     if not await is_manager(context, table, query.from_user.id):
-        raise TableError("not_allowed")
+        raise TableError(TableRefusal.NOT_ALLOWED)
     outcome = await context.services.tables.start(table)
     await query.answer()
     await redraw_lobby(context, table)
@@ -373,7 +374,7 @@ async def _stop_press(
     query: CallbackQuery, context: Context, table: LiveTable, press: Press, locale: str
 ) -> None:
     if not await _may_answer_stop(query, context, table):
-        raise TableError("not_allowed")
+        raise TableError(TableRefusal.NOT_ALLOWED)
     if press.op is Op.CANCEL:
         await query.answer()
         await _edit_stop_message(query, _("The match goes on.", locale))

@@ -32,6 +32,8 @@ from typing import Any
 from telegram import Chat, ChatMember, ChatMemberUpdated, Update, User
 from telegram.ext import ExtBot
 
+from app.table.tables import Away, LiveTable, TableError
+from app.table.texts import away_text, back_note
 from handlers.platform.chats import ChatBudget
 from handlers.platform.context import Context, Services
 from handlers.platform.locales import chat_locale, user_locale
@@ -39,8 +41,6 @@ from handlers.platform.outbox import Payload, Sender
 from handlers.platform.sender import sent
 from handlers.table import flow
 from handlers.table.lobby import redraw_lobby, welcome_back
-from handlers.table.service.tables import Away, LiveTable, TableError
-from handlers.table.service.texts import away_text, back_note
 from storage import Database, NotFound, StorageUnavailable, TableStatus
 
 log = logging.getLogger(__name__)

@@ -1,5 +1,5 @@
 """Buttons of the private hand message: select cards, 提示, 出牌, 不出, 清空, 取消托管,
-wildcard readings, and the tribute choices (delegated to :mod:`handlers.table.service.tribute`).
+wildcard readings, and the tribute choices (delegated to :mod:`app.table.tribute`).
 
 A phone shows the old keyboard until the bot's edit reaches it (hundreds of ms on real
 Telegram), so presses are judged by what they mean, not by which revision they came from:
@@ -29,12 +29,24 @@ from typing import Any
 
 from telegram import CallbackQuery, Update
 
+from app.table.callback_data import Area, BadCallback, Op, Press
+from app.table.selection import (
+    Hints,
+    can_beat,
+    digest,
+    select_play,
+    selected_cards,
+    with_count,
+)
+from app.table.tables import LiveTable, Policy, SeatState, TableError
+from app.table.texts import _, cannot_beat, error_text
+from app.table.tribute import EXCHANGE_OPS, exchange_action
 from engine.actions import Action, Pass, Phase, PlayCards
 from engine.cards import CARDS
 from engine.classify import classify
 from engine.errors import EngineError, IllegalAction, InvalidCards, NotYourTurn
 from engine.observation import Observation
-from engine.planner import ranked_plays
+from engine.players.planner import ranked_plays
 from engine.plays import Play
 from engine.rules import WildcardDeclaration
 from handlers.platform.context import Context
@@ -43,18 +55,6 @@ from handlers.platform.replies import alert, refuse
 from handlers.table import flow
 from handlers.table.hand_message import post_hand
 from handlers.table.keyboards import play_label
-from handlers.table.service.callback_data import Area, BadCallback, Op, Press
-from handlers.table.service.selection import (
-    Hints,
-    can_beat,
-    digest,
-    select_play,
-    selected_cards,
-    with_count,
-)
-from handlers.table.service.tables import LiveTable, Policy, SeatState, TableError
-from handlers.table.service.texts import _, cannot_beat, error_text
-from handlers.table.service.tribute import EXCHANGE_OPS, exchange_action
 from render.words import describe_play
 from storage import StorageUnavailable
 

@@ -22,10 +22,10 @@ from typing import Any
 
 from telegram.ext import Job, JobQueue
 
+from app.table.tables import LiveTable
 from engine.actions import Passed, Phase, Played, TimeExpired
 from engine.rules import TimeoutAction
 from handlers.platform.context import Context
-from handlers.table.service.tables import LiveTable
 
 log = logging.getLogger(__name__)
 

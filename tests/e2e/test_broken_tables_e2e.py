@@ -12,11 +12,11 @@ from pathlib import Path
 
 import aiosqlite
 
+from app.table.settings import rules_from_args
+from app.table.tables import TableService
 from bot import build_application, close_services, open_services
 from emulator.client import Chat, Emulator, Telegram, User
 from handlers.table import timers
-from handlers.table.service.settings import rules_from_args
-from handlers.table.service.tables import TableService
 from storage import Database, TableStatus
 
 HEALTHY, BAD_SETTINGS, BAD_ACTION, BAD_ROW, NO_SEAT, LOBBY = GROUPS = (

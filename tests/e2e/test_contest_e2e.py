@@ -19,9 +19,9 @@ import io
 import re
 from pathlib import Path
 
+from app.contest.texts import pair_label
 from emulator.client import Chat, Emulator, Telegram, User, wait_for
 from engine.contest import Contest, ContestMatch, official_line
-from handlers.contest.service.texts import pair_label
 from tests.e2e.contest_support import (
     BOT,
     CARD,

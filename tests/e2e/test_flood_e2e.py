@@ -17,9 +17,9 @@ import itertools
 from collections.abc import AsyncIterator
 from pathlib import Path
 
+from app.table.texts import too_many_text
 from bot import App, build_application, close_services, open_services
 from emulator.client import Chat, Emulator, Telegram, User, polling
-from handlers.table.service.texts import too_many_text
 
 ALICE, BOB, CAROL = User(3001, "Alice"), User(3002, "Bob"), User(3003, "Carol")
 FLOODED, OTHER = Chat.group(-4101, "刷屏群"), Chat.group(-4102, "另一群")

@@ -23,6 +23,7 @@ from pathlib import Path
 
 import aiosqlite
 
+from app.table.texts import move_line, play_text
 from bot import App, build_application, close_services, open_services
 from demo import take_turn
 from emulator.client import BotMessage, Chat, Emulator, EmulatorError, Telegram, User, polling, wait_for
@@ -31,7 +32,6 @@ from engine.cards import CARDS, Rank
 from engine.match import Match, action_from_json
 from engine.names import clean_name
 from engine.rules import Rules
-from handlers.table.service.texts import move_line, play_text
 from render.words import card_text
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -20,10 +20,10 @@ from typing import Any
 import aiosqlite
 import pytest
 
+from app.table.texts import error_text
 from bot import build_application, close_services, open_services
 from emulator.client import BotMessage, Chat, Emulator, Telegram, User, polling, wait_for
 from handlers.table import flow
-from handlers.table.service.texts import error_text
 from tests.e2e.test_match_e2e import (
     ALICE,
     Table,

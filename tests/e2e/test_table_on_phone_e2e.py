@@ -15,16 +15,16 @@ import aiosqlite
 import pytest
 
 import demo
+from app.table.counter import cards_out
+from app.table.selection import can_beat
+from app.table.texts import counter_line
 from demo import take_turn
 from emulator.client import BotMessage, Chat, Emulator, Telegram, User, wait_for
 from engine.actions import Action, Pass, Passed
 from engine.match import Match, action_from_json, observe
 from engine.observation import Observation
-from engine.policies import seeded
+from engine.players.policies import seeded
 from engine.rules import Rules
-from handlers.table.service.counter import cards_out
-from handlers.table.service.selection import can_beat
-from handlers.table.service.texts import counter_line
 from render.hand import render_hand
 from tests.e2e.test_match_e2e import (
     ALICE,

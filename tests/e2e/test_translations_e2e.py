@@ -25,12 +25,12 @@ import aiosqlite
 import pytest
 from PIL import ImageDraw
 
+from app.table.results import deal_result_view, match_summary_view
 from bot import build_application, close_services, open_services
 from emulator.client import Chat, Emulator, Telegram, polling, wait_for
 from engine.actions import DealEnded, Event, MatchEnded
 from engine.match import Match, action_from_json
 from engine.rules import PRESETS, Rules
-from handlers.table.service.results import deal_result_view, match_summary_view
 from render.results import render_deal_result, render_match_summary
 from tests.e2e.test_match_e2e import (
     ALICE,

@@ -16,7 +16,7 @@ from engine.figures import PAST_A, MatchFigures, forfeit_figures, match_figures
 from engine.match import Match
 from engine.rules import ForfeitDifference, Rules
 from engine.scoring import Standing
-from engine.selfplay import random_action
+from tools.selfplay import random_action
 
 
 def play(text: str, level: Rank) -> PlayCards:

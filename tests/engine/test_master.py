@@ -8,14 +8,13 @@ from dataclasses import replace
 
 import pytest
 
-from engine import planner
 from engine.actions import Action, DealEnded, Pass, Phase, PlayCards
 from engine.cards import CARDS, Card, full_deck
 from engine.match import CARDS_PER_SEAT, Match, observe
 from engine.observation import Observation
-from engine.players import master
+from engine.players import master, planner
 from engine.players.master import Budget, sample_hands
-from engine.policies import seeded
+from engine.players.policies import seeded
 from engine.rules import Rules
 from engine.scoring import OUTCOMES, outcome_of
 

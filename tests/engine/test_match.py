@@ -33,7 +33,7 @@ from engine.match import Match, deal_seed, observe
 from engine.plays import Play
 from engine.rules import PRESETS, JiefengScope, MatchFormat, Rules, SuddenDeath, TimeUp
 from engine.scoring import Standing
-from engine.selfplay import random_action
+from tools.selfplay import random_action
 
 
 def play(text: str, level: Rank = Rank.TWO) -> PlayCards:

@@ -13,7 +13,7 @@ from engine.cards import Card, Rank, parse_cards
 from engine.match import Match, observe
 from engine.observation import Observation
 from engine.rules import CountVisibility, Rules
-from engine.selfplay import random_action
+from tools.selfplay import random_action
 
 
 def shown_cards(obs: Observation) -> Counter[Card]:

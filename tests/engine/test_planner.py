@@ -9,16 +9,16 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from engine import arena, planner
 from engine.actions import Action, ChooseSeat, GiveTribute, Pass, Phase, PlayCards, ReturnTribute
 from engine.cards import Rank, parse_cards
-from engine.handvalue import Evaluator
 from engine.match import Match, observe
 from engine.observation import Observation
-from engine.players import master
+from engine.players import master, planner
+from engine.players.handvalue import Evaluator
+from engine.players.policies import POLICIES, Policy, next_difficulty, seeded
 from engine.plays import PlayKind
-from engine.policies import POLICIES, Policy, next_difficulty, seeded
 from engine.rules import Rules
+from tools import arena
 
 
 def quick_master(obs: Observation, rules: Rules, rng: random.Random) -> Action:
@@ -188,8 +188,8 @@ def test_lead_plays_are_the_legal_leads_of_the_split_kinds_in_legal_order(wildca
     candidates (first reading kept) and therefore the choice are unchanged."""
     from dataclasses import replace
 
-    from engine import bench
     from engine.moves import legal_plays
+    from tools import bench
 
     rules = Rules.default()
     base = observe(Match.new(rules, 3), 0)

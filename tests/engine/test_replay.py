@@ -12,13 +12,13 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from engine.actions import DealEnded, GiveTribute, Pass, ReturnTribute, TimeExpired
-from engine.ai import choose_action
 from engine.cards import Card
 from engine.errors import EngineError
 from engine.match import Match, action_from_json, action_to_json, observe
+from engine.players.easy import choose_action
 from engine.rules import Rules
-from engine.selfplay import random_action
 from engine.serialize import event_to_json
+from tools.selfplay import random_action
 
 TRANSCRIPTS = Path(__file__).parent.parent / "data" / "transcripts"
 GOLDEN = [("default", 2024, 3), ("wechat-6-deals", 7, 2), ("spring-festival", 99, 2)]

@@ -11,16 +11,16 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from engine.__main__ import main
 from engine.actions import MatchEnded, Phase, TimeExpired
-from engine.ai import choose_action
 from engine.cards import Rank, full_deck
 from engine.errors import NotYourTurn
 from engine.figures import match_figures
 from engine.match import Match, observe
+from engine.players.easy import choose_action
 from engine.rules import PRESETS, EqualTribute, MatchFormat, ReturnPick, Rules, SuddenDeath, TimeWinner
 from engine.scoring import round_score
-from engine.selfplay import SimulatedClock, random_action, self_play
+from tools.__main__ import main
+from tools.selfplay import SimulatedClock, random_action, self_play
 
 
 def test_selfplay_prints_one_json_line(capsys: pytest.CaptureFixture[str]) -> None:
@@ -68,8 +68,8 @@ def test_ai_refuses_to_act_out_of_turn_and_pays_the_allowed_tribute() -> None:
 
 def test_timeout_plays_the_lowest_single_or_passes() -> None:
     from engine.actions import Pass, PlayCards
-    from engine.ai import timeout_action
     from engine.cards import card_order, parse_cards
+    from engine.players.easy import timeout_action
 
     hands = [parse_cards(h) for h in ("H2 S7 D3", "S9 C4", "C5", "D6")]
     match = Match.from_position(Rules.default(), hands)

@@ -18,10 +18,10 @@ from engine.actions import (
     TributeGiven,
     TributeReturned,
 )
-from engine.ai import choose_action
 from engine.cards import Card, Rank, parse_cards
 from engine.errors import IllegalAction, IllegalTribute, InvalidCards, NotYourTurn
 from engine.match import Match, action_from_json, action_to_json, observe
+from engine.players.easy import choose_action
 from engine.rules import (
     AntiTributeJokers,
     DoubleDownLeader,

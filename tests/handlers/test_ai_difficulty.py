@@ -8,15 +8,15 @@ from typing import Any
 
 import pytest
 
-from engine import ai, planner
+from app.table.callback_data import Op, Press
+from app.table.selection import Hints
+from app.table.settings import rules_from_args
+from app.table.tables import TableError, TableService
 from engine.cards import Rank, parse_cards
 from engine.moves import legal_plays
-from engine.policies import next_difficulty
+from engine.players import easy, planner
+from engine.players.policies import next_difficulty
 from handlers.table.keyboards import lobby_keyboard
-from handlers.table.service.callback_data import Op, Press
-from handlers.table.service.selection import Hints
-from handlers.table.service.settings import rules_from_args
-from handlers.table.service.tables import TableError, TableService
 from storage import Database, StorageConflict
 
 
@@ -49,7 +49,7 @@ async def test_difficulty_is_stored_picks_the_player(db: Database, tmp_path: Pat
     assert table.match is not None
     seat = table.match.to_act[0]
     obs = table.observe(seat)
-    for ai_seat, module in ((1, ai), (2, planner)):
+    for ai_seat, module in ((1, easy), (2, planner)):
         answer = service.seat_policy(table.seats[ai_seat])(obs, table.rules)
         assert answer == module.choose_action(obs, table.rules)
     human = service.seat_policy(table.seats[0])  # 托管 plays 标准

@@ -15,15 +15,15 @@ from typing import Any
 import pytest
 from telegram.error import BadRequest
 
+from app.table.settings import rules_from_args
+from app.table.tables import LiveTable, TableService
+from app.table.texts import finished_board_text, move_line, play_text
 from engine.actions import DealEnded, DealStarted, Event, Passed, Played, TributeGiven, TrickWon
-from engine.ai import choose_action, timeout_action
 from engine.cards import CARDS, Rank
 from engine.match import Match, observe
+from engine.players.easy import choose_action, timeout_action
 from engine.rules import Rules
 from handlers.table.board import GROUP_LIMIT, BoardPublisher, ChatBudget, split_tricks
-from handlers.table.service.settings import rules_from_args
-from handlers.table.service.tables import LiveTable, TableService
-from handlers.table.service.texts import finished_board_text, move_line, play_text
 from render.words import card_text, seat_name
 from storage import Database
 

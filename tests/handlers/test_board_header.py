@@ -9,11 +9,11 @@ from typing import Any
 import pytest
 from PIL import ImageDraw
 
+from app.table.texts import deal_header
 from engine.actions import DealEnded, Event
 from engine.cards import Rank
 from engine.rules import Rules
 from handlers.table.board import BoardPublisher, ChatBudget
-from handlers.table.service.texts import deal_header
 from render import samples
 from render.results import deal_result_image, match_summary_image
 from storage import Database

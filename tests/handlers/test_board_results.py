@@ -12,8 +12,8 @@ import pytest
 from telegram.error import NetworkError
 
 from engine.actions import DealEnded
-from engine.ai import timeout_action
 from engine.match import observe
+from engine.players.easy import timeout_action
 from handlers.platform.outbox import Outbox
 from handlers.table.board import BoardPublisher, ChatBudget
 from storage import Database

@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from handlers.table.service.callback_data import MAX_BYTES, Area, BadCallback, Op, Press
+from app.table.callback_data import MAX_BYTES, Area, BadCallback, Op, Press
 
 
 @given(

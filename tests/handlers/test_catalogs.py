@@ -12,7 +12,7 @@ from pathlib import Path
 from babel.messages.pofile import read_po
 
 ROOT = Path(__file__).resolve().parents[2]
-SOURCES = [*sorted((ROOT / "handlers").rglob("*.py")), ROOT / "bot.py"]
+SOURCES = [*sorted((ROOT / "app").rglob("*.py")), *sorted((ROOT / "handlers").rglob("*.py")), ROOT / "bot.py"]
 
 
 def marked_messages() -> set[str]:
@@ -54,7 +54,7 @@ def test_placeholders_survive_translation() -> None:
 
 def test_the_bot_loads_the_chinese_catalog() -> None:
     """A catalog the bot cannot find falls back to English without an error: check it is found."""
-    from handlers.platform.i18n import LOCALES_DIR, translator
+    from app.i18n import LOCALES_DIR, translator
 
     assert (LOCALES_DIR / "zh" / "LC_MESSAGES" / "guandan.po").is_file()
     assert translator("zh").gettext("Language set.") != "Language set."

@@ -11,13 +11,13 @@ from typing import Any, cast
 
 import pytest
 
+from app.contest import texts
+from app.contest.args import ArgProblem, parse_decision, parse_signup
 from engine.cards import Rank
 from engine.contest import Refusal, confirm_partner, decide, draw, sign_up
 from engine.contest.errors import ContestError
 from engine.contest.scores import pair_scores
 from handlers.contest.desk import GROUP, PRIVATE, ContestDesk
-from handlers.contest.service import texts
-from handlers.contest.service.args import ArgProblem, parse_decision, parse_signup
 from handlers.platform.chats import ChatBudget
 from handlers.platform.outbox import Outbox
 from storage import Database

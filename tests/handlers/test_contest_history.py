@@ -9,9 +9,9 @@ from pathlib import Path
 
 import pytest
 
+from app.contest import texts
+from app.records.texts import contest_record_line
 from engine.contest import Contest, DrawSeed, PairRecord, close_contest, draw, final_places, pair_record
-from handlers.contest.service import texts
-from handlers.records.service.texts import contest_record_line
 from storage import Database
 from tests.engine.contest.support import ON_TIME, signed_up
 from tests.engine.contest.test_formats import drawn, play_out

@@ -11,6 +11,8 @@ from typing import Any, cast
 
 import pytest
 
+from app.contest import texts
+from app.contest.args import ArgProblem, LateWords, parse_late, parse_new, parse_table
 from engine.contest import (
     Contest,
     ContestError,
@@ -28,8 +30,6 @@ from engine.contest import (
 from engine.contest.seating import RANKS
 from engine.rules import SeatAssignment
 from handlers.contest.desk import GROUP, ContestDesk
-from handlers.contest.service import texts
-from handlers.contest.service.args import ArgProblem, LateWords, parse_late, parse_new, parse_table
 from handlers.platform.chats import ChatBudget
 from handlers.platform.outbox import Outbox
 from storage import Database, StoredContest

@@ -7,12 +7,12 @@ from datetime import UTC, datetime
 
 import pytest
 
+from app.contest import texts
+from app.contest.args import ArgProblem, parse_schedule
+from app.contest.views import plain
 from engine.contest import FORMATS, Schedule, ScheduleKind, draw, draw_next_round
 from engine.contest.errors import ScheduleRefused
 from engine.contest.movement import drawn_groups
-from handlers.contest.service import texts
-from handlers.contest.service.args import ArgProblem, parse_schedule
-from handlers.contest.service.views import plain
 from tests.engine.contest.support import ON_TIME, report_win, signed_up
 
 ZONE = "Asia/Shanghai"

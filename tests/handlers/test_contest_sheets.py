@@ -15,6 +15,8 @@ import pytest
 from telegram import InlineKeyboardMarkup
 from telegram.error import Forbidden
 
+from app.contest import sheet_texts as words
+from app.contest.callback_data import ContestOp, ContestPress
 from engine.contest import (
     Contest,
     ContestMatch,
@@ -28,8 +30,6 @@ from engine.contest import (
 from engine.contest.sheet import SheetRefusal
 from handlers.contest import sheets
 from handlers.contest.desk import GROUP, ContestDesk
-from handlers.contest.service import sheet_texts as words
-from handlers.contest.service.callback_data import ContestOp, ContestPress
 from handlers.platform.chats import ChatBudget
 from handlers.platform.outbox import Outbox
 from storage import Database, StoredContest

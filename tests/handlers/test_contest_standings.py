@@ -16,6 +16,9 @@ from typing import Any, cast
 import pytest
 from PIL import ImageChops
 
+from app.contest import texts
+from app.contest.columns import signed
+from app.contest.views import bracket_view, export_csv, plain, standings_view
 from engine.cards import Rank
 from engine.contest import (
     Contest,
@@ -33,9 +36,6 @@ from engine.contest import (
 from engine.figures import forfeit_figures, reported_figures
 from engine.rules import ForfeitDifference
 from handlers.contest.desk import GROUP, PRIVATE, ContestDesk
-from handlers.contest.service import texts
-from handlers.contest.service.columns import signed
-from handlers.contest.service.views import bracket_view, export_csv, plain, standings_view
 from handlers.platform.chats import ChatBudget
 from handlers.platform.outbox import Outbox
 from render.board import MARGIN, TEXT, WIDTH

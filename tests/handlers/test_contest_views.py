@@ -8,12 +8,12 @@ from datetime import UTC, datetime
 
 import pytest
 
+from app.contest import texts
+from app.contest.args import ArgProblem, parse_decision, parse_new
+from app.contest.callback_data import BadContestButton, ContestOp, ContestPress
+from app.contest.views import bracket_view, export_csv, plain, standings_view
 from engine.contest import PlayMethod, Refusal, draw, official_line, report_text
 from engine.contest.errors import ScheduleRefused
-from handlers.contest.service import texts
-from handlers.contest.service.args import ArgProblem, parse_decision, parse_new
-from handlers.contest.service.callback_data import BadContestButton, ContestOp, ContestPress
-from handlers.contest.service.views import bracket_view, export_csv, plain, standings_view
 from render.contest import render_bracket, render_standings
 from tests.engine.contest.support import ON_TIME, signed_up
 
@@ -191,7 +191,7 @@ def test_export_neutralises_names_a_spreadsheet_would_run(name):
 
 
 def test_export_keeps_negative_numbers_as_numbers():
-    from handlers.contest.service.views import csv_cell
+    from app.contest.views import csv_cell
 
     assert csv_cell(-3) == -3 and csv_cell("-0.5") == "-0.5" and csv_cell("-2+3") == "'-2+3"
 
@@ -216,7 +216,7 @@ def test_new_refuses_dates_past_or_out_of_range_with_a_clear_answer(args, code):
 
 
 def test_round_next_refuses_a_passed_deadline_and_an_impossible_time():
-    from handlers.contest.service.args import parse_schedule
+    from app.contest.args import parse_schedule
 
     now = datetime(2026, 12, 1, 12, 0, tzinfo=UTC)
     with pytest.raises(ScheduleRefused):

@@ -5,12 +5,12 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from app.table.counter import cards_out
+from app.table.texts import counter_line
 from engine.actions import PlayCards
 from engine.cards import Rank
 from engine.match import Match, observe
 from engine.rules import PRESETS, Rules
-from handlers.table.service.counter import cards_out
-from handlers.table.service.texts import counter_line
 
 
 def _played(seed: int, turns: int) -> Match:

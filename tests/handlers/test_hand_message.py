@@ -11,11 +11,11 @@ from typing import Any
 
 import pytest
 
+from app.table.settings import rules_from_args
+from app.table.tables import LiveTable, TableService
 from handlers.platform.context import Services
 from handlers.platform.scheduler import PRIORITY, Priority
 from handlers.table.hand_message import post_hand
-from handlers.table.service.settings import rules_from_args
-from handlers.table.service.tables import LiveTable, TableService
 from storage import Database
 
 

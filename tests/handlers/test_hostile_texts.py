@@ -11,14 +11,9 @@ from collections.abc import Callable
 
 import pytest
 
-from engine.actions import DealEnded, Event, MatchEnded
-from engine.ai import choose_action
-from engine.match import Match, observe
-from engine.names import clean_name
-from engine.rules import Rules
-from handlers.table.service.results import public_tributes
-from handlers.table.service.settings import SettingProblem, rules_from_args
-from handlers.table.service.texts import (
+from app.table.results import public_tributes
+from app.table.settings import SettingProblem, rules_from_args
+from app.table.texts import (
     board_text,
     closing_board_text,
     deal_result_text,
@@ -30,6 +25,11 @@ from handlers.table.service.texts import (
     move_line,
     place_line,
 )
+from engine.actions import DealEnded, Event, MatchEnded
+from engine.match import Match, observe
+from engine.names import clean_name
+from engine.players.easy import choose_action
+from engine.rules import Rules
 
 HOSTILE = (
     "<b>x",

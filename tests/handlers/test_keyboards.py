@@ -8,6 +8,7 @@ from collections import Counter
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from app.table.callback_data import MAX_BYTES, Op, Press
 from engine.cards import Card, Rank, full_deck, parse_cards
 from engine.classify import classify
 from handlers.table.keyboards import (
@@ -22,7 +23,6 @@ from handlers.table.keyboards import (
     play_label,
     readings_keyboard,
 )
-from handlers.table.service.callback_data import MAX_BYTES, Op, Press
 
 SCOPE = HandScope(table_id=123456789, version=99999, check=2**32 - 1)
 

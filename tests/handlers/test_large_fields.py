@@ -6,9 +6,9 @@ from __future__ import annotations
 
 import pytest
 
+from app.contest import texts
+from app.contest.views import plain
 from engine.contest import Player, confirm_partner, draw, report_text, sign_up
-from handlers.contest.service import texts
-from handlers.contest.service.views import plain
 from tests.engine.contest.support import ON_TIME, SEED, new_contest
 
 TEXT = 4096

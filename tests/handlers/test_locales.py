@@ -7,6 +7,7 @@ from pathlib import Path
 import pytest
 from telegram import Chat
 
+from app.table.tables import TableService
 from engine.rules import Rules
 from handlers.platform.locales import (
     Preferences,
@@ -16,7 +17,6 @@ from handlers.platform.locales import (
     seat_preferences,
     user_locale,
 )
-from handlers.table.service.tables import TableService
 from storage import Database
 
 

@@ -6,13 +6,13 @@ from __future__ import annotations
 import pytest
 from telegram import User
 
+from app.contest import texts
+from app.contest.args import parse_signup
+from app.contest.views import standings_view
+from app.table.texts import escape
 from engine.contest import Player, draw, sign_up
 from engine.names import HIDDEN, clean_name
-from handlers.contest.service import texts
-from handlers.contest.service.args import parse_signup
-from handlers.contest.service.views import standings_view
 from handlers.table.lobby import display_name
-from handlers.table.service.texts import escape
 from render.text import printable
 from tests.engine.contest.support import ON_TIME, signed_up
 

@@ -19,16 +19,16 @@ from typing import Any
 import pytest
 from telegram import InlineKeyboardMarkup
 
+from app.table.callback_data import Op, Press
+from app.table.tables import LiveTable, TableService
 from engine.actions import Phase, PlayCards, ReturnTribute
-from engine.ai import choose_action
 from engine.cards import CARDS, Card
+from engine.players.easy import choose_action
 from engine.plays import PlayKind
 from engine.rules import Rules
 from handlers.platform.context import Services
 from handlers.table.hand_message import post_hand
 from handlers.table.play import LAG_GRACE, _handle
-from handlers.table.service.callback_data import Op, Press
-from handlers.table.service.tables import LiveTable, TableService
 from storage import Database
 
 STALE = ("按钮已过期，请使用最新的消息。", True)

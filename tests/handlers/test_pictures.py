@@ -7,11 +7,11 @@ from collections.abc import Callable
 from concurrent.futures import Future, ThreadPoolExecutor
 from typing import Any
 
+from app.table.pictures import HandPictures, picture_key
 from engine.actions import Phase, PlayCards
-from engine.ai import choose_action
 from engine.match import Match, observe
+from engine.players.easy import choose_action
 from engine.rules import Rules
-from handlers.table.pictures import HandPictures, picture_key
 from render.hand import render_hand
 
 NAMES = ["北", "西", "南", "东"]

@@ -12,14 +12,14 @@ from pathlib import Path
 
 import pytest
 
+from app.table.callback_data import Area, Op, Press
+from app.table.selection import digest
+from app.table.settings import rules_from_args
+from app.table.tables import LiveTable, TableService
 from engine.actions import PlayCards
 from engine.cards import Card, Rank
 from engine.match import observe
 from handlers.table.play import Refusal, _action, _handle, _hint, _play_hint_text
-from handlers.table.service.callback_data import Area, Op, Press
-from handlers.table.service.selection import digest
-from handlers.table.service.settings import rules_from_args
-from handlers.table.service.tables import LiveTable, TableService
 from render.words import card_text
 from storage import Database
 

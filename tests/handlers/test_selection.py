@@ -6,11 +6,11 @@ from collections import Counter
 
 import pytest
 
+from app.table.selection import Hints, faces, hint_order, readings, suggestions, toggle
 from engine.cards import Card, Rank, parse_cards
 from engine.classify import classify
 from engine.errors import InvalidCards
 from engine.plays import PlayKind
-from handlers.table.service.selection import Hints, faces, hint_order, readings, suggestions, toggle
 
 LEVEL = Rank.TWO
 

@@ -5,14 +5,14 @@ from __future__ import annotations
 
 import pytest
 
-from engine.rules import SETTINGS, MatchFormat, ReturnLimit, Rules, SettingKind
-from handlers.table.service.settings import (
+from app.table.settings import (
     MAX_VALUE_CHARS,
     MAX_WORDS,
     SettingProblem,
     rules_from_args,
 )
-from handlers.table.service.texts import setting_problem_text
+from app.table.texts import setting_problem_text
+from engine.rules import SETTINGS, MatchFormat, ReturnLimit, Rules, SettingKind
 
 
 def refusal(*words: str) -> SettingProblem:

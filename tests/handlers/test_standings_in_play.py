@@ -6,10 +6,10 @@ from __future__ import annotations
 import csv
 import io
 
+from app.contest import texts
+from app.contest.views import export_csv, standings_view
 from engine.contest import draw
 from engine.contest.standings import PairStatus, contest_standings
-from handlers.contest.service import texts
-from handlers.contest.service.views import export_csv, standings_view
 from tests.engine.contest.support import ON_TIME, report_win, signed_up
 
 

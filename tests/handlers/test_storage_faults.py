@@ -15,15 +15,15 @@ from types import SimpleNamespace
 
 import pytest
 
+from app.table.callback_data import Area, Op, Press
+from app.table.selection import digest, select_play
+from app.table.settings import rules_from_args
+from app.table.tables import LiveTable, TableService
+from app.table.texts import error_text
 from engine.actions import PlayCards
-from engine.ai import timeout_action
 from engine.match import observe
+from engine.players.easy import timeout_action
 from handlers.table.play import on_hand_press
-from handlers.table.service.callback_data import Area, Op, Press
-from handlers.table.service.selection import digest, select_play
-from handlers.table.service.settings import rules_from_args
-from handlers.table.service.tables import LiveTable, TableService
-from handlers.table.service.texts import error_text
 from storage import Database, StorageUnavailable, TableStatus
 from tests.faults import FAULTS, StorageFault
 

@@ -8,13 +8,13 @@ from typing import Any
 
 import pytest
 
+from app.table.settings import SettingProblem, rules_from_args
+from app.table.tables import DEFAULT_CAPACITY, LiveTable, TableError, TableService, TablesFull
 from engine.actions import ChooseSeat, Pass, Phase, PlayCards
-from engine.ai import timeout_action
 from engine.errors import EngineError
 from engine.match import observe
+from engine.players.easy import timeout_action
 from engine.rules import Rules
-from handlers.table.service.settings import SettingProblem, rules_from_args
-from handlers.table.service.tables import DEFAULT_CAPACITY, LiveTable, TableError, TableService, TablesFull
 from storage import Database, StorageUnavailable, TableStatus
 
 SHORT = ["wechat-6-deals", "points_deals=2"]

@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
+from app.i18n import normalize_locale, translator
+from app.table.texts import board_text, cannot_beat, error_text
 from engine.actions import PlayCards, Played
 from engine.cards import Rank, parse_cards
 from engine.classify import classify
 from engine.match import Match, observe
 from engine.rules import CountVisibility, Rules
-from handlers.platform.i18n import normalize_locale, translator
-from handlers.table.service.texts import board_text, cannot_beat, error_text
 from render.words import card_text
 
 
@@ -49,7 +49,7 @@ def test_board_shows_played_cards_and_no_hand() -> None:
 
 def test_hand_caption_shows_the_table_as_the_group_sees_it() -> None:
     """Issue 20.3: every other seat's count (as 报牌 shows it), places, the turn clock and its warning."""
-    from handlers.table.service.texts import TurnClockView, hand_caption
+    from app.table.texts import TurnClockView, hand_caption
 
     names = {0: "张老师", 1: "Bob", 2: "Carol", 3: "Dave"}
     match = Match.new(Rules.default(), seed=7)
@@ -74,7 +74,7 @@ def test_hand_caption_shows_the_table_as_the_group_sees_it() -> None:
 
 def test_a_seat_in_autoplay_says_so_in_every_look_not_only_the_first() -> None:
     """A note shows once; the 托管 line must outlive the next edit (the back-hand flake in CI)."""
-    from handlers.table.service.texts import hand_caption
+    from app.table.texts import hand_caption
 
     names = {0: "张老师", 1: "Bob", 2: "Carol", 3: "Dave"}
     match = Match.new(Rules.default(), seed=7)

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
+from app.table.texts import exchange_line
 from engine.cards import Card, Rank
 from engine.observation import TributeView
-from handlers.table.service.texts import exchange_line
 
 NAMES = {0: "Ann", 1: "Bo", 2: "Cy", 3: "Dan"}
 BLACK_JOKER = Card(Rank.SMALL_JOKER, None)

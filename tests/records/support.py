@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import random
 
-from engine.ai import choose_action
+from app.table.tables import encode_action
 from engine.match import Match, observe
+from engine.players.easy import choose_action
 from engine.rules import Rules
-from engine.selfplay import random_action
-from handlers.table.service.tables import encode_action
 from storage import Database, TableStatus
+from tools.selfplay import random_action
 
 SHORT = Rules.preset("wechat-6-deals").replace(points_deals=2)
 """Two deals (plus any tie-break deal): short, and with a tribute from the second deal on."""

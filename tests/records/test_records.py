@@ -10,18 +10,18 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from app.records import views
+from app.records.keeper import RecordKeeper
 from engine.match import Match
 from engine.records import MatchSummary, summarize
 from engine.review import frames, review
 from engine.rules import Rules
-from engine.selfplay import random_action
-from handlers.records.service import views
-from handlers.records.service.keeper import RecordKeeper
 from render.records import render_review, render_stats_card
 from storage import Database, NotFound
 from storage.records import Figures, PartnerLine, PlayerTotals
 from tests.records.support import SHORT, played, store_match
 from tests.render.helpers import assert_matches_golden
+from tools.selfplay import random_action
 
 CHAT = -7001
 PEOPLE: list[tuple[int | None, str]] = [(11, "Alice"), (12, "Bob"), (13, "Carol"), (None, "AI")]

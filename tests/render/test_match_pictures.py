@@ -7,8 +7,8 @@ from collections import Counter
 import pytest
 
 from engine.actions import PlayCards
-from engine.ai import choose_action
 from engine.match import Match, observe
+from engine.players.easy import choose_action
 from engine.rules import Rules
 from render.hand import render_hand
 from render.play import render_play

@@ -3,10 +3,10 @@ match's summary shows the points it was decided by."""
 
 from __future__ import annotations
 
+from app.table.results import match_summary_view
 from engine.match import Match, observe
-from engine.policies import seeded
+from engine.players.policies import seeded
 from engine.rules import Rules
-from handlers.table.service.results import match_summary_view
 from render import hand, results
 from render.board import WIDTH as BOARD_WIDTH
 from render.text import font

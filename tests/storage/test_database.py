@@ -6,10 +6,10 @@ from pathlib import Path
 
 import pytest
 
-from engine.ai import choose_action
+from app.table.tables import decode_action, encode_action
 from engine.match import Match, observe
+from engine.players.easy import choose_action
 from engine.rules import Rules
-from handlers.table.service.tables import decode_action, encode_action
 from storage import Database, NotFound, StorageConflict, TableStatus
 from storage.database import migrations
 

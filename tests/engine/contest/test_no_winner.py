@@ -8,6 +8,7 @@ from datetime import UTC, datetime
 
 import pytest
 
+from app.contest.args import parse_decision
 from engine.cards import Rank
 from engine.contest import (
     Contest,
@@ -24,7 +25,6 @@ from engine.contest import (
 from engine.contest.standings import Mark, standings
 from engine.figures import reported_figures
 from engine.rules import Rules
-from handlers.contest.service.args import parse_decision
 from tests.engine.contest.support import ON_TIME, ORGANISER, signed_up
 
 AT_VENUE = Schedule(ScheduleKind.FIXED, starts_at=datetime(2026, 12, 26, 6, 0, tzinfo=UTC), venue="6楼")

@@ -9,7 +9,7 @@ import pytest
 from engine.contest import MatchResult, PlayMethod, Refusal, ResultRefused, result_from_match
 from engine.match import Match
 from engine.rules import Rules
-from engine.selfplay import random_action
+from tools.selfplay import random_action
 
 RULES = Rules.preset("wechat-6-deals")
 

@@ -23,7 +23,7 @@ from engine.figures import PAST_A, match_figures
 from engine.match import Match
 from engine.rules import MatchFormat, Rules
 from engine.scoring import Standing
-from engine.selfplay import SimulatedClock, random_action
+from tools.selfplay import SimulatedClock, random_action
 
 NS, EW = 0, 1
 
@@ -206,7 +206,7 @@ def test_the_face_up_card_is_reproducible_from_the_seed() -> None:
 
 
 def played_match(rules: Rules, seed: int) -> tuple[Match, list[SheetEntry]]:
-    """A self-played match (random agents, the simulated referee's clock of engine.selfplay) and
+    """A self-played match (random agents, the simulated referee's clock of tools.selfplay) and
     what its recorder would have entered: each deal's outcome and the time-out."""
     rng = random.Random(seed)
     match = Match.new(rules, seed)

@@ -1,0 +1,102 @@
+"""Loading a finished match for 复盘 and export: its rules, names and reviewed deals.
+
+A replay's steps are pressed one after another, so the reviewed match is kept (a few of
+them, least recently used first out) instead of replaying the log on every press. Which
+step each replay message shows is kept too, so a press from an older state of the message
+is recognised as stale.
+"""
+
+from __future__ import annotations
+
+from collections import OrderedDict
+from dataclasses import dataclass
+from typing import Final
+
+from app.table.tables import decode_action
+from engine.actions import Action
+from engine.notation import write_transcript
+from engine.review import DealReview, Frame, frames, review
+from engine.rules import Rules
+from storage import Database, NotFound, TableStatus
+
+KEPT: Final = 16
+"""Reviewed matches kept in memory: one is ~100 kB of frozen values; a group steps through
+one or two at a time."""
+SHOWN_KEPT: Final = 512  # replay messages whose shown step is remembered
+
+
+@dataclass(frozen=True, slots=True)
+class StoredMatch:
+    table_id: int
+    chat_id: int
+    rules: Rules
+    seed: int
+    history: tuple[tuple[int | None, Action], ...]
+    names: tuple[str, str, str, str]
+    user_ids: tuple[int | None, int | None, int | None, int | None]
+    deals: tuple[DealReview, ...]
+    steps: tuple[Frame, ...]
+    started_at: str
+
+    def transcript(self) -> str:
+        header = [f"match #{self.table_id}, started {self.started_at}"]
+        header += [f"seat {seat}: {name or '-'}" for seat, name in enumerate(self.names)]
+        return write_transcript(self.rules, self.seed, self.history, header=header)
+
+
+class Replays:
+    """Finished matches for replay, by table id."""
+
+    def __init__(self, db: Database) -> None:
+        self.db = db
+        self._matches: OrderedDict[int, StoredMatch] = OrderedDict()
+        self._shown: OrderedDict[tuple[int, int], int] = OrderedDict()
+
+    async def load(self, table_id: int) -> StoredMatch:
+        """The finished match of table ``table_id``; NotFound if there is none."""
+        kept = self._matches.get(table_id)
+        if kept is not None:
+            self._matches.move_to_end(table_id)
+            return kept
+        record = await self.db.tables.get(table_id=table_id)
+        if record.status is not TableStatus.FINISHED:
+            raise NotFound(f"finished table {table_id}")
+        seats = {seat.seat: seat for seat in await self.db.seats.of_table(table_id=table_id)}
+        actions = await self.db.actions.of_table(table_id=table_id)
+        history = tuple((action.seat, decode_action(action.action_json)) for action in actions)
+        rules = Rules.from_json(record.rules_json)
+        deals = review(rules, record.seed, history)
+        names = tuple(seats[seat].name if seat in seats else "" for seat in range(4))
+        users = tuple(seats[seat].user_id if seat in seats else None for seat in range(4))
+        started = record.started_at.isoformat(timespec="minutes") if record.started_at else ""
+        match = StoredMatch(
+            table_id,
+            record.chat_id,
+            rules,
+            record.seed,
+            history,
+            (names[0], names[1], names[2], names[3]),
+            (users[0], users[1], users[2], users[3]),
+            deals,
+            frames(deals),
+            started,
+        )
+        self._matches[table_id] = match
+        while len(self._matches) > KEPT:
+            self._matches.popitem(last=False)
+        return match
+
+    def shown(self, chat_id: int, message_id: int) -> int | None:
+        """The step a replay message shows, if this run of the bot knows it."""
+        return self._shown.get((chat_id, message_id))
+
+    def show(self, chat_id: int, message_id: int, step: int) -> None:
+        self._shown[(chat_id, message_id)] = step
+        self._shown.move_to_end((chat_id, message_id))
+        while len(self._shown) > SHOWN_KEPT:
+            self._shown.popitem(last=False)
+
+    def forget_user(self, user_id: int) -> None:
+        """/forgetme: kept matches that name the person are dropped (reloaded anonymised)."""
+        for table_id in [t for t, match in self._matches.items() if user_id in match.user_ids]:
+            del self._matches[table_id]

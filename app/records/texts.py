@@ -1,0 +1,375 @@
+"""Every sentence of /stats, /top, /history, 复盘 and /forgetme, for one locale passed in.
+
+Chinese is the default; names are escaped (``escape``) wherever the text is HTML.
+"""
+
+from __future__ import annotations
+
+from enum import Enum
+
+from app.records.rating import MIN_MATCHES, Skill
+from app.table.texts import N_, _, bracketed, cards_text, escape, play_text, preset_title
+from engine.actions import partner_of
+from engine.cards import Card, Rank
+from engine.contest import Contest, PairRecord
+from engine.plays import Play
+from render.words import place_name, seat_name
+from storage.records import ANONYMOUS, MatchRow, PartnerLine, PlayerRow, PlayerTotals, Rating
+
+
+class Refusal(Enum):
+    """Why a records command or button did nothing; each has its text in both languages."""
+
+    NO_RECORD = "no_record"  # /stats @who: nobody by that name has played
+    NO_MATCHES = "no_matches"  # /history, /top in a group without recorded matches
+    OTHER_GROUP = "other_group"  # a replay button of another group's match
+    NOT_A_PLAYER = "not_a_player"  # the replay is for the table's players only
+    UNREACHABLE = "unreachable"  # the private chat was never opened
+    STALE = "stale"  # a ◀ ▶ press on a replay that has moved on
+    GONE = "gone"  # the match is no longer stored
+    PRIVATE_ONLY = "private_only"  # /forgetme in a group
+    SEATED = "seated"  # /forgetme while sitting at an open table
+
+
+_REFUSALS: dict[Refusal, str] = {
+    Refusal.NO_RECORD: N_("No finished match of {who} is recorded."),
+    Refusal.NO_MATCHES: N_("No finished match is recorded in this group yet."),
+    Refusal.OTHER_GROUP: N_("That match was played in another group."),
+    Refusal.NOT_A_PLAYER: N_("Only the table's players may see this replay (the table's setting)."),
+    Refusal.UNREACHABLE: N_("Open a private chat with me first (/start), then tap again."),
+    Refusal.STALE: N_("This button is out of date; use the replay's newest buttons."),
+    Refusal.GONE: N_("That match is no longer stored."),
+    Refusal.PRIVATE_ONLY: N_("Send /forgetme to me in the private chat."),
+    Refusal.SEATED: N_("Leave your open table first, then send /forgetme again."),
+}
+
+
+def refusal_text(code: Refusal, locale: str, **values: object) -> str:
+    return _(_REFUSALS[code], locale, **values)
+
+
+def percent(part: int, whole: int) -> str:
+    return f"{round(100 * part / whole)}%" if whole else "–"
+
+
+def player_name(key: str, name: str, locale: str) -> str:
+    """A rating key's name as shown: people by name, the computer by its difficulty."""
+    if key == ANONYMOUS or (not name and not key.startswith("ai:")):
+        return _("(removed)", locale)
+    if key == "ai:easy":
+        return _("Computer (easy)", locale)
+    if key == "ai:master":
+        return _("Computer (master)", locale)
+    if key.startswith("ai:"):
+        return _("Computer (normal)", locale)
+    return name
+
+
+# ---------------------------------------------------------------- /stats
+
+
+def totals_lines(totals: PlayerTotals, locale: str) -> list[str]:
+    """A record's figures, one fact per line (HTML)."""
+    f = totals.figures
+    deals = f.deals
+    lines = [
+        _(
+            "{matches} matches, {won} won ({rate}) · {deals} deals",
+            locale,
+            matches=totals.matches,
+            won=totals.won,
+            rate=percent(totals.won, totals.matches - totals.drawn),
+            deals=deals,
+        ),
+        " · ".join(
+            f"{place_name(place + 1, locale)} {count}{bracketed(percent(count, deals), locale)}"
+            for place, count in enumerate((f.firsts, f.seconds, f.thirds, f.lasts))
+        ),
+        _(
+            "双下: won {won}, suffered {suffered}",
+            locale,
+            won=f.double_down_won,
+            suffered=f.double_down_suffered,
+        ),
+        _(
+            "Levels per deal {levels} · tributes paid {paid}, received {received} · 抗贡 {anti}",
+            locale,
+            levels=f"{f.levels_gained / deals:.2f}" if deals else "–",
+            paid=f.tributes_paid,
+            received=f.tributes_received,
+            anti=f.anti_tributes,
+        ),
+    ]
+    return lines
+
+
+def partner_line(partners: tuple[PartnerLine, ...], locale: str) -> str:
+    shown = [
+        _(
+            "{name} {matches} matches, {won} won",
+            locale,
+            name=escape(player_name(p.partner, p.name, locale)),
+            matches=p.matches,
+            won=p.won,
+        )
+        for p in partners[:5]
+    ]
+    return _("With partners: {list}", locale, list=" · ".join(shown))
+
+
+def stats_caption(
+    name: str,
+    here: PlayerTotals | None,
+    everywhere: PlayerTotals,
+    rating: tuple[Rating, int, int] | None,
+    contests: list[str],
+    locale: str,
+) -> str:
+    """The text beside the 战绩 card: this group (if asked in one), everywhere, contests."""
+    lines = [_("<b>{name}'s record</b>", locale, name=escape(name))]
+    if here is not None:
+        lines.append(_("<b>This group</b>", locale))
+        lines += totals_lines(here, locale)
+        if here.partners:
+            lines.append(partner_line(here.partners, locale))
+        if rating is not None:
+            figure, place, ranked = rating
+            lines.append(rating_line(figure, place, ranked, locale))
+    lines.append(_("<b>Everywhere</b>", locale))
+    lines += totals_lines(everywhere, locale)
+    if here is None and everywhere.partners:
+        lines.append(partner_line(everywhere.partners, locale))
+    if contests:
+        lines.append(_("<b>Contests</b>", locale))
+        lines += contests
+    return "\n".join(lines)
+
+
+def contest_record_line(contest: Contest, record: PairRecord, locale: str) -> str:
+    """One closed contest in /stats: its name, the place (and prize) and the matches."""
+    if record.place is None:
+        place = _("not decided", locale)
+    else:
+        place = _("place {place} of {pairs}", locale, place=record.place, pairs=record.pairs)
+    prize = f" 🏅{escape(record.prize)}" if record.prize else ""
+    return _(
+        "{name}: {place}{prize} · {won} won of {played} · with {partner}",
+        locale,
+        name=escape(contest.name),
+        place=place,
+        prize=prize,
+        won=record.won,
+        played=record.played,
+        partner=escape(record.partner),
+    )
+
+
+def rating_line(rating: Rating, place: int, ranked: int, locale: str) -> str:
+    skill = Skill(rating.mu, rating.sigma)
+    if place:
+        return _(
+            "Rating {figure} ({matches} matches) · #{place} of {ranked}",
+            locale,
+            figure=f"{skill.conservative:.1f}",
+            matches=rating.matches,
+            place=place,
+            ranked=ranked,
+        )
+    return _(
+        "Rating {figure} ({matches} matches; ranked from {least})",
+        locale,
+        figure=f"{skill.conservative:.1f}",
+        matches=rating.matches,
+        least=MIN_MATCHES,
+    )
+
+
+# ---------------------------------------------------------------- /top
+
+
+def top_text(ranked: list[Rating], computers: list[Rating], locale: str) -> str:
+    lines = [_("<b>Ranking</b> (skill rating μ−3σ, at least {least} matches)", locale, least=MIN_MATCHES)]
+    if not ranked:
+        lines.append(_("Nobody has played {least} matches here yet.", locale, least=MIN_MATCHES))
+    for place, rating in enumerate(ranked, start=1):
+        figure = Skill(rating.mu, rating.sigma).conservative
+        lines.append(
+            _(
+                "{place}. {name} — {figure} ({matches} matches)",
+                locale,
+                place=place,
+                name=escape(rating.name),
+                figure=f"{figure:.1f}",
+                matches=rating.matches,
+            )
+        )
+    if computers:
+        shown = [
+            f"{player_name(r.player, r.name, locale)} {Skill(r.mu, r.sigma).conservative:.1f}"
+            + bracketed(str(r.matches), locale)
+            for r in computers
+        ]
+        lines.append(_("Computer players, not ranked: {list}", locale, list=" · ".join(shown)))
+    return "\n".join(lines)
+
+
+# ---------------------------------------------------------------- /history
+
+
+def history_text(matches: list[MatchRow], locale: str) -> str:
+    lines = [_("<b>Last matches</b>", locale)]
+    for match in matches:
+        lines.append(match_line(match, locale))
+    return "\n\n".join(lines)
+
+
+def match_line(match: MatchRow, locale: str) -> str:
+    """``#12 2026-11-30 · 微信6副 · 北 A / 南 C 胜 东 B / 西 D · 6:0``"""
+    date = match.ended_at[:16].replace("T", " ")
+    sides = [side_names(match, team, locale) for team in (0, 1)]
+    if match.winner_team is None:
+        result = _("{a} drew with {b}", locale, a=sides[0], b=sides[1])
+    else:
+        result = _("{a} beat {b}", locale, a=sides[match.winner_team], b=sides[1 - match.winner_team])
+    return f"#{match.table_id} {date} UTC · {escape(preset_title(match.preset, locale))}\n{result} · " + _(
+        "{deals} deals", locale, deals=match.deals
+    )
+
+
+def side_names(match: MatchRow, team: int, locale: str) -> str:
+    by_seat = {player.seat: player for player in match.players}
+    return " / ".join(seat_player(by_seat.get(seat), seat, locale) for seat in (team, partner_of(team)))
+
+
+def seat_player(player: PlayerRow | None, seat: int, locale: str) -> str:
+    name = player_name(player.player, player.name, locale) if player is not None else "?"
+    return f"{seat_name(seat, locale)} {escape(name)}"
+
+
+def scope_text(here: bool, locale: str) -> str:
+    return _("This group", locale) if here else _("Everywhere", locale)
+
+
+def group_only_text(locale: str) -> str:
+    return _("Send /top in a group: the ranking is the group's.", locale)
+
+
+def deal_button(direction: int, locale: str) -> str:
+    return _("⏪ Previous deal", locale) if direction < 0 else _("Next deal ⏩", locale)
+
+
+def replay_button(table_id: int, locale: str) -> str:
+    return _("复盘 #{id}", locale, id=table_id)
+
+
+def export_button(table_id: int, locale: str) -> str:
+    return _("Export #{id}", locale, id=table_id)
+
+
+def older_button(locale: str) -> str:
+    return _("Older ▸", locale)
+
+
+# ---------------------------------------------------------------- 复盘
+
+
+def frame_title(table_id: int, deal: int, level: str, locale: str) -> str:
+    return _("复盘 #{id} · deal {deal} · level {level}", locale, id=table_id, deal=deal, level=level)
+
+
+def frame_step(step: int, steps: int, locale: str) -> str:
+    return _("step {step} of {steps}", locale, step=step, steps=steps)
+
+
+def hands_heading(locale: str) -> str:
+    return _("The hands as dealt", locale)
+
+
+def trick_heading(number: int, tricks: int, locale: str) -> str:
+    return _("Trick {number} of {tricks}", locale, number=number, tricks=tricks)
+
+
+def tribute_heading(locale: str) -> str:
+    return _("Tribute and return", locale)
+
+
+def passed_word(locale: str) -> str:
+    return _("Pass", locale)
+
+
+def cards_left_note(count: int, locale: str) -> str:
+    return _("{count} left", locale, count=count)
+
+
+def trick_won_note(seat: int, name: str, locale: str) -> str:
+    return _("{who}'s play stood", locale, who=f"{seat_name(seat, locale)} {name}")
+
+
+def deal_over_note(order: tuple[int, ...], names: list[str], locale: str) -> str:
+    places = " ".join(
+        f"{place_name(i + 1, locale)} {seat_name(s, locale)} {names[s]}" for i, s in enumerate(order)
+    )
+    return _("Deal over: {places}", locale, places=places)
+
+
+def tribute_note(payer: str, receiver: str, card: Card, locale: str) -> str:
+    return _(
+        "{payer} pays {card} to {receiver}",
+        locale,
+        payer=payer,
+        receiver=receiver,
+        card=cards_text([card], locale),
+    )
+
+
+def return_note(giver: str, receiver: str, card: Card, locale: str) -> str:
+    return _(
+        "{giver} returns {card} to {receiver}",
+        locale,
+        giver=giver,
+        receiver=receiver,
+        card=cards_text([card], locale),
+    )
+
+
+def anti_tribute_note(seats: tuple[int, ...], locale: str) -> str:
+    who = " ".join(seat_name(seat, locale) for seat in seats)
+    return _("抗贡: {who} hold the red jokers, no tribute", locale, who=who)
+
+
+def play_note(play: Play | None, level: Rank, locale: str) -> str:
+    return passed_word(locale) if play is None else play_text(play, level, locale)
+
+
+def replay_sent_text(locale: str) -> str:
+    return _("The replay is in your private chat.", locale)
+
+
+def transcript_caption(table_id: int, locale: str) -> str:
+    return _("Transcript of match #{id}: one action per line (README: Transcripts).", locale, id=table_id)
+
+
+# ---------------------------------------------------------------- /forgetme
+
+
+def forget_prompt(seats: int, groups: int, locale: str) -> str:
+    return _(
+        "Stored about you: your name and Telegram id at {seats} seats of finished matches in {groups} "
+        "groups, your ratings, your @username and your settings. /forgetme removes your name and id: "
+        "the matches stay for the other players, with your seat shown as removed. This cannot be undone.",
+        locale,
+        seats=seats,
+        groups=groups,
+    )
+
+
+def forget_buttons(locale: str) -> tuple[str, str]:
+    return _("Remove my data", locale), _("Keep it", locale)
+
+
+def forgotten_text(seats: int, locale: str) -> str:
+    return _("Done: your name and id were removed from {seats} seats.", locale, seats=seats)
+
+
+def kept_text(locale: str) -> str:
+    return _("Nothing was removed.", locale)

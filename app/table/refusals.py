@@ -1,0 +1,36 @@
+"""Why a table request is refused, one member per reason, with values equal to the codes stored
+and tested before (issue 19): :func:`app.table.texts.refusal_text` words every member, and
+``mypy --strict`` finds a member without a text."""
+
+from __future__ import annotations
+
+from enum import StrEnum
+
+
+class TableRefusal(StrEnum):
+    """A lobby or table request refused (``TableError.code``), or a hand button's alert."""
+
+    NO_TABLE = "no_table"
+    TABLE_EXISTS = "table_exists"
+    SEAT_TAKEN = "seat_taken"
+    TABLE_FULL = "table_full"
+    NOT_SEATED = "not_seated"
+    SEATS_MISSING = "seats_missing"
+    TABLE_NOT_LOBBY = "table_not_lobby"
+    TABLE_NOT_PLAYING = "table_not_playing"
+    NOT_ALLOWED = "not_allowed"
+    STALE = "stale"
+    BAD_BUTTON = "bad_button"
+    NOT_YOUR_TURN = "not_your_turn"
+    EMPTY = "empty"
+    NO_SUCH_PLAY = "no_such_play"
+    MUST_LEAD = "must_lead"
+    NO_HINT = "no_hint"
+    PRIVATE_ONLY = "private_only"
+    GROUP_ONLY = "group_only"
+    OPEN_PRIVATE = "open_private"
+    NOT_SAVED = "not_saved"
+    INTERNAL = "internal"
+    RESERVED_TABLE = "reserved_table"
+    RESERVED_RULES = "reserved_rules"
+    BUSY = "busy"

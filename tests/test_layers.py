@@ -1,0 +1,126 @@
+"""The import layers hold (issue 19): an AST walk over every module, in-function imports counted.
+
+- ``engine`` (the rules) imports neither the computer players (``engine.players``), the tools,
+  the application layer, the handlers, nor any network library;
+- ``engine.players`` imports the rules only;
+- ``app`` (the Telegram-free application layer) imports no ``telegram`` and no ``handlers``;
+- ``handlers.platform`` (the plumbing every feature shares) imports no feature;
+- no two modules import each other, directly or around a longer loop.
+
+``python -m tests.test_layers`` prints the figures README's Layout section quotes.
+"""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+PACKAGES = ("engine", "app", "tools", "handlers", "storage", "render")
+NETWORK = ("telegram", "websockets", "aiohttp")
+
+
+def module_name(path: Path) -> str:
+    parts = list(path.relative_to(ROOT).with_suffix("").parts)
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+def modules() -> dict[str, Path]:
+    found = {}
+    for package in PACKAGES:
+        for path in sorted((ROOT / package).rglob("*.py")):
+            found[module_name(path)] = path
+    return found
+
+
+def imported(name: str, path: Path, known: dict[str, Path]) -> set[str]:
+    """Every module ``name`` imports, anywhere in the file; a known module where one is meant."""
+    package = name if path.name == "__init__.py" else name.rpartition(".")[0]
+    targets: set[str] = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            targets.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:
+                anchor = package.split(".")[: len(package.split(".")) - node.level + 1]
+                base = ".".join([*anchor, base] if base else anchor)
+            for alias in node.names:
+                targets.add(f"{base}.{alias.name}" if f"{base}.{alias.name}" in known else base)
+    return {t for t in targets if t != name}
+
+
+def graph() -> dict[str, set[str]]:
+    known = modules()
+    return {name: imported(name, path, known) for name, path in known.items()}
+
+
+def under(module: str, *roots: str) -> bool:
+    return any(module == root or module.startswith(root + ".") for root in roots)
+
+
+def violations(edges: dict[str, set[str]]) -> list[str]:
+    found = []
+    for source, targets in sorted(edges.items()):
+        if under(source, "engine.players"):
+            banned: tuple[str, ...] = ("tools", "app", "handlers", *NETWORK)
+        elif under(source, "engine"):
+            banned = ("engine.players", "tools", "app", "handlers", *NETWORK)
+        elif under(source, "app"):
+            banned = ("handlers", "telegram")
+        elif under(source, "handlers.platform"):
+            banned = ("handlers.table", "handlers.contest", "handlers.records")
+        else:
+            continue
+        found += [f"{source} -> {t}" for t in sorted(targets) if under(t, *banned)]
+    return found
+
+
+def cycles(edges: dict[str, set[str]]) -> list[list[str]]:
+    """The strongly connected components of more than one module (Tarjan)."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    components: list[list[str]] = []
+
+    def visit(node: str) -> None:
+        index[node] = low[node] = len(index)
+        stack.append(node)
+        for nxt in sorted(edges.get(node, ())):
+            if nxt not in edges:
+                continue
+            if nxt not in index:
+                visit(nxt)
+                low[node] = min(low[node], low[nxt])
+            elif nxt in stack:
+                low[node] = min(low[node], index[nxt])
+        if low[node] == index[node]:
+            component = []
+            while True:
+                top = stack.pop()
+                component.append(top)
+                if top == node:
+                    break
+            if len(component) > 1:
+                components.append(sorted(component))
+
+    for node in sorted(edges):
+        if node not in index:
+            visit(node)
+    return sorted(components)
+
+
+def test_layers_hold() -> None:
+    assert violations(graph()) == []
+
+
+def test_no_import_cycle() -> None:
+    assert cycles(graph()) == []
+
+
+if __name__ == "__main__":
+    edges = graph()
+    print("violations:", *violations(edges), sep="\n  ")
+    print("cycles:", *(" ⇄ ".join(c) for c in cycles(edges)), sep="\n  ")
+    sizes = sorted(((len(p.read_text().splitlines()), n) for n, p in modules().items()), reverse=True)
+    print("largest:", *(f"{lines:5} {name}" for lines, name in sizes[:10]), sep="\n  ")
