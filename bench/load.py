@@ -129,6 +129,7 @@ class ApiCall:
     issued: float | None = None
     done: float | None = None
     awaited: bool = True  # False: a GLANCE look nobody waits for (the press's answer named it)
+    chat_id: int | None = None  # None: not addressed to a chat (answerCallbackQuery)
 
 
 @dataclass
@@ -138,6 +139,7 @@ class Handling:
     kind: str
     received: float
     started: float
+    presser: int | None = None  # the user who pressed (a callback query)
     finished: float | None = None
     calls: list[ApiCall] = field(default_factory=list)
     sqlite: list[tuple[float, float]] = field(default_factory=list)  # awaited SQLite operations
@@ -150,6 +152,11 @@ class Handling:
     def sent(self) -> int:
         """Requests that went out (not those withdrawn unsent)."""
         return sum(call.issued is not None for call in self.calls)
+
+    def sent_to_presser(self) -> int:
+        """Requests that went out for the presser: the answer and their own chat's edits (not
+        the next player's turn, nor the others' captions, which the press also caused)."""
+        return sum(call.issued is not None and call.chat_id in (None, self.presser) for call in self.calls)
 
     def limiter_wait(self, until: float) -> float:
         """Time in [received, until] during which some call of this update sat in the limiter."""
@@ -211,6 +218,8 @@ class Recorder:
     async def begin(self, update: Update, context: object) -> None:
         now = time.perf_counter()
         handling = Handling(kind_of(update), self.received.pop(update.update_id, now), now)
+        if update.callback_query is not None:
+            handling.presser = update.callback_query.from_user.id
         UPDATE.set(handling)
         if self.recording:
             self.handlings.append(handling)
@@ -285,6 +294,8 @@ class TimedLimiter(DelegatingLimiter):
     ) -> Any:
         call = self.recorder.new_call(endpoint)
         call.awaited = PRIORITY.get() is not Priority.GLANCE
+        with contextlib.suppress(KeyError, TypeError, ValueError):
+            call.chat_id = int(data["chat_id"])
         flight = FLIGHT.get()
         if flight is not None and flight.turn_since is not None:
             call.asked = flight.turn_since  # it waited at the limiter in an older look's place
@@ -826,6 +837,7 @@ def figures(handlings: list[Handling]) -> dict[str, list[float]]:
         "handled": [],
         "queued": [],
         "calls": [],
+        "own_calls": [],
         "sqlite": [],
         "sqlite_ops": [],
     }
@@ -842,6 +854,7 @@ def figures(handlings: list[Handling]) -> dict[str, list[float]]:
         out["handled"].append((h.finished - h.received) * 1000)
         out["queued"].append((h.started - h.received) * 1000)
         out["calls"].append(h.sent())
+        out["own_calls"].append(h.sent_to_presser())
     return out
 
 
@@ -928,7 +941,7 @@ def report(args: argparse.Namespace, recorder: Recorder, run: dict[str, Any]) ->
     print()
     print(
         f"{'by button (ms)':<16}{'n':>6}{'bot p50':>9}{'bot p99':>9}{'excl p50':>9}{'excl p99':>9}"
-        f"{'sql p50':>9}{'sql p99':>9}{'sql ops':>8}{'calls':>7}"
+        f"{'sql p50':>9}{'sql p99':>9}{'sql ops':>8}{'calls':>7}{'own':>6}"
     )
     for kind in sorted({h.kind for h in presses}):
         of_kind = figures([h for h in presses if h.kind == kind])
@@ -938,9 +951,13 @@ def report(args: argparse.Namespace, recorder: Recorder, run: dict[str, Any]) ->
             f"{percentile(of_kind['own'], 99):>9.1f}{percentile(of_kind['excl'], 50):>9.1f}"
             f"{percentile(of_kind['excl'], 99):>9.1f}{percentile(of_kind['sqlite'], 50):>9.1f}"
             f"{percentile(of_kind['sqlite'], 99):>9.1f}{sum(of_kind['sqlite_ops']) / n:>8.1f}"
-            f"{sum(of_kind['calls']) / n:>7.2f}"
+            f"{sum(of_kind['calls']) / n:>7.2f}{sum(of_kind['own_calls']) / n:>6.2f}"
         )
     print()
+    print(
+        "calls: requests that went out per press; own: of them, the answer and the presser's own chat"
+        " (the rest: the next player's turn, others' captions)"
+    )
     print("API calls per press, by method (withdrawn: superseded while queued at the limiter, never sent)")
     for kind in sorted({h.kind for h in presses}):
         pressed = [h for h in presses if h.kind == kind]

@@ -198,7 +198,9 @@ async def post_hand(
 
 def _awaited(state: SeatState, look: _Look) -> bool:
     """Is the player waiting for this look? A new message, a changed hand (their own play, an
-    exchange), their turn or their duty: yes. Others' moves on a waiting seat's caption: no."""
+    exchange), their turn or their duty: yes. Others' moves on a waiting seat's caption, and
+    the player's own 不出 (its answer says 已不出; a press on the keyboard it leaves behind is
+    lag, answered with a toast): no — the seat's next look replaces it."""
     obs = look.obs
     return (
         state.needs_new_message

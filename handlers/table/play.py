@@ -127,16 +127,16 @@ async def _handle(
         )
         return _quietly(query, _("Auto-play on", locale), await flow.post_in(context, table, outcome))
     if not _for_current_hand(table, state, press):
-        if _lagging(state):  # the phone still shows the keyboard the newest look replaces
-            return query.answer(_("Your hand is being updated: use the new buttons", locale))
-        return refuse(query, "stale", locale)
+        return _lag_or_refuse(query, state, "stale", locale)
     if press.op in SELECTION_OPS:
         return await _select(query, context, table, state, press, locale)
     if press.op in (Op.PASS, Op.READING) and press.version != table.version:
-        return refuse(query, "stale", locale)
+        return _lag_or_refuse(query, state, "stale", locale)
     action = _action(table, state, press, locale)
     if isinstance(action, Refusal) and action.quiet:
         return _quietly(query, _changed_text(table, state, locale), await _refresh(context, table, state))
+    if isinstance(action, Refusal) and action.code == "not_your_turn":
+        return _lag_or_refuse(query, state, action.code, locale)
     if isinstance(action, Refusal):
         return alert(query, action.text or error_text(action.code, locale))
     if action is None:
@@ -207,6 +207,15 @@ replaced is taken for lag (phones show an edit hundreds of ms late, more under l
 quiet toast, not an alert the player could not have avoided."""
 
 
+def _lag_or_refuse(query: CallbackQuery, state: SeatState, code: str, locale: str) -> Reply:
+    """A press that the seat's newest look, still on its way (or just arrived), would not have
+    offered — a keyboard made stale by the table moving on, or a 轮到你了 the player's own 不出
+    ended — is lag the player could not avoid: a toast, not an alert."""
+    if _lagging(state):
+        return query.answer(_("Your hand is being updated: use the new buttons", locale))
+    return refuse(query, code, locale)
+
+
 def _lagging(state: SeatState) -> bool:
     shown_at = state.look_shown_at
     return shown_at is None or time.monotonic() - shown_at < LAG_GRACE
@@ -254,7 +263,10 @@ async def _act(
     except EngineError as error:
         log.info("refused %s at table %s: %s", action, table.id, error)
         return refuse(query, "no_such_play", locale)
-    return _accepted(query, await flow.post_in(context, table, outcome))
+    delivery = await flow.post_in(context, table, outcome)
+    if isinstance(action, Pass):  # its own look is a glance (hand_message._awaited): the toast says it
+        return _quietly(query, _("Passed", locale), delivery)
+    return _accepted(query, delivery)
 
 
 async def _select(
@@ -285,7 +297,7 @@ async def _select(
     elif press.op is Op.HINT:
         refusal = _hint(table, state, context.services.tables.policy)
         if refusal is not None:
-            return refuse(query, refusal, locale)
+            return _lag_or_refuse(query, state, refusal, locale)
         state.hint_keyboard = press.check
         # The toast names the suggestion: the keyboard showing it is a glance (issue 23)
         toast = _pass_hint_text(state, locale) if state.hint_pass else _play_hint_text(state, locale)

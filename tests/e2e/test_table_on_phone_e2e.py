@@ -120,7 +120,10 @@ async def test_hint_suggests_the_ais_pass_and_a_pass_is_one_tap(
                 label, op = play_row(hand)
                 assert (label, op) == ("不出（要不起）", "x")
                 before = await passes_logged(table.db_path, seat)
-                assert await answer_to(telegram, user, hand, buttons_by_op(hand)["x"][0]) == ("", False)
+                assert await answer_to(telegram, user, hand, buttons_by_op(hand)["x"][0]) == (
+                    "已不出",
+                    False,
+                )  # a toast: the look it leaves is a glance
                 assert await passes_logged(table.db_path, seat) == before + 1
                 nothing_beats = True
                 continue

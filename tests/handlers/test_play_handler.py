@@ -165,3 +165,17 @@ async def test_play_on_the_keyboard_hint_was_pressed_on_plays_what_its_toast_nam
     state.selection = state.selection + Counter({other: 1})  # a card picked since: not the hint
     refusal = _action(live, state, before_hint, "zh")
     assert isinstance(refusal, Refusal) and refusal.quiet
+
+
+async def test_a_turn_the_newest_look_takes_away_is_lag_not_a_mistake(table) -> None:
+    """Issue 23: after 不出 the phone still shows 轮到你了 until the next look arrives (under load,
+    seconds); 提示 or 出牌 pressed on it meanwhile gets the update toast, not the 还没轮到你 alert."""
+    live, service = table
+    waiting = (live.match.to_act[0] + 1) % 4
+    state = live.seats[waiting]
+    state.look_shown_at = None  # its newest look is on its way
+    for op in (Op.HINT, Op.PLAY):
+        text, shown_as_alert = await _refusal(live, service, waiting, _press(live, waiting, op))
+        assert text is not None and "手牌正在更新" in text and not shown_as_alert
+    state.look_shown_at = 0.0  # long since shown: the player could see it was not their turn
+    assert await _refusal(live, service, waiting, _press(live, waiting, Op.HINT)) == ("还没轮到你", True)
