@@ -556,7 +556,7 @@ class People:
             shown = await self.shown(dm, hand)
             await self.press(user, shown, callback_ops(shown).get("x", ops["x"])[0], "pass")
             return True
-        if alert:
+        if alert or "手牌正在更新" in text:  # refused, or the keyboard is on its way out: look again
             return True
         if text.startswith("提示：") and "p" in ops:  # the toast named the play: 出牌 plays it
             await self.think()
