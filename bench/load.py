@@ -60,6 +60,7 @@ import asyncio
 import contextlib
 import cProfile
 import ctypes
+import gc
 import io
 import json
 import multiprocessing
@@ -356,6 +357,16 @@ def trimmed_rss_bytes() -> int:
     with contextlib.suppress(OSError, AttributeError):
         ctypes.CDLL("libc.so.6").malloc_trim(0)
     return rss_bytes()
+
+
+def planner_memo_released() -> int:
+    """RSS after the 标准 planner's hand-valuation memo (per level, process-wide, bounded: it
+    does not grow with the tables) is dropped; the difference is what it held."""
+    from engine.players.planner import evaluator
+
+    evaluator.cache_clear()
+    gc.collect()
+    return trimmed_rss_bytes()
 
 
 def revision() -> str:
@@ -693,6 +704,7 @@ class Memory:
     peak_traced: int = 0
     resident_tables: int = 0
     trimmed_rss: int = 0
+    planner_memo: int = 0  # RSS the 标准 planner's bounded, process-wide memo held at the end
     baseline_snapshot: tracemalloc.Snapshot | None = None
     growth: list[str] = field(default_factory=list)
 
@@ -788,6 +800,7 @@ async def measure(
     recorder.recording = False
     memory.sample(len(tables))
     memory.trimmed_rss = trimmed_rss_bytes()
+    memory.planner_memo = memory.trimmed_rss - planner_memo_released()
     if memory.baseline_snapshot is not None:
         top = tracemalloc.take_snapshot().compare_to(memory.baseline_snapshot, "lineno")[:12]
         memory.growth = [str(stat) for stat in top]
@@ -1010,6 +1023,12 @@ def report(args: argparse.Namespace, recorder: Recorder, run: dict[str, Any]) ->
         f"memory: RSS {memory.baseline_rss / 2**20:.1f} MiB → peak {memory.peak_rss / 2**20:.1f} MiB "
         f"with {resident} tables resident: {rss_per_table / 2**20:.3f} MiB per table (RSS growth / N)"
     )
+    beyond_memo = (memory.peak_rss - memory.baseline_rss - memory.planner_memo) / resident
+    print(
+        f"memory: of the growth, the 标准 planner's memo (bounded, process-wide: the same at 1 table "
+        f"or 1,000) held {memory.planner_memo / 2**20:.1f} MiB; without it "
+        f"{beyond_memo / 2**20:.3f} MiB per table"
+    )
     print(
         f"memory: RSS at the end after malloc_trim {memory.trimmed_rss / 2**20:.1f} MiB; render caches "
         f"(bounded LRU of PIL images): {render_caches()}"
@@ -1060,6 +1079,9 @@ def report(args: argparse.Namespace, recorder: Recorder, run: dict[str, Any]) ->
         "p99_ms_incl_limiter_steady": round(percentile(steady["incl"], 99), 2),
         "cpu_ms_per_press": round(run["cpu"] * 1000 / n_presses, 2),
         "rss_mib_per_table": round(rss_per_table / 2**20, 3),
+        "rss_mib_per_table_beyond_planner_memo": round(
+            (memory.peak_rss - memory.baseline_rss - memory.planner_memo) / resident / 2**20, 3
+        ),
         "traced_mib_per_table": None if traced_per_table is None else round(traced_per_table / 2**20, 3),
         "target_p99_le_50ms": p99 <= 50.0,
         "target_p99_le_50ms_steady": percentile(steady["excl"], 99) <= 50.0,
