@@ -558,6 +558,10 @@ class People:
             return False
         await self.think()
         self.changed(dm.id).clear()
+        hand = await self.shown(dm, hand)  # the phone shows the newest keyboard when the thumb lands
+        ops = callback_ops(hand)
+        if "h" not in ops or "轮到你" not in hand.content:
+            return True
         answer = await self.press(user, hand, ops["h"][0], "hint")
         if answer is None:
             return True
