@@ -102,6 +102,7 @@ class SeatState:
     delivered: tuple[int, tuple[int, tuple[Card, ...]], str] | None = None  # (message, hand, caption) sent
     lost_message: bool = False  # the hand message cannot be edited: the next refresh sends a new one
     look_shown_at: float | None = 0.0  # when the newest look reached Telegram (None: on its way)
+    turn_delivered: bool = False  # the last look that reached Telegram said it was the seat's turn
     needs_new_message: bool = False  # the next delivery sends a new hand message (first/new deal, lost)
     preferences: tuple[str, bool, bool] | None = None  # (locale, four-colour, 理牌), cached from the user row
     note: str | None = None  # a one-off caption line (a timeout acted for the player)

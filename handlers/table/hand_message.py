@@ -219,6 +219,8 @@ async def _deliver(
         await _replace_message(bot, services, table, state, look)
     else:
         await _edit_message(bot, services, table, state, message_id, look)
+    obs = look.obs
+    state.turn_delivered = obs.seat is not None and obs.seat in obs.to_act
     if state.shown_markup is look.markup and state.shown_caption == look.caption:  # still the newest
         state.look_shown_at = time.monotonic()
 

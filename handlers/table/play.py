@@ -136,7 +136,7 @@ async def _handle(
     if isinstance(action, Refusal) and action.quiet:
         return _quietly(query, _changed_text(table, state, locale), await _refresh(context, table, state))
     if isinstance(action, Refusal) and action.code == "not_your_turn":
-        return _lag_or_refuse(query, state, action.code, locale)
+        return _lag_or_refuse(query, state, action.code, locale, turn=True)
     if isinstance(action, Refusal):
         return alert(query, action.text or error_text(action.code, locale))
     if action is None:
@@ -207,11 +207,15 @@ replaced is taken for lag (phones show an edit hundreds of ms late, more under l
 quiet toast, not an alert the player could not have avoided."""
 
 
-def _lag_or_refuse(query: CallbackQuery, state: SeatState, code: str, locale: str) -> Reply:
+def _lag_or_refuse(
+    query: CallbackQuery, state: SeatState, code: str, locale: str, *, turn: bool = False
+) -> Reply:
     """A press that the seat's newest look, still on its way (or just arrived), would not have
-    offered — a keyboard made stale by the table moving on, or a 轮到你了 the player's own 不出
-    ended — is lag the player could not avoid: a toast, not an alert."""
-    if _lagging(state):
+    offered is lag the player could not avoid: a toast, not an alert. ``turn``: the press
+    needs the turn, which the phone still shows (the look that ends it, after the player's own
+    不出, is on its way); once that look is there, 还没轮到你 is an answer, not lag."""
+    lag = state.look_shown_at is None and state.turn_delivered if turn else _lagging(state)
+    if lag:
         return query.answer(_("Your hand is being updated: use the new buttons", locale))
     return refuse(query, code, locale)
 
@@ -297,7 +301,7 @@ async def _select(
     elif press.op is Op.HINT:
         refusal = _hint(table, state, context.services.tables.policy)
         if refusal is not None:
-            return _lag_or_refuse(query, state, refusal, locale)
+            return _lag_or_refuse(query, state, refusal, locale, turn=refusal == "not_your_turn")
         state.hint_keyboard = press.check
         # The toast names the suggestion: the keyboard showing it is a glance (issue 23)
         toast = _pass_hint_text(state, locale) if state.hint_pass else _play_hint_text(state, locale)

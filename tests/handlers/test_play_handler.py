@@ -173,9 +173,14 @@ async def test_a_turn_the_newest_look_takes_away_is_lag_not_a_mistake(table) -> 
     live, service = table
     waiting = (live.match.to_act[0] + 1) % 4
     state = live.seats[waiting]
-    state.look_shown_at = None  # its newest look is on its way
+    state.look_shown_at, state.turn_delivered = (
+        None,
+        True,
+    )  # the phone says 轮到你了; the next look is on its way
     for op in (Op.HINT, Op.PLAY):
         text, shown_as_alert = await _refusal(live, service, waiting, _press(live, waiting, op))
         assert text is not None and "手牌正在更新" in text and not shown_as_alert
-    state.look_shown_at = 0.0  # long since shown: the player could see it was not their turn
+    state.turn_delivered = False  # the phone never said it was their turn: no lag to forgive
     assert await _refusal(live, service, waiting, _press(live, waiting, Op.HINT)) == ("还没轮到你", True)
+    state.look_shown_at, state.turn_delivered = 0.0, True  # the look that ended the turn is there
+    assert await _refusal(live, service, waiting, _press(live, waiting, Op.PLAY)) == ("还没轮到你", True)
