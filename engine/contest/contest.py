@@ -64,7 +64,7 @@ from engine.contest.results import (
     MatchStatus,
     PlayMethod,
 )
-from engine.contest.rounds import Round, Schedule, ScheduleKind, TableClock
+from engine.contest.rounds import Round, Schedule, ScheduleKind, Stage, TableClock
 from engine.figures import MatchFigures, forfeit_figures
 from engine.rules import MatchFormat, Rules, TimeWinner
 from engine.scoring import Standing, points_verdict
@@ -229,7 +229,7 @@ class Contest:
     def round_rules(self, number: int) -> Rules:
         """How round ``number``'s matches are played: the preset, changed by its stage (精方's
         best-of-three semi-final and final)."""
-        stage = self.rounds[number - 1].stage if 0 < number <= len(self.rounds) else ""
+        stage = self.rounds[number - 1].stage if 0 < number <= len(self.rounds) else Stage.NONE
         return self.rules().replace(**self.format.stage_rules.get(stage, {}))
 
     def rank_input(self) -> RankInput:

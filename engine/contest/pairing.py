@@ -17,7 +17,7 @@ from typing import Any
 from engine.contest.errors import DrawRefused, Refusal
 from engine.contest.lots import DrawSeed, Lots
 from engine.contest.results import MatchKind
-from engine.contest.rounds import Round
+from engine.contest.rounds import Round, Stage
 
 
 class Family(Enum):
@@ -71,7 +71,7 @@ class RoundDraw:
 
     pairings: tuple[Pairing, ...]
     byes: tuple[int, ...] = ()
-    stage: str = ""
+    stage: Stage = Stage.NONE
 
 
 @dataclass(frozen=True, slots=True)
@@ -130,7 +130,7 @@ class ContestFormat:
     min_pairs: int = 2
     max_pairs: int | None = None  # 004-A "共五轮": 32 pairs
     # stage → Rules settings changed for that stage's matches (精方: best of three from the semi-final).
-    stage_rules: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
+    stage_rules: Mapping[Stage, Mapping[str, Any]] = field(default_factory=dict)
     prizes: tuple[tuple[str, int], ...] = ()  # the seed's prize tiers (§3.1); () → 1st–3rd
     family: Family = Family.KNOCKOUT  # which standings columns (engine.contest.standings)
     named_rounds: bool = True  # knockout rounds named by the field left (决赛, 半决赛…); 002-C: not

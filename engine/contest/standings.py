@@ -26,7 +26,7 @@ from engine.contest.contest import Contest, ContestPhase, PrizeTier
 from engine.contest.entrants import Entry
 from engine.contest.pairing import Family
 from engine.contest.results import ContestMatch, MatchFact, MatchKind, MatchStatus
-from engine.contest.rounds import Round
+from engine.contest.rounds import Round, Stage
 from engine.contest.scores import PairScore, opponents_score, pair_scores, settled
 from engine.rules import MatchFormat
 
@@ -84,8 +84,10 @@ FAMILY_COLUMNS: Mapping[Family, tuple[Column, ...]] = {
 """Each family's figure columns, in the order the picture, the text and the CSV show them."""
 
 KNOCKOUT_FAMILIES = frozenset({Family.KNOCKOUT, Family.POINTS_KNOCKOUT, Family.SCORE_KNOCKOUT})
-THIRD_PLACE_STAGE = "third_place"  # a pair whose last match was the match for 3rd
-OWN_STAGES = frozenset({"prelim", "qualifying", "repechage", "quarter", "semi", "final", "a_v_b"})
+THIRD_PLACE_STAGE = Stage.THIRD_PLACE  # a pair whose last match was the match for 3rd
+OWN_STAGES = frozenset(
+    {Stage.PRELIM, Stage.QUALIFYING, Stage.REPECHAGE, Stage.QUARTER, Stage.SEMI, Stage.FINAL, Stage.A_V_B}
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -93,7 +95,7 @@ class Reached:
     """How far a pair got: its last round (0: none yet) and that round's stage (``stage_of``)."""
 
     round: int
-    stage: str
+    stage: Stage
 
 
 Value = int | Fraction | Reached | tuple[Mark, ...] | tuple[int | None, ...]
@@ -314,7 +316,7 @@ def _round_score(played: Round, number: int) -> int | None:
 def _reached(contest: Contest, number: int) -> Reached:
     rounds = [r for r in contest.rounds if number in r.byes or r.match_of(number) is not None]
     if not rounds:
-        return Reached(0, "")
+        return Reached(0, Stage.NONE)
     last = rounds[-1]
     match = last.match_of(number)
     if match is not None and match.kind is MatchKind.THIRD_PLACE:
@@ -322,7 +324,7 @@ def _reached(contest: Contest, number: int) -> Reached:
     return Reached(last.number, stage_of(contest, last))
 
 
-def stage_of(contest: Contest, played: Round) -> str:
+def stage_of(contest: Contest, played: Round) -> Stage:
     """A round's stage: its own (精方 ``prelim``, ``qualifying``, ``repechage``, ``quarter``,
     ``semi``, ``final``; 002-E ``a_v_b``), else for a knockout whose rounds are named by the
     field left: ``final`` (two pairs), ``semi`` (3–4), ``last8`` (5–8); else ``""`` (by number)."""
@@ -330,11 +332,8 @@ def stage_of(contest: Contest, played: Round) -> str:
         return played.stage
     fmt = contest.format
     if fmt.family not in KNOCKOUT_FAMILIES or not fmt.named_rounds:
-        return ""
-    field = len(played.contenders)
-    if field == 2:
-        return "final"
-    return "semi" if field in (3, 4) else "last8" if 5 <= field <= 8 else ""
+        return Stage.NONE
+    return Stage.of_field(len(played.contenders))
 
 
 def _mark(contest: Contest, round_number: int, number: int) -> Mark:

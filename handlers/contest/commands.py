@@ -31,6 +31,7 @@ from telegram.constants import ChatMemberStatus, ParseMode
 from telegram.error import BadRequest, TelegramError
 
 from app.contest import texts
+from app.contest.announcements import Card
 from app.contest.args import (
     ArgProblem,
     parse_decision,
@@ -41,6 +42,7 @@ from app.contest.args import (
     parse_table,
 )
 from app.contest.callback_data import BadContestButton, ContestOp, ContestPress
+from app.contest.problems import Problem
 from app.contest.views import bracket_view, export_csv, export_name, plain, standings_view
 from app.table.texts import _, error_text, escape
 from engine.contest import (
@@ -75,7 +77,8 @@ from engine.contest import (
     withdraw,
 )
 from handlers.contest.common import desk_of, reply
-from handlers.contest.desk import GROUP, MIRROR_LANE, WECHAT, card_keyboard
+from handlers.contest.compose import card_keyboard
+from handlers.contest.desk import MIRROR_LANE, WECHAT
 from handlers.contest.tables import open_match_table
 from handlers.platform.context import Context
 from handlers.platform.locales import reply_locale
@@ -115,7 +118,7 @@ async def _contest_here(context: Context, message: Message, locale: str) -> Stor
     try:
         return await context.services.db.contests.open_in_chat(chat_id=message.chat.id)
     except NotFound:
-        await reply(context, message, texts.problem_text("no_contest", "", locale))
+        await reply(context, message, texts.problem_text(Problem.NO_CONTEST, "", locale))
         return None
 
 
@@ -155,7 +158,7 @@ async def _organising(
     """Whether the user may run the contest's organiser commands; answers them if not."""
     if await _may_organise(context, stored, user_id):
         return True
-    await reply(context, message, texts.problem_text("organiser_only", "", locale))
+    await reply(context, message, texts.problem_text(Problem.ORGANISER_ONLY, "", locale))
     return False
 
 
@@ -193,7 +196,7 @@ async def contest_command(update: Update, context: Context) -> None:
         await _wechat(context, message, user, args[1:], locale)
         return
     if chat.type == Chat.PRIVATE:
-        await reply(context, message, texts.problem_text("group_only", "", locale))
+        await reply(context, message, texts.problem_text(Problem.GROUP_ONLY, "", locale))
         return
     if sub == "new":
         await _new(context, message, user, args[1:], locale)
@@ -226,7 +229,7 @@ async def contest_command(update: Update, context: Context) -> None:
 async def _new(context: Context, message: Message, user: User, args: list[str], locale: str) -> None:
     chat_id = message.chat.id
     if not await is_group_admin(context, chat_id, user.id):
-        await reply(context, message, texts.problem_text("admins_only", "", locale))
+        await reply(context, message, texts.problem_text(Problem.ADMINS_ONLY, "", locale))
         return
     desk = desk_of(context)
     try:
@@ -245,16 +248,16 @@ async def _new(context: Context, message: Message, user: User, args: list[str], 
         await reply(context, message, texts.refusal_text(error.code, locale))
         return
     except KeyError:
-        await reply(context, message, texts.problem_text("unknown_preset", str(new.settings.preset), locale))
+        await reply(
+            context, message, texts.problem_text(Problem.UNKNOWN_PRESET, str(new.settings.preset), locale)
+        )
         return
     try:
         stored = await context.services.db.contests.create(chat_id=chat_id, contest=contest)
     except StorageConflict:
-        await reply(context, message, texts.problem_text("contest_exists", "", locale))
+        await reply(context, message, texts.problem_text(Problem.CONTEST_EXISTS, "", locale))
         return
-    desk.outbox.post(
-        chat_id, GROUP, {"contest_id": stored.id, "what": "card"}, key=f"contest:{stored.id}:card"
-    )
+    desk.post(stored, Card(), "card")
     await reply(context, message, await _privacy(context, chat_id, contest.settings.event_word, locale))
 
 
@@ -272,7 +275,7 @@ async def _deadline(
     context: Context, message: Message, stored: StoredContest, args: list[str], locale: str
 ) -> None:
     if len(args) != 1:
-        await reply(context, message, texts.problem_text("usage_deadline", "", locale))
+        await reply(context, message, texts.problem_text(Problem.USAGE_DEADLINE, "", locale))
         return
     try:
         deadline = Deadline.parse(args[0], stored.contest.settings.zone_name).check_ahead(_now(context))
@@ -303,21 +306,21 @@ async def _wechat(context: Context, message: Message, user: User, args: list[str
         with contextlib.suppress(TelegramError):  # the key was shown to the group: take it away if we may
             deleted = await message.delete()
         # the answer cannot quote a deleted message ("message to be replied not found")
-        await reply(context, message, texts.problem_text("private_only", "", locale), quote=not deleted)
+        await reply(context, message, texts.problem_text(Problem.PRIVATE_ONLY, "", locale), quote=not deleted)
         return
     if not args:
-        await reply(context, message, texts.problem_text("usage_wechat", "", locale))
+        await reply(context, message, texts.problem_text(Problem.USAGE_WECHAT, "", locale))
         return
     db, desk = context.services.db, desk_of(context)
     url, name = args[-1].strip(), " ".join(args[:-1]).strip()
     if url.lower() != "off" and not desk.webhook_allowed(url):
-        await reply(context, message, texts.problem_text("bad_webhook", "", locale))
+        await reply(context, message, texts.problem_text(Problem.BAD_WEBHOOK, "", locale))
         return
     mine = [s for s in await db.contests.unfinished() if s.contest.organiser_id == user.id]
     if name:
         mine = [s for s in mine if s.contest.name.casefold() == name.casefold()]
     if not mine:
-        code = "no_such_contest" if name else "not_organiser_anywhere"
+        code = Problem.NO_SUCH_CONTEST if name else Problem.NOT_ORGANISER_ANYWHERE
         await reply(context, message, texts.problem_text(code, name, locale))
         return
     if len(mine) > 1:
@@ -376,12 +379,14 @@ async def signup_command(update: Update, context: Context) -> None:
         partner = await _partner(context, message)
         if partner is None:
             await reply(
-                context, message, texts.problem_text("no_partner", " ".join(words.partner_words), locale)
+                context,
+                message,
+                texts.problem_text(Problem.NO_PARTNER, " ".join(words.partner_words), locale),
             )
             return
     pair = stored.contest.pair_of_user(user.id)
     if words.tag and pair is not None:
-        await reply(context, message, texts.problem_text("tag_after_draw", "", locale))
+        await reply(context, message, texts.problem_text(Problem.TAG_AFTER_DRAW, "", locale))
         return
     if partner is not None and pair is not None:  # after the draw: a partner change (V32)
         new_partner = partner
@@ -503,9 +508,9 @@ async def round_command(update: Update, context: Context) -> None:
         )
     else:
         usage = (
-            texts.problem_text("usage_round", "", locale)
+            texts.problem_text(Problem.USAGE_ROUND, "", locale)
             + "\n"
-            + texts.problem_text("usage_start", "", locale)
+            + texts.problem_text(Problem.USAGE_START, "", locale)
         )
         await reply(context, message, usage)
 
@@ -538,7 +543,7 @@ async def late_command(update: Update, context: Context) -> None:
         await reply(context, message, texts.refusal_text(error.code, locale))
         return
     if not match.has(words.pair):
-        await reply(context, message, texts.problem_text("late_not_in_match", str(words.pair), locale))
+        await reply(context, message, texts.problem_text(Problem.LATE_NOT_IN_MATCH, str(words.pair), locale))
         return
     command = lambda c: record_lateness(  # noqa: E731
         c, code=match.code, late_pair=words.pair, minutes=words.minutes, by=user.id, now=_now(context)
@@ -599,12 +604,12 @@ async def _report(update: Update, context: Context, text: str, *, explicit: bool
         stored = await context.services.db.contests.open_in_chat(chat_id=chat.id)
     except NotFound:
         if explicit:
-            await reply(context, message, texts.problem_text("no_contest", "", locale))
+            await reply(context, message, texts.problem_text(Problem.NO_CONTEST, "", locale))
         return
     event = stored.contest.settings.event_word
     if message.forward_origin is not None:  # someone else's line, or an old one: not a report
         if explicit or text.strip().startswith(event):
-            await reply(context, message, texts.problem_text("forwarded_report", "", locale))
+            await reply(context, message, texts.problem_text(Problem.FORWARDED_REPORT, "", locale))
         return
     if explicit and not text.strip().startswith(event) and text.strip():
         text = event + text.strip()  # a reply to the pairings may say just 3组
@@ -766,7 +771,7 @@ async def _press(
         return
     organiser_ops = (ContestOp.CLOSE_YES, ContestOp.CLOSE_NO, ContestOp.DRAW)
     if op in organiser_ops and not await _may_organise(context, stored, user.id):
-        await query.answer(texts.problem_text("organiser_only", "", locale), show_alert=True)
+        await query.answer(texts.problem_text(Problem.ORGANISER_ONLY, "", locale), show_alert=True)
         return
     if op is ContestOp.CLOSE_NO:
         await query.answer()
@@ -808,10 +813,10 @@ async def _choose_mirror(query: CallbackQuery, context: Context, stored: StoredC
     user_id = query.from_user.id
     url = desk_of(context).pending_mirrors.get(user_id)
     if stored.contest.organiser_id != user_id:
-        await query.answer(texts.problem_text("organiser_only", "", locale), show_alert=True)
+        await query.answer(texts.problem_text(Problem.ORGANISER_ONLY, "", locale), show_alert=True)
         return
     if url is None:
-        await query.answer(texts.problem_text("usage_wechat", "", locale), show_alert=True)
+        await query.answer(texts.problem_text(Problem.USAGE_WECHAT, "", locale), show_alert=True)
         return
     del desk_of(context).pending_mirrors[user_id]
     await query.answer()

@@ -28,43 +28,45 @@ from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import aiohttp
-from telegram import CopyTextButton, InlineKeyboardButton, InlineKeyboardMarkup
+from telegram import InlineKeyboardMarkup
 from telegram.constants import ParseMode
 from telegram.error import BadRequest
 from telegram.ext import ContextTypes, ExtBot, JobQueue
 
-from app.contest import sheet_texts, texts
-from app.contest.callback_data import ContestOp, ContestPress
+from app.contest import herald, texts
+from app.contest.announcements import (
+    FIRST,
+    Announcement,
+    Card,
+    ClockNote,
+    Official,
+    Pairings,
+    Refresh,
+    Refused,
+    Reminder,
+    UnknownAnnouncement,
+    What,
+    from_payload,
+    to_payload,
+)
 from app.contest.views import plain
 from app.table.tables import LiveTable, decode_action
-from app.table.texts import _
 from engine.contest import (
-    ClockStarted,
     Contest,
     ContestClosed,
-    ContestDecided,
     ContestError,
     ContestMatch,
     ContestPhase,
-    DeadlineMoved,
     Drawn,
     Event,
-    FactKind,
-    MatchNote,
-    MatchStatus,
     MatchUpdated,
-    PairWithdrew,
     PartnerConfirmed,
     PartnerDeclined,
-    RoundCompleted,
-    RoundDrawn,
     ScheduleKind,
     SignedUp,
     Step,
-    TableClock,
     Withdrew,
     close_round,
-    official_line,
     record_bot_result,
     result_from_match,
     running_clocks,
@@ -72,6 +74,7 @@ from engine.contest import (
 )
 from engine.match import Match
 from engine.rules import Rules
+from handlers.contest.compose import card_keyboard, compose, play_keyboard
 from handlers.platform.chats import ChatBudget
 from handlers.platform.edits import not_modified
 from handlers.platform.locales import chat_locale, user_locale
@@ -97,11 +100,6 @@ database clears in seconds; the deadline's both-out and the reminders must not b
 DUE_NOW = 0.5
 """Seconds until a job whose moment has already passed runs (a deadline passed while the bot was
 down is applied right after start)."""
-
-FIRST = frozenset({"official", "both_out", "decision", "draw", "round", "deadline", "clock", "time_up"})
-"""Announcements that go before the group's other queued messages: results and decisions, the
-draw and a round's pairings, deadlines and clocks (issue 17's first class). Details, disputes,
-reminders and the rest follow in their order."""
 
 CLOCK_WARNING = timedelta(minutes=10)
 """A table clock's reminder: 10 minutes before the end, time to finish the deal (§3.3)."""
@@ -188,69 +186,24 @@ class ContestDesk:
 
     async def announce(self, stored: StoredContest, events: Sequence[Event]) -> None:
         """Queue the group messages (and their mirror) that these events call for."""
-        contest, cid = stored.contest, stored.id
-        posts: list[tuple[Payload, str, str | None]] = []  # (payload, key, mirror text)
-        both_out: list[ContestMatch] = []
-        for event in events:
-            match event:
-                case Drawn():
-                    pass  # announced with round 1 (one message)
-                case RoundDrawn(played):
-                    what = "draw" if played.number == 1 else "round"
-                    body = texts.round_text(contest, played.number, "zh")
-                    if what == "draw":
-                        body = texts.draw_message(contest, "zh")
-                    posts.append(
-                        ({"what": what, "round": played.number}, f"round:{played.number}", plain(body))
-                    )
-                case MatchUpdated(updated, _fact, note):
-                    if note is MatchNote.BOTH_OUT:
-                        both_out.append(updated)
-                    else:
-                        posts.extend(self._match_posts(contest, updated, note))
-                case RoundCompleted(number, _alive):
-                    done = plain(texts.round_complete_text(contest, number, "zh"))
-                    posts.append(({"what": "round_complete", "round": number}, f"complete:{number}", done))
-                case ContestDecided():
-                    posts.append(({"what": "decided"}, "decided", plain(texts.decided_text(contest, "zh"))))
-                case ContestClosed():
-                    posts.append(({"what": "final"}, "final", plain(texts.final_text(contest, "zh"))))
-                case ClockStarted(number, clocks):
-                    tables = [c.table for c in clocks]
-                    payload = {"what": "clock", "round": number, "tables": tables}
-                    text = plain(texts.clock_started_text(contest, number, clocks, "zh"))
-                    key = f"clock:{number}:{','.join(map(str, tables))}"
-                    posts.append((payload, key, text))
-                case DeadlineMoved(round_number, deadline):
-                    key = f"deadline:{round_number}:{deadline.closes_at.isoformat()}"
-                    posts.append(({"what": "deadline"}, key, plain(texts.deadline_moved_text(contest, "zh"))))
-                case PairWithdrew(withdrawal):
-                    text = plain(texts.withdrew_text(contest, withdrawal.number, "zh"))
-                    posts.append(
-                        (
-                            {"what": "withdrew", "pair": withdrawal.number},
-                            f"withdrew:{withdrawal.number}",
-                            text,
-                        )
-                    )
+        found = herald.posts(stored.contest, events)
         self._refresh(stored, events)
-        if both_out:
-            codes = [m.code for m in both_out]
-            summary = plain(texts.both_out_text(contest, both_out, "zh"))
-            posts.insert(0, ({"what": "both_out", "codes": codes}, f"both_out:{','.join(codes)}", summary))
-        mirror = await self.db.contest_links.mirror(contest_id=cid)
-        for payload, key, mirror_text in posts:
-            first = payload["what"] in FIRST
-            self.outbox.post(
-                stored.chat_id, GROUP, {"contest_id": cid, **payload}, key=f"contest:{cid}:{key}", first=first
-            )
-            if mirror is not None and mirror_text is not None:
-                self.outbox.post(
-                    MIRROR_LANE - cid,
-                    WECHAT,
-                    {"contest_id": cid, "text": mirror_text},
-                    key=f"wechat:{cid}:{key}",
-                )
+        mirror = await self.db.contest_links.mirror(contest_id=stored.id)
+        for post in found:
+            self.post(stored, post.announcement, post.key)
+            if mirror is not None and post.mirror is not None:
+                self.mirror(stored.id, post.mirror, f"wechat:{stored.id}:{post.key}")
+
+    def post(self, stored: StoredContest, announcement: Announcement, key: str) -> None:
+        """Queue one group announcement under the contest's key ``key`` (posted once)."""
+        payload = {"contest_id": stored.id, **to_payload(announcement)}
+        first = announcement.what in FIRST
+        self.outbox.post(stored.chat_id, GROUP, payload, key=f"contest:{stored.id}:{key}", first=first)
+
+    def mirror(self, contest_id: int, text: str, key: str) -> None:
+        """Queue one message for the contest's WeChat mirror, in its own lane, under ``key``."""
+        payload = {"contest_id": contest_id, "text": text}
+        self.outbox.post(MIRROR_LANE - contest_id, WECHAT, payload, key=key)
 
     def _refresh(self, stored: StoredContest, events: Sequence[Event]) -> None:
         """Edit what these events made stale: the card after a sign-up change or the draw, and a
@@ -276,76 +229,42 @@ class ContestDesk:
                 except NotFound:
                     return
                 locale = await chat_locale(self.db, stored.chat_id)
-                what = "edit_card" if round_number is None else "edit_round"
-                await self._edit_messages(stored, {"what": what, "round": round_number}, locale)
+                await self._edit_messages(stored, round_number, locale)
 
         return self.refreshes.submit(("contest", contest_id, round_number), edit)
-
-    def _match_posts(
-        self, contest: Contest, match: ContestMatch, note: MatchNote
-    ) -> list[tuple[Payload, str, str | None]]:
-        index = len(match.facts) - 1
-        fact = match.facts[index]
-        base = {"code": match.code, "fact": index}
-        key = f"{match.code}:{index}"
-        event = contest.settings.event_word
-        official: list[tuple[Payload, str, str | None]] = []
-        result = fact.result
-        if result is not None and result.winner is not None:
-            line = official_line(result.winner, event)
-            official = [
-                ({"what": "official", "line": line}, f"official:{key}", line),
-                ({"what": "details", **base}, f"details:{key}", None),
-            ]
-        elif result is not None and result.no_winner:  # no 掼蛋N组 line names nobody: details only
-            details = plain(texts.details_text(contest, match, fact, self.name_of(contest, fact.by), "zh"))
-            official = [({"what": "details", **base}, f"details:{key}", details)]
-        if note in (MatchNote.REPORTED, MatchNote.BOT_RESULT):
-            return official
-        if note in (MatchNote.CONTRADICTION, MatchNote.DISPUTED):
-            return [({"what": "dispute", **base}, f"dispute:{key}", None)]
-        if note in (MatchNote.DECIDED, MatchNote.WALKOVER):
-            assert result is not None
-            first = match.first_report
-            reported = first.result.winner if first is not None and first.result is not None else None
-            repeat = note is MatchNote.DECIDED and reported == result.winner  # that line is posted already
-            mirrored = plain(texts.decision_text(contest, match, fact, "zh"))
-            decision: tuple[Payload, str, str | None] = (
-                {"what": "decision", **base},
-                f"decision:{key}",
-                mirrored,
-            )
-            return [decision] if repeat or result.winner is None else [decision, *official]  # no_winner: said
-        return []  # duplicates and confirmations: answered to the person, nothing posted
 
     # ------------------------------------------------------------ senders (outbox)
 
     async def _send_group(self, chat_id: int, payload: Payload) -> None:
-        what = str(payload["what"])
-        if what == "official":  # exactly the line, nothing else (RULES.md §3.15)
-            await self.budget.acquire(chat_id)
-            await self.bot.send_message(chat_id, str(payload["line"]))
-            return
-        if what == "refused":
-            locale = await chat_locale(self.db, chat_id)
-            await self.budget.acquire(chat_id)
-            await self.bot.send_message(chat_id, str(payload["text_" + locale]))
-            return
+        try:
+            announcement = from_payload(payload)
+        except UnknownAnnouncement as error:
+            raise Undeliverable(str(error)) from error
+        match announcement:
+            case Official(line):  # exactly the line, nothing else (RULES.md §3.15)
+                await self.budget.acquire(chat_id)
+                await self.bot.send_message(chat_id, line)
+                return
+            case Refused():
+                locale = await chat_locale(self.db, chat_id)
+                await self.budget.acquire(chat_id)
+                await self.bot.send_message(chat_id, announcement.text(locale))
+                return
         try:
             stored = await self.db.contests.get(contest_id=int(payload["contest_id"]))
         except NotFound as error:
             raise Undeliverable(f"contest {payload['contest_id']} is gone") from error
         locale = await chat_locale(self.db, chat_id)
-        if what in ("edit_card", "edit_round"):  # rows an earlier version stored: now a refresh
-            self.refresh(stored.id, None if what == "edit_card" else int(payload["round"]))
+        if isinstance(announcement, Refresh):  # rows an earlier version stored: now a refresh
+            self.refresh(stored.id, announcement.round)
             return
-        text, markup = self.compose(stored, payload, locale)
+        text, markup = compose(stored, announcement, locale)
         await self.budget.acquire(chat_id)
         sent = await self.bot.send_message(
             chat_id, text, parse_mode=ParseMode.HTML, reply_markup=markup, disable_web_page_preview=True
         )
-        if what in ("draw", "round", "card"):
-            round_ = int(payload["round"]) if what != "card" else None
+        if isinstance(announcement, Pairings | Card):
+            round_ = announcement.round if isinstance(announcement, Pairings) else None
             await self._link(chat_id, sent.message_id, stored.id, round_)
 
     async def _link(self, chat_id: int, message_id: int, contest_id: int, round_: int | None) -> None:
@@ -368,19 +287,18 @@ class ContestDesk:
                 await asyncio.sleep(delay)
                 delay = min(delay * 2, 16.0)
 
-    async def _edit_messages(self, stored: StoredContest, payload: Payload, locale: str) -> None:
-        """Bring the contest's cards (or one round's pairing messages) up to date."""
-        if payload["what"] == "edit_card":
+    async def _edit_messages(self, stored: StoredContest, number: int | None, locale: str) -> None:
+        """Bring the contest's cards (``None``) or one round's pairing messages up to date."""
+        if number is None:
             shown = await self.db.contest_links.messages_of(contest_id=stored.id, round_=None)
             text = texts.card_text(stored.contest, locale)
             markup: InlineKeyboardMarkup | None = card_keyboard(stored, locale)
         else:
-            number = int(payload["round"])
             shown = await self.db.contest_links.messages_of(contest_id=stored.id, round_=number)
             text = texts.round_text(stored.contest, number, locale)
             if number == 1:
                 text = texts.draw_message(stored.contest, locale)
-            markup = self.play_keyboard(stored, number, locale)
+            markup = play_keyboard(stored, number, locale)
         for chat_id, message_id in shown:
             try:
                 await self.edit_shown(chat_id, message_id, text, markup)
@@ -414,109 +332,11 @@ class ContestDesk:
     def compose(
         self, stored: StoredContest, payload: Payload, locale: str
     ) -> tuple[str, InlineKeyboardMarkup | None]:
-        """The text and buttons of one group announcement, from the contest as it is now."""
-        contest, what = stored.contest, str(payload["what"])
-        if what in ("draw", "round"):
-            number = int(payload["round"])
-            if what == "draw":  # the draw and round 1, within Telegram's 4,096 characters
-                text = texts.draw_message(contest, locale)
-            else:
-                text = texts.round_text(contest, number, locale)
-            return text, self.play_keyboard(stored, number, locale)
-        if what in ("details", "dispute", "decision"):
-            match = contest.match_by_code(str(payload["code"]))
-            fact = match.facts[int(payload["fact"])]
-            if what == "details":
-                return self._details(stored, match, fact, locale)
-            if what == "decision":
-                return texts.decision_text(contest, match, fact, locale), None
-            who = self.name_of(contest, fact.by) or ""
-            organiser = f'<a href="tg://user?id={contest.organiser_id}">{_("organiser", locale)}</a>'
-            return texts.dispute_text(contest, match, who, organiser, locale), None
-        if what == "card":
-            return texts.card_text(contest, locale), card_keyboard(stored, locale)
-        if what == "both_out":
-            matches = [contest.match_by_code(code) for code in payload["codes"]]
-            return texts.both_out_text(contest, matches, locale), None
-        if what in ("clock", "clock_warning", "time_up"):
-            number = int(payload["round"])
-            clocks = _clocks_of(contest, number, payload["tables"])
-            compose = {
-                "clock": texts.clock_started_text,
-                "clock_warning": texts.clock_warning_text,
-                "time_up": texts.time_up_text,
-            }[what]
-            return compose(contest, number, clocks, locale), None
-        if what == "reminder":
-            matches = [contest.match_by_code(code) for code in payload["codes"]]
-            left = timedelta(seconds=int(payload["left"]))
-            return texts.reminder_text(contest, matches, left, locale), None
-        simple: dict[str, Callable[[], str]] = {
-            "round_complete": lambda: texts.round_complete_text(contest, int(payload["round"]), locale),
-            "decided": lambda: texts.decided_text(contest, locale),
-            "final": lambda: texts.final_text(contest, locale),
-            "deadline": lambda: texts.deadline_moved_text(contest, locale),
-            "withdrew": lambda: texts.withdrew_text(contest, int(payload["pair"]), locale),
-        }
-        if what not in simple:
-            raise Undeliverable(f"unknown contest announcement {what!r}")
-        return simple[what](), None
-
-    def _details(
-        self, stored: StoredContest, match: ContestMatch, fact: Any, locale: str
-    ) -> tuple[str, InlineKeyboardMarkup]:
-        contest = stored.contest
-        result = fact.result
-        text = texts.details_text(contest, match, fact, self.name_of(contest, fact.by), locale)
-        rows: list[list[InlineKeyboardButton]] = []
-        if result.winner is not None:
-            line = official_line(result.winner, contest.settings.event_word)
-            copy = InlineKeyboardButton(texts.copy_label(line, locale), copy_text=CopyTextButton(line))
-            rows.append([copy])
-        if fact.kind is FactKind.REPORT and fact.by is not None:
-            rows.append(
-                [
-                    InlineKeyboardButton(
-                        _("Confirm", locale),
-                        callback_data=ContestPress(ContestOp.CONFIRM, stored.id, match.code).encode(),
-                    ),
-                    InlineKeyboardButton(
-                        _("Dispute", locale),
-                        callback_data=ContestPress(ContestOp.DISPUTE, stored.id, match.code).encode(),
-                    ),
-                ]
-            )
-        return text, InlineKeyboardMarkup(rows)
+        """The text and buttons of one stored group announcement (:func:`compose`)."""
+        return compose(stored, from_payload(payload), locale)
 
     def play_keyboard(self, stored: StoredContest, number: int, locale: str) -> InlineKeyboardMarkup | None:
-        """Per match still without a result: open its bot table in this group, and in a round at
-        real tables (fixed or self-scheduled) its score sheet (📝, handlers/contest/sheets.py)."""
-        contest = stored.contest
-        current = contest.current_round
-        if current is None or current.number != number:
-            return None
-        physical = current.schedule.kind is not ScheduleKind.BOT
-        rows = []
-        for m in current.matches:
-            if m.status is not MatchStatus.PENDING:
-                continue
-            play = ContestPress(ContestOp.PLAY, stored.id, m.code).encode()
-            label = texts.play_button_label(contest, m, locale)
-            rows.append([InlineKeyboardButton(label, callback_data=play)])
-            if physical:
-                sheet = ContestPress(ContestOp.SHEET_OPEN, stored.id, m.code).encode()
-                label = sheet_texts.open_button_label(m, locale)
-                rows.append([InlineKeyboardButton(label, callback_data=sheet)])
-        return InlineKeyboardMarkup(rows) if rows else None
-
-    @staticmethod
-    def name_of(contest: Contest, user_id: int | None) -> str | None:
-        if user_id is None:
-            return None
-        pair = contest.pair_of_user(user_id)
-        if pair is not None:
-            return next(p.name for p in pair.players if p.user_id == user_id)
-        return str(user_id)
+        return play_keyboard(stored, number, locale)
 
     async def _send_private(self, chat_id: int, payload: Payload) -> None:
         try:
@@ -570,10 +390,8 @@ class ContestDesk:
             await self.run(contest_id, command)
         except ContestError as error:
             log.info("contest %s: the result of table for %s was refused: %s", contest_id, code, error)
-            payload = {
-                "what": "refused",
-                **{f"text_{loc}": plain(texts.refusal_text(error.code, loc)) for loc in ("zh", "en")},
-            }
+            zh, en = (plain(texts.refusal_text(error.code, loc)) for loc in ("zh", "en"))
+            payload = to_payload(Refused(zh, en))
             self.outbox.post(chat_id, GROUP, payload, key=f"contest:{contest_id}:refused:{code}:{chat_id}")
 
     async def reconcile_tables(self, stored: StoredContest) -> None:
@@ -686,12 +504,12 @@ class ContestDesk:
         pending = unreported(stored.contest)
         if current is None or current.number != number or not pending:
             return
-        codes = [m.code for m in pending]
+        codes = tuple(m.code for m in pending)
         deadline = current.schedule.deadline
         closes = deadline.closes_at.isoformat() if deadline is not None else ""
-        key = f"contest:{contest_id}:remind:{number}:{closes}:{left}"  # a moved deadline reminds again
-        payload = {"contest_id": contest_id, "what": "reminder", "codes": codes, "left": left}
-        self.outbox.post(stored.chat_id, GROUP, payload, key=key)
+        key = f"remind:{number}:{closes}:{left}"  # a moved deadline reminds again
+        self.post(stored, Reminder(codes, left), key)
+        key = f"contest:{contest_id}:{key}"
         for match in pending:
             for number_ in match.pairs:
                 for player in stored.contest.pair(number_).players:
@@ -741,21 +559,17 @@ class ContestDesk:
         clocks = tuple(clock for clock, _match in running_clocks(stored.contest) if clock.ends_at == ends_at)
         if current is None or current.number != number or not clocks:
             return
-        tables = [clock.table for clock in clocks]
-        payload = {"contest_id": contest_id, "what": what, "round": number, "tables": tables}
-        key = f"contest:{contest_id}:{what}:{number}:{end}"
-        self.outbox.post(stored.chat_id, GROUP, payload, key=key, first=what in FIRST)
-        if what != "time_up":
+        tables = tuple(clock.table for clock in clocks)
+        key = f"{what}:{number}:{end}"
+        self.post(stored, ClockNote(What(what), number, tables), key)
+        if what != What.TIME_UP:
             return
         self._clocks_done.add(_clock_key(contest_id, number, end))
-        mirror = await self.db.contest_links.mirror(contest_id=contest_id)
-        if mirror is not None:
-            text = plain(texts.time_up_text(stored.contest, number, clocks, "zh"))
-            self.outbox.post(
-                MIRROR_LANE - contest_id,
-                WECHAT,
-                {"contest_id": contest_id, "text": text},
-                key=f"wechat:{key}",
+        if await self.db.contest_links.mirror(contest_id=contest_id) is not None:
+            self.mirror(
+                contest_id,
+                plain(texts.time_up_text(stored.contest, number, clocks, "zh")),
+                f"wechat:contest:{contest_id}:{key}",
             )
         for hook in self.time_up_hooks:  # the score sheets' time-up entry (sheets.time_up, bot.py)
             try:
@@ -776,26 +590,3 @@ class ContestDesk:
 
 def _clock_key(contest_id: int, number: int, end: str) -> str:
     return f"{contest_id}:{number}:{end}"
-
-
-def _clocks_of(contest: Contest, number: int, tables: Any) -> tuple[TableClock, ...]:
-    """The round's clocks at these tables (an announcement names its tables)."""
-    played = contest.rounds[number - 1]
-    return tuple(clock for clock in played.clocks if clock.table in set(tables))
-
-
-def card_keyboard(stored: StoredContest, locale: str) -> InlineKeyboardMarkup:
-    def button(label: str, op: ContestOp) -> InlineKeyboardButton:
-        return InlineKeyboardButton(label, callback_data=ContestPress(op, stored.id).encode())
-
-    rows = []
-    if stored.contest.phase is ContestPhase.SIGN_UP:
-        rows.append(
-            [
-                button(_("Sign up", locale), ContestOp.SIGN_UP),
-                button(_("Withdraw", locale), ContestOp.WITHDRAW),
-            ]
-        )
-        rows.append([button(_("Draw (organiser)", locale), ContestOp.DRAW)])
-    rows.append([button(_("Standings", locale), ContestOp.STANDINGS)])
-    return InlineKeyboardMarkup(rows)
