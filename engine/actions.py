@@ -48,7 +48,7 @@ class Outcome(StrEnum):
 
     @property
     def column(self) -> int:
-        """0, 1, 2: the position in ``Rules.level_ups`` and ``points_scale``."""
+        """0, 1, 2: the column of the rules' level-up and points tables for this outcome."""
         return OUTCOMES.index(self)
 
 

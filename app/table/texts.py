@@ -655,8 +655,9 @@ def hand_caption(
         trick = trick_summary(obs, locale)
         if trick:
             lines.append(_("This trick: {plays}", locale, plays=trick))
-        if obs.table_play is not None and obs.table_seat is not None and obs.table_seat != obs.seat:
-            previous = play_text(obs.table_play, obs.level, locale)
+        to_beat = obs.play_to_beat()
+        if to_beat is not None and obs.table_seat is not None:
+            previous = play_text(to_beat, obs.level, locale)
             lines.append(
                 _(
                     "To beat: {seat}: {play}",

@@ -777,7 +777,7 @@ def _check_on_time(contest: Contest, match: ContestMatch, now: datetime) -> None
 def _check_result(contest: Contest, match: ContestMatch, result: MatchResult) -> None:
     if result.winner is not None and not match.has(result.winner):
         raise ResultRefused(Refusal.BAD_RESULT, f"{result.winner} is not in {match.pairs}")
-    if result.no_winner and contest.format.eliminates:
+    if result.no_winner and contest.format.needs_winner:
         raise ResultRefused(Refusal.BAD_RESULT, "a knockout match needs a winner")
 
 

@@ -143,6 +143,12 @@ class ContestFormat:
         no-winner result (001-B's time-out) is accepted only in Swiss and movement formats."""
         return self.family not in (Family.SWISS, Family.MOVEMENT)
 
+    @property
+    def needs_winner(self) -> bool:
+        """A knockout match needs a winner: a result naming nobody (001-B's time-out, A17) cannot
+        stand where the loser is out. The one place this is decided; handlers ask."""
+        return self.eliminates
+
     def check_field(self, count: int) -> None:
         """Refuse a draw this format cannot run (too few or too many pairs)."""
         if count < self.min_pairs:

@@ -4,7 +4,7 @@ pairing message's button in the centre group.
 The table is an ordinary one with the contest's rules, reserved for the match's four
 players: each pair on its own side (the first pair of the pairing at seats 0 and 2,
 engine team 0), nobody else, no AI players, no preset change. When its match ends the
-table service calls :meth:`ContestDesk.on_table_finished`, and the result reports
+table service calls :meth:`app.contest.bot_tables.BotTables.on_table_finished`, and the result reports
 itself in the contest's group.
 """
 
@@ -117,7 +117,7 @@ async def open_table(context: Context, chat_id: int, user_id: int, code: str) ->
     except TableError as error:
         raise _Refused(error.code) from error
     await db.contest_links.add_table(ContestTable(table.id, stored.id, match.code, first.number))
-    desk.table_matches[table.id] = (contest, match)
+    desk.bot_tables.table_matches[table.id] = (contest, match)
     log.info("contest %s: table %s opened for match %s in chat %s", stored.id, table.id, match.code, chat_id)
     return table
 
