@@ -2,7 +2,7 @@
 
 One place for the picture (:mod:`app.contest.views`) and the text
 (:func:`app.contest.texts.standings_text`), so both show the same columns
-(:data:`engine.contest.standings.FAMILY_COLUMNS`) with the same figures. Telegram-free,
+(``Family.columns``, :mod:`engine.contest.families`) with the same figures. Telegram-free,
 and it imports no other contest text module (``texts`` imports this one).
 """
 
@@ -13,9 +13,8 @@ from typing import Final, assert_never
 
 from app.table.texts import _
 from engine.contest import Contest, Round, Stage
-from engine.contest.pairing import Family
+from engine.contest.families import Column, Family
 from engine.contest.standings import (
-    Column,
     Mark,
     Reached,
     StandingRow,

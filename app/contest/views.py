@@ -21,7 +21,6 @@ from app.contest.texts import pair_label
 from app.table.texts import _
 from engine.contest import Contest, ContestMatch, ContestPhase, MatchKind, Round, Stage, export_tables
 from engine.contest.standings import (
-    KNOCKOUT_FAMILIES,
     OWN_STAGES,
     THIRD_PLACE_STAGE,
     PairStatus,
@@ -108,7 +107,7 @@ def _rounds_to_come(contest: Contest, locale: str) -> tuple[BracketRound, ...]:
     with a bye, until the final. Only for knockouts redrawn or bracketed by round (精方's named
     stages and the other families draw what comes next from results)."""
     last = contest.rounds[-1] if contest.rounds else None
-    if last is None or contest.format.family not in KNOCKOUT_FAMILIES or last.stage in OWN_STAGES:
+    if last is None or not contest.format.family.is_knockout or last.stage in OWN_STAGES:
         return ()
     if contest.phase in (ContestPhase.DECIDED, ContestPhase.CLOSED):
         return ()

@@ -15,6 +15,7 @@ from __future__ import annotations
 from typing import Any
 
 from engine.contest.errors import Refusal, UnknownFormat
+from engine.contest.families import Family
 from engine.contest.knockouts import (
     fixed_bracket_decided,
     fixed_bracket_pairing,
@@ -32,7 +33,6 @@ from engine.contest.knockouts import (
 from engine.contest.movement import MOVEMENT_ROUNDS, movement_advance, movement_pairing, movement_rank
 from engine.contest.pairing import (
     ContestFormat,
-    Family,
     MatchPoints,
     Pairing,
     RankInput,

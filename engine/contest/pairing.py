@@ -15,19 +15,10 @@ from enum import Enum
 from typing import Any
 
 from engine.contest.errors import DrawRefused, Refusal
+from engine.contest.families import Family
 from engine.contest.lots import DrawSeed, Lots
 from engine.contest.results import MatchKind
 from engine.contest.rounds import Round, Stage
-
-
-class Family(Enum):
-    """Which standings a format keeps (:mod:`engine.contest.standings` has each one's columns)."""
-
-    KNOCKOUT = "knockout"  # round reached, W/L per round, points where matches have them
-    POINTS_KNOCKOUT = "points_knockout"  # 001-A: points and 3-point deals
-    SCORE_KNOCKOUT = "score_knockout"  # 002-D: 局分 2/0 and 级差
-    SWISS = "swiss"  # 积分, 级差, 对手分
-    MOVEMENT = "movement"  # total score, round scores, 级差
 
 
 class ThirdPlace(Enum):
@@ -141,7 +132,7 @@ class ContestFormat:
     def eliminates(self) -> bool:
         """Whether a match's loser is out (every knockout): such a match needs a winner, so a
         no-winner result (001-B's time-out) is accepted only in Swiss and movement formats."""
-        return self.family not in (Family.SWISS, Family.MOVEMENT)
+        return self.family.is_knockout
 
     @property
     def needs_winner(self) -> bool:

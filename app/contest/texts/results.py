@@ -22,7 +22,6 @@ from engine.contest import (
     official_line,
 )
 from engine.contest.contest import LATE_REASON
-from engine.contest.pairing import Family
 from engine.rules import MatchFormat
 
 
@@ -96,8 +95,7 @@ def _levels_line(
     """Final levels, 级差 and round score of a level race in a scored format (Swiss, movement,
     积分淘汰), first pair of the heading first; None where they do not rank anybody."""
     figures = result.figures
-    unscored = (Family.KNOCKOUT, Family.POINTS_KNOCKOUT)
-    if figures is None or figures.forfeit or contest.format.family in unscored:
+    if figures is None or figures.forfeit or not contest.format.family.traits.scored:
         return None
     if contest.round_rules(match.round).match_format is MatchFormat.POINTS:
         return None

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from datetime import datetime
+from typing import assert_never
 
 from app.contest.texts.words import TEXT_LIMIT, _fitted, pair_label, pair_line
 from app.table.texts import _, escape
@@ -20,8 +21,8 @@ from engine.contest import (
     official_line,
 )
 from engine.contest.deadlines import zone
+from engine.contest.families import Bye
 from engine.contest.movement import drawn_groups
-from engine.contest.pairing import Family
 from engine.contest.seating import RANKS, seating
 from engine.rules import Rules, SeatAssignment, TimeUp
 from render.words import is_english
@@ -94,7 +95,7 @@ def _round_text(contest: Contest, number: int, locale: str, *, names: bool) -> s
 def _groups(contest: Contest, played: Round) -> list[tuple[int, tuple[int, ...]]]:
     """The movement's groups (001-B), numbered from 1, each with its pairs in movement-table
     position order; one unnamed group of every pair in other formats."""
-    if contest.format.family is not Family.MOVEMENT:
+    if not contest.format.family.traits.groups:
         return [(0, tuple(p.number for p in contest.pairs))]
     drawn = drawn_groups(contest.seed, [p.number for p in contest.pairs])
     return list(enumerate(drawn, start=1))
@@ -104,12 +105,15 @@ def _bye_line(contest: Contest, number: int, locale: str, names: bool = True) ->
     """A bye (轮空): into the next draw in a knockout, a win's 积分 in Swiss, no match in the
     movement (a group of three)."""
     pair = pair_line(contest.pair(number), locale, names)
-    family = contest.format.family
-    if family is Family.SWISS:
-        return _("{pair}: bye (scores a win)", locale, pair=pair)
-    if family is Family.MOVEMENT:
-        return _("{pair}: no match this round (bye)", locale, pair=pair)
-    return _("{pair}: bye into the next draw", locale, pair=pair)
+    match contest.format.family.traits.bye:
+        case Bye.SCORES_A_WIN:
+            return _("{pair}: bye (scores a win)", locale, pair=pair)
+        case Bye.NO_MATCH:
+            return _("{pair}: no match this round (bye)", locale, pair=pair)
+        case Bye.NEXT_DRAW:
+            return _("{pair}: bye into the next draw", locale, pair=pair)
+        case _:
+            assert_never(contest.format.family.traits.bye)
 
 
 def _match_line(contest: Contest, match: ContestMatch, locale: str, names: bool = True) -> str:

@@ -16,9 +16,8 @@ from engine.contest import (
     MatchStatus,
     final_places,
 )
+from engine.contest.families import Column
 from engine.contest.standings import (
-    KNOCKOUT_FAMILIES,
-    Column,
     Mark,
     PairStatus,
     StandingRow,
@@ -61,7 +60,7 @@ def _standing_line(table: Standings, row: StandingRow, locale: str) -> str:
     lot = " 🎲" if row.by_lot else ""
     figures = figures_text(table, row, locale)
     champion = row.status is PairStatus.CHAMPION and row.prize is not None  # the prize says it
-    shown = (table.family in KNOCKOUT_FAMILIES and not champion) or row.status is PairStatus.WITHDRAWN
+    shown = (table.family.is_knockout and not champion) or row.status is PairStatus.WITHDRAWN
     status = f" {_status_word(row.status, locale)}" if shown else ""
     prize = f" 🏅{escape(row.prize)}" if row.prize else ""
     label = pair_label(row.number, locale)
