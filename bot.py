@@ -20,6 +20,7 @@ import gc
 import logging
 import os
 import sys
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any, cast
 
@@ -37,6 +38,7 @@ from telegram.ext import (
     filters,
 )
 
+from app.contest.service import Clock
 from app.i18n import normalize_locale
 from app.records.desk import RecordDesk
 from app.records.keeper import RecordKeeper
@@ -47,7 +49,7 @@ from handlers import general
 from handlers.contest import commands as contest_commands
 from handlers.contest import sheets as contest_sheets
 from handlers.contest import tables as contest_tables
-from handlers.contest.desk import Clock, ContestDesk
+from handlers.contest.desk import ContestDesk
 from handlers.platform.chats import ChatFairProcessor, ChatReplies, MessagesOnlyLimiter
 from handlers.platform.context import BotData, Context, Services
 from handlers.platform.locales import chat_locale, reply_locale, user_locale
@@ -113,7 +115,8 @@ the event loop, the render pool and the database thread."""
 
 
 def limit_malloc_arenas() -> None:
-    """Cap glibc's malloc arenas before any thread starts (no-op elsewhere)."""
+    """Cap glibc's malloc arenas before any thread starts (no-op elsewhere). Process-wide: called by
+    :func:`main` and the benchmarks (:mod:`bench.tuned`), not by :func:`build_application`."""
     try:
         libc = ctypes.CDLL("libc.so.6")
     except OSError:
@@ -130,15 +133,18 @@ def build_application(
     board_interval: float = 3.0,
     rate_limiter: bool = True,
     group_per_minute: int = GROUP_LIMIT,
+    after_open: Callable[[], None] | None = None,
 ) -> App:
     """The bot's Application, handlers registered; services open in ``post_init``.
 
     ``group_per_minute`` is the group budget the scheduler spends (Telegram's 20; functional
-    tests that are not about the budget give more, so a small test group is not a full one)."""
-    limit_malloc_arenas()
+    tests that are not about the budget give more, so a small test group is not a full one).
+    ``after_open`` runs once the services are open (``main`` settles the heap there)."""
 
     async def post_init(app: App) -> None:
         await open_services(app, db_path=db_path, board_interval=board_interval)
+        if after_open is not None:
+            after_open()
 
     context_types = ContextTypes(context=Context, bot_data=BotData)
     builder: ApplicationBuilder[Any, Any, Any, Any, Any, Any] = (
@@ -204,10 +210,11 @@ async def open_services(
     contests = ContestDesk(app.bot, db, board.outbox, board.budget, renderer, job_queue=app.job_queue)
     if clock is not None:
         contests.clock = clock
-    tables.finished_hooks.append(contests.on_table_finished)  # a contest table's result reports itself
+    # a contest table's result reports itself; its lobby names its match
+    tables.finished_hooks.append(contests.bot_tables.on_table_finished)
+    tables.lobby_headings.append(contests.bot_tables.lobby_heading)
     keeper = RecordKeeper(db)
     tables.finished_hooks.append(keeper.on_table_finished)  # a finished match's record and ratings
-    tables.lobby_headings.append(contests.lobby_heading)  # a contest table's lobby names its match
     contests.time_up_hooks.append(contest_sheets.time_up_hook(contests))  # a table's time-up on its sheet
     app.bot_data.open(
         Services(
@@ -232,13 +239,21 @@ async def open_services(
     await resume_tables(app)
     app.bot_data.services.backfill = asyncio.create_task(backfill_records(keeper))
     await contests.resume()  # deadline and reminder jobs re-armed from storage
-    # The cyclic collector stops the event loop, and every press in flight waits: at 100
-    # tables full collections took up to ~90 ms and the middle generation 5-18 ms, several
-    # times a second (bench/load.py). What exists now (modules, PTB, fonts, card sprites,
-    # resumed tables) lives as long as the bot: frozen, no collection scans it again. A
-    # press's garbage is freed by reference counting; collecting young objects every 10,000
-    # allocations instead of 700 means the objects of pending requests rarely survive into
-    # older generations. With both, no collection over 5 ms was seen during play.
+
+
+def settle_heap() -> None:
+    """Freeze what exists once the services are open and collect young objects less often.
+
+    The cyclic collector stops the event loop, and every press in flight waits: at 100
+    tables full collections took up to ~90 ms and the middle generation 5-18 ms, several
+    times a second (bench/load.py). What exists now (modules, PTB, fonts, card sprites,
+    resumed tables) lives as long as the bot: frozen, no collection scans it again. A
+    press's garbage is freed by reference counting; collecting young objects every 10,000
+    allocations instead of 700 means the objects of pending requests rarely survive into
+    older generations. With both, no collection over 5 ms was seen during play.
+
+    Process-wide, so :func:`main` calls it (and the benchmarks, :mod:`bench.tuned`), never a
+    library function that tests or an embedding call."""
     gc.collect()
     gc.freeze()
     gc.set_threshold(10_000, 10, 10)
@@ -328,19 +343,7 @@ def record_handlers(app: App) -> None:
 
 def contest_handlers(app: App) -> None:
     """Contests (handlers/contest): commands, and typed 掼蛋3组 lines in groups."""
-    for name, callback in (
-        ("contest", contest_commands.contest_command),
-        ("signup", contest_commands.signup_command),
-        ("withdraw", contest_commands.withdraw_command),
-        ("draw", contest_commands.draw_command),
-        ("report", contest_commands.report_command),
-        ("result", contest_commands.result_command),
-        ("round", contest_commands.round_command),
-        ("late", contest_commands.late_command),
-        ("leave", contest_commands.leave_command),
-        ("standings", contest_commands.standings_command),
-        ("bracket", contest_commands.bracket_command),
-    ):
+    for name, callback in contest_commands.COMMANDS:
         app.add_handler(CommandHandler(name, callback, NEW_MESSAGES))
     typed = filters.TEXT & ~filters.COMMAND & filters.ChatType.GROUPS & NEW_MESSAGES
     app.add_handler(MessageHandler(typed, contest_commands.on_group_text))
@@ -456,8 +459,12 @@ def main(argv: list[str] | None = None) -> int:
     except WebhookConfigError as error:
         print(error, file=sys.stderr)
         return 2
+    limit_malloc_arenas()  # before any thread starts
     app = build_application(
-        token, db_path=default_path(), base_url=os.environ.get("TELEGRAM_API_BASE") or None
+        token,
+        db_path=default_path(),
+        base_url=os.environ.get("TELEGRAM_API_BASE") or None,
+        after_open=settle_heap,
     )
     if webhook is None:
         app.run_polling(allowed_updates=Update.ALL_TYPES)

@@ -37,7 +37,8 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))  # run as a script: the project's packages live one level up
 
 from app.table.texts import too_many_text  # noqa: E402
-from bot import App, build_application, close_services, open_services  # noqa: E402
+from bench.tuned import build_application, open_services  # noqa: E402
+from bot import App, close_services  # noqa: E402
 from emulator.client import Chat, Emulator, Telegram, User, polling  # noqa: E402
 from handlers.platform.chats import ChatFairProcessor  # noqa: E402
 

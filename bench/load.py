@@ -87,7 +87,8 @@ from telegram import Update  # noqa: E402
 from telegram.ext import BaseRateLimiter, TypeHandler  # noqa: E402
 from telegram.request import BaseRequest, RequestData  # noqa: E402
 
-from bot import App, build_application, close_services, open_services  # noqa: E402
+from bench.tuned import build_application, open_services  # noqa: E402
+from bot import App, close_services  # noqa: E402
 from emulator.client import (  # noqa: E402
     BotMessage,
     Chat,

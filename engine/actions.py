@@ -8,7 +8,7 @@ keeps exactly that and replays it on restart.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from enum import Enum
+from enum import Enum, StrEnum
 
 from engine.cards import Card, Rank
 from engine.plays import Play
@@ -22,6 +22,56 @@ class Phase(Enum):
     CHOICE = "choice"  # a free choice of V12 / V14 after equal 双下 tributes (see Choice)
     PLAY = "play"  # tricks
     MATCH_OVER = "match_over"
+
+
+class LeadReason(StrEnum):
+    """Why a seat leads the deal's first trick (``LeaderChosen.reason``); the values are the
+    strings the action log's transcripts have always held."""
+
+    FIRST_DEAL = "first_deal"
+    TRIBUTE = "tribute"
+    ANTI_TRIBUTE = "anti_tribute"  # 抗贡
+    NO_TRIBUTE = "no_tribute"
+
+
+class Outcome(StrEnum):
+    """A deal's class seen from the 上游's side: where the 上游's partner finished."""
+
+    DOUBLE_DOWN = "double_down"  # 1+2 (双下)
+    ONE_THREE = "one_three"  # 1+3
+    ONE_FOUR = "one_four"  # 1+4
+
+    @classmethod
+    def of(cls, finish_order: tuple[int, ...]) -> Outcome:
+        """The outcome of a complete finishing order (the one formula, RULES.md §1)."""
+        return OUTCOMES[finish_order.index((finish_order[0] + 2) % 4) - 1]
+
+    @property
+    def column(self) -> int:
+        """0, 1, 2: the column of the rules' level-up and points tables for this outcome."""
+        return OUTCOMES.index(self)
+
+
+OUTCOMES = (Outcome.DOUBLE_DOWN, Outcome.ONE_THREE, Outcome.ONE_FOUR)
+"""Outcome classes in the order of the rules' tables (``level_ups``, ``points_scale``)."""
+
+
+class AAttempt(StrEnum):
+    """A deal played at the declarer's own A (V02/V03): its result for the A team."""
+
+    PASSED = "passed"
+    FAILED = "failed"
+    RESET = "reset"  # the team fell back (to 2, or K)
+
+
+class EndReason(StrEnum):
+    """Why a game or match ended (``MatchEnded.reason``, ``Verdict.reason``)."""
+
+    PASSED_A = "passed_a"
+    REACHED_A = "reached_a"
+    POINTS = "points"
+    TIME = "time"
+    BEST_OF = "best_of"
 
 
 # ---------------------------------------------------------------- actions
@@ -125,7 +175,7 @@ class LeaderChosen:
     """Who leads the deal's first trick, and why (first deal, tribute, 抗贡)."""
 
     seat: int
-    reason: str  # "first_deal" | "tribute" | "anti_tribute" | "no_tribute"
+    reason: LeadReason
 
 
 @dataclass(frozen=True, slots=True)
@@ -178,18 +228,18 @@ class DealEnded:
     deal_number: int
     finish_order: tuple[int, ...]  # all four seats, 上游 first (双下 losers: see above)
     winner_team: int
-    outcome: str  # "double_down" (1+2) | "one_three" (1+3) | "one_four" (1+4)
+    outcome: Outcome
     levels_gained: int  # for the winner team (0 in points formats)
     points: tuple[int, int]  # points scored this deal per team (points formats), else (0, 0)
     levels_before: tuple[Rank, Rank]
     levels_after: tuple[Rank, Rank]
-    a_attempt: str | None  # None, "passed", "failed", "reset" (team fell back to 2)
+    a_attempt: AAttempt | None
 
 
 @dataclass(frozen=True, slots=True)
 class MatchEnded:
     winner_team: int | None  # None for a draw (only if the preset allows one)
-    reason: str  # "passed_a" | "reached_a" | "points" | "time" | "best_of"
+    reason: EndReason
 
 
 Event = (

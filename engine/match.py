@@ -29,9 +29,11 @@ from engine.actions import (
     ChooseSeat,
     DealEnded,
     DealStarted,
+    EndReason,
     Event,
     GiveTribute,
     LeaderChosen,
+    LeadReason,
     MatchEnded,
     Pass,
     Passed,
@@ -415,7 +417,7 @@ class Match:
         seed = deal_seed(self.seed, self.deal_number)
         events: list[Event] = [DealStarted(self.deal_number, self.level, self.declarer_team, seed)]
         if first_of_game:
-            return events + self._begin_play(drawn_leader, "first_deal")
+            return events + self._begin_play(drawn_leader, LeadReason.FIRST_DEAL)
         return events + self._start_tribute(drawn_leader)
 
     def _random_leader(self, rng: random.Random) -> int:
@@ -429,19 +431,19 @@ class Match:
         order = self.previous_order
         if not self.rules.tribute:
             random_leader = self.rules.no_tribute_leader is NoTributeLeader.RANDOM
-            return self._begin_play(drawn_leader if random_leader else order[0], "no_tribute")
+            return self._begin_play(drawn_leader if random_leader else order[0], LeadReason.NO_TRIBUTE)
         setup = tribute.setup(order, self._hands, self.rules)
         if setup.anti_tribute:
             assert setup.leader is not None
-            return [AntiTribute(setup.anti_tribute), *self._begin_play(setup.leader, "anti_tribute")]
+            return [AntiTribute(setup.anti_tribute), *self._begin_play(setup.leader, LeadReason.ANTI_TRIBUTE)]
         if not setup.payers:
             assert setup.leader is not None
-            return self._begin_play(setup.leader, "no_tribute")
+            return self._begin_play(setup.leader, LeadReason.NO_TRIBUTE)
         self._double_down = setup.double_down
         self.phase, self.to_act = Phase.TRIBUTE, setup.payers
         return []
 
-    def _begin_play(self, leader: int, reason: str) -> list[Event]:
+    def _begin_play(self, leader: int, reason: LeadReason) -> list[Event]:
         self._caches = [None, None, None, None]  # the hands are final for this deal
         self.phase = Phase.PLAY
         self.to_act = (leader,)
@@ -528,7 +530,7 @@ class Match:
         leader = tribute.leader_after(
             self.previous_order, self._paid, self._receivers, self._returned, self.level, self.rules
         )
-        return self._begin_play(leader, "tribute")
+        return self._begin_play(leader, LeadReason.TRIBUTE)
 
     # ------------------------------------------------------------ free choices (V12, V14)
 
@@ -555,7 +557,7 @@ class Match:
             self._returned = {seat: cards[chosen], partner: cards[other]}
             self._return_givers = {seat: chosen, partner: other}
             return events + self._deliver_returns()
-        return events + self._begin_play(chosen, "tribute")
+        return events + self._begin_play(chosen, LeadReason.TRIBUTE)
 
     # ------------------------------------------------------------ tricks
 
@@ -711,7 +713,7 @@ class Match:
             return self._start_deal()
         return self._conclude(verdict.winner, verdict.reason)
 
-    def _conclude(self, winner: int | None, reason: str) -> list[Event]:
+    def _conclude(self, winner: int | None, reason: EndReason) -> list[Event]:
         """A decided game ends the match, or in best-of counts one game; a game nobody
         won (001-B's time-out, A17) ends the match without a winner."""
         if self.rules.match_format is MatchFormat.BEST_OF and winner is not None:
@@ -741,13 +743,13 @@ class Match:
         """Best-of: count the game; a new game restarts both teams at 2."""
         self._games_won[winner] += 1
         if self._games_won[winner] > self.rules.best_of // 2:
-            return self._end_match(winner, "best_of")
+            return self._end_match(winner, EndReason.BEST_OF)
         self.standing = Standing()
         self._deal_in_game = 0
         self._time_expired, self._sudden_death, self._expiry = False, False, None
         return self._start_deal()
 
-    def _end_match(self, winner: int | None, reason: str) -> list[Event]:
+    def _end_match(self, winner: int | None, reason: EndReason) -> list[Event]:
         self.winner_team = winner
         self.phase, self.to_act = Phase.MATCH_OVER, ()
         self._clear_trick()
@@ -780,7 +782,7 @@ class Match:
         if verdict is None or verdict.sudden_death:
             self._sudden_death = True  # the deal in hand goes on as the first extra deal (002-A 顺延加时)
             return []
-        return self._conclude(verdict.winner, "time")  # the deal in hand is ignored (001-B, 002-A)
+        return self._conclude(verdict.winner, EndReason.TIME)  # the deal in hand is ignored (001-B, 002-A)
 
     # ------------------------------------------------------------ helpers
 

@@ -83,3 +83,10 @@ class Observation:
     games_won: tuple[int, int] = (0, 0)  # best-of formats: games won per team
     choice: tuple[Choice, tuple[int, ...]] | None = None  # CHOICE phase: the question and its seats
     history: tuple[Turn, ...] = ()  # this deal's plays and passes so far, oldest first (shared, public)
+
+    def play_to_beat(self, seat: int | None = None) -> Play | None:
+        """What ``seat`` (the observer by default) must beat: the table's play, unless it is that
+        seat's own, which everyone passed (then it leads, and there is nothing to beat)."""
+        if self.table_seat == (self.seat if seat is None else seat):
+            return None
+        return self.table_play

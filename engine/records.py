@@ -15,7 +15,16 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
-from engine.actions import AntiTribute, DealEnded, DealStarted, Event, MatchEnded, TributeGiven, team_of
+from engine.actions import (
+    AntiTribute,
+    DealEnded,
+    DealStarted,
+    Event,
+    MatchEnded,
+    Outcome,
+    TributeGiven,
+    team_of,
+)
 from engine.cards import Rank
 from engine.match import Match
 
@@ -31,7 +40,7 @@ class DealRecord:
     level: Rank  # the level the deal was played at
     finish_order: tuple[int, ...]  # all four seats, 上游 first
     winner_team: int
-    outcome: str  # "double_down" (双下) | "one_three" | "one_four"
+    outcome: Outcome
     levels_gained: int  # by the winners (0 in points formats)
     tributes: tuple[tuple[int, int], ...] = ()  # (payer, receiver): 进贡
     anti_tribute: tuple[int, ...] = ()  # the seats whose 大王 refused the tribute (抗贡)
@@ -73,7 +82,7 @@ class MatchSummary:
         team = team_of(seat)
         for deal in self.deals:
             places[deal.place_of(seat) - 1] += 1
-            double = deal.outcome == "double_down"
+            double = deal.outcome is Outcome.DOUBLE_DOWN
             won += double and deal.winner_team == team
             suffered += double and deal.winner_team != team
             gained += deal.levels_gained if deal.winner_team == team else 0
@@ -171,7 +180,7 @@ def _deal_from(item: dict[str, Any]) -> DealRecord:
         level=Rank(item["level"]),
         finish_order=tuple(int(seat) for seat in item["order"]),
         winner_team=int(item["winner"]),
-        outcome=str(item["outcome"]),
+        outcome=Outcome(item["outcome"]),
         levels_gained=int(item["gained"]),
         tributes=tuple((int(a), int(b)) for a, b in item["tributes"]),
         anti_tribute=tuple(int(seat) for seat in item["anti"]),

@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import TypeVar
 
-from engine.actions import team_of
+from engine.actions import AAttempt, EndReason, Outcome, team_of
 from engine.cards import Card, Rank
 from engine.plays import Play
 from engine.rules import (
@@ -28,9 +28,6 @@ from engine.rules import (
 
 _T = TypeVar("_T")
 _Comparable = TypeVar("_Comparable", int, tuple[int, int])
-
-OUTCOMES = ("double_down", "one_three", "one_four")
-"""Outcome classes seen from the 上游's side: 1+2 (双下), 1+3, 1+4."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -66,12 +63,12 @@ class DealResult:
         return team_of(self.finish_order[0])
 
     @property
-    def outcome(self) -> str:
-        return OUTCOMES[self.finish_order.index((self.finish_order[0] + 2) % 4) - 1]
+    def outcome(self) -> Outcome:
+        return Outcome.of(self.finish_order)
 
     @property
     def outcome_index(self) -> int:
-        return OUTCOMES.index(self.outcome)
+        return self.outcome.column
 
 
 @dataclass(frozen=True, slots=True)
@@ -81,14 +78,14 @@ class Settlement:
     standing: Standing
     levels_gained: int
     points: tuple[int, int]
-    a_attempt: str | None  # None | "passed" | "failed" | "reset"
+    a_attempt: AAttempt | None
     game_won: int | None
-    reason: str | None  # "passed_a" | "reached_a" when a game is won
+    reason: EndReason | None  # PASSED_A or REACHED_A when a game is won
 
 
-def outcome_of(finish_order: tuple[int, ...]) -> str:
-    """ "double_down", "one_three" or "one_four" for a complete finishing order."""
-    return OUTCOMES[finish_order.index((finish_order[0] + 2) % 4) - 1]
+def outcome_of(finish_order: tuple[int, ...]) -> Outcome:
+    """The outcome class of a complete finishing order (:meth:`Outcome.of`)."""
+    return Outcome.of(finish_order)
 
 
 def settle_deal(standing: Standing, result: DealResult, rules: Rules) -> Settlement:
@@ -99,7 +96,7 @@ def settle_deal(standing: Standing, result: DealResult, rules: Rules) -> Settlem
         return Settlement(standing, 0, points, None, None, None)
     attempt, standing, passed = _a_attempt(standing, result, rules)
     if passed:
-        return Settlement(standing, 0, points, "passed", result.winner_team, "passed_a")
+        return Settlement(standing, 0, points, AAttempt.PASSED, result.winner_team, EndReason.PASSED_A)
     gain = rules.level_ups[result.outcome_index]
     if attempt is not None and result.declarer_team == result.winner_team:
         gain = 0  # a failed attempt at A: the A team cannot climb past A
@@ -110,7 +107,7 @@ def settle_deal(standing: Standing, result: DealResult, rules: Rules) -> Settlem
     else:
         standing = _climb(standing, result.winner_team, gain, result.deal_number, rules)
     if rules.a_pass is APass.REACH and standing.levels[result.winner_team] is Rank.ACE:
-        return Settlement(standing, gain, points, attempt, result.winner_team, "reached_a")
+        return Settlement(standing, gain, points, attempt, result.winner_team, EndReason.REACHED_A)
     return Settlement(standing, gain, points, attempt, None, None)
 
 
@@ -123,7 +120,7 @@ def bonus_levels(result: DealResult) -> int:
     上游's partner.
     """
     small = Rank.THREE if result.level is Rank.TWO else Rank.TWO
-    winners = result.finish_order[:2] if result.outcome == "double_down" else result.finish_order[:1]
+    winners = result.finish_order[:2] if result.outcome is Outcome.DOUBLE_DOWN else result.finish_order[:1]
     trailed = sum(
         sum(card.rank is small for card in play.cards)
         for seat in winners
@@ -155,7 +152,9 @@ def _count_threes(standing: Standing, points: tuple[int, int]) -> tuple[int, int
     return (standing.threes[0] + (points[0] == 3), standing.threes[1] + (points[1] == 3))
 
 
-def _a_attempt(standing: Standing, result: DealResult, rules: Rules) -> tuple[str | None, Standing, bool]:
+def _a_attempt(
+    standing: Standing, result: DealResult, rules: Rules
+) -> tuple[AAttempt | None, Standing, bool]:
     """V02/V03: a deal the declarer played at its own A is an attempt at passing A."""
     team = result.declarer_team
     is_attempt = (
@@ -168,12 +167,12 @@ def _a_attempt(standing: Standing, result: DealResult, rules: Rules) -> tuple[st
     if not is_attempt:
         return None, standing, False
     if _passes_a(result, rules):
-        return "passed", standing, True
+        return AAttempt.PASSED, standing, True
     failures = standing.a_failures[team] + 1
     limit = rules.a_failure_limit
     if limit is not None and failures >= limit:
-        return "reset", _reset(standing, team, rules), False
-    return "failed", replace(standing, a_failures=_set(standing.a_failures, team, failures)), False
+        return AAttempt.RESET, _reset(standing, team, rules), False
+    return AAttempt.FAILED, replace(standing, a_failures=_set(standing.a_failures, team, failures)), False
 
 
 def _break_runs(standing: Standing, attempting: int | None) -> Standing:
@@ -189,9 +188,9 @@ def _passes_a(result: DealResult, rules: Rules) -> bool:
     if result.winner_team != team:
         return False
     if rules.a_pass is APass.DOUBLE_DOWN:
-        return result.outcome == "double_down"
+        return result.outcome is Outcome.DOUBLE_DOWN
     if rules.a_pass is APass.NOT_FOURTH:
-        return result.outcome != "one_four"
+        return result.outcome is not Outcome.ONE_FOUR
     return True
 
 
@@ -250,11 +249,11 @@ class Verdict:
     or, with ``sudden_death``, a tie that extra deals settle (A26, :class:`SuddenDeath`)."""
 
     winner: int | None
-    reason: str
+    reason: EndReason
     sudden_death: bool = False
 
 
-def _tie_or(winner: int | None, reason: str) -> Verdict:
+def _tie_or(winner: int | None, reason: EndReason) -> Verdict:
     """``winner``'s verdict, or a sudden-death tie when there is none."""
     return Verdict(winner, reason, sudden_death=winner is None)
 
@@ -281,7 +280,7 @@ def deal_verdict(
     """
     if rules.match_format is MatchFormat.POINTS:
         if sudden_death:
-            return Verdict(result.winner_team, "points")  # 加赛一副: its winner, any class (§3.7)
+            return Verdict(result.winner_team, EndReason.POINTS)  # 加赛一副: its winner, any class (§3.7)
         return points_verdict(settled.standing, deals_played, result.winner_team, rules, time_expired)
     if settled.game_won is not None and settled.reason is not None:
         return Verdict(settled.game_won, settled.reason)
@@ -316,7 +315,7 @@ def _sudden_death_verdict(
     a failed attempt at A (or reset its team to 2) settles nothing, and play goes on."""
     went_up = after.rank_key(deal_winner) > before.rank_key(deal_winner)
     if went_up or rules.sudden_death is SuddenDeath.DEAL_WINNER:
-        return Verdict(deal_winner, "time")
+        return Verdict(deal_winner, EndReason.TIME)
     return None
 
 
@@ -326,13 +325,13 @@ def points_verdict(
     """§3.7–3.9: the target reached, or the scheduled deals played (None: play on)."""
     points, target = standing.points, rules.points_target
     if target is not None and last_winner is not None and points[last_winner] >= target:
-        return Verdict(last_winner, "points")
+        return Verdict(last_winner, EndReason.POINTS)
     if deals_played < rules.points_deals and not time_up:
         return None
     leader = _leader(points)
     if leader is None and rules.points_tie_break is PointsTieBreak.MORE_THREES_THEN_EXTRA:
         leader = _leader(standing.threes)
-    return _tie_or(leader, "points")
+    return _tie_or(leader, EndReason.POINTS)
 
 
 def time_verdict(
@@ -345,11 +344,11 @@ def time_verdict(
     wins, so a time-out has no winner whatever the levels (A17).
     """
     if rules.time_winner is TimeWinner.NONE:
-        return Verdict(None, "time")
+        return Verdict(None, EndReason.TIME)
     leader = _leader((standing.rank_key(0), standing.rank_key(1)))
     if leader is not None:
-        return Verdict(leader, "time")
-    return _tie_or(_time_tie_winner(standing, rules, last_winner, declarer, first_out), "time")
+        return Verdict(leader, EndReason.TIME)
+    return _tie_or(_time_tie_winner(standing, rules, last_winner, declarer, first_out), EndReason.TIME)
 
 
 def _time_tie_winner(

@@ -61,6 +61,7 @@ from engine.contest import (
     Schedule,
     ScheduleKind,
     SignedUp,
+    Stage,
     TableClock,
     Withdrawal,
     WithdrawReason,
@@ -319,7 +320,7 @@ class ContestRepository:
                 _schedule(kind, closes_at, zone, starts_at, venue),
                 tuple(m for m in matches if m.round == number),
                 tuple(pair for round_, pair in byes if round_ == number),
-                stage,
+                Stage(stage),
                 tuple(
                     TableClock(table, datetime.fromisoformat(at), minutes)
                     for round_, table, at, minutes in clocks

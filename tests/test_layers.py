@@ -7,12 +7,14 @@
 - ``handlers.platform`` (the plumbing every feature shares) imports no feature;
 - no two modules import each other, directly or around a longer loop.
 
-``python -m tests.test_layers`` prints the figures README's Layout section quotes.
+``python -m tests.test_layers`` prints the figures README's Layout section quotes, and the
+files each traced change of docs/layers.md would touch (:func:`named_in_code`).
 """
 
 from __future__ import annotations
 
 import ast
+import re
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -110,6 +112,55 @@ def cycles(edges: dict[str, set[str]]) -> list[list[str]]:
     return sorted(components)
 
 
+TRACED = {"level-up table shape": "level_ups", "contest format": "swiss", "hand button": "autoplay"}
+"""docs/layers.md's traced changes: the last instance of each kind of change, by name."""
+
+
+def _docstrings(tree: ast.AST) -> set[int]:
+    """The string constants that are docstrings (of modules, classes, functions, attributes)."""
+    found = set()
+    for node in ast.walk(tree):
+        body = getattr(node, "body", None)
+        if not isinstance(body, list):
+            continue
+        for before, statement in zip([None, *body], body, strict=False):
+            if not (isinstance(statement, ast.Expr) and isinstance(statement.value, ast.Constant)):
+                continue
+            documented = isinstance(before, ast.Assign | ast.AnnAssign)
+            if documented or (before is None and not isinstance(node, ast.For | ast.While | ast.If)):
+                found.add(id(statement.value))
+    return found
+
+
+def _words(node: ast.AST, docstrings: set[int]) -> list[str]:
+    if isinstance(node, ast.Name):
+        return [node.id]
+    if isinstance(node, ast.Attribute):
+        return [node.attr]
+    if isinstance(node, ast.alias):
+        return [node.name]
+    if isinstance(node, ast.ImportFrom):
+        return [node.module or ""]
+    if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+        return [node.name]
+    if isinstance(node, ast.Constant) and isinstance(node.value, str) and id(node) not in docstrings:
+        return [node.value]
+    return []
+
+
+def named_in_code(pattern: str) -> list[str]:
+    """The production modules whose code names ``pattern`` (any case): identifiers, imports and
+    strings, not comments or docstrings, so prose that mentions an instance does not count."""
+    wanted = re.compile(pattern, re.IGNORECASE)
+    found = []
+    for name, path in sorted(modules().items()):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        docstrings = _docstrings(tree)
+        if any(wanted.search(word) for node in ast.walk(tree) for word in _words(node, docstrings)):
+            found.append(name)
+    return found
+
+
 def test_layers_hold() -> None:
     assert violations(graph()) == []
 
@@ -124,3 +175,6 @@ if __name__ == "__main__":
     print("cycles:", *(" ⇄ ".join(c) for c in cycles(edges)), sep="\n  ")
     sizes = sorted(((len(p.read_text().splitlines()), n) for n, p in modules().items()), reverse=True)
     print("largest:", *(f"{lines:5} {name}" for lines, name in sizes[:10]), sep="\n  ")
+    for change, pattern in TRACED.items():
+        named = named_in_code(pattern)
+        print(f"{change} ({pattern}, named in code): {len(named)}", *named, sep="\n  ")

@@ -13,6 +13,7 @@ from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from typing import Final, TypeVar
 
+from app.contest.problems import Problem
 from engine.cards import Rank, parse_rank
 from engine.contest import (
     DEFAULT_PRIZES,
@@ -50,7 +51,7 @@ THREES_KEYS: Final = frozenset({"3s", "threes", "3分局"})
 
 
 class ArgProblem(ValueError):
-    def __init__(self, code: str, detail: str = "") -> None:
+    def __init__(self, code: Problem, detail: str = "") -> None:
         super().__init__(f"{code}: {detail}")
         self.code = code
         self.detail = detail
@@ -70,9 +71,9 @@ def parse_new(args: Sequence[str], now: datetime | None = None) -> NewContest:
     words, options = _split(args)
     name = " ".join(words).strip()
     if not name:
-        raise ArgProblem("name_missing")
+        raise ArgProblem(Problem.NAME_MISSING)
     if len(name) > MAX_NAME:
-        raise ArgProblem("name_too_long", name[:MAX_NAME])
+        raise ArgProblem(Problem.NAME_TOO_LONG, name[:MAX_NAME])
     settings = ContestSettings()
     if "format" in options:
         settings = replace(settings, format_name=options["format"])
@@ -81,7 +82,7 @@ def parse_new(args: Sequence[str], now: datetime | None = None) -> NewContest:
     if "event" in options:
         event = options["event"]
         if not event or any(ch.isdigit() or ch.isspace() for ch in event) or "组" in event or len(event) > 8:
-            raise ArgProblem("bad_event", event)
+            raise ArgProblem(Problem.BAD_EVENT, event)
         settings = replace(settings, event_word=event)
     if "tz" in options:
         zone(options["tz"])  # ScheduleRefused (bad_deadline) names an unknown zone
@@ -99,7 +100,7 @@ def parse_new(args: Sequence[str], now: datetime | None = None) -> NewContest:
 
 def _late_out(text: str) -> int:
     if not text.isdigit() or not 1 <= int(text) <= MAX_LATE_OUT:
-        raise ArgProblem("bad_late_out", text[:20])
+        raise ArgProblem(Problem.BAD_LATE_OUT, text[:20])
     return int(text)
 
 
@@ -113,9 +114,9 @@ def _split(args: Sequence[str]) -> tuple[list[str], dict[str, str]]:
             continue
         key = key.strip().lower()
         if key not in OPTIONS:
-            raise ArgProblem("unknown_option", key[:20])
+            raise ArgProblem(Problem.UNKNOWN_OPTION, key[:20])
         if key in options:
-            raise ArgProblem("repeated_option", key)
+            raise ArgProblem(Problem.REPEATED_OPTION, key)
         options[key] = value.strip()
     return words, options
 
@@ -126,9 +127,9 @@ def parse_prizes(text: str) -> tuple[PrizeTier, ...]:
     for part in re.split(r"[,，、]", text):
         name, _, count = part.strip().partition(":")
         if not name.strip():
-            raise ArgProblem("bad_prizes", text[:40])
+            raise ArgProblem(Problem.BAD_PRIZES, text[:40])
         if count and not (count.isdigit() and 1 <= int(count) <= 64):
-            raise ArgProblem("bad_prizes", part[:40])
+            raise ArgProblem(Problem.BAD_PRIZES, part[:40])
         tiers.append(PrizeTier(name.strip()[:12], int(count) if count else 1))
     return tuple(tiers) or DEFAULT_PRIZES
 
@@ -197,12 +198,12 @@ class Decision:
         """The figures, the winner's first, must not say the other pair won."""
         points, levels = self.result.points, self.levels
         if levels is not None and not self.on_time and levels[0] is not Rank.ACE:
-            raise ArgProblem("bad_levels", f"{levels[0].char}:{levels[1].char}")
+            raise ArgProblem(Problem.BAD_LEVELS, f"{levels[0].char}:{levels[1].char}")
         if points is not None and points[0] < points[1]:
-            raise ArgProblem("figures_contradict", f"{winner}组 {points[0]}:{points[1]} {loser}组")
+            raise ArgProblem(Problem.FIGURES_CONTRADICT, f"{winner}组 {points[0]}:{points[1]} {loser}组")
         if levels is not None and self.on_time and levels[0] < levels[1]:
             raise ArgProblem(
-                "figures_contradict", f"{winner}组 levels={levels[0].char}:{levels[1].char} {loser}组"
+                Problem.FIGURES_CONTRADICT, f"{winner}组 levels={levels[0].char}:{levels[1].char} {loser}组"
             )
 
 
@@ -211,7 +212,7 @@ _T = TypeVar("_T")
 
 def parse_decision(args: Sequence[str], event_word: str) -> Decision:
     if len(args) < 2:
-        raise ArgProblem("result_usage")
+        raise ArgProblem(Problem.RESULT_USAGE)
     code, winner_word, rest = args[0], args[1], list(args[2:])
     no_winner = winner_word.lower() in NO_WINNER_WORDS
     winner = None if no_winner else _winner(winner_word, event_word)
@@ -235,26 +236,26 @@ def parse_decision(args: Sequence[str], event_word: str) -> Decision:
         elif sep and key in THREES_KEYS and threes is None:
             found = _POINTS.match(value.strip())
             if found is None:
-                raise ArgProblem("bad_threes", value[:20])
+                raise ArgProblem(Problem.BAD_THREES, value[:20])
             threes = (int(found.group(1)), int(found.group(2)))
         elif sep and (key == "levels" or key in THREES_KEYS):
-            raise ArgProblem("repeated_option", key)
+            raise ArgProblem(Problem.REPEATED_OPTION, key)
         else:
             break
         rest = rest[1:]
     reason = " ".join(rest).strip()[:MAX_REASON]
     if not reason:
-        raise ArgProblem("reason_missing")
+        raise ArgProblem(Problem.REASON_MISSING)
     if no_winner:  # the organiser gives the final levels; the clock ended the match
         if levels is None or points is not None or threes is not None or extra:
-            raise ArgProblem("bad_levels", winner_word[:20])
+            raise ArgProblem(Problem.BAD_LEVELS, winner_word[:20])
         return Decision(code, MatchResult(None, PlayMethod.BOTH_OUT), reason, levels, no_winner=True)
     if winner is None:
         if points is not None or levels is not None or threes is not None or extra or on_time:
-            raise ArgProblem("result_usage")  # both out: nothing was played to report
+            raise ArgProblem(Problem.RESULT_USAGE)  # both out: nothing was played to report
         return Decision(code, MatchResult(None, PlayMethod.BOTH_OUT), reason)
     if on_time and levels is None:
-        raise ArgProblem("bad_levels", "time")
+        raise ArgProblem(Problem.BAD_LEVELS, "time")
     result = MatchResult(winner, PlayMethod.ORGANISER, points, extra)
     return Decision(code, result, reason, levels, threes, on_time)
 
@@ -267,7 +268,7 @@ def _levels(text: str) -> tuple[Rank, Rank]:
             raise InvalidCards(text)
         return (parse_rank(first), parse_rank(second))
     except InvalidCards as error:
-        raise ArgProblem("bad_levels", text[:20]) from error
+        raise ArgProblem(Problem.BAD_LEVELS, text[:20]) from error
 
 
 @dataclass(frozen=True, slots=True)
@@ -290,16 +291,16 @@ def parse_signup(args: Sequence[str], uses_tags: str) -> SignupWords:
             words.append(arg)
             continue
         if tag is not None:
-            raise ArgProblem("repeated_option", "tag")
+            raise ArgProblem(Problem.REPEATED_OPTION, "tag")
         if not uses_tags:
-            raise ArgProblem("tag_not_used")
+            raise ArgProblem(Problem.TAG_NOT_USED)
         tag = clean_name(value).strip()
         if uses_tags == "slot":
             tag = tag.upper()
             if tag not in ("A", "B"):
-                raise ArgProblem("bad_slot", value[:20])
+                raise ArgProblem(Problem.BAD_SLOT, value[:20])
         elif not tag or len(tag) > MAX_TAG or any(ch in tag for ch in "=<>@"):
-            raise ArgProblem("bad_tag", value[:20])
+            raise ArgProblem(Problem.BAD_TAG, value[:20])
     return SignupWords(tuple(words), tag or "")
 
 
@@ -311,7 +312,7 @@ def _winner(word: str, event_word: str) -> int | None:
     try:
         return parse_report(word, event_word)
     except ContestError as error:
-        raise ArgProblem("bad_winner", word[:20]) from error
+        raise ArgProblem(Problem.BAD_WINNER, word[:20]) from error
 
 
 def parse_schedule(args: Sequence[str], zone_name: str, now: datetime | None = None) -> Schedule | None:
@@ -332,7 +333,7 @@ def parse_schedule(args: Sequence[str], zone_name: str, now: datetime | None = N
             elif key == "bot":
                 bot = True
             else:
-                raise ArgProblem("usage_round", arg[:20])
+                raise ArgProblem(Problem.USAGE_ROUND, arg[:20])
             continue
         in_place = key == "place"
         if key == "at":
@@ -344,10 +345,10 @@ def parse_schedule(args: Sequence[str], zone_name: str, now: datetime | None = N
             if now is not None:
                 deadline.check_ahead(now)
         else:
-            raise ArgProblem("usage_round", key[:20])
+            raise ArgProblem(Problem.USAGE_ROUND, key[:20])
     place = " ".join(v for v in venue if v)[:MAX_VENUE]
     if sum((at is not None or bool(place), deadline is not None, bot)) > 1:
-        raise ArgProblem("usage_round")  # one schedule per round
+        raise ArgProblem(Problem.USAGE_ROUND)  # one schedule per round
     if at is not None or place:
         return Schedule(ScheduleKind.FIXED, starts_at=at, venue=place)
     if deadline is not None:
@@ -358,7 +359,7 @@ def parse_schedule(args: Sequence[str], zone_name: str, now: datetime | None = N
 def _local_time(text: str, zone_name: str) -> datetime:
     found = _AT.match(text)
     if found is None:
-        raise ArgProblem("bad_time", text[:20])
+        raise ArgProblem(Problem.BAD_TIME, text[:20])
     year, month, day, hour, minute = (int(part) for part in found.groups())
     where = zone(zone_name)
     try:
@@ -366,7 +367,7 @@ def _local_time(text: str, zone_name: str) -> datetime:
         moment.astimezone(UTC)  # 0001-01-01T00:00 east of UTC is before datetime.min
         return moment
     except (ValueError, OverflowError) as error:
-        raise ArgProblem("bad_time", text[:20]) from error
+        raise ArgProblem(Problem.BAD_TIME, text[:20]) from error
 
 
 _TABLE: Final = re.compile(r"^(\d{1,3})(?:号桌|号|桌)?$")
@@ -380,7 +381,7 @@ def parse_table(args: Sequence[str]) -> int | None:
         return None
     found = _TABLE.match(args[0]) if len(args) == 1 else None
     if found is None or int(found.group(1)) == 0:
-        raise ArgProblem("usage_start", " ".join(args))
+        raise ArgProblem(Problem.USAGE_START, " ".join(args))
     return int(found.group(1))
 
 
@@ -395,12 +396,12 @@ def parse_late(args: Sequence[str], event_word: str) -> LateWords:
     """``/late CODE GROUP MINUTES``: GROUP as ``3``, ``3组`` or ``掼蛋3组``; MINUTES as ``12``
     or ``12分钟``."""
     if len(args) != 3:
-        raise ArgProblem("usage_late")
+        raise ArgProblem(Problem.USAGE_LATE)
     code, group, minutes = args
     number = _GROUP.match(group.removeprefix(event_word))
     found = _MINUTES.match(minutes)
     if number is None or int(number.group(1)) == 0:
-        raise ArgProblem("bad_winner", group[:20])
+        raise ArgProblem(Problem.BAD_WINNER, group[:20])
     if found is None:
-        raise ArgProblem("usage_late", minutes[:20])
+        raise ArgProblem(Problem.USAGE_LATE, minutes[:20])
     return LateWords(code, int(number.group(1)), int(found.group(1)))

@@ -2,21 +2,19 @@
 
 One place for the picture (:mod:`app.contest.views`) and the text
 (:func:`app.contest.texts.standings_text`), so both show the same columns
-(:data:`engine.contest.standings.FAMILY_COLUMNS`) with the same figures. Telegram-free,
+(``Family.columns``, :mod:`engine.contest.families`) with the same figures. Telegram-free,
 and it imports no other contest text module (``texts`` imports this one).
 """
 
 from __future__ import annotations
 
 from fractions import Fraction
-from typing import Final
+from typing import Final, assert_never
 
 from app.table.texts import _
-from engine.contest import Contest, Round
-from engine.contest.pairing import Family
+from engine.contest import Contest, Round, Stage
+from engine.contest.families import Column, Family
 from engine.contest.standings import (
-    THIRD_PLACE_STAGE,
-    Column,
     Mark,
     Reached,
     StandingRow,
@@ -53,20 +51,31 @@ def signed(value: int | Fraction, minus: str = TEXT_MINUS) -> str:
     return f"{sign}{whole or ''}{tail}"
 
 
-def stage_word(stage: str, round_number: int, locale: str) -> str:
+def stage_word(stage: Stage, round_number: int, locale: str) -> str:
     """A stage's name (:func:`engine.contest.standings.stage_of`); ``第N轮`` for a round by number."""
-    words = {
-        "prelim": _("Preliminary", locale),
-        "qualifying": _("Qualifying", locale),
-        "repechage": _("Repechage", locale),
-        "quarter": _("Second stage", locale),
-        "last8": _("Quarter-final", locale),
-        "semi": _("Semi-final", locale),
-        "final": _("Final", locale),
-        "a_v_b": _("A v B", locale),
-        THIRD_PLACE_STAGE: _("3rd-place match", locale),
-    }
-    return words.get(stage) or _("Round {n}", locale, n=round_number)
+    match stage:
+        case Stage.PRELIM:
+            return _("Preliminary", locale)
+        case Stage.QUALIFYING:
+            return _("Qualifying", locale)
+        case Stage.REPECHAGE:
+            return _("Repechage", locale)
+        case Stage.QUARTER:
+            return _("Second stage", locale)
+        case Stage.LAST8:
+            return _("Quarter-final", locale)
+        case Stage.SEMI:
+            return _("Semi-final", locale)
+        case Stage.FINAL:
+            return _("Final", locale)
+        case Stage.A_V_B:
+            return _("A v B", locale)
+        case Stage.THIRD_PLACE:
+            return _("3rd-place match", locale)
+        case Stage.NONE | Stage.MOVEMENT:
+            return _("Round {n}", locale, n=round_number)
+        case _:
+            assert_never(stage)
 
 
 def round_name(contest: Contest, played: Round, locale: str) -> str:

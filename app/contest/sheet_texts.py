@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from app.contest.texts import pair_label, pair_line, table_label
 from app.table.texts import _, escape, preset_title
+from engine.actions import AAttempt
 from engine.contest import Contest, ContestMatch
 from engine.contest.lots import DrawSeed
 from engine.contest.seating import first_leader_draw, marker_card_draw
@@ -120,7 +121,7 @@ def _row_line(sheet: ScoreSheet, row: SheetRow, locale: str) -> str:
     return line + attempt + extra + game
 
 
-def _attempt_word(attempt: str | None, locale: str) -> str:
+def _attempt_word(attempt: AAttempt | None, locale: str) -> str:
     words = {
         "passed": _(" (passed A)", locale),
         "failed": _(" (A attempt failed)", locale),

@@ -19,9 +19,8 @@ import re
 from app.contest.columns import cells, headers, round_name, stage_word, standings_subtitle
 from app.contest.texts import pair_label
 from app.table.texts import _
-from engine.contest import Contest, ContestMatch, ContestPhase, MatchKind, Round, export_tables
+from engine.contest import Contest, ContestMatch, ContestPhase, MatchKind, Round, Stage, export_tables
 from engine.contest.standings import (
-    KNOCKOUT_FAMILIES,
     OWN_STAGES,
     THIRD_PLACE_STAGE,
     PairStatus,
@@ -108,7 +107,7 @@ def _rounds_to_come(contest: Contest, locale: str) -> tuple[BracketRound, ...]:
     with a bye, until the final. Only for knockouts redrawn or bracketed by round (精方's named
     stages and the other families draw what comes next from results)."""
     last = contest.rounds[-1] if contest.rounds else None
-    if last is None or contest.format.family not in KNOCKOUT_FAMILIES or last.stage in OWN_STAGES:
+    if last is None or not contest.format.family.is_knockout or last.stage in OWN_STAGES:
         return ()
     if contest.phase in (ContestPhase.DECIDED, ContestPhase.CLOSED):
         return ()
@@ -117,8 +116,7 @@ def _rounds_to_come(contest: Contest, locale: str) -> tuple[BracketRound, ...]:
     number = last.number
     while field > 1:
         number += 1
-        stage = "final" if field == 2 else "semi" if field <= 4 else "last8" if field <= 8 else ""
-        stage = stage if contest.format.named_rounds else ""
+        stage = Stage.of_field(field) if contest.format.named_rounds else Stage.NONE
         matches = tuple(BracketMatch((None, None)) for _ in range(field // 2))
         byes = tuple(BracketMatch((None, None), bye=True) for _ in range(field % 2))
         rounds.append(BracketRound(stage_word(stage, number, locale), matches + byes, to_come=True))

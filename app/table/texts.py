@@ -18,6 +18,7 @@ from app.table.counter import CardsOut, cards_out
 from app.table.refusals import TableRefusal
 from app.table.settings import SettingProblem
 from engine.actions import (
+    AAttempt,
     AntiTribute,
     DealEnded,
     DealStarted,
@@ -485,7 +486,7 @@ def deal_result_text(result: DealEnded, names: dict[int, str], rules: Rules, loc
     return "\n".join(lines)
 
 
-def a_attempt_text(attempt: str, locale: str) -> str:
+def a_attempt_text(attempt: AAttempt, locale: str) -> str:
     """打 A: passed, failed, or back to 2 after too many failures."""
     message = {
         "passed": N_("A passed!"),
@@ -654,8 +655,9 @@ def hand_caption(
         trick = trick_summary(obs, locale)
         if trick:
             lines.append(_("This trick: {plays}", locale, plays=trick))
-        if obs.table_play is not None and obs.table_seat is not None and obs.table_seat != obs.seat:
-            previous = play_text(obs.table_play, obs.level, locale)
+        to_beat = obs.play_to_beat()
+        if to_beat is not None and obs.table_seat is not None:
+            previous = play_text(to_beat, obs.level, locale)
             lines.append(
                 _(
                     "To beat: {seat}: {play}",

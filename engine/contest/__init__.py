@@ -93,7 +93,7 @@ from engine.contest.results import (
     PlayMethod,
     result_from_match,
 )
-from engine.contest.rounds import Round, Schedule, ScheduleKind, TableClock
+from engine.contest.rounds import Round, Schedule, ScheduleKind, Stage, TableClock
 from engine.contest.scores import PairScore, pair_scores
 from engine.contest.seating import FirstLeaderDraw, Seating, first_leader_draw, seating
 from engine.contest.standings import (
@@ -170,6 +170,7 @@ __all__ = [
     "Seating",
     "SignedUp",
     "SignupRefused",
+    "Stage",
     "StandingRow",
     "Step",
     "TableClock",

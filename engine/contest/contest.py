@@ -64,7 +64,7 @@ from engine.contest.results import (
     MatchStatus,
     PlayMethod,
 )
-from engine.contest.rounds import Round, Schedule, ScheduleKind, TableClock
+from engine.contest.rounds import Round, Schedule, ScheduleKind, Stage, TableClock
 from engine.figures import MatchFigures, forfeit_figures
 from engine.rules import MatchFormat, Rules, TimeWinner
 from engine.scoring import Standing, points_verdict
@@ -229,7 +229,7 @@ class Contest:
     def round_rules(self, number: int) -> Rules:
         """How round ``number``'s matches are played: the preset, changed by its stage (精方's
         best-of-three semi-final and final)."""
-        stage = self.rounds[number - 1].stage if 0 < number <= len(self.rounds) else ""
+        stage = self.rounds[number - 1].stage if 0 < number <= len(self.rounds) else Stage.NONE
         return self.rules().replace(**self.format.stage_rules.get(stage, {}))
 
     def rank_input(self) -> RankInput:
@@ -777,7 +777,7 @@ def _check_on_time(contest: Contest, match: ContestMatch, now: datetime) -> None
 def _check_result(contest: Contest, match: ContestMatch, result: MatchResult) -> None:
     if result.winner is not None and not match.has(result.winner):
         raise ResultRefused(Refusal.BAD_RESULT, f"{result.winner} is not in {match.pairs}")
-    if result.no_winner and contest.format.eliminates:
+    if result.no_winner and contest.format.needs_winner:
         raise ResultRefused(Refusal.BAD_RESULT, "a knockout match needs a winner")
 
 

@@ -15,6 +15,7 @@ from __future__ import annotations
 from typing import Any
 
 from engine.contest.errors import Refusal, UnknownFormat
+from engine.contest.families import Family
 from engine.contest.knockouts import (
     fixed_bracket_decided,
     fixed_bracket_pairing,
@@ -32,7 +33,6 @@ from engine.contest.knockouts import (
 from engine.contest.movement import MOVEMENT_ROUNDS, movement_advance, movement_pairing, movement_rank
 from engine.contest.pairing import (
     ContestFormat,
-    Family,
     MatchPoints,
     Pairing,
     RankInput,
@@ -41,6 +41,7 @@ from engine.contest.pairing import (
     ThirdPlace,
     competition_ranking,
 )
+from engine.contest.rounds import Stage
 from engine.contest.swiss import SWISS_ROUNDS, never_early, swiss_advance, swiss_pairing, swiss_rank
 from engine.rules import MatchFormat
 
@@ -215,7 +216,7 @@ FORMATS: dict[str, ContestFormat] = {
             advance=jingfang_advance,
             is_decided=knockout_decided,
             rank=knockout_rank,
-            stage_rules={"semi": _BEST_OF_THREE, "final": _BEST_OF_THREE},
+            stage_rules={Stage.SEMI: _BEST_OF_THREE, Stage.FINAL: _BEST_OF_THREE},
             prizes=(("冠军", 1), ("亚军", 1), ("季军", 1), ("第四名", 1)),
             description_zh=(
                 "初赛逐轮淘汰至9–15对；"

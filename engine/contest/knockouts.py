@@ -62,7 +62,7 @@ from engine.contest.pairing import (
     pair_off,
 )
 from engine.contest.results import MatchKind, PlayMethod
-from engine.contest.rounds import Round
+from engine.contest.rounds import Round, Stage
 from engine.contest.scores import pair_scores
 
 # ---------------------------------------------------------------- redrawn every round
@@ -265,7 +265,7 @@ def slot_pairing(view: RoundInput) -> RoundDraw:
     leftover = (*a[common:], *b[common:])
     pairings.extend(pair_off(leftover))
     byes = (leftover[-1],) if len(leftover) % 2 else ()
-    return RoundDraw(tuple(pairings), byes, stage="a_v_b")
+    return RoundDraw(tuple(pairings), byes, stage=Stage.A_V_B)
 
 
 # ---------------------------------------------------------------- table numbers, round 2 by time (002-C)
@@ -301,32 +301,32 @@ def jingfang_pairing(view: RoundInput) -> RoundDraw:
     """The stages of the module docstring; ``previous[-1].stage`` says where the contest is."""
     n = len(view.contenders)
     stage = _jingfang_stage(view)
-    if stage == "repechage":
+    if stage is Stage.REPECHAGE:
         return _repechage(view)
-    if stage == "prelim" and view.previous and view.previous[-1].stage == "prelim":
+    if stage is Stage.PRELIM and view.previous and view.previous[-1].stage is Stage.PRELIM:
         return _in_table_order(view)
-    if stage in ("quarter", "semi"):
-        target = JINGFANG_LAST_FOUR if stage == "quarter" else 2
+    if stage in (Stage.QUARTER, Stage.SEMI):
+        target = JINGFANG_LAST_FOUR if stage is Stage.QUARTER else 2
         return _reduce(view, view.contenders, target, stage)
     drawn = redraw_knockout_pairing(view)
-    return RoundDraw(drawn.pairings, drawn.byes, "final" if n == 2 else stage)
+    return RoundDraw(drawn.pairings, drawn.byes, Stage.FINAL if n == 2 else stage)
 
 
-def _jingfang_stage(view: RoundInput) -> str:
+def _jingfang_stage(view: RoundInput) -> Stage:
     n = len(view.contenders)
-    last = view.previous[-1].stage if view.previous else ""
-    if last in ("qualifying", "repechage") and len(_repechage_field(view)) > _repechage_places(view):
-        return "repechage"
-    if last in ("", "prelim") and n > JINGFANG_FINALISTS:
-        return "prelim" if n >= 2 * JINGFANG_FINALISTS else "qualifying"
+    last = view.previous[-1].stage if view.previous else Stage.NONE
+    if last in (Stage.QUALIFYING, Stage.REPECHAGE) and len(_repechage_field(view)) > _repechage_places(view):
+        return Stage.REPECHAGE
+    if last in (Stage.NONE, Stage.PRELIM) and n > JINGFANG_FINALISTS:
+        return Stage.PRELIM if n >= 2 * JINGFANG_FINALISTS else Stage.QUALIFYING
     if n > JINGFANG_LAST_FOUR:
-        return "quarter"
-    return "semi" if n > 2 else "final"
+        return Stage.QUARTER
+    return Stage.SEMI if n > 2 else Stage.FINAL
 
 
 def _qualified(view: RoundInput) -> tuple[int, ...]:
     """The qualifying round's winners: through to 复赛 whatever the repechage does."""
-    qualifying = next(r for r in view.previous if r.stage == "qualifying")
+    qualifying = next(r for r in view.previous if r.stage is Stage.QUALIFYING)
     return tuple(sorted(m.winner for m in qualifying.main_matches if m.winner in view.contenders))
 
 
@@ -341,11 +341,11 @@ def _repechage_places(view: RoundInput) -> int:
 
 def _repechage(view: RoundInput) -> RoundDraw:
     """附加赛: the qualifying losers and bye, redrawn down to the places left; the qualified wait."""
-    drawn = _reduce(view, _repechage_field(view), _repechage_places(view), "repechage")
-    return RoundDraw(drawn.pairings, tuple(sorted((*_qualified(view), *drawn.byes))), "repechage")
+    drawn = _reduce(view, _repechage_field(view), _repechage_places(view), Stage.REPECHAGE)
+    return RoundDraw(drawn.pairings, tuple(sorted((*_qualified(view), *drawn.byes))), Stage.REPECHAGE)
 
 
-def _reduce(view: RoundInput, field: Sequence[int], target: int, stage: str) -> RoundDraw:
+def _reduce(view: RoundInput, field: Sequence[int], target: int, stage: Stage) -> RoundDraw:
     """Redraw ``field`` into just enough matches to leave ``target`` (the rest wait as byes)."""
     order = view.lots.shuffle(sorted(field))
     matches = min(len(order) // 2, max(0, len(order) - target))
@@ -359,13 +359,13 @@ def _in_table_order(view: RoundInput) -> RoundDraw:
     winners = [m.winner for m in last.main_matches if m.winner in view.contenders]
     order = [n for n in winners if n is not None] + [n for n in last.byes if n in view.contenders]
     byes = (order.pop(),) if len(order) % 2 else ()
-    return RoundDraw(pair_off(order), byes, "prelim")
+    return RoundDraw(pair_off(order), byes, Stage.PRELIM)
 
 
 def jingfang_advance(contenders: tuple[int, ...], played: Round) -> tuple[int, ...]:
     """The qualifying round sends everyone who played or had the bye on (losers to the
     repechage); every other round is a knockout."""
-    if played.stage != "qualifying":
+    if played.stage is not Stage.QUALIFYING:
         return knockout_advance(contenders, played)
     out = {n for m in played.main_matches if m.winner is None for n in m.pairs}
     return tuple(n for n in contenders if n not in out)

@@ -33,7 +33,7 @@ from fractions import Fraction
 from engine.contest.errors import DrawRefused, Refusal
 from engine.contest.lots import DrawSeed
 from engine.contest.pairing import Pairing, RankInput, RoundDraw, RoundInput, competition_ranking
-from engine.contest.rounds import Round
+from engine.contest.rounds import Round, Stage
 from engine.contest.scores import pair_scores
 
 MOVEMENT_ROUNDS = 3
@@ -84,7 +84,7 @@ def movement_pairing(view: RoundInput) -> RoundDraw:
             else:
                 byes.extend(n for n in (a, b) if n in view.contenders)
         byes.extend(n for n in group if n not in seated and n in view.contenders)
-    return RoundDraw(tuple(pairings), tuple(sorted(byes)), stage="movement")
+    return RoundDraw(tuple(pairings), tuple(sorted(byes)), stage=Stage.MOVEMENT)
 
 
 def movement_rank(view: RankInput) -> dict[int, int]:

@@ -15,19 +15,10 @@ from enum import Enum
 from typing import Any
 
 from engine.contest.errors import DrawRefused, Refusal
+from engine.contest.families import Family
 from engine.contest.lots import DrawSeed, Lots
 from engine.contest.results import MatchKind
-from engine.contest.rounds import Round
-
-
-class Family(Enum):
-    """Which standings a format keeps (:mod:`engine.contest.standings` has each one's columns)."""
-
-    KNOCKOUT = "knockout"  # round reached, W/L per round, points where matches have them
-    POINTS_KNOCKOUT = "points_knockout"  # 001-A: points and 3-point deals
-    SCORE_KNOCKOUT = "score_knockout"  # 002-D: 局分 2/0 and 级差
-    SWISS = "swiss"  # 积分, 级差, 对手分
-    MOVEMENT = "movement"  # total score, round scores, 级差
+from engine.contest.rounds import Round, Stage
 
 
 class ThirdPlace(Enum):
@@ -71,7 +62,7 @@ class RoundDraw:
 
     pairings: tuple[Pairing, ...]
     byes: tuple[int, ...] = ()
-    stage: str = ""
+    stage: Stage = Stage.NONE
 
 
 @dataclass(frozen=True, slots=True)
@@ -130,7 +121,7 @@ class ContestFormat:
     min_pairs: int = 2
     max_pairs: int | None = None  # 004-A "共五轮": 32 pairs
     # stage → Rules settings changed for that stage's matches (精方: best of three from the semi-final).
-    stage_rules: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
+    stage_rules: Mapping[Stage, Mapping[str, Any]] = field(default_factory=dict)
     prizes: tuple[tuple[str, int], ...] = ()  # the seed's prize tiers (§3.1); () → 1st–3rd
     family: Family = Family.KNOCKOUT  # which standings columns (engine.contest.standings)
     named_rounds: bool = True  # knockout rounds named by the field left (决赛, 半决赛…); 002-C: not
@@ -141,7 +132,13 @@ class ContestFormat:
     def eliminates(self) -> bool:
         """Whether a match's loser is out (every knockout): such a match needs a winner, so a
         no-winner result (001-B's time-out) is accepted only in Swiss and movement formats."""
-        return self.family not in (Family.SWISS, Family.MOVEMENT)
+        return self.family.is_knockout
+
+    @property
+    def needs_winner(self) -> bool:
+        """A knockout match needs a winner: a result naming nobody (001-B's time-out, A17) cannot
+        stand where the loser is out. The one place this is decided; handlers ask."""
+        return self.eliminates
 
     def check_field(self, count: int) -> None:
         """Refuse a draw this format cannot run (too few or too many pairs)."""

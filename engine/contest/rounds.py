@@ -10,10 +10,35 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
-from enum import Enum
+from enum import Enum, StrEnum
 
 from engine.contest.deadlines import Deadline
 from engine.contest.results import ContestMatch, MatchKind
+
+
+class Stage(StrEnum):
+    """A round's part of a multi-stage format, or the name a knockout gives it by the field
+    left (:func:`engine.contest.standings.stage_of`); the values are the strings stored in
+    ``contest_rounds.stage``."""
+
+    NONE = ""  # a round known by its number
+    PRELIM = "prelim"  # 精方 初赛 in table order
+    QUALIFYING = "qualifying"  # 精方: the winners go through, the losers to the repechage
+    REPECHAGE = "repechage"  # 精方 附加赛
+    QUARTER = "quarter"  # 精方 复赛 (down to four)
+    LAST8 = "last8"  # a knockout's quarter-final (5–8 pairs left)
+    SEMI = "semi"
+    FINAL = "final"
+    A_V_B = "a_v_b"  # 002-E: time slot A against B
+    MOVEMENT = "movement"  # 004-A's movement rounds
+    THIRD_PLACE = "third_place"  # how far a pair got whose last match was the one for 3rd
+
+    @classmethod
+    def of_field(cls, field: int) -> Stage:
+        """A knockout round named by the pairs left in it: the final (two), semi (3–4), last 8."""
+        if field == 2:
+            return cls.FINAL
+        return cls.SEMI if field in (3, 4) else cls.LAST8 if 5 <= field <= 8 else cls.NONE
 
 
 class ScheduleKind(Enum):
@@ -54,7 +79,7 @@ class Round:
     schedule: Schedule
     matches: tuple[ContestMatch, ...]
     byes: tuple[int, ...] = ()  # group numbers carried into the next draw (or waiting, 精方)
-    stage: str = ""  # a multi-stage format's part (精方 "repechage", "semi"…); "" otherwise
+    stage: Stage = Stage.NONE  # a multi-stage format's part (精方 repechage, semi…)
     clocks: tuple[TableClock, ...] = ()  # physical tables whose clock was started
 
     @property

@@ -39,7 +39,7 @@ import re
 from dataclasses import dataclass, field, replace
 from enum import Enum
 
-from engine.actions import partner_of
+from engine.actions import AAttempt, EndReason, partner_of
 from engine.cards import Rank
 from engine.contest.results import oriented
 from engine.figures import MatchFigures, ended_figures
@@ -183,7 +183,7 @@ class SheetRow:
     deal: int  # the deal's number in the match (a time-up: the deal in hand)
     game: int  # 1-based game (best-of)
     level: Rank | None  # the level the deal was played at; None for a time-up
-    a_attempt: str | None  # None | "passed" | "failed" | "reset"
+    a_attempt: AAttempt | None
     extra: bool  # an extra deal after a tie
     state: SheetState  # after this entry
     game_won: int | None = None  # a best-of game this entry decided (engine team)
@@ -400,7 +400,7 @@ def _time_up(state: SheetState, entry: SheetEntry, rules: Rules) -> SheetRow:
     if verdict is None or verdict.sudden_death:
         after = replace(after, sudden_death=True)  # the deal in hand goes on as the first extra deal
         return SheetRow(entry, state.deals + 1, game, None, None, False, after)
-    decided, game_won = _after(after, Verdict(verdict.winner, "time"), rules)
+    decided, game_won = _after(after, Verdict(verdict.winner, EndReason.TIME), rules)
     return SheetRow(entry, state.deals + 1, game, None, None, False, decided, game_won)
 
 

@@ -6,7 +6,7 @@ changes a result changes every table consistently. The figures are
 is scored here), and the order is the format's own ``rank`` on the rounds so far —
 while the contest runs too, marked provisional until it is decided.
 
-Each :class:`~engine.contest.pairing.Family` has its columns (:data:`FAMILY_COLUMNS`):
+Each :class:`~engine.contest.families.Family` has its columns (``Family.columns``):
 plain knockouts the round reached and W/L per round (points where the matches have
 them, 000-E), 001-A points and 3-point deals, 002-D 局分 and 级差, Swiss 积分 / 级差 /
 对手分, movement the total and per-round scores. A column's value is its stable CSV
@@ -24,9 +24,9 @@ from fractions import Fraction
 
 from engine.contest.contest import Contest, ContestPhase, PrizeTier
 from engine.contest.entrants import Entry
-from engine.contest.pairing import Family
+from engine.contest.families import Column, Family
 from engine.contest.results import ContestMatch, MatchFact, MatchKind, MatchStatus
-from engine.contest.rounds import Round
+from engine.contest.rounds import Round, Stage
 from engine.contest.scores import PairScore, opponents_score, pair_scores, settled
 from engine.rules import MatchFormat
 
@@ -52,40 +52,10 @@ class PairStatus(Enum):
     CHAMPION = "champion"
 
 
-class Column(Enum):
-    """A family's figure column; the value is its stable CSV name (``marks`` and
-    ``round_scores`` are one CSV column per round: ``round_N``, ``round_N_score``)."""
-
-    REACHED = "reached"  # the stage of the last round played (``stage_of``)
-    MARKS = "marks"
-    POINTS_FOR = "points_for"
-    POINTS_AGAINST = "points_against"
-    THREES = "three_point_deals"  # 001-A's tie-break
-    MATCH_POINTS = "match_points"  # 积分 (Swiss), 局分 (002-D)
-    LEVEL_DIFFERENCE = "level_difference"  # Σ ± 级差
-    OPPONENTS_SCORE = "opponents_score"  # 对手分
-    TOTAL_SCORE = "total_score"  # Σ round score (001-B)
-    ROUND_SCORES = "round_scores"
-    WON = "won"
-    LOST = "lost"
-
-
-FAMILY_COLUMNS: Mapping[Family, tuple[Column, ...]] = {
-    Family.KNOCKOUT: (Column.REACHED, Column.MARKS, Column.POINTS_FOR, Column.POINTS_AGAINST),
-    Family.POINTS_KNOCKOUT: (
-        Column.REACHED, Column.MARKS, Column.POINTS_FOR, Column.POINTS_AGAINST, Column.THREES,
-    ),
-    Family.SCORE_KNOCKOUT: (Column.REACHED, Column.MARKS, Column.MATCH_POINTS, Column.LEVEL_DIFFERENCE),
-    Family.SWISS: (
-        Column.MATCH_POINTS, Column.LEVEL_DIFFERENCE, Column.OPPONENTS_SCORE, Column.WON, Column.LOST,
-    ),
-    Family.MOVEMENT: (Column.TOTAL_SCORE, Column.ROUND_SCORES, Column.LEVEL_DIFFERENCE, Column.WON),
-}  # fmt: skip
-"""Each family's figure columns, in the order the picture, the text and the CSV show them."""
-
-KNOCKOUT_FAMILIES = frozenset({Family.KNOCKOUT, Family.POINTS_KNOCKOUT, Family.SCORE_KNOCKOUT})
-THIRD_PLACE_STAGE = "third_place"  # a pair whose last match was the match for 3rd
-OWN_STAGES = frozenset({"prelim", "qualifying", "repechage", "quarter", "semi", "final", "a_v_b"})
+THIRD_PLACE_STAGE = Stage.THIRD_PLACE  # a pair whose last match was the match for 3rd
+OWN_STAGES = frozenset(
+    {Stage.PRELIM, Stage.QUALIFYING, Stage.REPECHAGE, Stage.QUARTER, Stage.SEMI, Stage.FINAL, Stage.A_V_B}
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -93,7 +63,7 @@ class Reached:
     """How far a pair got: its last round (0: none yet) and that round's stage (``stage_of``)."""
 
     round: int
-    stage: str
+    stage: Stage
 
 
 Value = int | Fraction | Reached | tuple[Mark, ...] | tuple[int | None, ...]
@@ -268,7 +238,7 @@ def contest_standings(contest: Contest) -> Standings:
 
 def family_columns(contest: Contest) -> tuple[Column, ...]:
     """The format family's columns; a plain knockout shows points only where matches have them (000-E)."""
-    columns = FAMILY_COLUMNS[contest.format.family]
+    columns = contest.format.family.columns
     if contest.format.family is Family.KNOCKOUT and not _has_points(contest):
         return tuple(c for c in columns if c not in (Column.POINTS_FOR, Column.POINTS_AGAINST))
     return columns
@@ -314,7 +284,7 @@ def _round_score(played: Round, number: int) -> int | None:
 def _reached(contest: Contest, number: int) -> Reached:
     rounds = [r for r in contest.rounds if number in r.byes or r.match_of(number) is not None]
     if not rounds:
-        return Reached(0, "")
+        return Reached(0, Stage.NONE)
     last = rounds[-1]
     match = last.match_of(number)
     if match is not None and match.kind is MatchKind.THIRD_PLACE:
@@ -322,19 +292,16 @@ def _reached(contest: Contest, number: int) -> Reached:
     return Reached(last.number, stage_of(contest, last))
 
 
-def stage_of(contest: Contest, played: Round) -> str:
+def stage_of(contest: Contest, played: Round) -> Stage:
     """A round's stage: its own (精方 ``prelim``, ``qualifying``, ``repechage``, ``quarter``,
     ``semi``, ``final``; 002-E ``a_v_b``), else for a knockout whose rounds are named by the
     field left: ``final`` (two pairs), ``semi`` (3–4), ``last8`` (5–8); else ``""`` (by number)."""
     if played.stage in OWN_STAGES:
         return played.stage
     fmt = contest.format
-    if fmt.family not in KNOCKOUT_FAMILIES or not fmt.named_rounds:
-        return ""
-    field = len(played.contenders)
-    if field == 2:
-        return "final"
-    return "semi" if field in (3, 4) else "last8" if 5 <= field <= 8 else ""
+    if not fmt.family.is_knockout or not fmt.named_rounds:
+        return Stage.NONE
+    return Stage.of_field(len(played.contenders))
 
 
 def _mark(contest: Contest, round_number: int, number: int) -> Mark:

@@ -1,4 +1,5 @@
-"""What the contest's command handlers and its table glue share: the desk and the reply queue.
+"""What the contest's command handlers and its table glue share: the desk, the reply queue, a
+command's prelude (who, where, which contest) and the one wrapper that answers refusals.
 
 Below both :mod:`handlers.contest.commands` and :mod:`handlers.contest.tables`, so the commands
 can open a contest table without the two importing each other.
@@ -6,12 +7,24 @@ can open a contest table without the two importing each other.
 
 from __future__ import annotations
 
-from telegram import InlineKeyboardMarkup, Message
+import functools
+from collections.abc import Callable, Coroutine
+from datetime import datetime
+from typing import Any, NamedTuple
+
+from telegram import Chat, InlineKeyboardMarkup, Message, Update, User
 from telegram.constants import ParseMode
 
+from app.contest import texts
+from app.contest.args import ArgProblem
+from app.contest.problems import Problem
+from app.contest.service import Command
+from engine.contest import ContestError, Step
 from handlers.contest.desk import ContestDesk
 from handlers.platform.context import Context
 from handlers.platform.locales import reply_locale
+from handlers.table.lobby import display_name, is_group_admin
+from storage import NotFound, StoredContest
 
 
 def desk_of(context: Context) -> ContestDesk:
@@ -46,3 +59,106 @@ async def reply(
         )
 
     context.services.replies.send(message, text, send, locale, owed=owed)
+
+
+# ---------------------------------------------------------------- a contest command's prelude
+
+
+async def locale_of(context: Context, chat: Chat) -> str:
+    return await reply_locale(context.services.db, chat)
+
+
+async def remember(context: Context, user: User) -> None:
+    """Keep ``@username`` → user, so that ``/signup @partner`` can name this person later."""
+    if user.username:
+        await context.services.db.contest_links.remember_username(
+            username=user.username, user_id=user.id, name=display_name(user)
+        )
+
+
+def parts(update: Update) -> tuple[Message, Chat, User]:
+    message, chat, user = update.effective_message, update.effective_chat, update.effective_user
+    assert message is not None and chat is not None and user is not None
+    return message, chat, user
+
+
+async def contest_here(context: Context, message: Message, locale: str) -> StoredContest | None:
+    try:
+        return await context.services.db.contests.open_in_chat(chat_id=message.chat.id)
+    except NotFound:
+        await reply(context, message, texts.problem_text(Problem.NO_CONTEST, "", locale))
+        return None
+
+
+class Here(NamedTuple):
+    """A contest command's who, where and language, and the group's open contest."""
+
+    message: Message
+    user: User
+    locale: str
+    stored: StoredContest
+
+
+async def here(
+    update: Update, context: Context, *, organiser: bool = False, remember_user: bool = False
+) -> Here | None:
+    """The prelude of a contest command in its group; None once the person has been answered
+    (no contest here, or ``organiser`` and they are not the organiser or a group admin)."""
+    message, chat, user = parts(update)
+    if remember_user:
+        await remember(context, user)
+    locale = await locale_of(context, chat)
+    stored = await contest_here(context, message, locale)
+    if stored is None:
+        return None
+    if organiser and not await organising(context, message, stored, user.id, locale):
+        return None
+    return Here(message, user, locale, stored)
+
+
+async def may_organise(context: Context, stored: StoredContest, user_id: int) -> bool:
+    return user_id == stored.contest.organiser_id or await is_group_admin(context, stored.chat_id, user_id)
+
+
+async def organising(
+    context: Context, message: Message, stored: StoredContest, user_id: int, locale: str
+) -> bool:
+    """Whether the user may run the contest's organiser commands; answers them if not."""
+    if await may_organise(context, stored, user_id):
+        return True
+    await reply(context, message, texts.problem_text(Problem.ORGANISER_ONLY, "", locale))
+    return False
+
+
+async def run(context: Context, stored: StoredContest, command: Command) -> Step:
+    """Run a contest command (a refusal propagates to :func:`answers_refusals`)."""
+    _after, step = await desk_of(context).run(stored.id, command)
+    return step
+
+
+def now(context: Context) -> datetime:
+    return desk_of(context).clock()
+
+
+Handler = Callable[[Update, Context], Coroutine[Any, Any, None]]
+
+
+def answers_refusals(handler: Handler) -> Handler:
+    """The one place where a refused contest command is answered: words refused before the
+    contest saw them (:class:`ArgProblem`) and the contest's own refusals (:class:`ContestError`)
+    become a reply to the command, in the chat's language."""
+
+    @functools.wraps(handler)
+    async def answered(update: Update, context: Context) -> None:
+        try:
+            await handler(update, context)
+        except (ArgProblem, ContestError) as refusal:
+            message, chat, _user = parts(update)
+            locale = await locale_of(context, chat)
+            if isinstance(refusal, ArgProblem):
+                text = texts.problem_text(refusal.code, refusal.detail, locale)
+            else:
+                text = texts.refusal_text(refusal.code, locale)
+            await reply(context, message, text)
+
+    return answered

@@ -298,7 +298,7 @@ async def _submit(
         await query.answer(words.not_decided_text(locale), show_alert=True)
         return
     winner = sheet.winner_pair
-    if winner is None and stored.contest.format.eliminates:  # a knockout needs a winner
+    if winner is None and stored.contest.format.needs_winner:
         await query.answer(words.no_winner_text(locale), show_alert=True)
         return
     desk, user_id = _desk(context), query.from_user.id

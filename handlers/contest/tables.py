@@ -4,7 +4,7 @@ pairing message's button in the centre group.
 The table is an ordinary one with the contest's rules, reserved for the match's four
 players: each pair on its own side (the first pair of the pairing at seats 0 and 2,
 engine team 0), nobody else, no AI players, no preset change. When its match ends the
-table service calls :meth:`ContestDesk.on_table_finished`, and the result reports
+table service calls :meth:`app.contest.bot_tables.BotTables.on_table_finished`, and the result reports
 itself in the contest's group.
 """
 
@@ -16,6 +16,7 @@ from telegram import CallbackQuery, Chat, Update
 from telegram.constants import ParseMode
 
 from app.contest import texts
+from app.contest.problems import Problem
 from app.contest.views import plain
 from app.table.tables import LiveTable, TableError
 from app.table.texts import error_text
@@ -50,7 +51,7 @@ async def new_match_game(update: Update, context: Context) -> None:
         await reply(context, message, error_text("group_only", locale))
         return
     if not code:
-        await reply(context, message, texts.problem_text("no_match_code", "", locale))
+        await reply(context, message, texts.problem_text(Problem.NO_MATCH_CODE, "", locale))
         return
     try:
         table = await open_table(context, chat.id, user.id, code)
@@ -79,13 +80,15 @@ async def open_match_table(query: CallbackQuery, context: Context, code: str, lo
 
 
 class _Refused(Exception):
-    def __init__(self, code: str, *, table: bool = False) -> None:
+    def __init__(self, code: Problem | str) -> None:
         super().__init__(code)
         self.code = code
-        self.table = table
 
     def text(self, locale: str) -> str:
-        return error_text(self.code, locale) if self.table else texts.problem_text(self.code, "", locale)
+        """A :class:`Problem`'s text, or a table's refusal (``TableError.code``)."""
+        if isinstance(self.code, Problem):
+            return texts.problem_text(self.code, "", locale)
+        return error_text(self.code, locale)
 
 
 async def open_table(context: Context, chat_id: int, user_id: int, code: str) -> LiveTable:
@@ -94,11 +97,11 @@ async def open_table(context: Context, chat_id: int, user_id: int, code: str) ->
     try:
         stored, match = await db.contests.by_code(code=code)
     except NotFound:
-        raise _Refused("unknown_match_code") from None
+        raise _Refused(Problem.UNKNOWN_MATCH_CODE) from None
     _check_match(stored, match, user_id)
     for _link, status, _chat in await db.contest_links.tables_of_code(code=match.code):
         if TableStatus(status).is_active:
-            raise _Refused("match_table_open")
+            raise _Refused(Problem.MATCH_TABLE_OPEN)
     contest = stored.contest
     first, second = (contest.pair(n) for n in match.pairs)
     sides = {uid: 0 for uid in first.user_ids} | {uid: 1 for uid in second.user_ids}
@@ -112,9 +115,9 @@ async def open_table(context: Context, chat_id: int, user_id: int, code: str) ->
             reserved=sides,
         )
     except TableError as error:
-        raise _Refused(error.code, table=True) from error
+        raise _Refused(error.code) from error
     await db.contest_links.add_table(ContestTable(table.id, stored.id, match.code, first.number))
-    desk.table_matches[table.id] = (contest, match)
+    desk.bot_tables.table_matches[table.id] = (contest, match)
     log.info("contest %s: table %s opened for match %s in chat %s", stored.id, table.id, match.code, chat_id)
     return table
 
@@ -123,12 +126,12 @@ def _check_match(stored: StoredContest, match: ContestMatch, user_id: int) -> No
     contest = stored.contest
     current = contest.current_round
     if contest.closed_at is not None or current is None or match.round != current.number:
-        raise _Refused("match_not_pending")
+        raise _Refused(Problem.MATCH_NOT_PENDING)
     if match.status is not MatchStatus.PENDING:
-        raise _Refused("match_not_pending")
+        raise _Refused(Problem.MATCH_NOT_PENDING)
     players = {uid for n in match.pairs for uid in contest.pair(n).user_ids}
     if user_id not in players:
-        raise _Refused("not_in_match")
+        raise _Refused(Problem.NOT_IN_MATCH)
 
 
 async def _post_lobby(context: Context, table: LiveTable, locale: str, reply_to: int | None) -> None:

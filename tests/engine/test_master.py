@@ -8,7 +8,7 @@ from dataclasses import replace
 
 import pytest
 
-from engine.actions import Action, DealEnded, Pass, Phase, PlayCards
+from engine.actions import OUTCOMES, Action, DealEnded, Pass, Phase, PlayCards
 from engine.cards import CARDS, Card, full_deck
 from engine.match import CARDS_PER_SEAT, Match, observe
 from engine.observation import Observation
@@ -16,7 +16,7 @@ from engine.players import master, planner
 from engine.players.master import Budget, sample_hands
 from engine.players.policies import seeded
 from engine.rules import Rules
-from engine.scoring import OUTCOMES, outcome_of
+from engine.scoring import outcome_of
 
 RULES = Rules.preset("default")
 SMALL = Budget(cards=600, min_samples=2, max_samples=4)

@@ -145,3 +145,21 @@ def test_history_records_plays_passes_tricks_and_reported_counts() -> None:
     hidden.apply(0, PlayCards(hidden.resolve(0, parse_cards("S3"))))
     assert observe(hidden, 0).history[0].cards_left is None  # not even the own count: it is public
     assert observe(hidden, 1).history is observe(hidden, 2).history
+
+
+def test_the_play_to_beat_is_the_tables_unless_it_is_ones_own() -> None:
+    """One fact in one place (issue 19): ``play_to_beat`` is what the old inline
+    ``obs.table_play if obs.table_seat != seat else None`` said, for every seat and the public."""
+    rng = random.Random(19)
+    match = Match.new(Rules.default(), seed=19)
+    for _ in range(200):
+        if match.phase is Phase.MATCH_OVER:
+            break
+        for seat in (None, 0, 1, 2, 3):
+            obs = observe(match, seat)
+            for asked in (None, 0, 1, 2, 3):
+                beating = obs.seat if asked is None else asked
+                expected = obs.table_play if obs.table_seat != beating else None
+                assert obs.play_to_beat(asked) == expected
+        seat = match.to_act[0]
+        match.apply(seat, random_action(match, seat, rng))

@@ -11,9 +11,11 @@ from typing import Any, cast
 import pytest
 from telegram.ext import ApplicationBuilder
 
-import handlers.contest.desk as desk_module
+import handlers.contest.channels as channels
 from engine.contest import Deadline, draw, move_deadline
-from handlers.contest.desk import DUE_NOW, GROUP, PRIVATE, ContestDesk
+from handlers.contest.alarms import DUE_NOW
+from handlers.contest.channels import GROUP, PRIVATE
+from handlers.contest.desk import ContestDesk
 from handlers.platform.chats import ChatBudget
 from handlers.platform.outbox import Outbox
 from storage import Database, StorageUnavailable
@@ -102,7 +104,7 @@ async def test_a_card_sent_while_the_database_is_locked_is_linked_later_not_sent
 ) -> None:
     """The card reached the group, then storing which message shows it failed: the outbox sent
     the whole card again (two cards, the first never edited). Only the link is tried again."""
-    monkeypatch.setattr(desk_module, "LINK_RETRY", 0.01)
+    monkeypatch.setattr(channels, "LINK_RETRY", 0.01)
     db = await Database.open(tmp_path / "desk.db")
     outbox = Outbox(db.outbox, first_delay=0.01)
     bot = _SendingBot()

@@ -17,7 +17,8 @@ from engine.cards import Rank
 from engine.contest import Refusal, confirm_partner, decide, draw, sign_up
 from engine.contest.errors import ContestError
 from engine.contest.scores import pair_scores
-from handlers.contest.desk import GROUP, PRIVATE, ContestDesk
+from handlers.contest.channels import GROUP, PRIVATE
+from handlers.contest.desk import ContestDesk
 from handlers.platform.chats import ChatBudget
 from handlers.platform.outbox import Outbox
 from storage import Database

@@ -15,7 +15,8 @@ from typing import Any, cast
 import pytest
 from aiohttp import web
 
-from handlers.contest.desk import MIRROR_LANE, WECHAT, ContestDesk
+from handlers.contest.desk import ContestDesk
+from handlers.contest.wechat import MIRROR_LANE, WECHAT
 from handlers.platform.chats import ChatBudget
 from handlers.platform.outbox import MAX_FAILURES, Outbox
 from storage import Database

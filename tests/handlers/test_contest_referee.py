@@ -29,7 +29,8 @@ from engine.contest import (
 )
 from engine.contest.seating import RANKS
 from engine.rules import SeatAssignment
-from handlers.contest.desk import GROUP, ContestDesk
+from handlers.contest.channels import GROUP
+from handlers.contest.desk import ContestDesk
 from handlers.platform.chats import ChatBudget
 from handlers.platform.outbox import Outbox
 from storage import Database, StoredContest

@@ -51,7 +51,9 @@ def test_bad_schedules_are_refused_with_a_reason(args: list[str], code: str) -> 
     with pytest.raises(ArgProblem) as refused:
         parse_schedule(args, ZONE)
     assert refused.value.code == code
-    assert texts.problem_text(code, refused.value.detail, "zh") != texts.problem_text("?", "", "zh")
+    assert texts.problem_text(refused.value.code, refused.value.detail, "zh") != texts._(
+        "That is not possible right now.", "zh"
+    )
 
 
 def test_a_bad_deadline_is_the_contests_refusal() -> None:

@@ -29,7 +29,9 @@ from engine.contest import (
 )
 from engine.contest.sheet import SheetRefusal
 from handlers.contest import sheets
-from handlers.contest.desk import GROUP, ContestDesk
+from handlers.contest.channels import GROUP
+from handlers.contest.compose import play_keyboard
+from handlers.contest.desk import ContestDesk
 from handlers.platform.chats import ChatBudget
 from handlers.platform.outbox import Outbox
 from storage import Database, StoredContest
@@ -214,18 +216,18 @@ async def test_a_round_played_through_the_bot_has_no_sheet(table: Table) -> None
     await table.create(contest)
     query = await table.open(table.player())
     assert query.answers == [(words.not_physical_text("zh"), True)]
-    keyboard = table.desk.play_keyboard(table.stored, 1, "zh")
+    keyboard = play_keyboard(table.stored, 1, "zh")
     assert keyboard is not None and all("记分" not in b.text for r in keyboard.inline_keyboard for b in r)
 
 
 async def test_the_pairing_message_of_a_physical_round_has_the_sheet_button(table: Table) -> None:
     await table.create(at_tables())
-    keyboard = table.desk.play_keyboard(table.stored, 1, "zh")
+    keyboard = play_keyboard(table.stored, 1, "zh")
     assert keyboard is not None
     assert [b.text for r in keyboard.inline_keyboard for b in r][-1] == "📝 1桌记分"
-    assert [b.text for r in table.desk.play_keyboard(table.stored, 1, "en").inline_keyboard for b in r][
-        -1
-    ] == ("📝 Table 1 sheet")
+    assert [b.text for r in play_keyboard(table.stored, 1, "en").inline_keyboard for b in r][-1] == (
+        "📝 Table 1 sheet"
+    )
 
 
 async def test_a_double_tap_enters_the_deal_once(table: Table) -> None:

@@ -35,7 +35,8 @@ from engine.contest import (
 )
 from engine.figures import forfeit_figures, reported_figures
 from engine.rules import ForfeitDifference
-from handlers.contest.desk import GROUP, PRIVATE, ContestDesk
+from handlers.contest.channels import GROUP, PRIVATE
+from handlers.contest.desk import ContestDesk
 from handlers.platform.chats import ChatBudget
 from handlers.platform.outbox import Outbox
 from render.board import MARGIN, TEXT, WIDTH

@@ -23,12 +23,14 @@ from dataclasses import asdict, dataclass
 from typing import Any, Final
 
 from engine.actions import (
+    AAttempt,
     Action,
     AntiTribute,
     DealEnded,
     DealStarted,
     Event,
     LeaderChosen,
+    LeadReason,
     MatchEnded,
     Passed,
     Phase,
@@ -226,7 +228,7 @@ class Referee:
                 out += self._everyone(protocol.anti_tribute_notice(event.seats))
             elif isinstance(event, TributeGiven):
                 tributes.append((event.giver, event.receiver, event.card))
-            elif isinstance(event, LeaderChosen) and event.reason == "tribute":
+            elif isinstance(event, LeaderChosen) and event.reason is LeadReason.TRIBUTE:
                 out += self._everyone(protocol.exchange_notice("back", self._returns()))
             elif isinstance(event, DealEnded):
                 out += self._deal_ended(event, before)
@@ -272,7 +274,7 @@ class Referee:
         self.tallies[event.finish_order[0]].firsts += 1
         rest = before.rest_after(self.match.history[-1])
         out = self._everyone(protocol.episode_over(event.finish_order, before.level, rest))
-        if event.a_attempt == "reset":
+        if event.a_attempt is AAttempt.RESET:
             self._resets += 1
         if self.draw_after_resets is not None and self._resets >= self.draw_after_resets:
             out += self._game_ended(None)

@@ -31,11 +31,9 @@ from engine.contest import (
     draw_next_round,
     report,
 )
-from engine.contest.pairing import Family
+from engine.contest.families import Column, Family
 from engine.contest.standings import (
-    FAMILY_COLUMNS,
     THIRD_PLACE_STAGE,
-    Column,
     Mark,
     contest_standings,
     csv_number,
@@ -103,7 +101,7 @@ def test_swiss_ties_on_points_go_by_level_difference_then_opponents_score() -> N
     assert contest.phase is ContestPhase.DECIDED
     table = contest_standings(contest)
     assert table.family is Family.SWISS and not table.provisional
-    assert table.columns == FAMILY_COLUMNS[Family.SWISS]
+    assert table.columns == Family.SWISS.columns
     got = [
         (r.number, r.rank, r.score.match_points, r.score.level_difference, r.opponents_score, r.won, r.lost)
         for r in table.rows
@@ -181,7 +179,7 @@ def test_points_knockout_shows_points_and_threes_and_ranks_them_live() -> None:
             points=points, figures=figures,
         ).contest  # fmt: skip
     table = contest_standings(contest)
-    assert table.provisional and table.columns == FAMILY_COLUMNS[Family.POINTS_KNOCKOUT]
+    assert table.provisional and table.columns == Family.POINTS_KNOCKOUT.columns
     order = [r.number for r in table.rows]
     assert order == [clear.pairs[0], tie.pairs[0], tie.pairs[1], clear.pairs[1]]
     rows = {r.number: r for r in table.rows}

@@ -1,0 +1,143 @@
+"""The contest's buttons: sign up, withdraw, a partner's answer, confirm / dispute a report,
+close the round, draw, play a match, standings, and the organiser's choice of contest for a
+mirror. A refusal is the press's alert."""
+
+from __future__ import annotations
+
+import logging
+
+from telegram import CallbackQuery, InlineKeyboardMarkup, Message, Update
+from telegram.constants import ParseMode
+from telegram.error import BadRequest
+
+from app.contest import texts
+from app.contest.callback_data import BadContestButton, ContestOp, ContestPress
+from app.contest.problems import Problem
+from app.table.texts import _, error_text, escape
+from engine.contest import (
+    ContestError,
+    Player,
+    close_round,
+    confirm,
+    confirm_partner,
+    decline_partner,
+    dispute,
+    draw,
+    sign_up,
+    withdraw,
+)
+from handlers.contest.commands.setup import set_mirror
+from handlers.contest.commands.standings import send_standings
+from handlers.contest.common import desk_of, locale_of, may_organise, remember
+from handlers.contest.tables import open_match_table
+from handlers.platform.context import Context
+from handlers.table.lobby import display_name
+from storage import NotFound, StoredContest
+
+log = logging.getLogger(__name__)
+
+
+async def on_contest_press(update: Update, context: Context) -> None:
+    """A contest button: sign up, partner answer, confirm / dispute, close the round, play, standings."""
+    query = update.callback_query
+    assert query is not None and query.data is not None and query.message is not None
+    locale = await locale_of(context, query.message.chat)
+    await remember(context, query.from_user)
+    try:
+        press = ContestPress.decode(query.data)
+        stored = await context.services.db.contests.get(contest_id=press.contest_id)
+    except (BadContestButton, NotFound):
+        await query.answer(error_text("bad_button", locale), show_alert=True)
+        return
+    try:
+        await _press(query, context, stored, press, locale)
+    except ContestError as error:
+        await query.answer(texts.refusal_text(error.code, locale), show_alert=True)
+
+
+async def _press(
+    query: CallbackQuery, context: Context, stored: StoredContest, press: ContestPress, locale: str
+) -> None:
+    desk, user = desk_of(context), query.from_user
+    me = Player(user.id, display_name(user))
+    op = press.op
+    if op is ContestOp.PLAY:
+        await open_match_table(query, context, press.arg, locale)
+        return
+    if op is ContestOp.STANDINGS:
+        await query.answer()
+        await send_standings(context, query.message.chat.id, stored, locale)  # type: ignore[union-attr]
+        return
+    if op is ContestOp.MIRROR:
+        await _choose_mirror(query, context, stored, locale)
+        return
+    organiser_ops = (ContestOp.CLOSE_YES, ContestOp.CLOSE_NO, ContestOp.DRAW)
+    if op in organiser_ops and not await may_organise(context, stored, user.id):
+        await query.answer(texts.problem_text(Problem.ORGANISER_ONLY, "", locale), show_alert=True)
+        return
+    if op is ContestOp.CLOSE_NO:
+        await query.answer()
+        await _edit(query, _("The round goes on.", locale))
+        return
+    commands = {
+        ContestOp.SIGN_UP: lambda c: sign_up(c, me),
+        ContestOp.WITHDRAW: lambda c: withdraw(c, user.id, now=desk.clock()),
+        ContestOp.PARTNER_YES: lambda c: confirm_partner(c, user.id, player=me, username=user.username),
+        ContestOp.PARTNER_NO: lambda c: decline_partner(c, user.id, username=user.username),
+        ContestOp.CONFIRM: lambda c: confirm(c, code=press.arg, by=user.id, now=desk.clock()),
+        ContestOp.DISPUTE: lambda c: dispute(c, code=press.arg, by=user.id, now=desk.clock()),
+        ContestOp.CLOSE_YES: lambda c: close_round(c, now=desk.clock()),
+        ContestOp.DRAW: lambda c: draw(c, now=desk.clock()),
+    }
+    await desk.run(stored.id, commands[op])
+    if op in (ContestOp.SIGN_UP, ContestOp.WITHDRAW):
+        # The toast is the acknowledgement; the card follows as a refresh (desk.announce asked
+        # for it), so a rush of presses is answered at once and the group sees one edit, not fifty.
+        toast = _("✅ Signed up.", locale) if op is ContestOp.SIGN_UP else _("Withdrawn.", locale)
+        await query.answer(toast)
+        return
+    await query.answer(_("Done.", locale))
+    name = escape(me.name)
+    if op is ContestOp.PARTNER_YES:
+        await _edit(query, _("{name} accepted: the pair is signed up.", locale, name=name))
+    elif op is ContestOp.PARTNER_NO:
+        await _edit(query, _("{name} declined: the inviter is signed up alone.", locale, name=name))
+    elif op is ContestOp.CONFIRM:
+        await _mark_details(query, _("✅ Confirmed by {name}.", locale, name=name))
+    elif op is ContestOp.DISPUTE:
+        await _mark_details(query, _("⚠️ Disputed by {name}: the organisers decide.", locale, name=name))
+    elif op is ContestOp.CLOSE_YES:
+        await _edit(query, _("The round is closed.", locale))
+
+
+async def _choose_mirror(query: CallbackQuery, context: Context, stored: StoredContest, locale: str) -> None:
+    """The organiser picked the contest for the webhook address they just sent."""
+    user_id = query.from_user.id
+    url = desk_of(context).pending_mirrors.get(user_id)
+    if stored.contest.organiser_id != user_id:
+        await query.answer(texts.problem_text(Problem.ORGANISER_ONLY, "", locale), show_alert=True)
+        return
+    if url is None:
+        await query.answer(texts.problem_text(Problem.USAGE_WECHAT, "", locale), show_alert=True)
+        return
+    del desk_of(context).pending_mirrors[user_id]
+    await query.answer()
+    await _edit(query, await set_mirror(context, stored, user_id, url, locale))
+
+
+async def _mark_details(query: CallbackQuery, note: str) -> None:
+    """The details message keeps its copy button, loses 确认 / 有异议, and says who answered."""
+    message = query.message
+    if not isinstance(message, Message) or message.text_html is None:
+        return
+    keyboard = message.reply_markup.inline_keyboard if message.reply_markup else ()
+    copy_row = [list(row) for row in keyboard if all(button.callback_data is None for button in row)]
+    await _edit(query, message.text_html + "\n" + note, InlineKeyboardMarkup(copy_row) if copy_row else None)
+
+
+async def _edit(query: CallbackQuery, text: str, markup: InlineKeyboardMarkup | None = None) -> None:
+    try:
+        await query.edit_message_text(text, parse_mode=ParseMode.HTML, reply_markup=markup)
+    except BadRequest as error:
+        if "not modified" not in str(error).lower():
+            log.info("contest message not edited: %s", error)
