@@ -78,7 +78,7 @@ def keyboard_for(
         return waiting_keyboard(scope, autoplay=state.record.autoplay, locale=locale)
     if state.readings:
         return readings_keyboard(scope, options=state.readings, level=obs.level, locale=locale)
-    previous = obs.table_play if obs.table_seat != seat else None
+    previous = obs.play_to_beat(seat)
     return hand_keyboard(
         scope,
         hand=obs.hand,
@@ -94,7 +94,7 @@ def keyboard_for(
 def pass_play(state: SeatState, obs: Observation) -> PassPlay | None:
     """Whether the seat's play button passes: it follows, nothing is selected, and nothing
     beats the table (要不起) or 提示 suggested 不出."""
-    previous = obs.table_play if obs.table_seat != obs.seat else None
+    previous = obs.play_to_beat()
     if previous is None or state.selection or obs.seat not in obs.to_act:
         return None
     if not can_beat(obs.hand, obs.level, previous):
@@ -106,7 +106,7 @@ def _selected(state: SeatState, obs: Observation, locale: str) -> str | None:
     """The caption's line for the cards the seat has selected (none when none are)."""
     if not state.selection or obs.phase is not Phase.PLAY or state.readings:
         return None
-    previous = obs.table_play if obs.table_seat != obs.seat else None
+    previous = obs.play_to_beat()
     try:
         found = readings(state.selection, obs.hand, obs.level, previous)
     except EngineError:
@@ -402,7 +402,7 @@ def _prefetch(services: Services, state: SeatState, look: _Look) -> None:
     if obs.phase is not Phase.PLAY or obs.seat not in obs.to_act or not state.selection or state.readings:
         return
     hinted = state.hint_play is not None and select_play(state.hint_play) == state.selection
-    previous = obs.table_play if obs.table_seat != obs.seat else None
+    previous = obs.play_to_beat()
     if hinted or readings(state.selection, obs.hand, obs.level, previous):
         services.pictures.prefetch(
             obs,

@@ -30,6 +30,7 @@ from typing import Any
 from telegram import CallbackQuery, Update
 
 from app.table.callback_data import Area, BadCallback, Op, Press
+from app.table.refusals import TableRefusal
 from app.table.selection import (
     Hints,
     can_beat,
@@ -76,7 +77,7 @@ class Refusal:
     """A press that cannot be applied: a catalog code, or an already localized text;
     ``quiet`` ones (the selection changed under 出牌) are a toast, not an alert."""
 
-    code: str
+    code: TableRefusal
     text: str | None = None
     quiet: bool = False
 
@@ -89,23 +90,29 @@ async def on_hand_press(update: Update, context: Context) -> None:
         press = Press.decode(query.data)
         table = context.services.tables.get(press.table_id)
     except BadCallback:
-        await refuse(query, "bad_button", await user_locale(context.services.db, query.from_user.id))
+        await _refuse_presser(query, context, TableRefusal.BAD_BUTTON)
         return
     except TableError as error:
-        code = error.code if error.code != "no_table" else "stale"
-        await refuse(query, code, await user_locale(context.services.db, query.from_user.id))
+        code = error.code if error.code != TableRefusal.NO_TABLE else TableRefusal.STALE
+        await _refuse_presser(query, context, code)
         return
     seat = table.seat_of(query.from_user.id)
     if press.area is not Area.HAND or seat is None:
-        await refuse(query, "not_seated", await user_locale(context.services.db, query.from_user.id))
+        await _refuse_presser(query, context, TableRefusal.NOT_SEATED)
         return
     async with table.lock:
         try:
             reply = await _handle(query, context, table, table.seats[seat], press)
         except StorageUnavailable as error:  # nothing changed, the selection included: press again
             log.warning("press at table %s not saved: %s", table.id, error)
-            reply = refuse(query, "not_saved", await seat_locale(context.services.db, table.seats[seat]))
+            locale = await seat_locale(context.services.db, table.seats[seat])
+            reply = refuse(query, TableRefusal.NOT_SAVED, locale)
     await reply
+
+
+async def _refuse_presser(query: CallbackQuery, context: Context, code: TableRefusal) -> None:
+    """A refusal before the press is known to be a seat's: in the presser's own language."""
+    await refuse(query, code, await user_locale(context.services.db, query.from_user.id))
 
 
 async def _handle(
@@ -115,7 +122,7 @@ async def _handle(
     the edits of an accepted press) is returned to be sent after the lock is released."""
     locale = await seat_locale(context.services.db, state)
     if table.match is None or press.version > table.version:
-        return refuse(query, "stale", locale)
+        return refuse(query, TableRefusal.STALE, locale)
     if press.op is Op.CANCEL_AUTOPLAY:  # "I am back", whatever the keyboard
         outcome = await context.services.tables.set_autoplay(table, seat=state.record.seat, on=False)
         return _accepted(query, await flow.post_in(context, table, outcome))
@@ -127,15 +134,15 @@ async def _handle(
         )
         return _quietly(query, _("Auto-play on", locale), await flow.post_in(context, table, outcome))
     if not _for_current_hand(table, state, press):
-        return _lag_or_refuse(query, state, "stale", locale)
+        return _lag_or_refuse(query, state, TableRefusal.STALE, locale)
     if press.op in SELECTION_OPS:
         return await _select(query, context, table, state, press, locale)
     if press.op in (Op.PASS, Op.READING) and press.version != table.version:
-        return _lag_or_refuse(query, state, "stale", locale)
+        return _lag_or_refuse(query, state, TableRefusal.STALE, locale)
     action = _action(table, state, press, locale)
     if isinstance(action, Refusal) and action.quiet:
         return _quietly(query, _changed_text(table, state, locale), await _refresh(context, table, state))
-    if isinstance(action, Refusal) and action.code == "not_your_turn":
+    if isinstance(action, Refusal) and action.code == TableRefusal.NOT_YOUR_TURN:
         return _lag_or_refuse(query, state, action.code, locale, turn=True)
     if isinstance(action, Refusal):
         return alert(query, action.text or error_text(action.code, locale))
@@ -151,39 +158,39 @@ def _action(table: LiveTable, state: SeatState, press: Press, locale: str) -> Ac
     seat = state.record.seat
     assert table.match is not None
     if seat not in table.match.to_act:
-        return Refusal("not_your_turn")
+        return Refusal(TableRefusal.NOT_YOUR_TURN)
     if press.op in EXCHANGE_OPS:
-        return exchange_action(press, table, state) or Refusal("bad_button")
+        return exchange_action(press, table, state) or Refusal(TableRefusal.BAD_BUTTON)
     if table.match.phase is not Phase.PLAY:
-        return Refusal("bad_button")
+        return Refusal(TableRefusal.BAD_BUTTON)
     obs = table.observe(seat)
-    previous = obs.table_play if obs.table_seat != seat else None
+    previous = obs.play_to_beat(seat)
     if press.op is Op.PASS:
-        return Pass() if previous is not None else Refusal("must_lead")
+        return Pass() if previous is not None else Refusal(TableRefusal.MUST_LEAD)
     if press.op is Op.READING:
         if press.check != digest(state.selection) or press.arg is None or press.arg >= len(state.readings):
-            return Refusal("stale")
+            return Refusal(TableRefusal.STALE)
         return PlayCards(state.readings[press.arg])
     if press.op is not Op.PLAY:
-        return Refusal("bad_button")
+        return Refusal(TableRefusal.BAD_BUTTON)
     if _named_by_hint(table, state, press):
         assert state.hint_play is not None
         return PlayCards(state.hint_play)
     if press.version != table.version or press.check != digest(state.selection):
-        return Refusal("changed", quiet=True)
+        return Refusal(TableRefusal.STALE, quiet=True)
     if not state.selection:
-        return Refusal("empty")
+        return Refusal(TableRefusal.EMPTY)
     if state.hint_play is not None and select_play(state.hint_play) == state.selection:
         return PlayCards(state.hint_play)
     cards = selected_cards(state.selection)
     try:
         found = table.match.readings(seat, cards)
     except InvalidCards:
-        return Refusal("stale")
+        return Refusal(TableRefusal.STALE)
     if not found:
         if previous is not None and classify(cards, obs.level):
-            return Refusal("cannot_beat", cannot_beat(previous, obs.level, locale))
-        return Refusal("no_such_play")
+            return Refusal(TableRefusal.NO_SUCH_PLAY, cannot_beat(previous, obs.level, locale))
+        return Refusal(TableRefusal.NO_SUCH_PLAY)
     if len(found) == 1 or table.rules.wildcard_declaration is WildcardDeclaration.LOWEST:
         return PlayCards(found[0])
     state.readings = tuple(found)  # 逢人配: the player picks the reading
@@ -208,7 +215,7 @@ quiet toast, not an alert the player could not have avoided."""
 
 
 def _lag_or_refuse(
-    query: CallbackQuery, state: SeatState, code: str, locale: str, *, turn: bool = False
+    query: CallbackQuery, state: SeatState, code: TableRefusal, locale: str, *, turn: bool = False
 ) -> Reply:
     """A press that the seat's newest look, still on its way (or just arrived), would not have
     offered is lag the player could not avoid: a toast, not an alert. ``turn``: the press
@@ -250,7 +257,7 @@ def _changed_text(table: LiveTable, state: SeatState, locale: str) -> str:
     """The toast of a 出牌 whose label is out of date (the selection or the table changed
     since): what the button says now."""
     obs = table.observe(state.record.seat)
-    previous = obs.table_play if obs.table_seat != obs.seat else None
+    previous = obs.play_to_beat()
     label = play_label(state.selection, obs.hand, obs.level, previous, locale)
     return _("Not played: the button was out of date. It now reads “{label}”.", locale, label=label)
 
@@ -261,12 +268,12 @@ async def _act(
     try:
         outcome = await context.services.tables.act(table, seat=state.record.seat, action=action)
     except NotYourTurn:
-        return refuse(query, "not_your_turn", locale)
+        return refuse(query, TableRefusal.NOT_YOUR_TURN, locale)
     except IllegalAction:
-        return refuse(query, "must_lead", locale)
+        return refuse(query, TableRefusal.MUST_LEAD, locale)
     except EngineError as error:
         log.info("refused %s at table %s: %s", action, table.id, error)
-        return refuse(query, "no_such_play", locale)
+        return refuse(query, TableRefusal.NO_SUCH_PLAY, locale)
     delivery = await flow.post_in(context, table, outcome)
     if isinstance(action, Pass):  # its own look is a glance (hand_message._awaited): the toast says it
         return _quietly(query, _("Passed", locale), delivery)
@@ -281,13 +288,13 @@ async def _select(
     obs = table.observe(seat)
     if press.op is Op.TOGGLE:
         if press.arg is None or not 0 <= press.arg < len(CARDS) or obs.phase is not Phase.PLAY:
-            return refuse(query, "bad_button", locale)
+            return refuse(query, TableRefusal.BAD_BUTTON, locale)
         card = CARDS[press.arg]
         held = Counter(obs.hand)[card]
         if held == 0 or press.count is None:
-            return refuse(query, "stale", locale)
+            return refuse(query, TableRefusal.STALE, locale)
         if press.count > held:
-            return refuse(query, "bad_button", locale)
+            return refuse(query, TableRefusal.BAD_BUTTON, locale)
         if state.selection[card] != press.count:
             state.selection = with_count(state.selection, card, press.count, held)
             state.hint_index = 0
@@ -301,7 +308,7 @@ async def _select(
     elif press.op is Op.HINT:
         refusal = _hint(table, state, context.services.tables.policy)
         if refusal is not None:
-            return _lag_or_refuse(query, state, refusal, locale, turn=refusal == "not_your_turn")
+            return _lag_or_refuse(query, state, refusal, locale, turn=refusal == TableRefusal.NOT_YOUR_TURN)
         state.hint_keyboard = press.check
         # The toast names the suggestion: the keyboard showing it is a glance (issue 23)
         toast = _pass_hint_text(state, locale) if state.hint_pass else _play_hint_text(state, locale)
@@ -311,15 +318,15 @@ async def _select(
     return _accepted(query, await post_hand(context.bot, context.services, table, seat, glance=False))
 
 
-def _hint(table: LiveTable, state: SeatState, policy: Policy) -> str | None:
+def _hint(table: LiveTable, state: SeatState, policy: Policy) -> TableRefusal | None:
     """Select the next suggestion (the AI's choice first, 不出 included); a code if there is none."""
     seat = state.record.seat
     assert table.match is not None
     if table.match.phase is not Phase.PLAY or seat not in table.match.to_act:
-        return "not_your_turn"
+        return TableRefusal.NOT_YOUR_TURN
     if state.hints is None or state.hints.version != table.version:
         obs = table.observe(seat)
-        previous = obs.table_play if obs.table_seat != seat else None
+        previous = obs.play_to_beat(seat)
         ranked = tuple(ranked_plays(obs, table.rules))
         choice = _preferred(table, obs, policy)
         state.hints = Hints(
@@ -333,7 +340,7 @@ def _hint(table: LiveTable, state: SeatState, policy: Policy) -> str | None:
         )
     hint = state.hints.pick(state.hint_index)
     if hint is None:
-        return "no_hint"
+        return TableRefusal.NO_HINT
     index = state.hint_index + 1
     state.clear_selection()
     state.hint_index = index
