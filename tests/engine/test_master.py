@@ -210,3 +210,19 @@ def test_kept_samples_repeat_from_the_seed_and_hold_exactly_the_unseen_cards() -
     assert hands is not None and [len(hand) for hand in hands] == [len(match.hand(s)) for s in range(4)]
     played = Counter(card for turn in obs.history if turn.play for card in turn.play.cards)
     assert Counter(card for hand in hands for card in hand) + played == Counter({card: 2 for card in CARDS})
+
+
+def test_choosing_a_sample_replays_at_most_tries_times_checked_turns(monkeypatch: pytest.MonkeyPatch) -> None:
+    match, _ = searched_spot(23)
+    obs = observe(match, match.to_act[0])
+    calls = 0
+    original = planner.choose_action
+
+    def counted(obs: Observation, rules: Rules) -> Action:
+        nonlocal calls
+        calls += 1
+        return original(obs, rules)
+
+    monkeypatch.setattr(planner, "choose_action", counted)
+    assert consistent_hands(obs, RULES, random.Random(0)) is not None
+    assert 0 < calls <= master.TRIES * master.CHECKED_TURNS
