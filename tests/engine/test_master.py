@@ -13,7 +13,7 @@ from engine.cards import CARDS, Card, full_deck
 from engine.match import CARDS_PER_SEAT, Match, observe
 from engine.observation import Observation
 from engine.players import master, planner
-from engine.players.master import Budget, sample_hands
+from engine.players.master import Budget, consistent_hands, misfits, sample_hands
 from engine.players.policies import seeded
 from engine.rules import Rules
 from engine.scoring import outcome_of
@@ -172,4 +172,56 @@ def test_a_rollout_on_the_true_hands_ends_the_deal_as_the_engine_does(seed: int)
         events = match.apply(seat, planner.choose_action(observe(match, seat), RULES))
     ended = next(event for event in events if isinstance(event, DealEnded))
     sign = 1 if ended.winner_team == me % 2 else -1
-    assert value == sign * RULES.level_ups[OUTCOMES.index(outcome_of(ended.finish_order))]
+    gain = RULES.level_ups[OUTCOMES.index(outcome_of(ended.finish_order))]
+    assert value == sign * (gain + master.WIN_WORTH)
+
+
+@pytest.mark.parametrize("seed", [16, 17, 18])
+def test_on_the_true_hands_every_seat_played_as_标准_would(seed: int) -> None:
+    """The consistency check replays each seat's turns as it saw them: on the hands 标准 really
+    held it finds no misfit, so a misfit in a sample is evidence against that sample."""
+    match, _ = searched_spot(seed)
+    obs = observe(match, match.to_act[0])
+    true = [list(match.hand(seat)) for seat in range(4)]
+    assert misfits(obs, RULES, true, turns=30) == 0
+
+
+def test_kept_samples_fit_the_play_better_than_plain_draws() -> None:
+    raw = kept = 0
+    for seed in (19, 20, 21):
+        match, _ = searched_spot(seed)
+        obs = observe(match, match.to_act[0])
+        draws, keeps = random.Random(seed), random.Random(seed)
+        for _ in range(4):
+            plain, fitted = sample_hands(obs, draws), consistent_hands(obs, RULES, keeps)
+            assert plain is not None and fitted is not None
+            raw += misfits(obs, RULES, plain)
+            kept += misfits(obs, RULES, fitted)
+    assert kept < raw
+
+
+def test_kept_samples_repeat_from_the_seed_and_hold_exactly_the_unseen_cards() -> None:
+    match, _ = searched_spot(22)
+    me = match.to_act[0]
+    obs = observe(match, me)
+    hands = consistent_hands(obs, RULES, random.Random(5))
+    assert hands == consistent_hands(obs, RULES, random.Random(5))
+    assert hands is not None and [len(hand) for hand in hands] == [len(match.hand(s)) for s in range(4)]
+    played = Counter(card for turn in obs.history if turn.play for card in turn.play.cards)
+    assert Counter(card for hand in hands for card in hand) + played == Counter({card: 2 for card in CARDS})
+
+
+def test_choosing_a_sample_replays_at_most_tries_times_checked_turns(monkeypatch: pytest.MonkeyPatch) -> None:
+    match, _ = searched_spot(23)
+    obs = observe(match, match.to_act[0])
+    calls = 0
+    original = planner.choose_action
+
+    def counted(obs: Observation, rules: Rules) -> Action:
+        nonlocal calls
+        calls += 1
+        return original(obs, rules)
+
+    monkeypatch.setattr(planner, "choose_action", counted)
+    assert consistent_hands(obs, RULES, random.Random(0)) is not None
+    assert 0 < calls <= master.TRIES * master.CHECKED_TURNS
