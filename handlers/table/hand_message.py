@@ -150,6 +150,9 @@ async def post_hand(
     keyboard answers); otherwise, or with ``glance=True`` (the press's answer already said
     what changed, as 提示's toast does), at GLANCE: sent at once while the token has room,
     and under load replaced by the seat's next look before it leaves, one request saved.
+    Its returned future is already done: under load a glance may wait many seconds, and a
+    press's handler that awaited it held one of the bot's update slots all that time (at 200
+    tables, updates queued 12 s for a slot).
     """
     state = table.seats[seat]
     user_id = state.record.user_id
@@ -189,7 +192,9 @@ async def post_hand(
     waiting = services.sender.waiting(key)  # an older look still queued: it gives way to this one
     with at_priority(Priority.HAND if awaited else Priority.GLANCE):
         delivery = services.sender.submit(key, partial(_deliver, bot, services, table, state, look))
-    if awaited and waiting:
+    if not awaited:
+        return sent()  # nobody waits for a glance: a handler that did held its update slot for it
+    if waiting:
         limiter = priority_limiter(bot.rate_limiter)
         if limiter is not None:  # the older look's turn is taken by this one: at this one's priority
             limiter.promote(user_id, Priority.HAND)

@@ -122,7 +122,11 @@ async def test_a_look_waits_at_hand_priority_only_when_the_player_waits_for_it(t
         for seat, glance in ((waiting, None), (to_act, None), (to_act, True), (waiting, False)):
             async with table.lock:
                 table.seats[seat].note = f"{seat} {glance}"
-                await (await post_hand(bot, services, table, seat, glance=glance))  # type: ignore[arg-type]
+                delivery = await post_hand(bot, services, table, seat, glance=glance)  # type: ignore[arg-type]
+            # nobody waits for a glance: its poster (a press's handler) must not hold its slot for it
+            assert delivery.done() == (glance is True or (seat == waiting and glance is None))
+            await delivery
+            await services.sender.join()  # a glance's delivery is not awaited by its poster
         # the waiting seat's own selection press (glance=False) is awaited: only its keyboard answers
         assert bot.priorities == [Priority.GLANCE, Priority.HAND, Priority.GLANCE, Priority.HAND]
     finally:
