@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import assert_never
 
 from app.contest import texts
 from app.contest.announcements import (
@@ -30,12 +31,18 @@ from engine.contest import (
     ContestDecided,
     ContestMatch,
     DeadlineMoved,
+    Drawn,
     Event,
     MatchNote,
     MatchUpdated,
     PairWithdrew,
+    PartnerChanged,
+    PartnerConfirmed,
+    PartnerDeclined,
     RoundCompleted,
     RoundDrawn,
+    SignedUp,
+    Withdrew,
     official_line,
 )
 
@@ -88,8 +95,12 @@ def posts(contest: Contest, events: Sequence[Event]) -> list[Post]:
             case PairWithdrew(withdrawal):
                 text = plain(texts.withdrew_text(contest, withdrawal.number, "zh"))
                 found.append(Post(PairWithdrawn(withdrawal.number), f"withdrew:{withdrawal.number}", text))
+            case (
+                SignedUp() | PartnerConfirmed() | PartnerDeclined() | Withdrew() | PartnerChanged() | Drawn()
+            ):
+                continue  # the draw is announced with round 1 (one message); sign-ups refresh the card
             case _:
-                pass  # the draw is announced with round 1 (one message); sign-ups refresh the card
+                assert_never(event)  # a new event must say whether the group hears of it
     if both_out:
         codes = tuple(m.code for m in both_out)
         summary = plain(texts.both_out_text(contest, both_out, "zh"))
