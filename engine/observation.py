@@ -24,7 +24,6 @@ class SeatView:
     place: int | None  # 1..4 once finished, else None
     last_action: Play | None  # this trick: the seat's play, or None
     passed: bool  # passed in the current trick
-    autoplay: bool = False  # 托管: the bot plays for this seat
 
 
 @dataclass(frozen=True, slots=True)

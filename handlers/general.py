@@ -38,7 +38,8 @@ async def lang(update: Update, context: Context) -> None:
     if private:
         await db.users.set_locale(user_id=user.id, locale=choice)
         for table, seat in context.services.tables.tables_of_user(user.id):
-            table.seats[seat].preferences = None  # the seat's messages follow (handlers.platform.locales)
+            # the seat's messages follow (handlers.platform.locales)
+            table.seats[seat].message.preferences = None
     else:
         if not await is_group_admin(context, chat.id, user.id):
             context.services.replies.reply(message, error_text("not_allowed", current), current)
@@ -57,7 +58,7 @@ async def four_color(update: Update, context: Context) -> None:
     current = await _stored_choice(db, user.id, lambda record: record.four_color)
     await db.users.set_four_color(user_id=user.id, four_color=not current)
     for table, seat in context.services.tables.tables_of_user(user.id):
-        table.seats[seat].preferences = None
+        table.seats[seat].message.preferences = None
     text = _("Four-colour suits: on.", locale) if not current else _("Four-colour suits: off.", locale)
     context.services.replies.reply(message, text, locale)
 
@@ -81,7 +82,7 @@ async def arrange(update: Update, context: Context) -> None:
     await db.users.set_group_hand(user_id=user.id, group_hand=not current)
     for table, seat in context.services.tables.tables_of_user(user.id):
         async with table.lock:  # the picture follows at once
-            table.seats[seat].redraw()
+            table.seats[seat].message.redraw()
             if table.match is None:
                 continue
             delivery = await post_hand(context.bot, context.services, table, seat)

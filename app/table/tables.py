@@ -13,26 +13,23 @@ import asyncio
 import json
 import logging
 import secrets
-from collections import Counter
 from collections.abc import Awaitable, Callable, Hashable, Iterable
 from dataclasses import dataclass, field, replace
 from enum import Enum
 
 from app.table.refusals import TableRefusal
-from app.table.selection import Hints, can_beat
+from app.table.seats import SeatState
+from app.table.selection import can_beat
 from engine.actions import Action, DealStarted, Event, GiveTribute, Pass, Phase, TimeExpired
-from engine.cards import Card
 from engine.errors import EngineError
 from engine.match import Match, action_from_json, action_to_json, observe
 from engine.observation import Observation
 from engine.players.easy import timeout_action
 from engine.players.policies import DEFAULT, DIFFICULTIES, MASTER, seeded
-from engine.plays import Play
 from engine.rules import Rules
 from storage import (
     Database,
     NotFound,
-    SeatRecord,
     StorageConflict,
     StorageUnavailable,
     TableRecord,
@@ -79,66 +76,6 @@ class Away(Enum):
 
     BLOCKED = "blocked"  # a 403 from their private chat: no hand message can reach them
     LEFT = "left"  # they left the group
-
-
-@dataclass
-class SeatState:
-    """A seat plus its private-message UI state (not persisted: reset on restart)."""
-
-    record: SeatRecord
-    selection: Counter[Card] = field(default_factory=Counter)
-    hint_index: int = 0
-    hint_play: Play | None = None  # the reading 提示 chose, played as is if the selection is unchanged
-    hint_pass: bool = False  # 提示 suggested 不出: the play button reads 不出 until a card is picked
-    hints: Hints | None = None  # the suggestions 提示 cycles through
-    hint_keyboard: int | None = None  # the selection digest of the keyboard 提示 was pressed on
-    readings: tuple[Play, ...] = ()  # several readings of the selection: the player picks one
-    held: tuple[int, tuple[Card, ...]] | None = None  # (deal, hand) the seat's buttons were last made for
-    held_since: int = 0  # the match version since which the seat holds that hand
-    shown_hand: tuple[int, tuple[Card, ...]] | None = None  # (deal, hand) in the DM image
-    shown_caption: str | None = None
-    shown_deal: int | None = None
-    shown_markup: object = None  # the keyboard last handed to the sender
-    delivered: tuple[int, tuple[int, tuple[Card, ...]], str] | None = None  # (message, hand, caption) sent
-    lost_message: bool = False  # the hand message cannot be edited: the next refresh sends a new one
-    look_shown_at: float | None = 0.0  # when the newest look reached Telegram (None: on its way)
-    turn_delivered: bool = False  # the last look that reached Telegram said it was the seat's turn
-    needs_new_message: bool = False  # the next delivery sends a new hand message (first/new deal, lost)
-    preferences: tuple[str, bool, bool] | None = None  # (locale, four-colour, 理牌), cached from the user row
-    note: str | None = None  # a one-off caption line (a timeout acted for the player)
-    auto_pass: bool = False  # /autopass: the bot passes for the player when nothing beats (要不起)
-    warned: tuple[tuple[int, Phase, int], int] | None = None  # (turn key, seconds left) of the clock warning
-
-    @property
-    def is_bot(self) -> bool:
-        """AI seats and seats in 托管 are played by the engine's policy."""
-        return self.record.is_ai or self.record.autoplay
-
-    def hand_since(self, deal: int, hand: tuple[Card, ...], version: int) -> int:
-        """The match version since which the seat holds ``hand`` (noted at ``version``).
-
-        Called whenever buttons are made and whenever one is pressed, so a button made at a
-        version below this one was made for a hand (or deal) the seat no longer holds.
-        Others' moves do not change it: selecting cards while others play is not interrupted.
-        """
-        if self.held != (deal, hand):
-            self.held, self.held_since = (deal, hand), version
-        return self.held_since
-
-    def redraw(self) -> None:
-        """The player changed how their hand looks (理牌): forget the shown picture and
-        preferences, so the next refresh draws and sends it again."""
-        self.preferences = None
-        self.shown_hand = None
-        self.delivered = None
-
-    def clear_selection(self) -> None:
-        self.selection = Counter()
-        self.hint_index = 0
-        self.hint_play = None
-        self.hint_pass = False
-        self.hint_keyboard = None
-        self.readings = ()
 
 
 @dataclass
@@ -477,6 +414,12 @@ class TableService:
             return Outcome((), (), table.version)
         return await self._continue(table, [])
 
+    def come_back(self, table: LiveTable, seat: int) -> bool:
+        """The seat's player can be reached again (unblocked the bot, rejoined the group, /start):
+        no longer away. True when the seat stays in 托管, which the hand's caption then says once."""
+        self.away.pop((table.id, seat), None)
+        return table.seats[seat].record.autoplay
+
     async def resume(self, table: LiveTable) -> Outcome:
         """After a restart, or once storage is back (see :attr:`stalled`): bots catch up and
         the bookkeeping writes that lag behind memory are stored."""
@@ -585,9 +528,9 @@ class TableService:
             self._roll_back(table, len(rows))
             raise
         for state in table.seats.values():
-            state.readings = ()
+            state.selection.readings = ()
         for seat in {seat for _, seat, _ in rows if seat is not None and seat in table.seats}:
-            table.seats[seat].clear_selection()
+            table.seats[seat].selection.clear()
         await self.catch_up()
         if table.match is not None and table.match.is_over:
             await self._end(table)

@@ -11,7 +11,8 @@ buttons stale."""
 from __future__ import annotations
 
 from app.table.callback_data import Op, Press
-from app.table.tables import LiveTable, SeatState
+from app.table.seats import SeatState
+from app.table.tables import LiveTable
 from engine.actions import Action, GiveTribute, Phase, ReturnTribute
 from engine.cards import CARDS
 

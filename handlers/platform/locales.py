@@ -18,7 +18,7 @@ from app.i18n import normalize_locale
 from storage import Database, NotFound
 
 if TYPE_CHECKING:
-    from app.table.tables import SeatState
+    from app.table.seats import SeatState
 
 
 class Preferences(NamedTuple):
@@ -60,10 +60,10 @@ async def reply_locale(db: Database, chat: Chat) -> str:
 
 
 async def seat_preferences(db: Database, state: SeatState) -> Preferences:
-    """The seated player's choices, read once per seat (``state.preferences`` is the cache)."""
-    if state.preferences is None:
-        state.preferences = await user_preferences(db, state.record.user_id)
-    return Preferences(*state.preferences)
+    """The seated player's choices, read once per seat (``state.message.preferences`` is the cache)."""
+    if state.message.preferences is None:
+        state.message.preferences = await user_preferences(db, state.record.user_id)
+    return Preferences(*state.message.preferences)
 
 
 async def seat_locale(db: Database, state: SeatState) -> str:

@@ -132,7 +132,7 @@ async def on_turn_timeout(context: Context) -> None:
             log.warning("table %s: timeout of seat %s not stored (%s)", table.id, clock.seat, error)
             _ring_again(context, timers.job_name(table.id, clock.seat))
             return
-        state.note = _("⏰ Time ran out: the bot acted for you.", locale)
+        state.message.note = _("⏰ Time ran out: the bot acted for you.", locale)
         delivery = await post_in(context, table, outcome)
     await delivery
 
@@ -154,7 +154,7 @@ async def on_turn_warning(context: Context) -> None:
         seconds = timers.seconds_for(table)
         if state.is_bot or seconds is None:
             return
-        state.warned = (clock.key, timers.warning_lead(seconds))
+        state.message.warned = (clock.key, timers.warning_lead(seconds))
         delivery = await post_hand(context.bot, context.services, table, clock.seat)
     await delivery
 

@@ -23,8 +23,9 @@ from telegram.constants import ParseMode
 from telegram.error import BadRequest, Forbidden, TelegramError
 from telegram.ext import ExtBot
 
+from app.table.seats import SeatState
 from app.table.selection import can_beat, digest, readings, select_play, selected_cards
-from app.table.tables import Away, LiveTable, SeatState
+from app.table.tables import Away, LiveTable
 from app.table.texts import TurnClockView, hand_caption, selection_line
 from engine.actions import Phase
 from engine.cards import Card
@@ -64,8 +65,8 @@ def keyboard_for(
 ) -> InlineKeyboardMarkup | None:
     """The buttons a seat needs now: cards and play controls, a tribute choice, or none."""
     seat = state.record.seat
-    state.hand_since(obs.deal_number, obs.hand, obs.version)
-    scope = HandScope(table.id, obs.version, digest(state.selection))
+    state.selection.hand_since(obs.deal_number, obs.hand, obs.version)
+    scope = HandScope(table.id, obs.version, digest(state.selection.cards))
     if obs.phase is Phase.TRIBUTE and seat in obs.to_act and not state.is_bot:
         return exchange_keyboard(
             scope, choices=obs.must_tribute_from, level=obs.level, giving=True, locale=locale
@@ -76,14 +77,14 @@ def keyboard_for(
         return None
     if obs.phase is not Phase.PLAY or not obs.hand:
         return waiting_keyboard(scope, autoplay=state.record.autoplay, locale=locale)
-    if state.readings:
-        return readings_keyboard(scope, options=state.readings, level=obs.level, locale=locale)
+    if state.selection.readings:
+        return readings_keyboard(scope, options=state.selection.readings, level=obs.level, locale=locale)
     previous = obs.play_to_beat(seat)
     return hand_keyboard(
         scope,
         hand=obs.hand,
         level=obs.level,
-        selection=state.selection,
+        selection=state.selection.cards,
         previous=previous,
         autoplay=state.record.autoplay,
         locale=locale,
@@ -95,26 +96,29 @@ def pass_play(state: SeatState, obs: Observation) -> PassPlay | None:
     """Whether the seat's play button passes: it follows, nothing is selected, and nothing
     beats the table (要不起) or 提示 suggested 不出."""
     previous = obs.play_to_beat()
-    if previous is None or state.selection or obs.seat not in obs.to_act:
+    if previous is None or state.selection.cards or obs.seat not in obs.to_act:
         return None
     if not can_beat(obs.hand, obs.level, previous):
         return PassPlay.NOTHING_BEATS
-    return PassPlay.HINTED if state.hint_pass else None
+    return PassPlay.HINTED if state.selection.hint_pass else None
 
 
 def _selected(state: SeatState, obs: Observation, locale: str) -> str | None:
     """The caption's line for the cards the seat has selected (none when none are)."""
-    if not state.selection or obs.phase is not Phase.PLAY or state.readings:
+    if not state.selection.cards or obs.phase is not Phase.PLAY or state.selection.readings:
         return None
     previous = obs.play_to_beat()
     try:
-        found = readings(state.selection, obs.hand, obs.level, previous)
+        found = readings(state.selection.cards, obs.hand, obs.level, previous)
     except EngineError:
         found = []
-    hinted = state.hint_play is not None and select_play(state.hint_play) == state.selection
-    if hinted and state.hint_play is not None:
-        found = [state.hint_play]
-    return selection_line(selected_cards(state.selection), found, obs.level, locale)
+    hinted = (
+        state.selection.hint_play is not None
+        and select_play(state.selection.hint_play) == state.selection.cards
+    )
+    if hinted and state.selection.hint_play is not None:
+        found = [state.selection.hint_play]
+    return selection_line(selected_cards(state.selection.cards), found, obs.level, locale)
 
 
 def clock_view(table: LiveTable, state: SeatState) -> TurnClockView | None:
@@ -125,7 +129,7 @@ def clock_view(table: LiveTable, state: SeatState) -> TurnClockView | None:
     seconds = timers.seconds_for(table)
     if seconds is None:
         return None
-    warned = state.warned
+    warned = state.message.warned
     left = warned[1] if warned is not None and warned[0] == timers.turn_key(table) else None
     return TurnClockView(seconds, left, last_chance=state.record.timeouts >= 1)
 
@@ -165,12 +169,12 @@ async def post_hand(
         names=table.names(),
         rules=table.rules,
         locale=locale,
-        note=state.note,
+        note=state.message.note,
         clock=clock_view(table, state),
         selected=_selected(state, obs, locale),
         autoplay=state.record.autoplay,
     )
-    state.note = None
+    state.message.note = None
     look = _Look(
         obs,
         caption,
@@ -180,10 +184,14 @@ async def post_hand(
         table.names_by_seat(),
         group_hand,
     )
-    new_deal = state.shown_deal is not None and state.shown_deal != obs.deal_number
-    if state.record.dm_message_id is None or new_deal or state.lost_message:
-        state.needs_new_message = True
-    elif (look.hand_key, caption, look.markup) == (state.shown_hand, state.shown_caption, state.shown_markup):
+    new_deal = state.message.shown_deal is not None and state.message.shown_deal != obs.deal_number
+    if state.record.dm_message_id is None or new_deal or state.message.lost_message:
+        state.message.needs_new_message = True
+    elif (look.hand_key, caption, look.markup) == (
+        state.message.shown_hand,
+        state.message.shown_caption,
+        state.message.shown_markup,
+    ):
         return sent()
     awaited = _awaited(state, look) if glance is None else not glance
     _remember(state, look)
@@ -208,9 +216,9 @@ def _awaited(state: SeatState, look: _Look) -> bool:
     lag, answered with a toast): no — the seat's next look replaces it."""
     obs = look.obs
     return (
-        state.needs_new_message
-        or state.lost_message
-        or look.hand_key != state.shown_hand
+        state.message.needs_new_message
+        or state.message.lost_message
+        or look.hand_key != state.message.shown_hand
         or (obs.seat is not None and obs.seat in obs.to_act)
     )
 
@@ -220,14 +228,16 @@ async def _deliver(
 ) -> None:
     """Show the newest look (outside the table lock): in a new message if the seat needs one."""
     message_id = state.record.dm_message_id
-    if state.needs_new_message or message_id is None:
+    if state.message.needs_new_message or message_id is None:
         await _replace_message(bot, services, table, state, look)
     else:
         await _edit_message(bot, services, table, state, message_id, look)
     obs = look.obs
-    state.turn_delivered = obs.seat is not None and obs.seat in obs.to_act
-    if state.shown_markup is look.markup and state.shown_caption == look.caption:  # still the newest
-        state.look_shown_at = time.monotonic()
+    state.message.turn_delivered = obs.seat is not None and obs.seat in obs.to_act
+    if (
+        state.message.shown_markup is look.markup and state.message.shown_caption == look.caption
+    ):  # still the newest
+        state.message.look_shown_at = time.monotonic()
 
 
 async def _replace_message(
@@ -243,9 +253,9 @@ async def _replace_message(
         await _send(bot, services, table, state, look)
     except Forbidden:
         _unreachable(bot, services, state)
-        state.shown_caption = None  # the next refresh tries again
+        state.message.shown_caption = None  # the next refresh tries again
         return
-    state.needs_new_message = False
+    state.message.needs_new_message = False
 
 
 @dataclass(frozen=True)
@@ -276,20 +286,22 @@ class _Kind(Enum):
 def _kind(state: SeatState, message_id: int, look: _Look) -> _Kind:
     """Compared with what was delivered, not what was queued: a skipped newer-wins edit
     may have been the one that changed the picture."""
-    if state.delivered is None or state.delivered[:2] != (message_id, look.hand_key):
+    if state.message.delivered is None or state.message.delivered[:2] != (message_id, look.hand_key):
         return _Kind.MEDIA
-    return _Kind.CAPTION if state.delivered[2] != look.caption else _Kind.MARKUP
+    return _Kind.CAPTION if state.message.delivered[2] != look.caption else _Kind.MARKUP
 
 
 def _remember(state: SeatState, look: _Look) -> None:
-    state.shown_hand, state.shown_caption, state.shown_deal = (
+    state.message.shown_hand, state.message.shown_caption, state.message.shown_deal = (
         look.hand_key,
         look.caption,
         look.obs.deal_number,
     )
-    state.shown_markup = look.markup
-    state.lost_message = False
-    state.look_shown_at = None  # on its way: a press on the keyboard it replaces is lag, not a mistake
+    state.message.shown_markup = look.markup
+    state.message.lost_message = False
+    state.message.look_shown_at = (
+        None  # on its way: a press on the keyboard it replaces is lag, not a mistake
+    )
 
 
 async def _edit_message(
@@ -306,16 +318,18 @@ async def _edit_message(
     assert chat_id is not None
     try:
         await _edit(_request(bot, services, chat_id, message_id, look, _kind(state, message_id, look)))
-        state.delivered = (message_id, look.hand_key, look.caption)
+        state.message.delivered = (message_id, look.hand_key, look.caption)
     except Forbidden:
         _unreachable(bot, services, state)
     except BadRequest:
         log.info("hand message %s cannot be edited; sending a new one", message_id)
         if state.record.dm_message_id == message_id:
-            state.lost_message = True
+            state.message.lost_message = True
             _start(_resend(bot, services, table, state.record.seat))
     except TelegramError:
-        state.delivered = state.shown_caption = state.shown_markup = None  # the next refresh sends it all
+        state.message.delivered = state.message.shown_caption = state.message.shown_markup = (
+            None  # the next refresh sends it all
+        )
         raise
 
 
@@ -374,7 +388,7 @@ async def _send(
         state.record.user_id, photo, caption=look.caption, parse_mode=ParseMode.HTML, reply_markup=look.markup
     )
     await services.tables.set_dm_message(table, state.record.seat, sent_message.message_id)
-    state.delivered = (sent_message.message_id, look.hand_key, look.caption)
+    state.message.delivered = (sent_message.message_id, look.hand_key, look.caption)
 
 
 async def _edit(request: object) -> None:
@@ -404,14 +418,22 @@ async def _picture(services: Services, look: _Look) -> bytes:
 def _prefetch(services: Services, state: SeatState, look: _Look) -> None:
     """A seat to play with a play selected will likely play it: draw the hand it leaves now."""
     obs = look.obs
-    if obs.phase is not Phase.PLAY or obs.seat not in obs.to_act or not state.selection or state.readings:
+    if (
+        obs.phase is not Phase.PLAY
+        or obs.seat not in obs.to_act
+        or not state.selection.cards
+        or state.selection.readings
+    ):
         return
-    hinted = state.hint_play is not None and select_play(state.hint_play) == state.selection
+    hinted = (
+        state.selection.hint_play is not None
+        and select_play(state.selection.hint_play) == state.selection.cards
+    )
     previous = obs.play_to_beat()
-    if hinted or readings(state.selection, obs.hand, obs.level, previous):
+    if hinted or readings(state.selection.cards, obs.hand, obs.level, previous):
         services.pictures.prefetch(
             obs,
-            state.selection,
+            state.selection.cards,
             locale=look.locale,
             four_color=look.four_color,
             names=look.names,

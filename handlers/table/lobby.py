@@ -229,10 +229,9 @@ async def welcome_back(context: Context, user_id: int, *, rejoined: int | None =
             state = table.seats[seat]
             if rejoined is not None and services.tables.away.get((table.id, seat)) is not Away.LEFT:
                 continue
-            services.tables.away.pop((table.id, seat), None)
-            state.lost_message = True
-            if state.record.autoplay:
-                state.note = back_note(await user_locale(services.db, user_id))
+            state.message.lost_message = True
+            if services.tables.come_back(table, seat):
+                state.message.note = back_note(await user_locale(services.db, user_id))
             await flow.refresh_hand_of(context, table, seat)
         count += 1
     return count

@@ -81,7 +81,7 @@ async def unreachable(bot: ExtBot[None], services: Services, user_id: int) -> No
         if table.match is None:
             continue
         async with table.lock:
-            quiet = known and table.seats[seat].record.autoplay  # a restart met the same 403 again
+            quiet = known and table.seats[seat].is_bot  # a restart met the same 403 again
             delivery = await hand_over(bot, services, table, seat, Away.BLOCKED, tell=not quiet)
         await delivery
 
@@ -155,10 +155,8 @@ async def unblocked(context: Context, user_id: int) -> None:
         if services.tables.away.get((table.id, seat)) is not Away.BLOCKED:
             continue
         async with table.lock:
-            services.tables.away.pop((table.id, seat), None)
-            state = table.seats[seat]
-            if state.record.autoplay:
-                state.note = back_note(await user_locale(services.db, user_id))
+            if services.tables.come_back(table, seat):
+                table.seats[seat].message.note = back_note(await user_locale(services.db, user_id))
             await flow.refresh_hand_of(context, table, seat)
 
 

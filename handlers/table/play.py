@@ -5,7 +5,7 @@ A phone shows the old keyboard until the bot's edit reaches it (hundreds of ms o
 Telegram), so presses are judged by what they mean, not by which revision they came from:
 
 - every button must have been made for the hand the seat holds now (same deal, no card
-  played or exchanged since: :meth:`SeatState.hand_since`); others' moves do not matter;
+  played or exchanged since: :meth:`Selection.hand_since`); others' moves do not matter;
 - selection presses (a card, 清空, 提示) apply to the current selection; a card button
   names the count of copies it selects, so repeated taps of one button agree;
 - 出牌 carries a digest of the selection its label named and plays only that: if the
@@ -31,6 +31,7 @@ from telegram import CallbackQuery, Update
 
 from app.table.callback_data import Area, BadCallback, Op, Press
 from app.table.refusals import TableRefusal
+from app.table.seats import SeatState
 from app.table.selection import (
     Hints,
     can_beat,
@@ -39,7 +40,7 @@ from app.table.selection import (
     selected_cards,
     with_count,
 )
-from app.table.tables import LiveTable, Policy, SeatState, TableError
+from app.table.tables import LiveTable, Policy, TableError
 from app.table.texts import _, cannot_beat, error_text
 from app.table.tribute import EXCHANGE_OPS, exchange_action
 from engine.actions import Action, Pass, Phase, PlayCards
@@ -128,8 +129,8 @@ async def _handle(
         return _accepted(query, await flow.post_in(context, table, outcome))
     if press.op is Op.AUTOPLAY:  # "I must step away": 托管 until 取消托管
         outcome = await context.services.tables.set_autoplay(table, seat=state.record.seat, on=True)
-        state.clear_selection()
-        state.note = _(
+        state.selection.clear()
+        state.message.note = _(
             "🤖 Auto-play on: the bot plays for you. Press Cancel auto-play to take the seat back.", locale
         )
         return _quietly(query, _("Auto-play on", locale), await flow.post_in(context, table, outcome))
@@ -168,21 +169,28 @@ def _action(table: LiveTable, state: SeatState, press: Press, locale: str) -> Ac
     if press.op is Op.PASS:
         return Pass() if previous is not None else Refusal(TableRefusal.MUST_LEAD)
     if press.op is Op.READING:
-        if press.check != digest(state.selection) or press.arg is None or press.arg >= len(state.readings):
+        if (
+            press.check != digest(state.selection.cards)
+            or press.arg is None
+            or press.arg >= len(state.selection.readings)
+        ):
             return Refusal(TableRefusal.STALE)
-        return PlayCards(state.readings[press.arg])
+        return PlayCards(state.selection.readings[press.arg])
     if press.op is not Op.PLAY:
         return Refusal(TableRefusal.BAD_BUTTON)
     if _named_by_hint(table, state, press):
-        assert state.hint_play is not None
-        return PlayCards(state.hint_play)
-    if press.version != table.version or press.check != digest(state.selection):
+        assert state.selection.hint_play is not None
+        return PlayCards(state.selection.hint_play)
+    if press.version != table.version or press.check != digest(state.selection.cards):
         return Refusal(TableRefusal.STALE, quiet=True)
-    if not state.selection:
+    if not state.selection.cards:
         return Refusal(TableRefusal.EMPTY)
-    if state.hint_play is not None and select_play(state.hint_play) == state.selection:
-        return PlayCards(state.hint_play)
-    cards = selected_cards(state.selection)
+    if (
+        state.selection.hint_play is not None
+        and select_play(state.selection.hint_play) == state.selection.cards
+    ):
+        return PlayCards(state.selection.hint_play)
+    cards = selected_cards(state.selection.cards)
     try:
         found = table.match.readings(seat, cards)
     except InvalidCards:
@@ -193,7 +201,7 @@ def _action(table: LiveTable, state: SeatState, press: Press, locale: str) -> Ac
         return Refusal(TableRefusal.NO_SUCH_PLAY)
     if len(found) == 1 or table.rules.wildcard_declaration is WildcardDeclaration.LOWEST:
         return PlayCards(found[0])
-    state.readings = tuple(found)  # 逢人配: the player picks the reading
+    state.selection.readings = tuple(found)  # 逢人配: the player picks the reading
     return None
 
 
@@ -201,10 +209,10 @@ def _named_by_hint(table: LiveTable, state: SeatState, press: Press) -> bool:
     """A 出牌 pressed on the keyboard 提示 was pressed on, the hint's cards still selected
     and nothing played since: the hint's toast named the play, so it is what the press means."""
     return (
-        state.hint_play is not None
+        state.selection.hint_play is not None
         and press.version == table.version
-        and press.check == state.hint_keyboard
-        and state.selection == select_play(state.hint_play)
+        and press.check == state.selection.hint_keyboard
+        and state.selection.cards == select_play(state.selection.hint_play)
     )
 
 
@@ -221,14 +229,14 @@ def _lag_or_refuse(
     offered is lag the player could not avoid: a toast, not an alert. ``turn``: the press
     needs the turn, which the phone still shows (the look that ends it, after the player's own
     不出, is on its way); once that look is there, 还没轮到你 is an answer, not lag."""
-    lag = state.look_shown_at is None and state.turn_delivered if turn else _lagging(state)
+    lag = state.message.look_shown_at is None and state.message.turn_delivered if turn else _lagging(state)
     if lag:
         return query.answer(_("Your hand is being updated: use the new buttons", locale))
     return refuse(query, code, locale)
 
 
 def _lagging(state: SeatState) -> bool:
-    shown_at = state.look_shown_at
+    shown_at = state.message.look_shown_at
     return shown_at is None or time.monotonic() - shown_at < LAG_GRACE
 
 
@@ -238,7 +246,7 @@ def _for_current_hand(table: LiveTable, state: SeatState, press: Press) -> bool:
     match = table.match
     assert match is not None
     seat = state.record.seat
-    return state.hand_since(match.deal_number, match.hand(seat), match.version) <= press.version
+    return state.selection.hand_since(match.deal_number, match.hand(seat), match.version) <= press.version
 
 
 async def _accepted(query: CallbackQuery, delivery: Delivery) -> None:
@@ -258,7 +266,7 @@ def _changed_text(table: LiveTable, state: SeatState, locale: str) -> str:
     since): what the button says now."""
     obs = table.observe(state.record.seat)
     previous = obs.play_to_beat()
-    label = play_label(state.selection, obs.hand, obs.level, previous, locale)
+    label = play_label(state.selection.cards, obs.hand, obs.level, previous, locale)
     return _("Not played: the button was out of date. It now reads “{label}”.", locale, label=label)
 
 
@@ -295,23 +303,25 @@ async def _select(
             return refuse(query, TableRefusal.STALE, locale)
         if press.count > held:
             return refuse(query, TableRefusal.BAD_BUTTON, locale)
-        if state.selection[card] != press.count:
-            state.selection = with_count(state.selection, card, press.count, held)
-            state.hint_index = 0
-            state.hint_play = None
-            state.hint_pass = False
-            state.readings = ()
+        if state.selection.cards[card] != press.count:
+            state.selection.cards = with_count(state.selection.cards, card, press.count, held)
+            state.selection.hint_index = 0
+            state.selection.hint_play = None
+            state.selection.hint_pass = False
+            state.selection.readings = ()
     elif press.op is Op.CLEAR:
-        state.clear_selection()
+        state.selection.clear()
     elif press.op is Op.CANCEL_READING:
-        state.readings = ()
+        state.selection.readings = ()
     elif press.op is Op.HINT:
         refusal = _hint(table, state, context.services.tables.policy)
         if refusal is not None:
             return _lag_or_refuse(query, state, refusal, locale, turn=refusal == TableRefusal.NOT_YOUR_TURN)
-        state.hint_keyboard = press.check
+        state.selection.hint_keyboard = press.check
         # The toast names the suggestion: the keyboard showing it is a glance (issue 23)
-        toast = _pass_hint_text(state, locale) if state.hint_pass else _play_hint_text(state, locale)
+        toast = (
+            _pass_hint_text(state, locale) if state.selection.hint_pass else _play_hint_text(state, locale)
+        )
         return _quietly(
             query, toast, await post_hand(context.bot, context.services, table, seat, glance=True)
         )
@@ -324,12 +334,12 @@ def _hint(table: LiveTable, state: SeatState, policy: Policy) -> TableRefusal | 
     assert table.match is not None
     if table.match.phase is not Phase.PLAY or seat not in table.match.to_act:
         return TableRefusal.NOT_YOUR_TURN
-    if state.hints is None or state.hints.version != table.version:
+    if state.selection.hints is None or state.selection.hints.version != table.version:
         obs = table.observe(seat)
         previous = obs.play_to_beat(seat)
         ranked = tuple(ranked_plays(obs, table.rules))
         choice = _preferred(table, obs, policy)
-        state.hints = Hints(
+        state.selection.hints = Hints(
             table.version,
             obs.hand,
             obs.level,
@@ -338,17 +348,17 @@ def _hint(table: LiveTable, state: SeatState, policy: Policy) -> TableRefusal | 
             ranked,
             pass_first=isinstance(choice, Pass) and previous is not None,
         )
-    hint = state.hints.pick(state.hint_index)
+    hint = state.selection.hints.pick(state.selection.hint_index)
     if hint is None:
         return TableRefusal.NO_HINT
-    index = state.hint_index + 1
-    state.clear_selection()
-    state.hint_index = index
+    index = state.selection.hint_index + 1
+    state.selection.clear()
+    state.selection.hint_index = index
     if isinstance(hint, Pass):
-        state.hint_pass = True
+        state.selection.hint_pass = True
     else:
-        state.selection = select_play(hint)
-        state.hint_play = hint
+        state.selection.cards = select_play(hint)
+        state.selection.hint_play = hint
     return None
 
 
@@ -365,14 +375,14 @@ def _preferred(table: LiveTable, obs: Observation, policy: Policy) -> Play | Pas
 
 def _play_hint_text(state: SeatState, locale: str) -> str:
     """The toast of a 提示 that suggests a play: the play, and that 出牌 plays it."""
-    assert state.hint_play is not None and state.hints is not None
-    play = describe_play(state.hint_play, state.hints.level, locale)
+    assert state.selection.hint_play is not None and state.selection.hints is not None
+    play = describe_play(state.selection.hint_play, state.selection.hints.level, locale)
     return _("Hint: {play}. Tap Play to play it, or Hint again for another", locale, play=play)
 
 
 def _pass_hint_text(state: SeatState, locale: str) -> str:
     """The toast of a 提示 that suggests 不出: nothing beats the table, or the AI would let it stand."""
-    hints = state.hints
+    hints = state.selection.hints
     previous = hints.previous if hints is not None else None
     if hints is not None and previous is not None and not can_beat(hints.hand, hints.level, previous):
         return _("Nothing can beat it: tap Pass", locale)

@@ -80,7 +80,7 @@ async def test_a_new_hand_message_is_sent_after_the_table_lock_is_released(
         delivery = await post_hand(bot, services, table, 0)  # type: ignore[arg-type]
     assert not delivery.done() and bot.calls == []  # the photo waits, the lock does not
     async with table.lock:  # a press meanwhile composes a newer look of the same message
-        table.seats[0].note = "again"
+        table.seats[0].message.note = "again"
         newer = await post_hand(bot, services, table, 0)  # type: ignore[arg-type]
     bot.gate.set()
     await asyncio.gather(delivery, newer)
@@ -90,7 +90,7 @@ async def test_a_new_hand_message_is_sent_after_the_table_lock_is_released(
     stored = await services.db.seats.get(table_id=table.id, seat=0)
     assert message_id is not None and stored.dm_message_id == message_id
     async with table.lock:  # once it is there, later looks edit it
-        table.seats[0].note = "later"
+        table.seats[0].message.note = "later"
         await (await post_hand(bot, services, table, 0))  # type: ignore[arg-type]
     assert bot.calls[1:] == [("editMessageCaption", message_id)]
 
@@ -121,7 +121,7 @@ async def test_a_look_waits_at_hand_priority_only_when_the_player_waits_for_it(t
                 await (await post_hand(bot, services, table, seat))  # type: ignore[arg-type]
         for seat, glance in ((waiting, None), (to_act, None), (to_act, True), (waiting, False)):
             async with table.lock:
-                table.seats[seat].note = f"{seat} {glance}"
+                table.seats[seat].message.note = f"{seat} {glance}"
                 delivery = await post_hand(bot, services, table, seat, glance=glance)  # type: ignore[arg-type]
             # nobody waits for a glance: its poster (a press's handler) must not hold its slot for it
             assert delivery.done() == (glance is True or (seat == waiting and glance is None))

@@ -54,5 +54,5 @@ async def test_a_seat_speaks_its_players_language_not_the_copy_it_was_taken_with
 
     await db.users.set_locale(user_id=7, locale="zh")
     assert await seat_locale(db, state) == "en"  # cached until /lang clears it
-    state.preferences = None
+    state.message.preferences = None
     assert await seat_locale(db, state) == "zh"

@@ -2,7 +2,7 @@
 
 Every press goes through the real handler (:func:`handlers.table.play._handle`) with the
 real services; the bot records its calls instead of reaching Telegram. A keyboard is
-taken as the sender was handed it (``SeatState.shown_markup``) and its buttons are pressed
+taken as the sender was handed it (``HandMessage.shown_markup``) and its buttons are pressed
 after newer keyboards were made, as a phone does while the bot's edits are on their way.
 """
 
@@ -116,7 +116,7 @@ async def keyboard(context: Context, table: LiveTable, seat: int) -> InlineKeybo
     async with table.lock:
         delivery = await post_hand(context.bot, context.services, table, seat)  # type: ignore[arg-type]
     await delivery
-    markup = table.seats[seat].shown_markup
+    markup = table.seats[seat].message.shown_markup
     assert isinstance(markup, InlineKeyboardMarkup)
     return markup
 
@@ -155,9 +155,9 @@ async def test_five_cards_tapped_on_one_old_keyboard_are_all_selected_then_playe
     cards = five_card_lead(table, seat)
     for card in cards:
         assert await press(context, table, seat, card_press(old, card)) == ACCEPTED
-    assert table.seats[seat].selection == Counter(cards)
+    assert table.seats[seat].selection.cards == Counter(cards)
     assert await press(context, table, seat, card_press(old, cards[0])) == ACCEPTED  # a double tap
-    assert table.seats[seat].selection == Counter(cards)
+    assert table.seats[seat].selection.cards == Counter(cards)
 
     text, alert = await press(context, table, seat, op_press(old, Op.PLAY))  # its label said "出牌"
     assert not alert and text is not None and text.startswith("没有出牌：按钮已更新"), text
@@ -178,12 +178,12 @@ async def test_a_card_button_selects_what_its_label_promised(opened) -> None:
     old = await keyboard(context, table, seat)
     for _tap in range(2):
         assert await press(context, table, seat, card_press(old, pair)) == ACCEPTED
-        assert table.seats[seat].selection == Counter({pair: 1})
+        assert table.seats[seat].selection.cards == Counter({pair: 1})
     newer = await keyboard(context, table, seat)
     assert await press(context, table, seat, card_press(newer, pair)) == ACCEPTED
-    assert table.seats[seat].selection == Counter({pair: 2})
+    assert table.seats[seat].selection.cards == Counter({pair: 2})
     assert await press(context, table, seat, op_press(old, Op.CLEAR)) == ACCEPTED
-    assert table.seats[seat].selection == Counter()
+    assert table.seats[seat].selection.cards == Counter()
 
 
 async def test_selection_survives_others_moves_but_not_the_seats_own(opened) -> None:
@@ -195,15 +195,17 @@ async def test_selection_survives_others_moves_but_not_the_seats_own(opened) -> 
     await context.services.tables.act(table, seat=leader, action=PlayCards(lowest))
     card = table.match.hand(waiting)[0]
     assert await press(context, table, waiting, card_press(early, card)) == ACCEPTED
-    assert table.seats[waiting].selection[card] == 1
+    assert table.seats[waiting].selection.cards[card] == 1
 
     old = await keyboard(context, table, waiting)
     [play, *_others] = table.match.legal_plays(waiting)  # the seat plays: its hand is another one
     await context.services.tables.act(table, seat=waiting, action=PlayCards(play))
     still_held = next(c for c in table.match.hand(waiting) if c not in play.cards)
-    table.seats[waiting].look_shown_at = time.monotonic() - LAG_GRACE - 1  # the phone has the new look
+    table.seats[waiting].message.look_shown_at = (
+        time.monotonic() - LAG_GRACE - 1
+    )  # the phone has the new look
     assert await press(context, table, waiting, card_press(old, still_held)) == STALE
-    assert table.seats[waiting].selection == Counter()
+    assert table.seats[waiting].selection.cards == Counter()
 
 
 async def test_a_press_on_the_keyboard_an_edit_on_its_way_replaces_is_a_toast(opened) -> None:
@@ -216,13 +218,13 @@ async def test_a_press_on_the_keyboard_an_edit_on_its_way_replaces_is_a_toast(op
     await context.services.tables.act(table, seat=seat, action=PlayCards(play))
     async with table.lock:
         delivery = await post_hand(context.bot, context.services, table, seat)  # type: ignore[arg-type]
-    assert table.seats[seat].look_shown_at is None  # composed, not yet sent
+    assert table.seats[seat].message.look_shown_at is None  # composed, not yet sent
     still_held = next(c for c in table.match.hand(seat) if c not in play.cards)
     assert await press(context, table, seat, card_press(old, still_held)) == LAGGING
     await delivery
-    assert table.seats[seat].look_shown_at is not None
+    assert table.seats[seat].message.look_shown_at is not None
     assert await press(context, table, seat, card_press(old, still_held)) == LAGGING  # just arrived
-    assert table.seats[seat].selection == Counter()
+    assert table.seats[seat].selection.cards == Counter()
 
 
 def forged(pressed: Press, **changes: int | None) -> Press:
@@ -250,7 +252,7 @@ async def test_forged_and_foreign_card_presses_are_refused(opened) -> None:
     assert (await press(context, table, seat, forged(pressed, version=table.version + 1)))[1]
     missing = next(c for c in CARDS if c not in held)
     assert (await press(context, table, seat, forged(pressed, arg=missing.index, count=1)))[1]
-    assert table.seats[seat].selection == Counter()
+    assert table.seats[seat].selection.cards == Counter()
 
 
 @pytest.mark.parametrize("opened", [24], indirect=True)  # seed 24: north and south finish 1-2

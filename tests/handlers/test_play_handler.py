@@ -66,7 +66,7 @@ async def table(tmp_path: Path, request: pytest.FixtureRequest):
 def _press(
     table: LiveTable, seat: int, op: Op, arg: int | None = None, *, version: int | None = None
 ) -> Press:
-    check = digest(table.seats[seat].selection)
+    check = digest(table.seats[seat].selection.cards)
     return Press(Area.HAND, table.id, table.version if version is None else version, check, op, arg)
 
 
@@ -126,7 +126,7 @@ async def test_a_play_that_does_not_beat_names_the_table_play(table) -> None:
     await service.act(live, seat=leader, action=PlayCards(single))
     follower = live.match.to_act[0]
     state = live.seats[follower]
-    state.selection = Counter({live.match.hand(follower)[0]: 1})
+    state.selection.cards = Counter({live.match.hand(follower)[0]: 1})
     refusal = _action(live, state, _press(live, follower, Op.PLAY), "zh")
     assert isinstance(refusal, Refusal) and refusal.text is not None
     assert refusal.text == f"打不过上家的 {card_text(highest)}"
@@ -141,10 +141,10 @@ async def test_wildcard_selection_asks_for_a_reading(table) -> None:
     hand = live.match.hand(seat)
     pairs = [c for c, n in Counter(hand).items() if n >= 2 and not c.is_wildcard(Rank.TWO) and not c.is_joker]
     assert wildcard in hand and len(pairs) >= 2
-    state.selection = Counter({wildcard: 1, pairs[0]: 2, pairs[1]: 2})
+    state.selection.cards = Counter({wildcard: 1, pairs[0]: 2, pairs[1]: 2})
     assert _action(live, state, _press(live, seat, Op.PLAY), "zh") is None
-    assert len(state.readings) >= 2
-    assert {p.kind.value for p in state.readings} == {"full_house"}
+    assert len(state.selection.readings) >= 2
+    assert {p.kind.value for p in state.selection.readings} == {"full_house"}
 
 
 async def test_play_on_the_keyboard_hint_was_pressed_on_plays_what_its_toast_named(table) -> None:
@@ -156,13 +156,13 @@ async def test_play_on_the_keyboard_hint_was_pressed_on_plays_what_its_toast_nam
     state = live.seats[seat]
     before_hint = _press(live, seat, Op.PLAY)  # the keyboard the player sees: nothing selected
     assert _hint(live, state, service.policy) is None
-    state.hint_keyboard = before_hint.check
-    assert state.hint_play is not None
+    state.selection.hint_keyboard = before_hint.check
+    assert state.selection.hint_play is not None
     toast = _play_hint_text(state, "zh")
     assert toast.startswith("提示：") and "点「出牌」打出" in toast and "不出" not in toast
-    assert _action(live, state, before_hint, "zh") == PlayCards(state.hint_play)
-    other = next(card for card in live.match.hand(seat) if state.selection[card] == 0)
-    state.selection = state.selection + Counter({other: 1})  # a card picked since: not the hint
+    assert _action(live, state, before_hint, "zh") == PlayCards(state.selection.hint_play)
+    other = next(card for card in live.match.hand(seat) if state.selection.cards[card] == 0)
+    state.selection.cards = state.selection.cards + Counter({other: 1})  # a card picked since: not the hint
     refusal = _action(live, state, before_hint, "zh")
     assert isinstance(refusal, Refusal) and refusal.quiet
 
@@ -173,14 +173,17 @@ async def test_a_turn_the_newest_look_takes_away_is_lag_not_a_mistake(table) -> 
     live, service = table
     waiting = (live.match.to_act[0] + 1) % 4
     state = live.seats[waiting]
-    state.look_shown_at, state.turn_delivered = (
+    state.message.look_shown_at, state.message.turn_delivered = (
         None,
         True,
     )  # the phone says 轮到你了; the next look is on its way
     for op in (Op.HINT, Op.PLAY):
         text, shown_as_alert = await _refusal(live, service, waiting, _press(live, waiting, op))
         assert text is not None and "手牌正在更新" in text and not shown_as_alert
-    state.turn_delivered = False  # the phone never said it was their turn: no lag to forgive
+    state.message.turn_delivered = False  # the phone never said it was their turn: no lag to forgive
     assert await _refusal(live, service, waiting, _press(live, waiting, Op.HINT)) == ("还没轮到你", True)
-    state.look_shown_at, state.turn_delivered = 0.0, True  # the look that ended the turn is there
+    state.message.look_shown_at, state.message.turn_delivered = (
+        0.0,
+        True,
+    )  # the look that ended the turn is there
     assert await _refusal(live, service, waiting, _press(live, waiting, Op.PLAY)) == ("还没轮到你", True)

@@ -58,7 +58,7 @@ def _select_a_play(table: LiveTable, seat: int) -> PlayCards:
     """Tick the cards of the seat's default play (its lowest single when leading)."""
     action = timeout_action(observe(table.match, seat))
     assert isinstance(action, PlayCards)
-    table.seats[seat].selection = select_play(action.play)
+    table.seats[seat].selection.cards = select_play(action.play)
     return action
 
 
@@ -70,21 +70,25 @@ async def test_a_failed_play_changes_nothing_and_the_same_play_succeeds_after(op
     await service.start(table)
     seat = table.match.to_act[0]
     action = _select_a_play(table, seat)
-    selection, version, history = Counter(table.seats[seat].selection), table.version, table.match.history
+    selection, version, history = (
+        Counter(table.seats[seat].selection.cards),
+        table.version,
+        table.match.history,
+    )
     logged = await _logged(db, table)
     fault = StorageFault(kind, db, path)
     await fault.on()
     with pytest.raises(StorageUnavailable):
         await service.act(table, seat=seat, action=action)
     assert (table.version, table.match.history, table.unsaved) == (version, history, [])
-    assert table.seats[seat].selection == selection  # the keyboard still shows what is selected
+    assert table.seats[seat].selection.cards == selection  # the keyboard still shows what is selected
     assert table.match.to_act == (seat,)
     await fault.off()
     assert await _logged(db, table) == logged
     await service.act(table, seat=seat, action=action)
     assert table.version > version
     assert await _logged(db, table) == table.version
-    assert not table.seats[seat].selection
+    assert not table.seats[seat].selection.cards
 
 
 @pytest.mark.parametrize("kind", FAULTS)
@@ -204,7 +208,7 @@ async def test_the_press_is_answered_not_saved_and_keeps_the_selection(opened, k
     await service.start(table)
     seat = table.match.to_act[0]
     _select_a_play(table, seat)
-    selection = Counter(table.seats[seat].selection)
+    selection = Counter(table.seats[seat].selection.cards)
     press = Press(Area.HAND, table.id, table.version, digest(selection), Op.PLAY, None)
     services = SimpleNamespace(tables=service, db=db)
     fault = StorageFault(kind, db, path)
@@ -213,5 +217,5 @@ async def test_the_press_is_answered_not_saved_and_keeps_the_selection(opened, k
         query = FakeQuery(press.encode(), SimpleNamespace(id=100 + seat))
         await on_hand_press(SimpleNamespace(callback_query=query), SimpleNamespace(services=services))  # type: ignore[arg-type]
         assert query.answers == [(error_text("not_saved", "zh"), True)]
-        assert table.seats[seat].selection == selection
+        assert table.seats[seat].selection.cards == selection
     await fault.off()

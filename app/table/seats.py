@@ -1,0 +1,105 @@
+"""One seat of a live table, in three parts that change at different paces and for different readers.
+
+- :class:`SeatState`: who sits and how the bot acts for them (the stored seat row, 托管, /autopass):
+  changed a few times a match, read by the table service;
+- :class:`Selection`: the hand keyboard's working state (cards picked, 提示's suggestions, the
+  readings to pick from): changed by every press, cleared whole by a play, read by the press
+  handler and the hand message;
+- :class:`HandMessage`: what the seat's private message last showed and whether it can still be
+  edited, a cache of Telegram's side: changed by every delivery, read by the hand message only.
+
+Nothing here is stored: a restart builds each seat from its row and the caches start empty.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, field
+
+from app.table.selection import Hints
+from engine.actions import Phase
+from engine.cards import Card
+from engine.plays import Play
+from storage import SeatRecord
+
+HandKey = tuple[int, tuple[Card, ...]]
+"""(deal, hand): which hand a picture or a keyboard was made for."""
+
+
+@dataclass
+class Selection:
+    """The hand keyboard's working state, kept apart from the seat so that a play, a refusal or
+    a new deal clears it in one call (:meth:`clear`) and a new hand button's state has a place."""
+
+    cards: Counter[Card] = field(default_factory=Counter)
+    hint_index: int = 0
+    hint_play: Play | None = None  # the reading 提示 chose, played as is if the selection is unchanged
+    hint_pass: bool = False  # 提示 suggested 不出: the play button reads 不出 until a card is picked
+    hints: Hints | None = None  # the suggestions 提示 cycles through
+    hint_keyboard: int | None = None  # the selection digest of the keyboard 提示 was pressed on
+    readings: tuple[Play, ...] = ()  # several readings of the selection: the player picks one
+    held: HandKey | None = None  # the hand the seat's buttons were last made for
+    held_since: int = 0  # the match version since which the seat holds that hand
+
+    def hand_since(self, deal: int, hand: tuple[Card, ...], version: int) -> int:
+        """The match version since which the seat holds ``hand`` (noted at ``version``).
+
+        Called whenever buttons are made and whenever one is pressed, so a button made at a
+        version below this one was made for a hand (or deal) the seat no longer holds.
+        Others' moves do not change it: selecting cards while others play is not interrupted.
+        """
+        if self.held != (deal, hand):
+            self.held, self.held_since = (deal, hand), version
+        return self.held_since
+
+    def clear(self) -> None:
+        """Nothing picked, 提示 from its first suggestion (the suggestions themselves are kept:
+        they belong to the match version they were made at)."""
+        self.cards = Counter()
+        self.hint_index = 0
+        self.hint_play = None
+        self.hint_pass = False
+        self.hint_keyboard = None
+        self.readings = ()
+
+
+@dataclass
+class HandMessage:
+    """What the seat's private hand message last showed, kept so that a refresh sends the
+    cheapest edit (or none) and a press can tell lag from a mistake."""
+
+    shown_hand: HandKey | None = None  # in the image
+    shown_caption: str | None = None
+    shown_deal: int | None = None
+    shown_markup: object = None  # the keyboard last handed to the sender
+    delivered: tuple[int, HandKey, str] | None = None  # (message, hand, caption) sent
+    lost_message: bool = False  # the hand message cannot be edited: the next refresh sends a new one
+    look_shown_at: float | None = 0.0  # when the newest look reached Telegram (None: on its way)
+    turn_delivered: bool = False  # the last look that reached Telegram said it was the seat's turn
+    needs_new_message: bool = False  # the next delivery sends a new hand message (first/new deal, lost)
+    preferences: tuple[str, bool, bool] | None = None  # (locale, four-colour, 理牌), cached from the user row
+    note: str | None = None  # a one-off caption line (a timeout acted for the player)
+    warned: tuple[tuple[int, Phase, int], int] | None = None  # (turn key, seconds left) of the clock warning
+
+    def redraw(self) -> None:
+        """The player changed how their hand looks (理牌): forget the shown picture and
+        preferences, so the next refresh draws and sends it again."""
+        self.preferences = None
+        self.shown_hand = None
+        self.delivered = None
+
+
+@dataclass
+class SeatState:
+    """A seat: its stored row (who sits, 托管, timeouts, the hand message's id) and the player's
+    /autopass choice, with the two caches of its private message beside them."""
+
+    record: SeatRecord
+    auto_pass: bool = False  # /autopass: the bot passes for the player when nothing beats (要不起)
+    selection: Selection = field(default_factory=Selection)
+    message: HandMessage = field(default_factory=HandMessage)
+
+    @property
+    def is_bot(self) -> bool:
+        """AI seats and seats in 托管 are played by the engine's policy."""
+        return self.record.is_ai or self.record.autoplay
