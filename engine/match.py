@@ -18,6 +18,7 @@ import hashlib
 import random
 from collections import Counter
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
 from types import MappingProxyType
 
 from engine import moves, tribute
@@ -90,6 +91,61 @@ def deal_seed(match_seed: int, deal_number: int) -> int:
     return int.from_bytes(digest[:8], "big") >> 1
 
 
+@dataclass(slots=True)
+class _Trick:
+    """The trick in play; a won trick (or a new lead) starts a fresh one."""
+
+    play: Play | None = None  # the play to beat
+    seat: int | None = None  # who played it
+    marks: dict[int, Play | None] = field(default_factory=dict)  # seat → its play this trick (None: passed)
+    waiting: set[int] = field(default_factory=set)  # seats still to answer the table play
+
+
+@dataclass(slots=True)
+class _Deal:
+    """One deal's state, created fresh when the deal is dealt: a reset is one assignment, and
+    nothing of a deal can leak into the next (a field added here is reset with the rest)."""
+
+    hands: list[list[Card]]
+    played: list[Card] = field(default_factory=list)
+    finish_order: list[int] = field(default_factory=list)
+    turns: list[Turn] = field(default_factory=list)  # the public record (observe shares one tuple of it)
+    turns_view: tuple[Turn, ...] = ()
+    trick_number: int = 0
+    trick: _Trick = field(default_factory=_Trick)
+    caches: list[PlayCache | None] = field(default_factory=lambda: [None, None, None, None])
+    final_plays: dict[int, Play] = field(default_factory=dict)  # seat → the play that emptied its hand
+    double_down: bool = False
+    paid: dict[int, Card] = field(default_factory=dict)  # payer → tribute card
+    receivers: dict[int, int] = field(default_factory=dict)  # payer → receiver
+    returned: dict[int, Card] = field(default_factory=dict)  # payer → the card given back to it
+    return_givers: dict[int, int] = field(default_factory=dict)  # payer → the winner whose return it got
+    choice: tuple[Choice, tuple[int, ...]] | None = None  # the CHOICE phase's question
+    returns_delivered: bool = False  # returns reach the payers' hands together
+
+    def copy(self) -> _Deal:
+        """An independent copy; the legal-play caches are rebuilt on demand from its hands."""
+        trick = self.trick
+        return _Deal(
+            [list(hand) for hand in self.hands],
+            list(self.played),
+            list(self.finish_order),
+            list(self.turns),
+            self.turns_view,
+            self.trick_number,
+            _Trick(trick.play, trick.seat, dict(trick.marks), set(trick.waiting)),
+            [None, None, None, None],
+            dict(self.final_plays),
+            self.double_down,
+            dict(self.paid),
+            dict(self.receivers),
+            dict(self.returned),
+            dict(self.return_givers),
+            self.choice,
+            self.returns_delivered,
+        )
+
+
 class Match:
     """One match between team 0 (seats 0, 2) and team 1 (seats 1, 3)."""
 
@@ -109,27 +165,9 @@ class Match:
         self.phase = Phase.PLAY
         self.to_act: tuple[int, ...] = ()
         self.winner_team: int | None = None
-        self._hands: list[list[Card]] = [[], [], [], []]
-        self._played: list[Card] = []
-        self._finish_order: list[int] = []
         self.previous_order: tuple[int, int, int, int] | None = None
         self._deal_results: list[DealEnded] = []
-        self.table_play: Play | None = None
-        self.table_seat: int | None = None
-        self._trick_marks: dict[int, Play | None] = {}  # seat → its play this trick (None: passed)
-        self._turns: list[Turn] = []  # this deal's public record (observe shares one tuple of it)
-        self._turns_view: tuple[Turn, ...] = ()
-        self._trick_number = 0
-        self._waiting: set[int] = set()  # seats still to answer the table play
-        self._caches: list[PlayCache | None] = [None, None, None, None]
-        self._final_plays: dict[int, Play] = {}  # seat → the play that emptied its hand
-        self._double_down = False
-        self._paid: dict[int, Card] = {}  # payer → tribute card
-        self._receivers: dict[int, int] = {}  # payer → receiver
-        self._returned: dict[int, Card] = {}  # payer → the card given back to it
-        self._return_givers: dict[int, int] = {}  # payer → the winner whose return it got
-        self._choice: tuple[Choice, tuple[int, ...]] | None = None  # the CHOICE phase's question
-        self._returns_delivered = False  # returns reach the payers' hands together
+        self._deal = _Deal([[], [], [], []])  # replaced whole when a deal is dealt
         self._time_expired = False
         self._sudden_death = False
         self._extra_deals = 0  # deals ended in sudden death / 加赛 after a tie
@@ -182,19 +220,8 @@ class Match:
         """An independent snapshot (undo by keeping one, never by reverse steps)."""
         clone = copy.copy(self)  # immutable values (rules, cards, plays, events) are shared
         clone._history, clone._events = list(self._history), list(self._events)
-        clone._hands = [list(hand) for hand in self._hands]
-        clone._played, clone._finish_order = list(self._played), list(self._finish_order)
         clone._deal_results, clone._games_won = list(self._deal_results), list(self._games_won)
-        clone._trick_marks, clone._waiting = dict(self._trick_marks), set(self._waiting)
-        clone._turns = list(self._turns)
-        clone._final_plays = dict(self._final_plays)
-        clone._paid, clone._receivers, clone._returned = (
-            dict(self._paid),
-            dict(self._receivers),
-            dict(self._returned),
-        )
-        clone._return_givers = dict(self._return_givers)
-        clone._caches = [None, None, None, None]  # rebuilt on demand from the clone's hands
+        clone._deal = self._deal.copy()
         return clone
 
     # ------------------------------------------------------------ public queries
@@ -211,17 +238,27 @@ class Match:
     @property
     def hands(self) -> tuple[tuple[Card, ...], ...]:
         """All four hands (for tests and the engine's own tools; players get :func:`observe`)."""
-        return tuple(tuple(hand) for hand in self._hands)
+        return tuple(tuple(hand) for hand in self._deal.hands)
+
+    @property
+    def table_play(self) -> Play | None:
+        """The play to beat in the current trick (None: the next play leads)."""
+        return self._deal.trick.play
+
+    @property
+    def table_seat(self) -> int | None:
+        """Who made :attr:`table_play`."""
+        return self._deal.trick.seat
 
     @property
     def played(self) -> tuple[Card, ...]:
         """The cards played so far in this deal."""
-        return tuple(self._played)
+        return tuple(self._deal.played)
 
     @property
     def finish_order(self) -> tuple[int, ...]:
         """Seats out so far, 上游 first (all four once the deal has ended)."""
-        return tuple(self._finish_order)
+        return tuple(self._deal.finish_order)
 
     @property
     def deal_results(self) -> tuple[DealEnded, ...]:
@@ -244,27 +281,27 @@ class Match:
     @property
     def paid(self) -> Mapping[int, Card]:
         """This deal's tribute: payer → card."""
-        return MappingProxyType(self._paid)
+        return MappingProxyType(self._deal.paid)
 
     @property
     def receivers(self) -> Mapping[int, int]:
         """This deal's tribute: payer → receiver (once every payer has paid)."""
-        return MappingProxyType(self._receivers)
+        return MappingProxyType(self._deal.receivers)
 
     @property
     def returned(self) -> Mapping[int, Card]:
         """This deal's return tribute: payer → the card given back to it."""
-        return MappingProxyType(self._returned)
+        return MappingProxyType(self._deal.returned)
 
     @property
     def return_givers(self) -> Mapping[int, int]:
         """This deal's return tribute: payer → the winner whose card it got back."""
-        return MappingProxyType(self._return_givers)
+        return MappingProxyType(self._deal.return_givers)
 
     @property
     def pending_choice(self) -> tuple[Choice, tuple[int, ...]] | None:
         """In the CHOICE phase: what ``to_act`` decides and the seats it may answer."""
-        return self._choice if self.phase is Phase.CHOICE else None
+        return self._deal.choice if self.phase is Phase.CHOICE else None
 
     @property
     def is_over(self) -> bool:
@@ -276,26 +313,26 @@ class Match:
         return self.to_act[0] if self.phase is Phase.PLAY and self.to_act else None
 
     def hand(self, seat: int) -> tuple[Card, ...]:
-        return tuple(sort_hand(self._hands[seat], self.level))
+        return tuple(sort_hand(self._deal.hands[seat], self.level))
 
     def cards_left(self, seat: int) -> int:
-        return len(self._hands[seat])
+        return len(self._deal.hands[seat])
 
     def all_cards(self) -> list[Card]:
         """Every card the deal is holding: hands, played cards and tribute in transit."""
-        pending = [card for payer, card in self._paid.items() if payer not in self._receivers]
-        if not self._returns_delivered:
-            pending.extend(self._returned.values())
-        return [card for hand in self._hands for card in hand] + self._played + pending
+        pending = [card for payer, card in self._deal.paid.items() if payer not in self._deal.receivers]
+        if not self._deal.returns_delivered:
+            pending.extend(self._deal.returned.values())
+        return [card for hand in self._deal.hands for card in hand] + self._deal.played + pending
 
     def legal_plays(self, seat: int) -> list[Play]:
         """Plays ``seat`` may make now (empty unless it is the seat's turn to play)."""
         if self.turn != seat:
             return []
-        cache = self._caches[seat]
+        cache = self._deal.caches[seat]
         if cache is None:
-            cache = self._caches[seat] = PlayCache(self.level)
-        plays = cache.plays(self._hands[seat], self.table_play)
+            cache = self._deal.caches[seat] = PlayCache(self.level)
+        plays = cache.plays(self._deal.hands[seat], self._deal.trick.play)
         if self.rules.max_bomb_size >= MAX_BOMB:
             return plays
         return [play for play in plays if not self._too_big(play)]
@@ -308,7 +345,7 @@ class Match:
         self._require_held(seat, cards)
         if self.turn != seat:
             return []
-        found = moves.readings_for(cards, self._hands[seat], self.level, self.table_play)
+        found = moves.readings_for(cards, self._deal.hands[seat], self.level, self._deal.trick.play)
         return sorted((p for p in found if not self._too_big(p)), key=lambda p: (p.bomb_power, p.rank))
 
     def resolve(self, seat: int, cards: Sequence[Card]) -> Play:
@@ -328,39 +365,39 @@ class Match:
         return found[0]
 
     def _no_reading_message(self, cards: Sequence[Card]) -> str:
-        table = self.table_play
+        table = self._deal.trick.play
         if table is None:
             return f"{format_cards(cards)} is not a play"
         return self._does_not_beat(format_cards(cards), table)
 
     def _does_not_beat(self, what: str, table: Play) -> str:
-        return f"{what} does not beat {table} ({table.kind.value}) played by seat {self.table_seat}"
+        return f"{what} does not beat {table} ({table.kind.value}) played by seat {self._deal.trick.seat}"
 
     def must_tribute_from(self, seat: int) -> tuple[Card, ...]:
         if self.phase is not Phase.TRIBUTE or seat not in self.to_act:
             return ()
-        return tribute.allowed_tribute(self._hands[seat], self.level)
+        return tribute.allowed_tribute(self._deal.hands[seat], self.level)
 
     def may_return(self, seat: int) -> tuple[Card, ...]:
         if self.phase is not Phase.RETURN_TRIBUTE or seat not in self.to_act:
             return ()
         payer = self._payer_of(seat)
         return tribute.allowed_returns(
-            self._hands[seat], self.level, seat, payer, self._double_down, self.rules
+            self._deal.hands[seat], self.level, seat, payer, self._deal.double_down, self.rules
         )
 
     @property
     def turns(self) -> tuple[Turn, ...]:
         """This deal's plays and passes as everyone saw them (one shared tuple per version)."""
-        if len(self._turns_view) != len(self._turns):
-            self._turns_view = tuple(self._turns)
-        return self._turns_view
+        if len(self._deal.turns_view) != len(self._deal.turns):
+            self._deal.turns_view = tuple(self._deal.turns)
+        return self._deal.turns_view
 
     def trick_mark(self, seat: int) -> tuple[Play | None, bool]:
         """The seat's play in the current trick and whether it passed."""
-        if seat not in self._trick_marks:
+        if seat not in self._deal.trick.marks:
             return None, False
-        play = self._trick_marks[seat]
+        play = self._deal.trick.marks[seat]
         return play, play is None
 
     # ------------------------------------------------------------ actions
@@ -401,13 +438,7 @@ class Match:
     def _open_deal(self, hands: list[list[Card]], drawn_leader: int) -> list[Event]:
         """Set up a dealt deal: level (A1), then tribute or the leader."""
         self._deal_in_game += 1
-        self._hands = hands
-        self._played, self._finish_order = [], []
-        self._turns, self._turns_view, self._trick_number = [], (), 0
-        self._final_plays = {}
-        self._paid, self._receivers, self._returned = {}, {}, {}
-        self._return_givers, self._choice = {}, None
-        self._returns_delivered = False
+        self._deal = _Deal(hands)
         first_of_game = self._deal_in_game == 1 or self.previous_order is None
         if self.previous_order is not None and not first_of_game:
             self.declarer_team = team_of(self.previous_order[0])
@@ -432,19 +463,19 @@ class Match:
         if not self.rules.tribute:
             random_leader = self.rules.no_tribute_leader is NoTributeLeader.RANDOM
             return self._begin_play(drawn_leader if random_leader else order[0], LeadReason.NO_TRIBUTE)
-        setup = tribute.setup(order, self._hands, self.rules)
+        setup = tribute.setup(order, self._deal.hands, self.rules)
         if setup.anti_tribute:
             assert setup.leader is not None
             return [AntiTribute(setup.anti_tribute), *self._begin_play(setup.leader, LeadReason.ANTI_TRIBUTE)]
         if not setup.payers:
             assert setup.leader is not None
             return self._begin_play(setup.leader, LeadReason.NO_TRIBUTE)
-        self._double_down = setup.double_down
+        self._deal.double_down = setup.double_down
         self.phase, self.to_act = Phase.TRIBUTE, setup.payers
         return []
 
     def _begin_play(self, leader: int, reason: LeadReason) -> list[Event]:
-        self._caches = [None, None, None, None]  # the hands are final for this deal
+        self._deal.caches = [None, None, None, None]  # the hands are final for this deal
         self.phase = Phase.PLAY
         self.to_act = (leader,)
         self._clear_trick()
@@ -454,58 +485,58 @@ class Match:
 
     def _give_tribute(self, seat: int, card: Card) -> list[Event]:
         self._require_held(seat, [card])
-        allowed = tribute.allowed_tribute(self._hands[seat], self.level)
+        allowed = tribute.allowed_tribute(self._deal.hands[seat], self.level)
         if card not in allowed:
             names = " ".join(str(c) for c in allowed)
             raise IllegalTribute(f"tribute must be the largest card (wildcards excluded): {names}")
-        self._hands[seat].remove(card)
-        self._paid[seat] = card
+        self._deal.hands[seat].remove(card)
+        self._deal.paid[seat] = card
         self.to_act = tuple(s for s in self.to_act if s != seat)
         if self.to_act:
             return []
         order = self.previous_order
         assert order is not None
         if self.rules.first_picks_tribute and self._equal_tributes():
-            return self._ask(Choice.TRIBUTE, order[0], tuple(sorted(self._paid)))
-        return self._deliver_tribute(tribute.assign(order, self._paid, self.level, self.rules))
+            return self._ask(Choice.TRIBUTE, order[0], tuple(sorted(self._deal.paid)))
+        return self._deliver_tribute(tribute.assign(order, self._deal.paid, self.level, self.rules))
 
     def _equal_tributes(self) -> bool:
         assert self.previous_order is not None
-        return tribute.equal_double_down(self.previous_order, self._paid, self.level)
+        return tribute.equal_double_down(self.previous_order, self._deal.paid, self.level)
 
     def _deliver_tribute(self, receivers: dict[int, int]) -> list[Event]:
         order = self.previous_order
         assert order is not None
-        self._receivers = receivers
+        self._deal.receivers = receivers
         events: list[Event] = []
         for payer, receiver in sorted(receivers.items(), key=lambda item: order.index(item[1])):
-            self._hands[receiver].append(self._paid[payer])
-            events.append(TributeGiven(payer, receiver, self._paid[payer]))
+            self._deal.hands[receiver].append(self._deal.paid[payer])
+            events.append(TributeGiven(payer, receiver, self._deal.paid[payer]))
         self.phase = Phase.RETURN_TRIBUTE
         self.to_act = tuple(sorted(receivers.values()))
         return events
 
     def _payer_of(self, receiver: int) -> int:
-        return next(payer for payer, r in self._receivers.items() if r == receiver)
+        return next(payer for payer, r in self._deal.receivers.items() if r == receiver)
 
     def _return_tribute(self, seat: int, card: Card) -> list[Event]:
         self._require_held(seat, [card])
         payer = self._payer_of(seat)
         allowed = tribute.allowed_returns(
-            self._hands[seat], self.level, seat, payer, self._double_down, self.rules
+            self._deal.hands[seat], self.level, seat, payer, self._deal.double_down, self.rules
         )
         if card not in allowed:
             names = " ".join(str(c) for c in allowed)
             raise IllegalTribute(f"the card given back must be one of: {names}")
-        self._hands[seat].remove(card)
-        self._returned[payer] = card
-        self._return_givers[payer] = seat
+        self._deal.hands[seat].remove(card)
+        self._deal.returned[payer] = card
+        self._deal.return_givers[payer] = seat
         self.to_act = tuple(s for s in self.to_act if s != seat)
         events: list[Event] = [TributeReturned(seat, payer, card)]
         if self.to_act:
             return events
         if self._payers_pick_returns():
-            return events + self._ask(Choice.RETURN, self._l1(), tuple(sorted(self._receivers.values())))
+            return events + self._ask(Choice.RETURN, self._l1(), tuple(sorted(self._deal.receivers.values())))
         return events + self._deliver_returns()
 
     def _l1(self) -> int:
@@ -517,45 +548,50 @@ class Match:
         pick = self.rules.payers_pick_returns
         if pick is ReturnPick.NEVER or not self._equal_tributes():
             return False
-        first, second = (card_order(card, self.level) for card in self._returned.values())
+        first, second = (card_order(card, self.level) for card in self._deal.returned.values())
         return pick is ReturnPick.ALWAYS or first == second
 
     def _deliver_returns(self) -> list[Event]:
-        for back_to, returned in self._returned.items():  # V12: revealed together
-            self._hands[back_to].append(returned)
-        self._returns_delivered = True
+        for back_to, returned in self._deal.returned.items():  # V12: revealed together
+            self._deal.hands[back_to].append(returned)
+        self._deal.returns_delivered = True
         assert self.previous_order is not None
         if self.rules.equal_tribute is EqualTribute.PAYERS_CHOOSE and self._equal_tributes():
-            return self._ask(Choice.LEADER, self._l1(), tuple(sorted(self._paid)))
+            return self._ask(Choice.LEADER, self._l1(), tuple(sorted(self._deal.paid)))
         leader = tribute.leader_after(
-            self.previous_order, self._paid, self._receivers, self._returned, self.level, self.rules
+            self.previous_order,
+            self._deal.paid,
+            self._deal.receivers,
+            self._deal.returned,
+            self.level,
+            self.rules,
         )
         return self._begin_play(leader, LeadReason.TRIBUTE)
 
     # ------------------------------------------------------------ free choices (V12, V14)
 
     def _ask(self, choice: Choice, seat: int, options: tuple[int, ...]) -> list[Event]:
-        self._choice = (choice, options)
+        self._deal.choice = (choice, options)
         self.phase, self.to_act = Phase.CHOICE, (seat,)
         return []
 
     def _choose(self, seat: int, chosen: int) -> list[Event]:
-        assert self._choice is not None
-        choice, options = self._choice
+        assert self._deal.choice is not None
+        choice, options = self._deal.choice
         if chosen not in options:
             raise IllegalAction(f"choose one of seats {list(options)} ({choice.value})")
         other = next(option for option in options if option != chosen)
-        self._choice = None
+        self._deal.choice = None
         events: list[Event] = [SeatChosen(seat, choice, chosen)]
         order = self.previous_order
         assert order is not None
         if choice is Choice.TRIBUTE:  # 上游 takes ``chosen``'s card, 二游 the other's
             return events + self._deliver_tribute({chosen: order[0], other: order[1]})
         if choice is Choice.RETURN:  # ``seat`` takes ``chosen``'s return, its partner the other
-            cards = {self._return_givers[payer]: card for payer, card in self._returned.items()}
+            cards = {self._deal.return_givers[payer]: card for payer, card in self._deal.returned.items()}
             partner = partner_of(seat)
-            self._returned = {seat: cards[chosen], partner: cards[other]}
-            self._return_givers = {seat: chosen, partner: other}
+            self._deal.returned = {seat: cards[chosen], partner: cards[other]}
+            self._deal.return_givers = {seat: chosen, partner: other}
             return events + self._deliver_returns()
         return events + self._begin_play(chosen, LeadReason.TRIBUTE)
 
@@ -564,23 +600,23 @@ class Match:
     def _play(self, seat: int, play: Play) -> list[Event]:
         self._require_held(seat, play.cards)
         self._check_play(seat, play)
-        hand = self._hands[seat]
+        hand = self._deal.hands[seat]
         for card in play.cards:
             hand.remove(card)
-        self._played.extend(play.cards)
-        self.table_play, self.table_seat = play, seat
-        self._trick_marks[seat] = play
+        self._deal.played.extend(play.cards)
+        self._deal.trick.play, self._deal.trick.seat = play, seat
+        self._deal.trick.marks[seat] = play
         events: list[Event] = [Played(seat, play, len(hand))]
         self._record(seat, play)
         if self._reports_count(len(hand)):
             events.append(CardsReported(seat, len(hand)))
-        self._waiting = {s for s in self._active() if s != seat}
+        self._deal.trick.waiting = {s for s in self._active() if s != seat}
         if not hand:
-            self._final_plays[seat] = play
+            self._deal.final_plays[seat] = play
             events.append(self._finish(seat))
             if self._order_fixed():
                 return events + self._end_deal()
-        if not self._waiting:
+        if not self._deal.trick.waiting:
             return events + self._win_trick()
         self.to_act = (self._next_waiting(seat),)
         return events
@@ -590,7 +626,7 @@ class Match:
             raise IllegalPlay(f"bombs of more than {self.rules.max_bomb_size} cards are not allowed")
         if not self._is_reading(seat, play):
             raise IllegalPlay(f"{play} cannot be read as a {play.kind.value} of rank {play.rank}")
-        table = self.table_play
+        table = self._deal.trick.play
         if table is not None and not beats(play, table):
             raise IllegalPlay(self._does_not_beat(f"{play} ({play.kind.value})", table))
 
@@ -599,58 +635,59 @@ class Match:
 
         A play the seat's cache handed out is one by construction; anything else is classified.
         """
-        cache = self._caches[seat]
+        cache = self._deal.caches[seat]
         if cache is not None and cache.generated(play):
             return True
-        return moves.is_legal(play, self._hands[seat], self.level)
+        return moves.is_legal(play, self._deal.hands[seat], self.level)
 
     def _too_big(self, play: Play) -> bool:
         return play.kind is PlayKind.BOMB and play.size > self.rules.max_bomb_size
 
     def _pass(self, seat: int) -> list[Event]:
-        if self.table_play is None:
+        if self._deal.trick.play is None:
             raise IllegalAction("the leader cannot pass")
-        self._waiting.discard(seat)
-        self._trick_marks[seat] = None
+        self._deal.trick.waiting.discard(seat)
+        self._deal.trick.marks[seat] = None
         self._record(seat, None)
         events: list[Event] = [Passed(seat)]
-        if not self._waiting:
+        if not self._deal.trick.waiting:
             return events + self._win_trick()
         self.to_act = (self._next_waiting(seat),)
         return events
 
     def _record(self, seat: int, play: Play | None) -> None:
         left = _visible_count(self, seat, None)
-        self._turns.append(Turn(seat, play, left, self._trick_number))
+        self._deal.turns.append(Turn(seat, play, left, self._deal.trick_number))
 
     def _next_waiting(self, seat: int) -> int:
-        return next(s % 4 for s in range(seat + 1, seat + 4) if s % 4 in self._waiting)
+        return next(s % 4 for s in range(seat + 1, seat + 4) if s % 4 in self._deal.trick.waiting)
 
     def _active(self) -> list[int]:
-        return [s for s in range(4) if s not in self._finish_order]
+        return [s for s in range(4) if s not in self._deal.finish_order]
 
     def _win_trick(self) -> list[Event]:
         """Everyone else passed: the table seat leads again; if it is out, its partner
         leads (接风, V23), or under the 上游-only scope the next player still in."""
-        winner = self.table_seat
+        winner = self._deal.trick.seat
         assert winner is not None
-        out = winner in self._finish_order
-        jiefeng = out and (self.rules.jiefeng is JiefengScope.ANY_PLAYER or self._finish_order[0] == winner)
-        jiefeng = jiefeng and partner_of(winner) not in self._finish_order  # out too: a played-on 双下
+        out = winner in self._deal.finish_order
+        jiefeng = out and (
+            self.rules.jiefeng is JiefengScope.ANY_PLAYER or self._deal.finish_order[0] == winner
+        )
+        jiefeng = jiefeng and partner_of(winner) not in self._deal.finish_order  # out too: a played-on 双下
         leader = winner
         if out:
             leader = partner_of(winner) if jiefeng else self._next_active(winner)
         self._clear_trick()
-        self._trick_number += 1
+        self._deal.trick_number += 1
         self.to_act = (leader,)
         return [TrickWon(winner, leader, jiefeng)]
 
     def _next_active(self, seat: int) -> int:
-        return next(s % 4 for s in range(seat + 1, seat + 4) if s % 4 not in self._finish_order)
+        return next(s % 4 for s in range(seat + 1, seat + 4) if s % 4 not in self._deal.finish_order)
 
     def _clear_trick(self) -> None:
-        self.table_play, self.table_seat = None, None
-        self._trick_marks, self._waiting = {}, set()
+        self._deal.trick = _Trick()
 
     def _reports_count(self, left: int) -> bool:
         visibility = self.rules.count_visibility
@@ -660,14 +697,14 @@ class Match:
     # ------------------------------------------------------------ end of a deal
 
     def _finish(self, seat: int) -> PlayerFinished:
-        self._finish_order.append(seat)
-        self._waiting.discard(seat)
-        return PlayerFinished(seat, len(self._finish_order))
+        self._deal.finish_order.append(seat)
+        self._deal.trick.waiting.discard(seat)
+        return PlayerFinished(seat, len(self._deal.finish_order))
 
     def _order_fixed(self) -> bool:
         """A22: both players of a team are out, or three players are (only the latter when
         the losers of a 双下 play on for 3rd and 4th)."""
-        out = self._finish_order
+        out = self._deal.finish_order
         if len(out) == 3:
             return True
         if self.rules.double_down_play_on:
@@ -675,13 +712,13 @@ class Match:
         return any(team_of(a) == team_of(b) for i, a in enumerate(out) for b in out[i + 1 :])
 
     def _end_deal(self) -> list[Event]:
-        last = self._finish_order[-1]
-        rest = [s % 4 for s in range(last + 1, last + 4) if s % 4 not in self._finish_order]
-        order = (*self._finish_order, *rest)
+        last = self._deal.finish_order[-1]
+        rest = [s % 4 for s in range(last + 1, last + 4) if s % 4 not in self._deal.finish_order]
+        order = (*self._deal.finish_order, *rest)
         assert len(order) == 4
-        self._finish_order = list(order)
-        finals = tuple(self._final_plays.get(seat) for seat in range(4))
-        last_hand = tuple(self._hands[order[3]])
+        self._deal.finish_order = list(order)
+        finals = tuple(self._deal.final_plays.get(seat) for seat in range(4))
+        last_hand = tuple(self._deal.hands[order[3]])
         result = DealResult(self.deal_number, order, self.declarer_team, self.level, finals, last_hand)
         before = self.standing
         settled = settle_deal(before, result, self.rules)
@@ -766,7 +803,7 @@ class Match:
         if self._time_expired:
             raise IllegalAction("the time has already expired")
         self._time_expired = True
-        self._expiry = (self.declarer_team, tuple(self._finish_order))
+        self._expiry = (self.declarer_team, tuple(self._deal.finish_order))
         if self.rules.time_up is not TimeUp.STOP_AT_ONCE:
             return []
         last = self._deal_results[-1].winner_team if self._deal_results else None
@@ -787,7 +824,7 @@ class Match:
     # ------------------------------------------------------------ helpers
 
     def _require_held(self, seat: int, cards: Sequence[Card]) -> None:
-        rest = list(self._hands[seat])
+        rest = list(self._deal.hands[seat])
         try:
             for card in cards:
                 rest.remove(card)  # cards are interned: identity, in C
@@ -797,7 +834,7 @@ class Match:
     def _refuse_unheld(self, seat: int, cards: Sequence[Card]) -> None:
         """Name every card of the selection beyond what the seat holds."""
         missing = Counter(cards)
-        missing.subtract(Counter(self._hands[seat]))
+        missing.subtract(Counter(self._deal.hands[seat]))
         lacking = sorted((card for card, n in missing.items() if n > 0), key=lambda card: card.index)
         if lacking:
             raise InvalidCards(f"seat {seat} does not hold: {' '.join(str(c) for c in lacking)}")
