@@ -35,18 +35,48 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
+from enum import StrEnum
 from fractions import Fraction
 
-from engine.actions import MatchEnded
+from engine.actions import EndReason, MatchEnded
 from engine.cards import Rank
 from engine.match import Match
 from engine.rules import ForfeitDifference, MatchFormat, Rules
 from engine.scoring import Standing, round_score
 
-__all__ = ["PAST_A", "MatchFigures", "ended_figures", "forfeit_figures", "match_figures", "reported_figures"]
+__all__ = [
+    "PAST_A",
+    "ContestEnd",
+    "FiguresReason",
+    "MatchFigures",
+    "ended_figures",
+    "forfeit_figures",
+    "match_figures",
+    "reported_figures",
+]
 
 PAST_A = 13
 """Steps of a team that passed A: the 12 steps 2→A and one more (A17's "past A")."""
+
+
+class ContestEnd(StrEnum):
+    """How a contest match ended without a bot table's :class:`~engine.actions.MatchEnded`."""
+
+    FORFEIT = "forfeit"  # a walkover (弃权): no deal was played
+    REPORTED = "reported"  # a recorder's levels without passing A (a win on time, or nobody's)
+
+
+FiguresReason = EndReason | ContestEnd
+"""Why a match with figures ended; the values are the strings stored figures have always held."""
+
+
+def figures_reason(text: str) -> FiguresReason:
+    """The reason a stored figures JSON names (``ValueError`` for a word no version wrote)."""
+    try:
+        return ContestEnd(text)
+    except ValueError:
+        return EndReason(text)
+
 
 _FORFEIT_DIFFERENCE = {ForfeitDifference.TWELVE: Fraction(12), ForfeitDifference.HALF: Fraction(1, 2)}
 
@@ -56,7 +86,7 @@ class MatchFigures:
     """One finished match's figures; pairs are per engine team (0: seats 0/2, 1: seats 1/3)."""
 
     winner: int | None  # engine team; None: nobody won (001-B's time-out, A17)
-    reason: str  # MatchEnded.reason ("passed_a", "reached_a", "points", "time", "best_of") or "forfeit"
+    reason: FiguresReason
     deals: int  # deals completed (an unfinished deal stopped by the clock does not count)
     extra_deals: int  # of those, deals played after a tie (加赛 / sudden death)
     points: tuple[int, int]  # points formats; (0, 0) otherwise
@@ -96,7 +126,7 @@ class MatchFigures:
         data = json.loads(text)
         return cls(
             winner=data["winner"],
-            reason=data["reason"],
+            reason=figures_reason(data["reason"]),
             deals=data["deals"],
             extra_deals=data["extra_deals"],
             points=_pair(data["points"]),
@@ -114,7 +144,7 @@ def match_figures(match: Match) -> MatchFigures:
     """The figures of a finished ``match``; raises ``ValueError`` while it is still being played."""
     if not match.is_over:
         raise ValueError("the match is not over")
-    reason = next((e.reason for e in reversed(match.events) if isinstance(e, MatchEnded)), "")
+    reason = next(e.reason for e in reversed(match.events) if isinstance(e, MatchEnded))
     return ended_figures(
         match.rules,
         match.standing,
@@ -131,7 +161,7 @@ def ended_figures(
     standing: Standing,
     *,
     winner: int | None,
-    reason: str,
+    reason: FiguresReason,
     deals: int,
     extra_deals: int,
     games_won: tuple[int, int],
@@ -139,7 +169,7 @@ def ended_figures(
     """The figures of a match that ended with ``standing`` (its last game's, in a best-of) for
     ``reason``: a bot table's (:func:`match_figures`) or a recorder's score sheet's
     (:mod:`engine.contest.sheet`), scored alike."""
-    steps = _steps(standing, winner if reason == "passed_a" else None)
+    steps = _steps(standing, winner if reason is EndReason.PASSED_A else None)
     return MatchFigures(
         winner=winner,
         reason=reason,
@@ -165,7 +195,7 @@ def forfeit_figures(rules: Rules, winner: int) -> MatchFigures:
     steps = (PAST_A, 0) if winner == 0 else (0, PAST_A)
     return MatchFigures(
         winner=winner,
-        reason="forfeit",
+        reason=ContestEnd.FORFEIT,
         deals=0,
         extra_deals=0,
         points=(0, 0),
@@ -198,7 +228,7 @@ def reported_figures(
     steps = _steps(standing, winner if passed_a else None)
     return MatchFigures(
         winner=winner,
-        reason="passed_a" if passed_a and winner is not None else "reported",
+        reason=EndReason.PASSED_A if passed_a and winner is not None else ContestEnd.REPORTED,
         deals=0,
         extra_deals=0,
         points=points,

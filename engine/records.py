@@ -19,6 +19,7 @@ from engine.actions import (
     AntiTribute,
     DealEnded,
     DealStarted,
+    EndReason,
     Event,
     MatchEnded,
     Outcome,
@@ -69,7 +70,7 @@ class MatchSummary:
     """A finished match: its result and its deals, in order."""
 
     winner_team: int | None  # None: the match ended without a winner
-    reason: str  # MatchEnded.reason
+    reason: EndReason  # MatchEnded.reason
     deals: tuple[DealRecord, ...]
     final_levels: tuple[Rank, Rank]
     points: tuple[int, int]  # points formats: totals; else (0, 0)
@@ -102,7 +103,7 @@ class MatchSummary:
             raise ValueError(f"summary version {data.get('version')!r} is not {SUMMARY_VERSION}")
         return cls(
             winner_team=data["winner_team"],
-            reason=str(data["reason"]),
+            reason=EndReason(data["reason"]),
             deals=tuple(_deal_from(item) for item in data["deals"]),
             final_levels=(Rank(data["final_levels"][0]), Rank(data["final_levels"][1])),
             points=(int(data["points"][0]), int(data["points"][1])),

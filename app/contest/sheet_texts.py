@@ -7,9 +7,11 @@ the bot's interface (the e2e tests press them by label): keep them stable.
 
 from __future__ import annotations
 
+from typing import assert_never
+
 from app.contest.texts import pair_label, pair_line, table_label
 from app.table.texts import _, escape, preset_title
-from engine.actions import AAttempt
+from engine.actions import AAttempt, EndReason
 from engine.contest import Contest, ContestMatch
 from engine.contest.lots import DrawSeed
 from engine.contest.seating import first_leader_draw, marker_card_draw
@@ -163,7 +165,8 @@ def _now_line(sheet: ScoreSheet, locale: str, *, eliminates: bool) -> str:
 
 def _decided_line(sheet: ScoreSheet, locale: str, *, eliminates: bool) -> str:
     state = sheet.state
-    reason = reason_word(state.reason or "", locale)
+    assert state.reason is not None  # decided
+    reason = reason_word(state.reason, locale)
     if state.winner is None and not eliminates:
         return _(
             "🏁 Nobody won ({reason}): each pair scores the levels it climbed. Press ✅ Submit to report it.",
@@ -182,15 +185,21 @@ def _decided_line(sheet: ScoreSheet, locale: str, *, eliminates: bool) -> str:
     )
 
 
-def reason_word(reason: str, locale: str) -> str:
-    words = {
-        "passed_a": _("by passing A", locale),
-        "reached_a": _("by reaching A", locale),
-        "points": _("on points", locale),
-        "time": _("when time ran out", locale),
-        "best_of": _("on games won", locale),
-    }
-    return words.get(reason, reason)
+def reason_word(reason: EndReason, locale: str) -> str:
+    """How a sheet's match was decided, in words (every reason has its own: mypy checks)."""
+    match reason:
+        case EndReason.PASSED_A:
+            return _("by passing A", locale)
+        case EndReason.REACHED_A:
+            return _("by reaching A", locale)
+        case EndReason.POINTS:
+            return _("on points", locale)
+        case EndReason.TIME:
+            return _("when time ran out", locale)
+        case EndReason.BEST_OF:
+            return _("on games won", locale)
+        case _:
+            assert_never(reason)
 
 
 def submitted_text(contest: Contest, match: ContestMatch, sheet: ScoreSheet, locale: str) -> str:

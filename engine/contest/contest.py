@@ -20,6 +20,7 @@ from datetime import datetime
 from enum import Enum
 from typing import NamedTuple
 
+from engine.actions import EndReason
 from engine.contest.codes import match_code, normalize_code
 from engine.contest.deadlines import DEFAULT_ZONE, Deadline, aware
 from engine.contest.entrants import (
@@ -65,7 +66,7 @@ from engine.contest.results import (
     PlayMethod,
 )
 from engine.contest.rounds import Round, Schedule, ScheduleKind, Stage, TableClock
-from engine.figures import MatchFigures, forfeit_figures
+from engine.figures import ContestEnd, FiguresReason, MatchFigures, forfeit_figures
 from engine.rules import MatchFormat, Rules, TimeWinner
 from engine.scoring import Standing, points_verdict
 
@@ -781,7 +782,7 @@ def _check_result(contest: Contest, match: ContestMatch, result: MatchResult) ->
         raise ResultRefused(Refusal.BAD_RESULT, "a knockout match needs a winner")
 
 
-_ON_TIME_REASONS = frozenset({"time", "reported"})
+_ON_TIME_REASONS: frozenset[FiguresReason] = frozenset({EndReason.TIME, ContestEnd.REPORTED})
 """Figures of a winner the clock named (a bot table's ``time``; a recorder's levels with ``time``)."""
 
 

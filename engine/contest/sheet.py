@@ -168,7 +168,7 @@ class SheetState:
     extra_deals: int = 0
     expiry: tuple[int, int | None] | None = None  # (台上, team with a player out) at the time-out
     winner: int | None = None
-    reason: str | None = None  # set once the match is decided
+    reason: EndReason | None = None  # set once the match is decided
 
     @property
     def is_decided(self) -> bool:
@@ -414,7 +414,7 @@ def _after(state: SheetState, verdict: Verdict | None, rules: Rules) -> tuple[Sh
     if rules.match_format is MatchFormat.BEST_OF and winner is not None:
         won = (state.games_won[0] + (winner == 0), state.games_won[1] + (winner == 1))
         if won[winner] > rules.best_of // 2:
-            return replace(state, games_won=won, winner=winner, reason="best_of"), winner
+            return replace(state, games_won=won, winner=winner, reason=EndReason.BEST_OF), winner
         fresh = SheetState(games_won=won, deals=state.deals, last_winner=state.last_winner)
         return replace(fresh, extra_deals=state.extra_deals), winner
     return replace(state, winner=winner, reason=verdict.reason), None

@@ -9,10 +9,10 @@ from fractions import Fraction
 import pytest
 
 import engine.figures
-from engine.actions import GiveTribute, Pass, PlayCards, ReturnTribute
+from engine.actions import EndReason, GiveTribute, Pass, PlayCards, ReturnTribute
 from engine.cards import Rank, parse_cards
 from engine.classify import classify
-from engine.figures import PAST_A, MatchFigures, forfeit_figures, match_figures
+from engine.figures import PAST_A, ContestEnd, MatchFigures, forfeit_figures, match_figures
 from engine.match import Match
 from engine.rules import ForfeitDifference, Rules
 from engine.scoring import Standing
@@ -94,3 +94,26 @@ def test_forfeits_per_a18(difference: ForfeitDifference, expected: Fraction) -> 
     assert forfeit_figures(Rules.preset("three-round-movement"), 1).round_score == (0, 113)
     with pytest.raises(ValueError):
         forfeit_figures(rules, 2)
+
+
+def _stored_with_reason(word: str) -> str:
+    stored = forfeit_figures(Rules.default(), winner=0).to_json()
+    return stored.replace('"reason": "forfeit"', f'"reason": "{word}"')
+
+
+STORED_REASONS = ["passed_a", "reached_a", "points", "time", "best_of", "forfeit", "reported"]
+
+
+@pytest.mark.parametrize("word", STORED_REASONS)
+def test_every_stored_reason_loads_typed_and_writes_back_the_same(word: str) -> None:
+    """Figures stored before the reason was typed (a plain string) load as an enum member and
+    are written back byte for byte: old contest databases keep working."""
+    stored = _stored_with_reason(word)
+    figures = MatchFigures.from_json(stored)
+    assert isinstance(figures.reason, EndReason | ContestEnd) and figures.reason == word
+    assert figures.to_json() == stored
+
+
+def test_a_reason_no_version_wrote_is_refused() -> None:
+    with pytest.raises(ValueError):
+        MatchFigures.from_json(_stored_with_reason("shrug"))
