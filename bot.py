@@ -124,6 +124,18 @@ def limit_malloc_arenas() -> None:
     libc.mallopt(-8, MALLOC_ARENAS)  # M_ARENA_MAX
 
 
+SWITCH_INTERVAL = 0.0005
+"""Seconds a thread may hold the GIL while another waits for it (Python's default: 0.005).
+The event loop gives the GIL up at every socket call; with a render or computer-player
+thread busy, taking it back cost up to 5 ms each time, several times a press."""
+
+
+def prefer_the_loop() -> None:
+    """Shorten the GIL's switch interval (:data:`SWITCH_INTERVAL`). Process-wide: called by
+    :func:`main` and the benchmarks (:mod:`bench.tuned`), not by :func:`build_application`."""
+    sys.setswitchinterval(SWITCH_INTERVAL)
+
+
 def build_application(
     token: str,
     *,
@@ -460,6 +472,7 @@ def main(argv: list[str] | None = None) -> int:
         print(error, file=sys.stderr)
         return 2
     limit_malloc_arenas()  # before any thread starts
+    prefer_the_loop()
     app = build_application(
         token,
         db_path=default_path(),

@@ -100,6 +100,13 @@ def _joker_bomb(combo: Combo) -> bool:
     return combo[0] == "J" and combo[2] == 4
 
 
+SPLIT_CAP = 50_000
+"""Best splits kept per level (hand → split), cleared when full."""
+
+RUN_MEMO_CAP = 200_000
+"""Entries of the run search's memo kept per level, cleared when full."""
+
+
 class Evaluator:
     """:func:`evaluate` for one level, with the memo of the run search shared between calls."""
 
@@ -109,10 +116,8 @@ class Evaluator:
         self.wild_index = Card(level, Suit.HEARTS).index
         self._orders = tuple(15 if pos == self.level_pos else pos + 2 for pos in range(13))
         self._bombs = False  # the hand being searched holds a bomb (spare wildcards lengthen it)
-        self._memo: dict[
-            tuple[int, tuple[int, ...], int, int, tuple[float, ...], bool], tuple[float, tuple[Combo, ...]]
-        ] = {}
-        self._cache: dict[tuple[int, ...], Split] = {}
+        self._memo: dict[int, _Chain] = {}
+        self._cache: dict[bytes, Split] = {}
         self._group_costs = tuple(
             (
                 0.0,
@@ -124,6 +129,10 @@ class Evaluator:
             for order in self._orders
         )
         """Per position, the cost of a group of 0..10 cards (single, pair, triple, bombs)."""
+        self._pair_codes = {
+            cost: code for code, cost in enumerate(sorted({c[2] for c in self._group_costs}), 1)
+        }
+        """The run search's memo key names a waiting pair by the rank of its cost (4 bits)."""
 
     def order(self, pos: int) -> int:
         return self._orders[pos]
@@ -133,10 +142,10 @@ class Evaluator:
         faces = [0] * 54
         for card in cards:
             faces[card.index] += 1
-        key = tuple(faces)
+        key = bytes(faces)  # a fifth of a tuple's size
         found = self._cache.get(key)
         if found is None:
-            if len(self._cache) > 50_000:
+            if len(self._cache) > SPLIT_CAP:
                 self._cache.clear()
             found = self._cache[key] = self._evaluate(faces)
         return found
@@ -206,35 +215,44 @@ class Evaluator:
                     cost += pair_cost(order) if n == 2 else single_cost(order)
                     combos.append(("J", (pos,), n, 0))
         self._bombs = bool(bombs)
-        rest_cost, rest = self._search(0, tuple(counts), wild, 0, ())
-        return cost + rest_cost, tuple(combos) + rest
+        chain: _Chain | None = self._search(sum(n << 2 * pos for pos, n in enumerate(counts)), wild, 0, ())
+        assert chain is not None
+        cost += chain[0]
+        while chain is not None and chain[1] is not None:
+            combos.append(chain[1])
+            chain = chain[2]
+        return cost, tuple(combos)
 
-    def _search(
-        self, pos: int, counts: tuple[int, ...], wild: int, triples: int, pairs: tuple[float, ...]
-    ) -> tuple[float, tuple[Combo, ...]]:
-        """Cheapest split of ``counts`` from ``pos`` on: runs from the lowest rank, else its group.
+    def _search(self, counts: int, wild: int, triples: int, pairs: tuple[float, ...]) -> _Chain:
+        """Cheapest split of ``counts`` (2 bits a position): runs from the lowest rank, else its group.
 
         ``triples`` counts triples still without a pair; ``pairs`` the costs of pairs still
         without a triple (weakest first), so a later triple takes the weakest along.
         The group and run costs come from tables built per level (:meth:`__init__`).
+        A result is a chain ``(cost, combo, rest)`` sharing its rest with the memo's other
+        entries: an entry is three small objects, so the memo is small and quick to drop.
         """
-        while pos < 13 and not counts[pos]:
-            pos += 1
-        if pos == 13:
+        if not counts:
             return self._spare_wildcards(wild, triples)
-        key = (pos, counts, wild, triples, pairs, self._bombs)
+        codes = self._pair_codes
+        key = counts | wild << 26 | triples << 28 | self._bombs << 30
+        for shift, cost in zip((31, 35, 39), pairs, strict=False):
+            key |= codes[cost] << shift
         memo = self._memo
         found = memo.get(key)
         if found is not None:
             return found
-        if len(memo) > 200_000:
+        if len(memo) > RUN_MEMO_CAP:
             memo.clear()
         search = self._search
+        pos = ((counts & -counts).bit_length() - 1) >> 1  # the lowest rank left
+        shift = 2 * pos
+        n = counts >> shift & 3
+        rest = counts & ~(3 << shift)
         # The lowest rank's cards as one group, lifted by 0..2 wildcards.
-        n = counts[pos]
-        rest = (*counts[:pos], 0, *counts[pos + 1 :])
         group_costs = self._group_costs[pos]
-        best: tuple[float, tuple[Combo, ...]] | None = None
+        group_combos = _GROUP_COMBOS[pos][n]
+        best: _Chain | None = None
         for used in range(min(wild, 2) + 1):
             size = n + used
             if used == 2 and size < 4:  # both wildcards only to make a bomb
@@ -251,40 +269,40 @@ class Evaluator:
                     cost, p = cost - p[0], p[1:]
                 else:
                     t += 1
-            sub_cost, sub = search(pos + 1, rest, wild - used, min(t, 3), p)
-            total = cost + sub_cost
+            sub = search(rest, wild - used, min(t, 3), p)
+            total = cost + sub[0]
             if best is None or total < best[0] - 1e-9:
-                best = (total, (((_GROUP_CODES[min(size, 4)]), (pos,), n, used), *sub))
+                best = (total, group_combos[used], sub)
         assert best is not None
-        for code, positions, per, run in _RUNS[pos]:
+        for positions, per, run, combos in _RUNS[pos]:
             need = 0
+            taken = counts
             for q in positions:
-                if counts[q] < per:
-                    need += per - counts[q]
+                held = counts >> 2 * q & 3
+                if held < per:
+                    need += per - held
                     if need > 1:  # a run needing both wildcards is never worth them
                         break
+                taken -= min(per, held) << 2 * q
             if need > wild or need > 1:
                 continue
-            taken = list(counts)
-            for q in positions:
-                taken[q] -= min(per, counts[q])
-            cost, combos = search(pos, tuple(taken), wild - need, triples, pairs)
-            cost += run
+            sub = search(taken, wild - need, triples, pairs)
+            cost = sub[0] + run
             if cost < best[0] - 1e-9:
-                best = (cost, ((code, positions, per, need), *combos))
+                best = (cost, combos[need], sub)
         memo[key] = best
         return best
 
-    def _spare_wildcards(self, wild: int, triples: int) -> tuple[float, tuple[Combo, ...]]:
+    def _spare_wildcards(self, wild: int, triples: int) -> _Chain:
         """Wildcards left over lengthen a bomb, else are level cards: one single, or a pair
         (carried by a triple)."""
         if not wild:
-            return 0.0, ()
+            return _END
         if self._bombs:
-            return -WILD_ON_BOMB * wild, (("BW", (), 0, wild),)
+            return -WILD_ON_BOMB * wild, ("BW", (), 0, wild), _END
         if wild == 1:
-            return single_cost(15), (("W", (), 0, 1),)
-        return (0.0 if triples else pair_cost(15)), (("W", (), 0, 2),)
+            return single_cost(15), ("W", (), 0, 1), _END
+        return (0.0 if triples else pair_cost(15)), ("W", (), 0, 2), _END
 
 
 def _fits(naturals: Sequence[int], flushes: Iterable[tuple[int, tuple[int, ...], int, int]]) -> bool:
@@ -321,10 +339,27 @@ def _run_top(positions: tuple[int, ...]) -> int:
 
 _RUNS: Final = tuple(
     tuple(
-        (code, positions, per, run_cost(code, _run_top(positions)))
+        (
+            positions,
+            per,
+            run_cost(code, _run_top(positions)),
+            ((code, positions, per, 0), (code, positions, per, 1)),
+        )
         for code, length, per in _SEQUENCES
         for positions in _windows(pos, length)
     )
     for pos in range(13)
 )
-"""Per lowest position, the runs starting there: (kind code, positions, cards per rank, cost)."""
+"""Per lowest position, the runs starting there: (positions, cards per rank, cost, its combo
+with no wildcard and with one)."""
+
+_GROUP_COMBOS: Final = tuple(
+    tuple(tuple((_GROUP_CODES[min(n + used, 4)], (pos,), n, used) for used in range(3)) for n in range(4))
+    for pos in range(13)
+)
+"""The group combo of ``n`` natural cards at a position lifted by ``used`` wildcards, made once."""
+
+_Chain = tuple[float, "Combo | None", "_Chain | None"]
+"""A split found by the run search: its cost, its first combo and the rest (``None`` at the end)."""
+
+_END: Final[_Chain] = (0.0, None, None)

@@ -32,7 +32,7 @@ from engine.cards import Card
 from engine.errors import EngineError
 from engine.observation import Observation
 from handlers.platform.context import Services
-from handlers.platform.edits import not_modified
+from handlers.platform.edits import edit_quietly, not_modified
 from handlers.platform.locales import seat_preferences
 from handlers.platform.scheduler import Priority, at_priority, priority_limiter
 from handlers.platform.sender import sent
@@ -335,23 +335,18 @@ async def _edit_message(
 
 async def _request(
     bot: ExtBot[None], services: Services, chat_id: int, message_id: int, look: _Look, kind: _Kind
-) -> object:
+) -> None:
+    params: dict[str, object]
     if kind is _Kind.MEDIA:
         photo = await _picture(services, look)
         media = InputMediaPhoto(photo, caption=look.caption, parse_mode=ParseMode.HTML)
-        return await bot.edit_message_media(
-            media, chat_id=chat_id, message_id=message_id, reply_markup=look.markup
-        )
-    if kind is _Kind.CAPTION:
-        return await bot.edit_message_caption(
-            chat_id=chat_id,
-            message_id=message_id,
-            caption=look.caption,
-            parse_mode=ParseMode.HTML,
-            reply_markup=look.markup,
-        )
-    return await bot.edit_message_reply_markup(
-        chat_id=chat_id, message_id=message_id, reply_markup=look.markup
+        method, params = "editMessageMedia", {"media": media}
+    elif kind is _Kind.CAPTION:
+        method, params = "editMessageCaption", {"caption": look.caption, "parse_mode": ParseMode.HTML}
+    else:
+        method, params = "editMessageReplyMarkup", {}
+    await edit_quietly(
+        bot, method, chat_id=chat_id, message_id=message_id, reply_markup=look.markup, **params
     )
 
 
@@ -402,7 +397,7 @@ async def _edit(request: object) -> None:
 
 async def _drop_keyboard(bot: ExtBot[None], chat_id: int, message_id: int) -> None:
     try:
-        await bot.edit_message_reply_markup(chat_id=chat_id, message_id=message_id, reply_markup=None)
+        await edit_quietly(bot, "editMessageReplyMarkup", chat_id=chat_id, message_id=message_id)
     except BadRequest:
         log.debug("old hand message %s already without keyboard", message_id)
 

@@ -53,6 +53,15 @@ class SlowBot:
         self.calls.append(("editMessageMedia", message_id))
         return True
 
+    async def _post(self, method: str, data: dict[str, Any]) -> bool:
+        """The raw call :func:`handlers.platform.edits.edit_quietly` makes, recorded as above."""
+        edits = {
+            "editMessageReplyMarkup": self.edit_message_reply_markup,
+            "editMessageCaption": self.edit_message_caption,
+            "editMessageMedia": self.edit_message_media,
+        }
+        return await edits[method](**data)
+
 
 @pytest.fixture
 async def started(tmp_path: Path) -> AsyncIterator[tuple[LiveTable, Services]]:
