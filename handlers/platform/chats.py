@@ -27,6 +27,7 @@ import logging
 import time
 from collections import deque
 from collections.abc import Awaitable, Callable, Coroutine
+from contextvars import ContextVar, Token
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -253,6 +254,22 @@ BACKLOG = 200
 not dropped; a flood past it is dropped (and bounds what shutdown waits for)."""
 
 
+_RECEIVED: ContextVar[float | None] = ContextVar("update_received", default=None)
+
+
+def mark_received(at: float | None = None) -> Token[float | None]:
+    """Stamp the current task's update as received ``at`` (now by default)."""
+    return _RECEIVED.set(time.monotonic() if at is None else at)
+
+
+def received_at() -> float:
+    """When the update being handled reached the bot (``time.monotonic()``), before it waited
+    for its chat's turn or a slot: what the user did is judged by when they did it, not by
+    when the bot got round to it. Outside an update: now."""
+    received = _RECEIVED.get()
+    return time.monotonic() if received is None else received
+
+
 class ChatFairProcessor(BaseUpdateProcessor):
     """Concurrent updates, at most ``per_chat`` of one chat at once and ``total`` in all.
 
@@ -277,6 +294,7 @@ class ChatFairProcessor(BaseUpdateProcessor):
         """Nothing to close: the application runs or drops what is still queued."""
 
     async def do_process_update(self, update: object, coroutine: Awaitable[Any]) -> None:
+        mark_received()  # in this update's own task, where its handler's coroutine runs
         chat_id = update_chat(update)
         if chat_id is None:
             async with self._slots:

@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import time
 from collections import Counter
 from collections.abc import Coroutine
 from dataclasses import dataclass
@@ -51,6 +50,7 @@ from engine.observation import Observation
 from engine.players.planner import ranked_plays
 from engine.plays import Play
 from engine.rules import WildcardDeclaration
+from handlers.platform.chats import received_at
 from handlers.platform.context import Context
 from handlers.platform.locales import seat_locale, user_locale
 from handlers.platform.replies import alert, refuse
@@ -236,8 +236,11 @@ def _lag_or_refuse(
 
 
 def _lagging(state: SeatState) -> bool:
+    """The newest look is on its way, or reached the phone less than :data:`LAG_GRACE` before
+    the press reached the bot (a press that waited in the bot's own queue is not the player's
+    mistake)."""
     shown_at = state.message.look_shown_at
-    return shown_at is None or time.monotonic() - shown_at < LAG_GRACE
+    return shown_at is None or received_at() - shown_at < LAG_GRACE
 
 
 def _for_current_hand(table: LiveTable, state: SeatState, press: Press) -> bool:

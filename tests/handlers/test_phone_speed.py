@@ -26,6 +26,7 @@ from engine.cards import CARDS, Card
 from engine.players.easy import choose_action
 from engine.plays import PlayKind
 from engine.rules import Rules
+from handlers.platform.chats import mark_received
 from handlers.platform.context import Services
 from handlers.table.hand_message import post_hand
 from handlers.table.play import LAG_GRACE, _handle
@@ -234,6 +235,24 @@ async def test_a_press_on_the_keyboard_an_edit_on_its_way_replaces_is_a_toast(op
     assert table.seats[seat].message.look_shown_at is not None
     assert await press(context, table, seat, card_press(old, still_held)) == LAGGING  # just arrived
     assert table.seats[seat].selection.cards == Counter()
+
+
+async def test_a_press_is_judged_by_when_it_reached_the_bot_not_when_it_was_handled(opened) -> None:
+    """A tap that reached the bot just after the new look reached the phone, but waited in the
+    bot's own queue (a busy bot: 200 tables), is lag — a toast; the same tap arriving late is
+    按钮已过期 (issue 23: 39 such alerts in a 200-table run)."""
+    table, context = opened
+    seat = table.match.to_act[0]
+    old = await keyboard(context, table, seat)
+    [play, *_others] = table.match.legal_plays(seat)
+    await context.services.tables.act(table, seat=seat, action=PlayCards(play))
+    still_held = next(c for c in table.match.hand(seat) if c not in play.cards)
+    shown = time.monotonic() - LAG_GRACE - 1
+    table.seats[seat].message.look_shown_at = shown
+    mark_received(shown + 1)  # it arrived a second after the look, and waited since
+    assert await press(context, table, seat, card_press(old, still_held)) == LAGGING
+    mark_received()  # the same tap arriving now
+    assert await press(context, table, seat, card_press(old, still_held)) == STALE
 
 
 def forged(pressed: Press, **changes: int | None) -> Press:
