@@ -88,6 +88,12 @@ def outcome_of(finish_order: tuple[int, ...]) -> Outcome:
     return Outcome.of(finish_order)
 
 
+def level_gain(rules: Rules, outcome_index: int) -> int:
+    """Levels the winners climb for an outcome class (V01), before the rules of A and any bonus.
+    The one reader of the rules' level-up table: a new shape of it changes the rules and this."""
+    return rules.level_ups[outcome_index]
+
+
 def settle_deal(standing: Standing, result: DealResult, rules: Rules) -> Settlement:
     """Apply V01–V04 (or the points scale) to ``standing`` for one finished deal."""
     points = _deal_points(result, rules)
@@ -97,7 +103,7 @@ def settle_deal(standing: Standing, result: DealResult, rules: Rules) -> Settlem
     attempt, standing, passed = _a_attempt(standing, result, rules)
     if passed:
         return Settlement(standing, 0, points, AAttempt.PASSED, result.winner_team, EndReason.PASSED_A)
-    gain = rules.level_ups[result.outcome_index]
+    gain = level_gain(rules, result.outcome_index)
     if attempt is not None and result.declarer_team == result.winner_team:
         gain = 0  # a failed attempt at A: the A team cannot climb past A
     elif rules.bonus_levels:

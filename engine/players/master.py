@@ -34,6 +34,7 @@ from engine.observation import Observation, SeatView, Turn
 from engine.players import planner
 from engine.plays import Play
 from engine.rules import CountVisibility, JiefengScope, Rules
+from engine.scoring import level_gain
 
 MARGIN: Final = 0.25
 """Levels per deal another candidate must gain over 标准's choice on average to replace it: the
@@ -391,8 +392,8 @@ class _Rollout:
         return (*self.finish, *rest)
 
     def _score(self, order: tuple[int, ...]) -> float:
-        gains = self.rules.level_ups if self.rules.uses_levels else FALLBACK_GAINS
-        gain = gains[order.index(partner_of(order[0])) - 1]
+        outcome = order.index(partner_of(order[0])) - 1  # 双下, 1-3, 1-4
+        gain = level_gain(self.rules, outcome) if self.rules.uses_levels else FALLBACK_GAINS[outcome]
         worth = gain + WIN_WORTH
         return worth if team_of(order[0]) == team_of(self.me) else -worth
 
