@@ -499,7 +499,7 @@ class People:
             if answer is not None:
                 del self.answers[query]
                 if answer.show_alert:
-                    self.stats.alerts[answer.text] += 1
+                    self.stats.alerts[f"{kind}: {answer.text}"] += 1
                 return answer.text, answer.show_alert
         self.stats.lost += 1
         return None

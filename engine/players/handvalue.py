@@ -100,11 +100,14 @@ def _joker_bomb(combo: Combo) -> bool:
     return combo[0] == "J" and combo[2] == 4
 
 
-SPLIT_CAP = 50_000
-"""Best splits kept per level (hand → split), cleared when full."""
+SPLIT_CAP = 20_000
+"""Best splits kept per level (hand → split, about 350 bytes each), cleared when full. The
+bot's tables share one evaluator per level; a decision's own hands are what it reuses."""
 
-RUN_MEMO_CAP = 200_000
-"""Entries of the run search's memo kept per level, cleared when full."""
+RUN_MEMO_CAP = 100_000
+"""Entries of the run search's memo kept per level (about 180 bytes each), cleared when full:
+a decision's candidate remainders share most of their sub-searches, which this still holds at
+150 busy tables, while the bot's resident memory per table stays about 1 MB."""
 
 
 class Evaluator:

@@ -94,8 +94,11 @@ async def on_hand_press(update: Update, context: Context) -> None:
         await _refuse_presser(query, context, TableRefusal.BAD_BUTTON)
         return
     except TableError as error:
-        code = error.code if error.code != TableRefusal.NO_TABLE else TableRefusal.STALE
-        await _refuse_presser(query, context, code)
+        if error.code == TableRefusal.NO_TABLE:  # its match ended (the last look may be on its way)
+            locale = await user_locale(context.services.db, query.from_user.id)
+            await query.answer(_("This table has ended: its buttons no longer work.", locale))
+            return
+        await _refuse_presser(query, context, error.code)
         return
     seat = table.seat_of(query.from_user.id)
     if press.area is not Area.HAND or seat is None:

@@ -240,7 +240,7 @@ async def test_a_press_on_the_keyboard_an_edit_on_its_way_replaces_is_a_toast(op
 async def test_a_press_is_judged_by_when_it_reached_the_bot_not_when_it_was_handled(opened) -> None:
     """A tap that reached the bot just after the new look reached the phone, but waited in the
     bot's own queue (a busy bot: 200 tables), is lag — a toast; the same tap arriving late is
-    按钮已过期 (issue 23: 39 such alerts in a 200-table run)."""
+    按钮已过期 (issue 23)."""
     table, context = opened
     seat = table.match.to_act[0]
     old = await keyboard(context, table, seat)

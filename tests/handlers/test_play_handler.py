@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
 
@@ -19,7 +20,7 @@ from app.table.tables import LiveTable, TableService
 from engine.actions import PlayCards
 from engine.cards import Card, Rank
 from engine.match import observe
-from handlers.table.play import Refusal, _action, _handle, _hint, _play_hint_text
+from handlers.table.play import Refusal, _action, _handle, _hint, _play_hint_text, on_hand_press
 from render.words import card_text
 from storage import Database
 
@@ -187,3 +188,23 @@ async def test_a_turn_the_newest_look_takes_away_is_lag_not_a_mistake(table) -> 
         True,
     )  # the look that ended the turn is there
     assert await _refusal(live, service, waiting, _press(live, waiting, Op.PLAY)) == ("还没轮到你", True)
+
+
+@dataclass
+class PressedQuery(FakeQuery):
+    data: str = ""
+    from_user: object = None
+
+
+async def test_a_press_on_a_finished_tables_hand_is_a_toast_not_an_alert(table) -> None:
+    """Under load a phone may still show 轮到你 when its table's match has ended (the last look
+    queued): 提示 there is no mistake of the player's, and no newer message exists to use, so
+    按钮已过期，请使用最新的消息 was wrong (issue 23: all 16–22 alerts at 150 busy tables)."""
+    live, service = table
+    seat = live.match.to_act[0]
+    hint = _press(live, seat, Op.HINT)
+    await service.stop(live)
+    query = PressedQuery(data=hint.encode(), from_user=SimpleNamespace(id=100 + seat))
+    update = SimpleNamespace(callback_query=query)
+    await on_hand_press(update, FakeContext(FakeServices(service)))  # type: ignore[arg-type]
+    assert query.answers == [("这桌牌局已结束，按钮已失效。", False)]
