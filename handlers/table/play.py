@@ -49,7 +49,7 @@ from engine.errors import EngineError, IllegalAction, InvalidCards, NotYourTurn
 from engine.observation import Observation
 from engine.players.planner import ranked_plays
 from engine.plays import Play
-from engine.rules import WildcardDeclaration
+from engine.rules import Rules, WildcardDeclaration
 from handlers.platform.chats import received_at
 from handlers.platform.context import Context
 from handlers.platform.locales import seat_locale, user_locale
@@ -320,7 +320,7 @@ async def _select(
     elif press.op is Op.CANCEL_READING:
         state.selection.readings = ()
     elif press.op is Op.HINT:
-        refusal = _hint(table, state, context.services.tables.policy)
+        refusal = await _hint(table, state, context.services.tables.policy)
         if refusal is not None:
             return _lag_or_refuse(query, state, refusal, locale, turn=refusal == TableRefusal.NOT_YOUR_TURN)
         state.selection.hint_keyboard = press.check
@@ -334,26 +334,17 @@ async def _select(
     return _accepted(query, await post_hand(context.bot, context.services, table, seat, glance=False))
 
 
-def _hint(table: LiveTable, state: SeatState, policy: Policy) -> TableRefusal | None:
+async def _hint(table: LiveTable, state: SeatState, policy: Policy) -> TableRefusal | None:
     """Select the next suggestion (the AI's choice first, 不出 included); a code if there is none."""
     seat = state.record.seat
     assert table.match is not None
     if table.match.phase is not Phase.PLAY or seat not in table.match.to_act:
         return TableRefusal.NOT_YOUR_TURN
     if state.selection.hints is None or state.selection.hints.version != table.version:
+        # The first 提示 of a turn thinks as 标准 does (tens of ms on a full hand): in a worker
+        # thread, like a computer player's move, so other tables' presses go on meanwhile.
         obs = table.observe(seat)
-        previous = obs.play_to_beat(seat)
-        ranked = tuple(ranked_plays(obs, table.rules))
-        choice = _preferred(table, obs, policy)
-        state.selection.hints = Hints(
-            table.version,
-            obs.hand,
-            obs.level,
-            previous,
-            choice if isinstance(choice, Play) else None,
-            ranked,
-            pass_first=isinstance(choice, Pass) and previous is not None,
-        )
+        state.selection.hints = await asyncio.to_thread(_hints, table.version, obs, table.rules, policy)
     hint = state.selection.hints.pick(state.selection.hint_index)
     if hint is None:
         return TableRefusal.NO_HINT
@@ -368,10 +359,25 @@ def _hint(table: LiveTable, state: SeatState, policy: Policy) -> TableRefusal | 
     return None
 
 
-def _preferred(table: LiveTable, obs: Observation, policy: Policy) -> Play | Pass | None:
+def _hints(version: int, obs: Observation, rules: Rules, policy: Policy) -> Hints:
+    """The turn's suggestions: 标准's choice, then its other sensible plays, then the rest."""
+    previous = obs.play_to_beat(obs.seat)
+    choice = _preferred(obs, rules, policy)
+    return Hints(
+        version,
+        obs.hand,
+        obs.level,
+        previous,
+        choice if isinstance(choice, Play) else None,
+        tuple(ranked_plays(obs, rules)),
+        pass_first=isinstance(choice, Pass) and previous is not None,
+    )
+
+
+def _preferred(obs: Observation, rules: Rules, policy: Policy) -> Play | Pass | None:
     """The AI's choice for this seat (a play or 不出), offered as the first hint."""
     try:
-        action = policy(obs, table.rules)
+        action = policy(obs, rules)
     except EngineError:
         return None
     if isinstance(action, PlayCards):
