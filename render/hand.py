@@ -220,12 +220,14 @@ def _tally(count: int, english: bool) -> str:
     return f"{count} {'cards' if english else '张'}"
 
 
-@lru_cache(maxsize=32)  # 32 × 1280×144 RGB ≈ 18 MB; the card count is drawn on a copy
+@lru_cache(maxsize=8)  # 8 × 1280×144 RGB ≈ 4.4 MB; the card count is drawn on a copy
 def _header_band(level: str, me: str, rest: str, english: bool) -> Image.Image:
     """Level badge and own seat, room for the card count; below, partner and both sides' levels.
 
     The count is not part of the key: it changes with every play, and keying on it
-    filled the cache with near-identical bands (hundreds of MB at a hundred tables).
+    filled the cache with near-identical bands (hundreds of MB at a hundred tables). A band is
+    reused by the pictures of one seat drawn close together (a hand and the one it leaves);
+    across a hundred tables' seats no small cache would hit, so it stays small (32 held 18 MB).
     """
     band = Image.new("RGB", (WIDTH, HEADER), theme.FELT_DARK)
     draw = ImageDraw.Draw(band)
