@@ -17,6 +17,7 @@ from handlers.platform.context import Services
 from handlers.platform.scheduler import PRIORITY, Priority
 from handlers.table.hand_message import post_hand
 from storage import Database
+from tests.raw_edits import RawEdits
 
 
 @dataclass
@@ -25,7 +26,7 @@ class SentMessage:
 
 
 @dataclass
-class SlowBot:
+class SlowBot(RawEdits):
     """Records the Bot API calls; a new photo waits until ``gate`` opens (a busy rate limiter)."""
 
     gate: asyncio.Event = field(default_factory=asyncio.Event)
@@ -52,15 +53,6 @@ class SlowBot:
     async def edit_message_media(self, media: Any, *, chat_id: int, message_id: int, **_: Any) -> bool:
         self.calls.append(("editMessageMedia", message_id))
         return True
-
-    async def _post(self, method: str, data: dict[str, Any]) -> bool:
-        """The raw call :func:`handlers.platform.edits.edit_quietly` makes, recorded as above."""
-        edits = {
-            "editMessageReplyMarkup": self.edit_message_reply_markup,
-            "editMessageCaption": self.edit_message_caption,
-            "editMessageMedia": self.edit_message_media,
-        }
-        return await edits[method](**data)
 
 
 @pytest.fixture

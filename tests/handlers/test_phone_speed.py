@@ -31,6 +31,7 @@ from handlers.platform.context import Services
 from handlers.table.hand_message import post_hand
 from handlers.table.play import LAG_GRACE, _handle
 from storage import Database
+from tests.raw_edits import RawEdits
 
 STALE = ("按钮已过期，请使用最新的消息。", True)
 ACCEPTED = (None, False)
@@ -43,7 +44,7 @@ class Sent:
 
 
 @dataclass
-class RecordingBot:
+class RecordingBot(RawEdits):
     """The Bot API calls a press makes (new hand photos and their edits)."""
 
     calls: list[str] = field(default_factory=list)
@@ -63,15 +64,6 @@ class RecordingBot:
     async def edit_message_media(self, media: Any, **_: Any) -> bool:
         self.calls.append("editMessageMedia")
         return True
-
-    async def _post(self, method: str, data: dict[str, Any]) -> bool:
-        """The raw call :func:`handlers.platform.edits.edit_quietly` makes, recorded as above."""
-        edits = {
-            "editMessageReplyMarkup": self.edit_message_reply_markup,
-            "editMessageCaption": self.edit_message_caption,
-            "editMessageMedia": self.edit_message_media,
-        }
-        return await edits[method](**data)
 
 
 @dataclass
