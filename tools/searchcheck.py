@@ -96,9 +96,7 @@ def positions(shuffles: int, seed: int, rules: Rules, window: int, rate: float) 
         shuffled = rng.sample(range(4), 4)
         order = (shuffled[0], shuffled[1], shuffled[2], shuffled[3]) if n % 2 else None
         leader = rng.randrange(4)
-        match = Match.from_position(
-            rules, hands, previous_order=order, leader=leader, seed=seed * 100_003 + n
-        )
+        match = Match.from_position(rules, hands, previous_order=order, leader=leader, seed=seed * 1000 + n)
         while True:
             seat = match.to_act[0]
             obs = observe(match, seat)
@@ -188,11 +186,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--window", type=int, default=master.DEFAULT_BUDGET.search_from)
     parser.add_argument("--rate", type=float, default=0.25, help="share of the window's decisions checked")
+    parser.add_argument("--positions", type=int, default=None, help="check only the first so many")
     parser.add_argument("--oracle", action="store_true", help="give 大师 the true hands")
     parser.add_argument("--preset", default="default", choices=sorted(PRESETS))
     args = parser.parse_args(argv)
     rules = Rules.preset(args.preset)
-    found = positions(args.shuffles, args.seed, rules, args.window, args.rate)
+    found = positions(args.shuffles, args.seed, rules, args.window, args.rate)[: args.positions]
     print(report(figures(check(found, rules, args.oracle), args.seed, args.shuffles, args.oracle)))
     return 0
 
