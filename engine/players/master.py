@@ -24,8 +24,9 @@ Tribute, return and seat choices are 标准's.
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from dataclasses import dataclass, replace
-from typing import Final
+from typing import Final, TypeAlias
 
 from engine.actions import Action, Pass, Phase, PlayCards, partner_of, team_of
 from engine.cards import CARDS, Card, card_order, sort_hand
@@ -78,11 +79,20 @@ class Budget:
 
 DEFAULT_BUDGET: Final = Budget()
 
+Draw: TypeAlias = Callable[[Observation, Rules, random.Random], "list[list[Card]] | None"]
+"""How the hidden hands are drawn: :func:`consistent_hands` in play; ``tools.searchcheck``
+passes the true hands instead, to measure what better inference could gain."""
+
 
 def choose_action(
-    obs: Observation, rules: Rules, rng: random.Random, budget: Budget = DEFAULT_BUDGET
+    obs: Observation,
+    rules: Rules,
+    rng: random.Random,
+    budget: Budget = DEFAULT_BUDGET,
+    draw: Draw | None = None,
 ) -> Action:
     """大师's action for ``obs``; 标准's outside the play phase or with nothing to weigh."""
+    draw = draw or consistent_hands
     base = planner.choose_action(obs, rules)
     if obs.phase is not Phase.PLAY or obs.choice is not None or obs.seat is None:
         return base
@@ -96,7 +106,7 @@ def choose_action(
     samples = max(budget.min_samples, min(budget.max_samples, samples))
     totals = [0.0] * len(candidates)
     for _ in range(samples):
-        hands = consistent_hands(obs, rules, rng)
+        hands = draw(obs, rules, rng)
         if hands is None:
             return base
         for i, action in enumerate(candidates):
@@ -293,6 +303,12 @@ def _past_observation(
 
 
 # ---------------------------------------------------------------- playing a deal out
+
+
+def play_out(obs: Observation, rules: Rules, hands: list[list[Card]], first: Action) -> float:
+    """The deal's result for ``obs``'s team after ``first`` on ``hands``, 标准 playing the rest:
+    its level result plus :data:`WIN_WORTH`, negative when the other team wins."""
+    return _Rollout(obs, rules, hands).value(first)
 
 
 class _Rollout:
