@@ -118,7 +118,6 @@ class Evaluator:
         self.level_pos = int(level) - 2
         self.wild_index = Card(level, Suit.HEARTS).index
         self._orders = tuple(15 if pos == self.level_pos else pos + 2 for pos in range(13))
-        self._bombs = False  # the hand being searched holds a bomb (spare wildcards lengthen it)
         self._memo: dict[int, _Chain] = {}
         self._cache: dict[bytes, Split] = {}
         self._group_costs = tuple(
@@ -217,8 +216,8 @@ class Evaluator:
                 if n:
                     cost += pair_cost(order) if n == 2 else single_cost(order)
                     combos.append(("J", (pos,), n, 0))
-        self._bombs = bool(bombs)
-        chain: _Chain | None = self._search(sum(n << 2 * pos for pos, n in enumerate(counts)), wild, 0, ())
+        packed = sum(n << 2 * pos for pos, n in enumerate(counts))
+        chain: _Chain | None = self._search(packed, wild, 0, (), 1 if bombs else 0)
         assert chain is not None
         cost += chain[0]
         while chain is not None and chain[1] is not None:
@@ -226,19 +225,21 @@ class Evaluator:
             chain = chain[2]
         return cost, tuple(combos)
 
-    def _search(self, counts: int, wild: int, triples: int, pairs: tuple[float, ...]) -> _Chain:
+    def _search(self, counts: int, wild: int, triples: int, pairs: tuple[float, ...], bombs: int) -> _Chain:
         """Cheapest split of ``counts`` (2 bits a position): runs from the lowest rank, else its group.
 
         ``triples`` counts triples still without a pair; ``pairs`` the costs of pairs still
-        without a triple (weakest first), so a later triple takes the weakest along.
+        without a triple (weakest first), so a later triple takes the weakest along; ``bombs``
+        is 1 when the hand holds a bomb, which spare wildcards lengthen. It is an argument, not
+        the evaluator's state, because worker threads share one evaluator per level.
         The group and run costs come from tables built per level (:meth:`__init__`).
         A result is a chain ``(cost, combo, rest)`` sharing its rest with the memo's other
         entries: an entry is three small objects, so the memo is small and quick to drop.
         """
         if not counts:
-            return self._spare_wildcards(wild, triples)
+            return self._spare_wildcards(wild, triples, bombs)
         codes = self._pair_codes
-        key = counts | wild << 26 | triples << 28 | self._bombs << 30
+        key = counts | wild << 26 | triples << 28 | bombs << 30
         for shift, cost in zip((31, 35, 39), pairs, strict=False):
             key |= codes[cost] << shift
         memo = self._memo
@@ -272,7 +273,7 @@ class Evaluator:
                     cost, p = cost - p[0], p[1:]
                 else:
                     t += 1
-            sub = search(rest, wild - used, min(t, 3), p)
+            sub = search(rest, wild - used, min(t, 3), p, bombs)
             total = cost + sub[0]
             if best is None or total < best[0] - 1e-9:
                 best = (total, group_combos[used], sub)
@@ -289,19 +290,19 @@ class Evaluator:
                 taken -= min(per, held) << 2 * q
             if need > wild or need > 1:
                 continue
-            sub = search(taken, wild - need, triples, pairs)
+            sub = search(taken, wild - need, triples, pairs, bombs)
             cost = sub[0] + run
             if cost < best[0] - 1e-9:
                 best = (cost, combos[need], sub)
         memo[key] = best
         return best
 
-    def _spare_wildcards(self, wild: int, triples: int) -> _Chain:
+    def _spare_wildcards(self, wild: int, triples: int, bombs: int) -> _Chain:
         """Wildcards left over lengthen a bomb, else are level cards: one single, or a pair
         (carried by a triple)."""
         if not wild:
             return _END
-        if self._bombs:
+        if bombs:
             return -WILD_ON_BOMB * wild, ("BW", (), 0, wild), _END
         if wild == 1:
             return single_cost(15), ("W", (), 0, 1), _END

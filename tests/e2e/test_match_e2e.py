@@ -36,6 +36,9 @@ from render.words import card_text
 
 ROOT = Path(__file__).resolve().parents[2]
 SHORT_MATCH = "/newgame wechat-6-deals points_deals=2"
+PINNED_MATCH = SHORT_MATCH + " turn_seconds=null first_turn_seconds=null"
+"""A match whose outcome a pinned seed fixes: no turn clock, so a slow machine's late press is
+not played for the player (the lowest single, or 不出) and the deal does not end otherwise."""
 MATCH_TIMEOUT = 240.0
 FACE_PATTERN = re.compile(
     "(?:"
@@ -203,9 +206,9 @@ CAROL = User(2003, "Carol")
 DAVE = User(2004, "Dave")
 
 
-async def set_up(telegram: Telegram, table: Table, humans: list[User]) -> None:
+async def set_up(telegram: Telegram, table: Table, humans: list[User], command: str = SHORT_MATCH) -> None:
     await telegram.set_admins(table.group, [humans[0]])
-    await telegram.send(humans[0], table.group, SHORT_MATCH)
+    await telegram.send(humans[0], table.group, command)
     await table.lobby()
     for seat, user in enumerate(humans):
         await table.join(user, seat)
@@ -265,7 +268,7 @@ async def test_two_humans_and_two_ai_play_a_match(
 ):
     table = Table(telegram, Chat.group(-4001, "掼蛋群"), tmp_path / "g.db")
     async with running_bot(emulator, token, table.db_path, seed=SINGLE_DOWN_SEED):
-        await set_up(telegram, table, [ALICE, BOB])
+        await set_up(telegram, table, [ALICE, BOB], PINNED_MATCH)
         await play_out(table, [ALICE, BOB])
         await assert_clean_finish(telegram, table)
     assert await exchanges(table.db_path) == {("tribute", 1), ("return", 0)}
@@ -275,7 +278,7 @@ async def test_four_humans_play_a_match(emulator: Emulator, telegram: Telegram, 
     humans = [ALICE, BOB, CAROL, DAVE]
     table = Table(telegram, Chat.group(-4002, "四人桌"), tmp_path / "g.db")
     async with running_bot(emulator, token, table.db_path, seed=DOUBLE_DOWN_SEED):
-        await set_up(telegram, table, humans)
+        await set_up(telegram, table, humans, PINNED_MATCH)
         await play_out(table, humans)
         await assert_clean_finish(telegram, table)
     assert await exchanges(table.db_path) == {("tribute", 0), ("tribute", 2), ("return", 1), ("return", 3)}

@@ -4,17 +4,19 @@ from __future__ import annotations
 
 import json
 import random
+import sys
+import threading
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from engine.actions import Action, ChooseSeat, GiveTribute, Pass, Phase, PlayCards, ReturnTribute
-from engine.cards import Rank, parse_cards
+from engine.cards import Card, Rank, full_deck, parse_cards
 from engine.match import Match, observe
 from engine.observation import Observation
 from engine.players import master, planner
-from engine.players.handvalue import Evaluator
+from engine.players.handvalue import Evaluator, Split
 from engine.players.policies import POLICIES, Policy, next_difficulty, seeded
 from engine.plays import PlayKind
 from engine.rules import Rules
@@ -203,3 +205,38 @@ def test_lead_plays_are_the_legal_leads_of_the_split_kinds_in_legal_order(wildca
         assert table._lead_plays() == [p for p in everything if p.kind in kinds and not p.is_bomb]
         small = replace(lead, hand=tuple(hand[:10]))
         assert planner._Table(small, rules)._lead_plays() == planner._Table(small, rules).legal()
+
+
+def test_one_evaluator_shared_by_threads_splits_as_a_fresh_one() -> None:
+    """The bot's worker threads (AI moves, the first 提示) share one evaluator per level. The
+    run search once kept "this hand holds a bomb" on the evaluator, so a thread switch between
+    a bomb hand and a plain one gave a hand the other's spare-wildcard split: 提示 and AI moves
+    depended on timing (a four-human e2e match ended differently on a loaded CI machine)."""
+    rng = random.Random(7)
+    deck = [card for card in full_deck() if card.rank not in (Rank.NINE, Rank.FIVE)]
+    hands: list[list[Card]] = []
+    while len(hands) < 40:  # hands whose best split leaves wildcards (♥5) spare; half hold a bomb
+        held = parse_cards("S9 H9 C9 D9 H5 H5" if len(hands) % 2 else "H5 H5")
+        hand = held + rng.sample(deck, 8)
+        if any(combo[0] in ("W", "BW") for combo in Evaluator(Rank.FIVE).evaluate(hand).combos):
+            hands.append(hand)
+    expected = [Evaluator(Rank.FIVE).evaluate(hand) for hand in hands]
+    interval = sys.getswitchinterval()
+    sys.setswitchinterval(1e-6)  # switch threads as often as the interpreter allows
+    try:
+        for _ in range(20):
+            shared, found = Evaluator(Rank.FIVE), [Split(0.0, ())] * len(hands)
+
+            def split_all(offset: int, shared: Evaluator = shared, found: list[Split] = found) -> None:
+                for i in range(len(hands)):
+                    at = (i + offset) % len(hands)
+                    found[at] = shared.evaluate(hands[at])
+
+            threads = [threading.Thread(target=split_all, args=(offset,)) for offset in (0, 10, 20, 30)]
+            for thread in threads:
+                thread.start()
+            for thread in threads:
+                thread.join()
+            assert found == expected
+    finally:
+        sys.setswitchinterval(interval)
