@@ -313,6 +313,7 @@ async def close_services(app: App) -> None:
         if services.contests is not None:
             await services.contests.close()
         services.renderer.shutdown(wait=True)
+        services.tables.thinking.close()
         await services.db.close()
 
 

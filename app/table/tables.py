@@ -20,6 +20,7 @@ from enum import Enum
 from app.table.refusals import TableRefusal
 from app.table.seats import SeatState
 from app.table.selection import can_beat
+from app.table.thinking import Lane, Thinking
 from engine.actions import Action, DealStarted, Event, GiveTribute, Pass, Phase, TimeExpired
 from engine.errors import EngineError
 from engine.match import Match, action_from_json, action_to_json, observe
@@ -197,6 +198,7 @@ class TableService:
         self.stalled: set[int] = set()  # tables whose bots could not store their actions: resume them
         self.away: dict[tuple[int, int], Away] = {}  # (table, seat) → why its player is gone (in 托管)
         self._behind: dict[Hashable, Callable[[], Awaitable[None]]] = {}  # writes that lag memory
+        self.thinking = Thinking()  # computer players' moves and 提示, off the event loop
 
     # ---------------------------------------------------------------- look-ups
 
@@ -625,7 +627,8 @@ class TableService:
                 policy = self.seat_policy(state, table)
                 # The pure player thinks in a worker thread (大师 searches for up to a second):
                 # other tables and buttons go on meanwhile; this table's lock is held throughout.
-                return seat, await asyncio.to_thread(self._bot_action, obs, table.rules, policy)
+                lane = Lane.SEARCHES if policy is self._difficulties.get(MASTER) else Lane.MOVES
+                return seat, await self.thinking.run(lane, self._bot_action, obs, table.rules, policy)
             forced = _forced_tribute(obs) or _auto_pass(state, obs)
             if forced is not None:
                 return seat, forced

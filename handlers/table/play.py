@@ -39,8 +39,9 @@ from app.table.selection import (
     selected_cards,
     with_count,
 )
-from app.table.tables import LiveTable, Policy, TableError
+from app.table.tables import LiveTable, Policy, TableError, TableService
 from app.table.texts import _, cannot_beat, error_text
+from app.table.thinking import Lane
 from app.table.tribute import EXCHANGE_OPS, exchange_action
 from engine.actions import Action, Pass, Phase, PlayCards
 from engine.cards import CARDS
@@ -320,7 +321,7 @@ async def _select(
     elif press.op is Op.CANCEL_READING:
         state.selection.readings = ()
     elif press.op is Op.HINT:
-        refusal = await _hint(table, state, context.services.tables.policy)
+        refusal = await _hint(table, state, context.services.tables)
         if refusal is not None:
             return _lag_or_refuse(query, state, refusal, locale, turn=refusal == TableRefusal.NOT_YOUR_TURN)
         state.selection.hint_keyboard = press.check
@@ -334,17 +335,18 @@ async def _select(
     return _accepted(query, await post_hand(context.bot, context.services, table, seat, glance=False))
 
 
-async def _hint(table: LiveTable, state: SeatState, policy: Policy) -> TableRefusal | None:
+async def _hint(table: LiveTable, state: SeatState, tables: TableService) -> TableRefusal | None:
     """Select the next suggestion (the AI's choice first, 不出 included); a code if there is none."""
     seat = state.record.seat
     assert table.match is not None
     if table.match.phase is not Phase.PLAY or seat not in table.match.to_act:
         return TableRefusal.NOT_YOUR_TURN
     if state.selection.hints is None or state.selection.hints.version != table.version:
-        # The first 提示 of a turn thinks as 标准 does (tens of ms on a full hand): in a worker
-        # thread, like a computer player's move, so other tables' presses go on meanwhile.
+        # The first 提示 of a turn thinks as 标准 does (tens of ms on a full hand): in its own
+        # worker thread (app.table.thinking), so other tables' presses go on meanwhile.
         obs = table.observe(seat)
-        state.selection.hints = await asyncio.to_thread(_hints, table.version, obs, table.rules, policy)
+        hints = await tables.thinking.run(Lane.HINTS, _hints, table.version, obs, table.rules, tables.policy)
+        state.selection.hints = hints
     hint = state.selection.hints.pick(state.selection.hint_index)
     if hint is None:
         return TableRefusal.NO_HINT

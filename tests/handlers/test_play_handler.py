@@ -156,7 +156,7 @@ async def test_play_on_the_keyboard_hint_was_pressed_on_plays_what_its_toast_nam
     seat = live.match.to_act[0]
     state = live.seats[seat]
     before_hint = _press(live, seat, Op.PLAY)  # the keyboard the player sees: nothing selected
-    assert await _hint(live, state, service.policy) is None
+    assert await _hint(live, state, service) is None
     state.selection.hint_keyboard = before_hint.check
     assert state.selection.hint_play is not None
     toast = _play_hint_text(state, "zh")

@@ -1,0 +1,38 @@
+"""The pure players' lanes (app.table.thinking): one thread each, none waiting on another."""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+
+from app.table.thinking import Lane, Thinking
+
+
+async def test_a_hint_and_a_quick_move_go_on_while_a_search_holds_its_lane() -> None:
+    thinking = Thinking()
+    release = threading.Event()
+    try:
+        search = asyncio.ensure_future(thinking.run(Lane.SEARCHES, release.wait, 30))
+        assert await thinking.run(Lane.HINTS, threading.current_thread) is not None
+        move_thread = await thinking.run(Lane.MOVES, threading.current_thread)
+        hint_thread = await thinking.run(Lane.HINTS, threading.current_thread)
+        assert not search.done()
+        release.set()
+        assert await search is True
+    finally:
+        release.set()
+        thinking.close()
+    assert move_thread.name.startswith("moves") and hint_thread.name.startswith("hints")
+
+
+async def test_each_lane_is_one_thread_in_order() -> None:
+    """A lane is a queue: its work runs one at a time, in the order asked."""
+    thinking = Thinking()
+    order: list[int] = []
+    try:
+        await asyncio.gather(*(thinking.run(Lane.MOVES, order.append, n) for n in range(20)))
+        threads = {await thinking.run(Lane.MOVES, threading.get_ident) for _ in range(5)}
+    finally:
+        thinking.close()
+    assert order == list(range(20))
+    assert len(threads) == 1
