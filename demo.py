@@ -59,22 +59,32 @@ async def take_turn(telegram: Telegram, user: User) -> bool:
     if answer is None:
         return True
     if "x" in ops and ("不出" in answer[0] or "pass" in answer[0].lower()):  # 提示 suggests 不出
-        await press(telegram, user, hand, ops["x"][0])
+        if await press(telegram, user, hand, ops["x"][0]) is None:
+            await press_on_newest(telegram, user, hand, "x")
         return True
     if answer[1] or "手牌正在更新" in answer[0]:  # refused, or a keyboard on its way out: look again
         return True
-    if "p" in ops and answer[0].startswith(("提示：", "Hint:")):  # the toast named it: 出牌 plays it
-        await press(telegram, user, hand, ops["p"][0])
+    # The toast named the play: 出牌 on this keyboard plays it. If the hint's own keyboard has
+    # replaced it meanwhile (a slow machine), 出牌 there — never 提示 again, which would move
+    # on to the next suggestion.
+    if "p" in ops and answer[0].startswith(("提示：", "Hint:")):
+        if await press(telegram, user, hand, ops["p"][0]) is None:
+            await press_on_newest(telegram, user, hand, "p")
         return True
-    for _ in range(100):
-        fresh = await telegram.last_message(chat)
-        if fresh is not None and fresh.raw != hand.raw:
-            fresh_ops = callback_ops(fresh)
-            if "p" in fresh_ops:
-                await press(telegram, user, fresh, fresh_ops["p"][0])
-            return True
-        await asyncio.sleep(0.02)
+    await press_on_newest(telegram, user, hand, "p")
     return True
+
+
+async def press_on_newest(telegram: Telegram, user: User, seen: BotMessage, op: str) -> None:
+    """Press ``op`` (出牌 ``p``, 不出 ``x``) on the hand message once it differs from ``seen``."""
+    for _ in range(100):
+        fresh = await telegram.last_message(Chat.private(user))
+        if fresh is not None and fresh.raw != seen.raw:
+            fresh_ops = callback_ops(fresh)
+            if op in fresh_ops:
+                await press(telegram, user, fresh, fresh_ops[op][0])
+            return
+        await asyncio.sleep(0.02)
 
 
 async def play_until(
