@@ -371,3 +371,36 @@ async def test_the_demo_shows_the_keyboard_and_taps_cards(
         or "👆 小明 taps ♦" in out
     )
     assert "👆 小明 taps 出牌：" in out
+
+
+async def test_a_slow_play_press_plays_the_hinted_play_on_the_newest_keyboard(
+    emulator: Emulator, telegram: Telegram, token: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+):
+    """A 出牌 that reaches the emulator over a second after the hint's own keyboard replaced the
+    one 提示 was pressed on is refused (a phone shows a replaced keyboard about that long). The
+    simulated player (``demo.take_turn``) then presses 出牌 on the newest keyboard: pressing 提示
+    again, as it once did, moved on to the next suggestion, so on a slow CI machine the
+    four-human match ended 单下 instead of its seed's 双下."""
+    press = telegram.press
+
+    async def slow_thumb(user: User, message: BotMessage, data: str) -> str:
+        if callback_op(data) == "p":
+            await asyncio.sleep(1.3)
+        return await press(user, message, data)
+
+    monkeypatch.setattr(telegram, "press", slow_thumb)
+    table = Table(telegram, Chat.group(-4209, "慢手桌"), tmp_path / "g.db")
+    async with running_bot(emulator, token, table.db_path, seed=SEED):
+        await set_up(telegram, table, [ALICE, BOB])
+        plays = 0
+        while plays < 3:
+            user, seat, _hand = await mover(telegram)
+            match, rules = await stored(table.db_path)
+            choice = NORMAL(observe(match, seat), rules)
+            before = len(match.history)
+            assert await take_turn(telegram, user)
+            if isinstance(choice, Pass):
+                continue
+            match, _rules = await stored(table.db_path)
+            assert match.history[before : before + 1] == ((seat, choice),)
+            plays += 1
