@@ -121,7 +121,7 @@ whose freed holes stay resident. Fixed at 128 KiB, the bot's RSS at 100 busy tab
 0.88 MiB a table instead of 1.10–1.30 (bench/load.py)."""
 
 
-def limit_malloc_arenas() -> None:
+def tune_malloc() -> None:
     """Cap glibc's malloc arenas and fix its mmap threshold before any thread starts (no-op
     elsewhere). Process-wide: called by :func:`main` and the benchmarks (:mod:`bench.tuned`),
     not by :func:`build_application`."""
@@ -481,7 +481,7 @@ def main(argv: list[str] | None = None) -> int:
     except WebhookConfigError as error:
         print(error, file=sys.stderr)
         return 2
-    limit_malloc_arenas()  # before any thread starts
+    tune_malloc()  # before any thread starts
     prefer_the_loop()
     app = build_application(
         token,

@@ -59,8 +59,7 @@ async def take_turn(telegram: Telegram, user: User) -> bool:
     if answer is None:
         return True
     if "x" in ops and ("不出" in answer[0] or "pass" in answer[0].lower()):  # 提示 suggests 不出
-        if await press(telegram, user, hand, ops["x"][0]) is None:
-            await press_on_newest(telegram, user, hand, "x")
+        await press_here_or_newest(telegram, user, hand, "x")
         return True
     if answer[1] or "手牌正在更新" in answer[0]:  # refused, or a keyboard on its way out: look again
         return True
@@ -68,11 +67,16 @@ async def take_turn(telegram: Telegram, user: User) -> bool:
     # replaced it meanwhile (a slow machine), 出牌 there — never 提示 again, which would move
     # on to the next suggestion.
     if "p" in ops and answer[0].startswith(("提示：", "Hint:")):
-        if await press(telegram, user, hand, ops["p"][0]) is None:
-            await press_on_newest(telegram, user, hand, "p")
+        await press_here_or_newest(telegram, user, hand, "p")
         return True
     await press_on_newest(telegram, user, hand, "p")
     return True
+
+
+async def press_here_or_newest(telegram: Telegram, user: User, hand: BotMessage, op: str) -> None:
+    """Press ``op`` on ``hand``; if its keyboard is gone (replaced over a second ago), on the newest."""
+    if await press(telegram, user, hand, callback_ops(hand)[op][0]) is None:
+        await press_on_newest(telegram, user, hand, op)
 
 
 async def press_on_newest(telegram: Telegram, user: User, seen: BotMessage, op: str) -> None:

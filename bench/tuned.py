@@ -15,7 +15,7 @@ from bot import App
 
 def build_application(token: str, **options: Any) -> App:
     """:func:`bot.build_application`, malloc arenas capped first (as ``main()`` does)."""
-    bot.limit_malloc_arenas()
+    bot.tune_malloc()
     bot.prefer_the_loop()
     return bot.build_application(token, **options)
 
