@@ -36,7 +36,8 @@ class Selection:
     hint_play: Play | None = None  # the reading 提示 chose, played as is if the selection is unchanged
     hint_pass: bool = False  # 提示 suggested 不出: the play button reads 不出 until a card is picked
     hints: Hints | None = None  # the suggestions 提示 cycles through
-    hint_keyboard: int | None = None  # the selection digest of the keyboard 提示 was pressed on
+    hint_keyboard: tuple[int, int] | None = None
+    """The keyboard 提示 was pressed on, as its buttons name it: (match version, selection digest)."""
     readings: tuple[Play, ...] = ()  # several readings of the selection: the player picks one
     held: HandKey | None = None  # the hand the seat's buttons were last made for
     held_since: int = 0  # the match version since which the seat holds that hand

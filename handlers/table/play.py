@@ -211,11 +211,18 @@ def _action(table: LiveTable, state: SeatState, press: Press, locale: str) -> Ac
 
 def _named_by_hint(table: LiveTable, state: SeatState, press: Press) -> bool:
     """A 出牌 pressed on the keyboard 提示 was pressed on, the hint's cards still selected
-    and nothing played since: the hint's toast named the play, so it is what the press means."""
+    and nothing played since: the hint's toast named the play, so it is what the press means.
+
+    That keyboard may be older than the table: 提示 is taken on any keyboard of the hand the
+    seat holds (a look after others' moves may still be on its way), so "nothing played since"
+    is the hint's own version, not the keyboard's. A slow machine's player whose 出牌 was
+    refused here pressed 提示 again and played the second suggestion (CI, the pinned 单下)."""
+    hints = state.selection.hints
     return (
         state.selection.hint_play is not None
-        and press.version == table.version
-        and press.check == state.selection.hint_keyboard
+        and hints is not None
+        and hints.version == table.version
+        and (press.version, press.check) == state.selection.hint_keyboard
         and state.selection.cards == select_play(state.selection.hint_play)
     )
 
@@ -324,7 +331,7 @@ async def _select(
         refusal = await _hint(table, state, context.services.tables)
         if refusal is not None:
             return _lag_or_refuse(query, state, refusal, locale, turn=refusal == TableRefusal.NOT_YOUR_TURN)
-        state.selection.hint_keyboard = press.check
+        state.selection.hint_keyboard = (press.version, press.check)
         # The toast names the suggestion: the keyboard showing it is a glance (issue 23)
         toast = (
             _pass_hint_text(state, locale) if state.selection.hint_pass else _play_hint_text(state, locale)

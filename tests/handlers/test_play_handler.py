@@ -20,6 +20,7 @@ from app.table.tables import LiveTable, TableService
 from engine.actions import PlayCards
 from engine.cards import Card, Rank
 from engine.match import observe
+from engine.players.planner import choose_action
 from handlers.table.play import Refusal, _action, _handle, _hint, _play_hint_text, on_hand_press
 from render.words import card_text
 from storage import Database
@@ -157,7 +158,7 @@ async def test_play_on_the_keyboard_hint_was_pressed_on_plays_what_its_toast_nam
     state = live.seats[seat]
     before_hint = _press(live, seat, Op.PLAY)  # the keyboard the player sees: nothing selected
     assert await _hint(live, state, service) is None
-    state.selection.hint_keyboard = before_hint.check
+    state.selection.hint_keyboard = (before_hint.version, before_hint.check)  # as _select notes it
     assert state.selection.hint_play is not None
     toast = _play_hint_text(state, "zh")
     assert toast.startswith("提示：") and "点「出牌」打出" in toast and "不出" not in toast
@@ -166,6 +167,24 @@ async def test_play_on_the_keyboard_hint_was_pressed_on_plays_what_its_toast_nam
     state.selection.cards = state.selection.cards + Counter({other: 1})  # a card picked since: not the hint
     refusal = _action(live, state, before_hint, "zh")
     assert isinstance(refusal, Refusal) and refusal.quiet
+
+
+async def test_play_on_an_older_keyboard_hint_was_pressed_on_plays_the_hint(table) -> None:
+    """提示 is taken on any keyboard of the hand the seat holds, and the one the player sees may
+    predate the others' latest moves (their look still on its way): 出牌 on that same keyboard
+    still plays what the toast named. A refusal here made a slow machine's player press 提示
+    again and play the second suggestion (CI: 双下 where the pinned seed gives 单下)."""
+    live, service = table
+    leader = live.match.to_act[0]
+    seat = (leader + 1) % 4
+    state = live.seats[seat]
+    seen = _press(live, seat, Op.PLAY)  # the keyboard on the phone, made before the lead
+    await service.act(live, seat=leader, action=choose_action(observe(live.match, leader), live.rules))
+    assert live.match.to_act == (seat,) and seen.version < live.version
+    assert await _hint(live, state, service) is None
+    state.selection.hint_keyboard = (seen.version, seen.check)  # as _select notes the pressed keyboard
+    assert state.selection.hint_play is not None
+    assert _action(live, state, seen, "zh") == PlayCards(state.selection.hint_play)
 
 
 async def test_a_turn_the_newest_look_takes_away_is_lag_not_a_mistake(table) -> None:
