@@ -45,6 +45,7 @@ from app.records.keeper import RecordKeeper
 from app.records.replays import Replays
 from app.table.tables import DEFAULT_CAPACITY, TableService
 from app.table.texts import N_, _, error_text, quarantined_text, too_many_text
+from app.table.thinking import yield_to_the_loop
 from handlers import general
 from handlers.contest import commands as contest_commands
 from handlers.contest import sheets as contest_sheets
@@ -216,7 +217,7 @@ async def open_services(
     await app.initialize()
     db = await Database.open(db_path)
     tables = TableService(db, capacity=table_capacity(os.environ.get("GUANDAN_MAX_TABLES")))
-    renderer = ThreadPoolExecutor(max_workers=2, thread_name_prefix="render")
+    renderer = ThreadPoolExecutor(max_workers=2, thread_name_prefix="render", initializer=yield_to_the_loop)
     per_trick = os.environ.get("GUANDAN_BOARD", "deal").strip().lower() == "trick"
     board = BoardPublisher(
         app.bot,
@@ -295,8 +296,13 @@ async def backfill_records(keeper: RecordKeeper) -> None:
 
 
 async def stop_sending(app: App) -> None:
-    """Before the HTTP session closes: unsent replies are dropped, the outbox keeps its rows."""
+    """Before the HTTP session closes: unsent replies are dropped, the outbox keeps its rows,
+    and the boards stop redrawing (a redraw is derived from the stored state; queued behind the
+    scheduler when the session closed, each one failed with a traceback)."""
+    if not app.bot_data.is_open:  # closed already, or never opened (an embedding's own app)
+        return
     services = app.bot_data.services
+    await services.board.close()
     await services.replies.close()
     await services.outbox.close()
 

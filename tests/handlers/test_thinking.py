@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import asyncio
+import os
 import threading
+
+import pytest
 
 from app.table.thinking import Lane, Thinking
 
@@ -36,3 +39,16 @@ async def test_each_lane_is_one_thread_in_order() -> None:
         thinking.close()
     assert order == list(range(20))
     assert len(threads) == 1
+
+
+@pytest.mark.skipif(not hasattr(os, "SCHED_BATCH"), reason="Linux scheduling policies")
+async def test_lanes_think_as_batch_threads_and_leave_the_event_loop_alone() -> None:
+    """Woken with work, a lane's thread must not preempt the event loop (SCHED_BATCH);
+    the loop's own thread keeps the normal policy."""
+    thinking = Thinking()
+    try:
+        policies = {lane: await thinking.run(lane, os.sched_getscheduler, 0) for lane in Lane}
+    finally:
+        thinking.close()
+    assert set(policies.values()) == {os.SCHED_BATCH}
+    assert os.sched_getscheduler(0) == os.SCHED_OTHER
