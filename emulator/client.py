@@ -423,6 +423,8 @@ async def polling(
         finally:
             await app.updater.stop()
             await app.stop()
+            if app.post_stop is not None:  # as run_polling does, before the HTTP session closes
+                await app.post_stop(app)
 
 
 class Telegram:

@@ -97,6 +97,10 @@ class BotData:
             raise RuntimeError("services are opened in post_init")
         return self._services
 
+    @property
+    def is_open(self) -> bool:
+        return self._services is not None
+
     def open(self, services: Services) -> None:
         self._services = services
 
