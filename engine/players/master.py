@@ -185,7 +185,9 @@ def sample_hands(
     rng.shuffle(groups)
     groups.sort(key=lambda group: -barred(group[0]))  # stable: the most barred first, while room is left
     for group in groups:
-        held = [sum(1 for card in hands[s] if card in group) if s != obs.seat else 0 for s in range(4)]
+        held = [0, 0, 0, 0]  # the copies each seat holds already (a known exchange card)
+        if not group[0].is_wildcard(obs.level):  # a wildcard draws no other to its hand
+            held = [sum(1 for card in hands[s] if card in group) if s != obs.seat else 0 for s in range(4)]
         for card in group:
             allowed = [
                 s for s in range(4) if need[s] > 0 and not (s in ceilings and _above(card, ceilings[s], obs))
