@@ -13,8 +13,9 @@ positions and split by cards in play (0–19, 20–39, 40–60).
 ``--oracle`` hands 大师 the true hands instead of its samples: the most that better
 inference of the hidden hands could gain. Also printed: the share of the hidden cards that
 大师's sampler (:func:`engine.players.master.consistent_hands`) and a plain draw
-(:func:`~engine.players.master.sample_hands`) place in the right hand, and 大师's decision
-time. The last line is one JSON object with the same figures.
+(:func:`~engine.players.master.sample_hands` dealing the unseen cards uniformly) place in the
+right hand, the four-of-a-kinds (a rank's natural cards, four or more in one hidden hand) in
+each and in the true hands, and 大师's decision time. The last line is one JSON object with the same figures.
 """
 
 from __future__ import annotations
@@ -63,6 +64,7 @@ class Placement:
 
     right: int = 0
     hidden: int = 0
+    fours: int = 0
 
     def add(self, obs: Observation, drawn: list[list[Card]] | None, truth: list[list[Card]]) -> None:
         if drawn is None:
@@ -71,10 +73,22 @@ class Placement:
             if seat != obs.seat:
                 self.right += sum((Counter(drawn[seat]) & Counter(truth[seat])).values())
                 self.hidden += len(truth[seat])
+        self.fours += fours(obs, drawn)
 
     @property
     def share(self) -> float:
         return round(self.right / self.hidden, 4) if self.hidden else 0.0
+
+
+def fours(obs: Observation, hands: list[list[Card]]) -> int:
+    """Four-of-a-kinds in the hidden hands: ranks with four or more natural cards in one hand."""
+    return sum(
+        1
+        for seat in range(4)
+        if seat != obs.seat
+        for n in Counter(card.rank for card in hands[seat] if not card.is_wildcard(obs.level)).values()
+        if n >= 4
+    )
 
 
 @dataclass
@@ -82,6 +96,7 @@ class Check:
     buckets: list[Bucket] = field(default_factory=lambda: [Bucket() for _ in BUCKETS])
     sampled: Placement = field(default_factory=Placement)
     plain: Placement = field(default_factory=Placement)
+    true_fours: int = 0
     times_ms: list[float] = field(default_factory=list)
 
 
@@ -121,8 +136,9 @@ def check(found: Sequence[Position], rules: Rules, oracle: bool) -> Check:
     for i, position in enumerate(found):
         obs = position.obs
         truth = position.hands
+        out.true_fours += fours(obs, truth)
         out.sampled.add(obs, master.consistent_hands(obs, rules, random.Random(f"s{i}")), truth)
-        out.plain.add(obs, master.sample_hands(obs, random.Random(f"p{i}")), truth)
+        out.plain.add(obs, master.sample_hands(obs, random.Random(f"p{i}"), affinity=(1.0,)), truth)
 
         def true_hands(
             _obs: Observation, _rules: Rules, _rng: random.Random, truth: list[list[Card]] = truth
@@ -161,6 +177,7 @@ def figures(result: Check, seed: int, shuffles: int, oracle: bool) -> dict[str, 
         },
         "placement_sampled": result.sampled.share,
         "placement_plain": result.plain.share,
+        "fours_true_sampled_plain": [result.true_fours, result.sampled.fours, result.plain.fours],
         "master_ms_median": round(_percentile(result.times_ms, 0.5), 1),
         "master_ms_p99": round(_percentile(result.times_ms, 0.99), 1),
     }
@@ -174,6 +191,7 @@ def report(f: dict[str, object]) -> str:
         f"levels {f['levels_gained_by_deviating']:+} (on the true hands)",
         f"by cards in play [positions, deviations, deals won, levels]: {f['by_cards_in_play']}",
         f"hidden cards placed right: sampler {f['placement_sampled']}, plain draw {f['placement_plain']}",
+        f"four-of-a-kinds in the hidden hands [true, sampler, plain draw]: {f['fours_true_sampled_plain']}",
         f"大师 decision ms median/p99: {f['master_ms_median']}/{f['master_ms_p99']}",
         json.dumps(f, sort_keys=True, ensure_ascii=False),
     ]

@@ -225,3 +225,73 @@ def test_choosing_a_sample_replays_at_most_tries_times_checked_turns(monkeypatch
     monkeypatch.setattr(planner, "choose_action", counted)
     assert consistent_hands(obs, RULES, random.Random(0)) is not None
     assert 0 < calls <= master.TRIES * master.CHECKED_TURNS
+
+
+def _fours(obs: Observation, hands: list[list[Card]]) -> int:
+    return sum(
+        1
+        for seat in range(4)
+        if seat != obs.seat
+        for n in Counter(card.rank for card in hands[seat] if not card.is_wildcard(obs.level)).values()
+        if n >= 4
+    )
+
+
+@pytest.mark.parametrize("affinity", [(1.0,), master.AFFINITY, (1.0, 100.0)])
+@pytest.mark.parametrize("seed", [24, 25])
+def test_clustered_samples_hold_exactly_the_unseen_cards_and_repeat_from_the_seed(
+    seed: int, affinity: tuple[float, ...]
+) -> None:
+    match, _ = searched_spot(seed, in_play=80)
+    me = match.to_act[0]
+    obs = observe(match, me)
+    hands = sample_hands(obs, random.Random(seed), affinity)
+    assert hands is not None and hands[me] == list(obs.hand)
+    assert hands == sample_hands(obs, random.Random(seed), affinity)
+    assert [len(hand) for hand in hands] == [len(match.hand(seat)) for seat in range(4)]
+    played = Counter(card for turn in obs.history if turn.play for card in turn.play.cards)
+    assert Counter(card for hand in hands for card in hand) + played == Counter({card: 2 for card in CARDS})
+
+
+@pytest.mark.parametrize("affinity", [master.AFFINITY, (1.0, 100.0)])
+def test_clustered_samples_keep_the_exchange_facts(affinity: tuple[float, ...]) -> None:
+    """However strongly the ranks cluster, a card seen given stays with its receiver and a
+    tribute payer gets nothing above its tribute but wildcards."""
+    checked = 0
+    for seed in (26, 27, 28, 29):
+        match = Match.from_position(RULES, dealt(seed), previous_order=(0, 1, 2, 3), leader=0)
+        while match.phase is not Phase.PLAY:
+            seat = match.to_act[0]
+            match.apply(seat, planner.choose_action(observe(match, seat), RULES))
+        for _ in range(8):  # a few turns in, so that some cards are gone
+            seat = match.to_act[0]
+            match.apply(seat, planner.choose_action(observe(match, seat), RULES))
+        for seat in range(4):
+            obs = _as_if_to_act(observe(match, seat))
+            for n in range(3):
+                hands = sample_hands(obs, random.Random(n), affinity)
+                assert hands is not None
+                for seen, card in master._known_cards(obs):
+                    assert card in hands[seen]
+                for payer, top in master._tribute_ceilings(obs).items():
+                    assert not any(master._above(card, top, obs) for card in hands[payer])
+                    checked += 1
+    assert checked
+
+
+def test_clustered_samples_hold_about_as_many_bombs_as_标准_keeps() -> None:
+    """标准 keeps bombs whole, so its hidden hands hold far more four-of-a-kinds than a uniform
+    deal of the unseen cards; the clustered sampler's come near the true count."""
+    true = uniform = clustered = 0
+    for seed in range(30, 38):
+        match, _ = searched_spot(seed, in_play=50)
+        obs = observe(match, match.to_act[0])
+        true += _fours(obs, [list(match.hand(seat)) for seat in range(4)]) * 4
+        for n in range(4):
+            plain = sample_hands(obs, random.Random(n), (1.0,))
+            drawn = sample_hands(obs, random.Random(n))
+            assert plain is not None and drawn is not None
+            uniform += _fours(obs, plain)
+            clustered += _fours(obs, drawn)
+    assert clustered > 1.5 * uniform
+    assert 0.6 * true < clustered < 1.6 * true

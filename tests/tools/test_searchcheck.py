@@ -7,13 +7,13 @@ import random
 
 import pytest
 
-from engine.cards import Card
+from engine.cards import Card, Rank, parse_cards
 from engine.match import observe
 from engine.observation import Observation
 from engine.players import master, planner
 from engine.rules import Rules
 from tests.engine.test_master import searched_spot
-from tools import searchcheck
+from tools import handsplits, searchcheck
 
 RULES = Rules.preset("default")
 
@@ -44,3 +44,17 @@ def test_the_check_counts_positions_by_window_and_prints_json(capsys: pytest.Cap
     assert sum(b[0] for b in figures["by_cards_in_play"].values()) == len(found)
     assert 0 <= figures["deviations"] <= len(found)
     assert 0 < figures["placement_plain"] < 1
+    true, sampled, plain = figures["fours_true_sampled_plain"]
+    assert min(true, sampled, plain) >= 0
+
+
+def test_handsplits_prints_the_splits_and_json(capsys: pytest.CaptureFixture[str]) -> None:
+    assert handsplits.main(["--shuffles", "3", "--seed", "3"]) == 0
+    figures = json.loads(capsys.readouterr().out.strip().splitlines()[-1])
+    assert figures["positions"] > 0 and figures["distance_sampler"] >= 0
+
+
+def test_splits_count_a_rank_with_two_or_more_unseen_copies_by_how_the_hidden_hands_hold_it() -> None:
+    hands = [parse_cards(text) for text in ("S3 H3", "S5 H5 C5 D5 S7", "S5 C7", "D7 S9 H9")]
+    found = handsplits.splits([(0, int(Rank.TWO), hands)])
+    assert found[5] == {"410": 1} and found[3] == {"111": 1} and found[2] == {"200": 1}
