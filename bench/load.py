@@ -18,6 +18,9 @@ What runs where:
   chat, the child is told by this process which chat the bot just wrote to (and which
   callback query it answered); it then reads that chat from the emulator as a user would.
 
+With ``--pin`` the bot runs on the first CPU and the emulator and the users on the others
+(:func:`pin_cpus`), so that the load generator does not take the bot's core when it wakes.
+
 Per button press of a hand message (an ``h:`` callback update) it records:
 
 * ``received``: the updater handed the update to the application (``update_queue.put``);
