@@ -17,6 +17,7 @@ from engine.players.master import Budget, consistent_hands, misfits, sample_hand
 from engine.players.policies import seeded
 from engine.rules import Rules
 from engine.scoring import outcome_of
+from tools.searchcheck import fours
 
 RULES = Rules.preset("default")
 SMALL = Budget(cards=600, min_samples=2, max_samples=4)
@@ -227,16 +228,6 @@ def test_choosing_a_sample_replays_at_most_tries_times_checked_turns(monkeypatch
     assert 0 < calls <= master.TRIES * master.CHECKED_TURNS
 
 
-def _fours(obs: Observation, hands: list[list[Card]]) -> int:
-    return sum(
-        1
-        for seat in range(4)
-        if seat != obs.seat
-        for n in Counter(card.rank for card in hands[seat] if not card.is_wildcard(obs.level)).values()
-        if n >= 4
-    )
-
-
 @pytest.mark.parametrize("affinity", [(1.0,), master.AFFINITY, (1.0, 100.0)])
 @pytest.mark.parametrize("seed", [24, 25])
 def test_clustered_samples_hold_exactly_the_unseen_cards_and_repeat_from_the_seed(
@@ -286,12 +277,12 @@ def test_clustered_samples_hold_about_as_many_bombs_as_标准_keeps() -> None:
     for seed in range(30, 38):
         match, _ = searched_spot(seed, in_play=50)
         obs = observe(match, match.to_act[0])
-        true += _fours(obs, [list(match.hand(seat)) for seat in range(4)]) * 4
+        true += fours(obs, [list(match.hand(seat)) for seat in range(4)]) * 4
         for n in range(4):
             plain = sample_hands(obs, random.Random(n), (1.0,))
             drawn = sample_hands(obs, random.Random(n))
             assert plain is not None and drawn is not None
-            uniform += _fours(obs, plain)
-            clustered += _fours(obs, drawn)
+            uniform += fours(obs, plain)
+            clustered += fours(obs, drawn)
     assert clustered > 1.5 * uniform
     assert 0.6 * true < clustered < 1.6 * true
