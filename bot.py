@@ -58,7 +58,7 @@ from handlers.platform.outbox import Payload, Sender
 from handlers.platform.replies import refuse
 from handlers.platform.scheduler import GROUP_LIMIT, PriorityLimiter, priority_limiter
 from handlers.platform.sender import TrackingLimiter
-from handlers.platform.transport import AiohttpRequest
+from handlers.platform.transport import AiohttpRequest, UpdatesRequest
 from handlers.platform.webhook import WebhookConfig, WebhookConfigError, run_webhook
 from handlers.records import commands as records
 from handlers.table import flow, lobby, members, play, timers
@@ -179,7 +179,7 @@ def build_application(
         .post_stop(stop_sending)
         .post_shutdown(close_services)
         .request(AiohttpRequest(connections=CONNECTIONS))
-        .get_updates_request(AiohttpRequest(connections=1))
+        .get_updates_request(UpdatesRequest(connections=1))
     )
     if rate_limiter:
         limiter = PriorityLimiter(group_limit=group_per_minute)

@@ -94,6 +94,43 @@ class AiohttpRequest(BaseRequest):
         raise AssertionError("unreachable")
 
 
+class UpdatesRequest(AiohttpRequest):
+    """The ``getUpdates`` connection: updates arrive slimmed (:func:`slim_update`)."""
+
+    @staticmethod
+    def parse_json_payload(payload: bytes) -> dict[str, Any]:
+        data = BaseRequest.parse_json_payload(payload)
+        result = data.get("result")
+        if isinstance(result, list):
+            for update in result:
+                slim_update(update)
+        return data
+
+
+HAND_PRESS = "h:"
+"""The callback data of a private hand message's buttons (``app.table.callback_data.Area.HAND``)."""
+
+
+def slim_update(update: object) -> None:
+    """Drop from a hand press's update the parts of the pressed message no handler reads.
+
+    Telegram sends the whole message with every press: its photo sizes, caption and keyboard.
+    python-telegram-bot builds a frozen object for each part, thirty-odd buttons included, and
+    at 150 tables that parsing was a tenth of the event loop's time. The hand handlers read the
+    press and the message's chat and id only (the hand's state is the bot's own), so the
+    picture, the caption and the keyboard are dropped before parsing; other buttons (a contest
+    sheet's copy row) keep theirs."""
+    if not isinstance(update, dict):
+        return
+    query = update.get("callback_query")
+    if not isinstance(query, dict) or not str(query.get("data", "")).startswith(HAND_PRESS):
+        return
+    message = query.get("message")
+    if isinstance(message, dict):
+        for part in ("reply_markup", "photo", "caption", "caption_entities"):
+            message.pop(part, None)
+
+
 KEEPALIVE = 4.0
 """Seconds an idle pooled connection is kept. Servers close idle connections on their own
 schedule (Node's HTTP server after 5 s); a request written into a connection the server is

@@ -33,6 +33,8 @@ from telegram.ext import Application, ExtBot
 from telegram.ext import _updater as ptb_updater
 from telegram.ext._utils.webhookhandler import TelegramHandler, WebhookAppClass
 
+from handlers.platform.transport import slim_update
+
 log = logging.getLogger(__name__)
 
 URL = "TELEGRAM_WEBHOOK_URL"
@@ -203,6 +205,7 @@ class GuardedTelegramHandler(TelegramHandler):
             raise BodyRefused(HTTPStatus.BAD_REQUEST, f"body is not JSON ({type(error).__name__})") from None
         if not isinstance(data, dict):
             raise BodyRefused(HTTPStatus.BAD_REQUEST, "body is not a JSON object")
+        slim_update(data)
         try:
             return Update.de_json(data, self.bot)
         except (Exception, RecursionError) as error:

@@ -18,7 +18,7 @@ from enum import Enum
 from functools import partial
 from typing import Any
 
-from telegram import InlineKeyboardMarkup, InputMediaPhoto
+from telegram import InputMediaPhoto
 from telegram.constants import ParseMode
 from telegram.error import BadRequest, Forbidden, TelegramError
 from telegram.ext import ExtBot
@@ -39,6 +39,7 @@ from handlers.platform.sender import sent
 from handlers.table import timers
 from handlers.table.keyboards import (
     HandScope,
+    Keys,
     PassPlay,
     exchange_keyboard,
     hand_keyboard,
@@ -60,9 +61,7 @@ def selected_positions(hand: tuple[Card, ...], selection: Counter[Card]) -> list
     return positions
 
 
-def keyboard_for(
-    table: LiveTable, state: SeatState, obs: Observation, locale: str
-) -> InlineKeyboardMarkup | None:
+def keyboard_for(table: LiveTable, state: SeatState, obs: Observation, locale: str) -> Keys | None:
     """The buttons a seat needs now: cards and play controls, a tribute choice, or none."""
     seat = state.record.seat
     state.selection.hand_since(obs.deal_number, obs.hand, obs.version)
@@ -264,7 +263,7 @@ class _Look:
 
     obs: Observation
     caption: str
-    markup: InlineKeyboardMarkup | None
+    markup: Keys | None
     locale: str
     four_color: bool
     names: list[str]
@@ -345,9 +344,8 @@ async def _request(
         method, params = "editMessageCaption", {"caption": look.caption, "parse_mode": ParseMode.HTML}
     else:
         method, params = "editMessageReplyMarkup", {}
-    await edit_quietly(
-        bot, method, chat_id=chat_id, message_id=message_id, reply_markup=look.markup, **params
-    )
+    markup = look.markup.to_json() if look.markup is not None else None
+    await edit_quietly(bot, method, chat_id=chat_id, message_id=message_id, reply_markup=markup, **params)
 
 
 _background: set[asyncio.Task[None]] = set()
@@ -379,8 +377,9 @@ async def _send(
 ) -> None:
     assert state.record.user_id is not None
     photo = await _picture(services, look)
+    markup = look.markup.to_markup() if look.markup is not None else None
     sent_message = await bot.send_photo(
-        state.record.user_id, photo, caption=look.caption, parse_mode=ParseMode.HTML, reply_markup=look.markup
+        state.record.user_id, photo, caption=look.caption, parse_mode=ParseMode.HTML, reply_markup=markup
     )
     await services.tables.set_dm_message(table, state.record.seat, sent_message.message_id)
     state.message.delivered = (sent_message.message_id, look.hand_key, look.caption)

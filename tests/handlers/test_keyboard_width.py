@@ -34,6 +34,7 @@ from handlers.table.keyboards import (
     PHONE,
     ROW,
     HandScope,
+    Keys,
     exchange_keyboard,
     face_label,
     hand_keyboard,
@@ -60,7 +61,7 @@ def measured(text: str) -> float:
     return FONT.getlength(drawn) / PX_PER_DP + emoji * EMOJI_EM * PHONE.text
 
 
-def overflowing(markup: InlineKeyboardMarkup) -> list[str]:
+def overflowing(markup: InlineKeyboardMarkup | Keys) -> list[str]:
     """The labels Telegram would cut on the phone described above."""
     return [
         f"{button.text!r} ({measured(button.text):.1f} > {PHONE.room(len(row)):.1f} dp, {len(row)} a row)"

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import random
 from collections import Counter
 
@@ -130,3 +131,22 @@ def test_readings_exchange_and_lobby_keyboards_within_limits() -> None:
     )
     _check_limits(lobby)
     assert lobby.inline_keyboard[-1][0].url == "https://t.me/bot?start=abc"
+
+
+def test_a_hand_keyboard_is_sent_as_the_markup_python_telegram_bot_would_send() -> None:
+    """Keys go out as their own JSON (python-telegram-bot's objects were too slow to build and
+    serialise on every look): it must say what the library's own markup says."""
+    hand = parse_cards("S9 S9 H3 SB HR")
+    keys = hand_keyboard(
+        SCOPE,
+        hand=hand,
+        level=Rank.TWO,
+        selection=Counter({Card.parse("S9"): 1}),
+        previous=None,
+        autoplay=False,
+        locale="zh",
+    )
+    sent = json.loads(keys.to_json())
+    assert sent == keys.to_markup().to_dict()
+    assert sent["inline_keyboard"][0][0] == {"text": "大王", "callback_data": keys.inline_keyboard[0][0][1]}
+    assert "✓♠9¹" in keys.to_json()  # UTF-8, not \u escapes: shorter on the wire

@@ -17,7 +17,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from telegram import InlineKeyboardMarkup
 
 from app.table.callback_data import Op, Press
 from app.table.tables import LiveTable, TableService
@@ -29,6 +28,7 @@ from engine.rules import Rules
 from handlers.platform.chats import mark_received
 from handlers.platform.context import Services
 from handlers.table.hand_message import post_hand
+from handlers.table.keyboards import Keys
 from handlers.table.play import LAG_GRACE, _handle
 from storage import Database
 from tests.raw_edits import RawEdits
@@ -113,25 +113,25 @@ async def opened(tmp_path: Path, request: pytest.FixtureRequest) -> AsyncIterato
     await context.services.db.close()
 
 
-async def keyboard(context: Context, table: LiveTable, seat: int) -> InlineKeyboardMarkup:
+async def keyboard(context: Context, table: LiveTable, seat: int) -> Keys:
     """The keyboard the seat's hand message gets now (composed and delivered)."""
     async with table.lock:
         delivery = await post_hand(context.bot, context.services, table, seat)  # type: ignore[arg-type]
     await delivery
     markup = table.seats[seat].message.shown_markup
-    assert isinstance(markup, InlineKeyboardMarkup)
+    assert isinstance(markup, Keys)
     return markup
 
 
-def presses(markup: InlineKeyboardMarkup) -> list[Press]:
+def presses(markup: Keys) -> list[Press]:
     return [Press.decode(str(b.callback_data)) for row in markup.inline_keyboard for b in row]
 
 
-def card_press(markup: InlineKeyboardMarkup, card: Card) -> Press:
+def card_press(markup: Keys, card: Card) -> Press:
     return next(p for p in presses(markup) if p.op is Op.TOGGLE and p.arg == card.index)
 
 
-def op_press(markup: InlineKeyboardMarkup, op: Op) -> Press:
+def op_press(markup: Keys, op: Op) -> Press:
     return next(p for p in presses(markup) if p.op is op)
 
 

@@ -227,3 +227,36 @@ async def test_promoted_refreshes_take_an_announcements_share() -> None:
     await settle()
     assert sent[-1] == "board"
     await asyncio.gather(board, other)
+
+
+async def test_requests_held_by_their_groups_minute_are_not_looked_at_again_until_it_frees() -> None:
+    """At 150 tables hundreds of board edits wait for their groups' minutes; looking at every one
+    of them for each request that came in was a tenth of the event loop's time. A held request
+    is parked until its limits could let it go, and still goes then."""
+    clock = Clock()
+    limiter = PriorityLimiter(token_limit=10_000, chat_burst=100, clock=clock)  # the minutes hold
+    sent: list[str] = []
+    groups = [-1000 - n for n in range(100)]
+    boards = []
+    with at_priority(Priority.REFRESH):
+        for group in groups:  # each group's share of refreshes used up, one more waiting
+            for n in range(GROUP_SHARE[Priority.REFRESH] + 1):
+                boards.append(asyncio.create_task(request(limiter, sent, f"board {group} {n}", group)))
+                await settle()
+    looked = 0
+    wait = limiter._wait
+
+    def counting(*args: Any) -> float:
+        nonlocal looked
+        looked += 1
+        return wait(*args)
+
+    limiter._wait = counting  # type: ignore[method-assign]
+    clock.now += 1.0
+    presses = [asyncio.create_task(request(limiter, sent, f"hand {n}", 5000 + n)) for n in range(20)]
+    await settle()
+    assert all(press.done() for press in presses)
+    assert looked < 3 * len(presses)  # not 20 × 100 parked boards
+    await advance(limiter, clock, 60.0 + MARGIN)
+    await settle()
+    assert all(board.done() for board in boards)  # every held board went when its minute freed
