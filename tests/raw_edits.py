@@ -14,6 +14,7 @@ class RawEdits:
             "editMessageReplyMarkup": "edit_message_reply_markup",
             "editMessageCaption": "edit_message_caption",
             "editMessageMedia": "edit_message_media",
+            "editMessageText": "edit_message_text",
         }
         edit = getattr(self, edits[method])
         return bool(await edit(**data))

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import errno
 from typing import Any
+from urllib.parse import urlencode
 
 import aiohttp
 from telegram._utils.defaultvalue import DefaultValue
@@ -81,8 +82,9 @@ class AiohttpRequest(BaseRequest):
         )
         for attempt in range(2):
             try:
+                body, headers = _body(request_data)
                 async with self._session.request(
-                    method, url, data=_body(request_data), timeout=timeout
+                    method, url, data=body, headers=headers, timeout=timeout
                 ) as response:
                     return response.status, await response.read()
             except TimeoutError as error:
@@ -150,12 +152,18 @@ def _never_sent(error: aiohttp.ClientError) -> bool:
     )
 
 
-def _body(request_data: RequestData | None) -> Any:
-    """The request's parameters as PTB encodes them: a form, multipart when files go along."""
+FORM = {"Content-Type": "application/x-www-form-urlencoded"}
+
+
+def _body(request_data: RequestData | None) -> tuple[Any, dict[str, str] | None]:
+    """The request's parameters as PTB encodes them, and their headers: a form, multipart when
+    files go along. A form without files is encoded here: aiohttp's ``FormData`` builds a
+    multipart writer (and a random boundary) for every request even when it sends none, which
+    was a fiftieth of the event loop's time at 150 tables."""
     if request_data is None:
-        return None
+        return None, None
     if not request_data.contains_files:
-        return request_data.json_parameters
+        return urlencode(request_data.json_parameters).encode(), FORM
     # quote_fields=False: names as RFC 7578 (and browsers, and PTB's own httpx) send them, raw
     # UTF-8 with " and \ escaped. aiohttp's default percent-encodes them, and Telegram shows
     # the encoding itself: 测试杯.csv arrived as %E6%B5%8B%E8%AF%95%E6%9D%AF.csv.
@@ -164,7 +172,7 @@ def _body(request_data: RequestData | None) -> Any:
         form.add_field(name, value)
     for name, (filename, content, mime_type) in request_data.multipart_data.items():
         form.add_field(name, content, filename=_header_safe(filename), content_type=mime_type)
-    return form
+    return form, None
 
 
 _CONTROL = {code: f"%{code:02X}" for code in range(0x20) if code != 0x1B}

@@ -53,7 +53,7 @@ from engine.observation import Observation
 from engine.rules import Rules
 from handlers.platform.chats import GROUP_LIMIT as GROUP_LIMIT  # re-exported for the board's tests
 from handlers.platform.chats import ChatBudget
-from handlers.platform.edits import not_modified
+from handlers.platform.edits import edit_quietly, not_modified
 from handlers.platform.locales import chat_locale
 from handlers.platform.outbox import Outbox, Payload, Undeliverable
 from handlers.platform.scheduler import Priority, PriorityLimiter, at_priority
@@ -416,9 +416,14 @@ class BoardPublisher:
 
     async def _edit(self, chat_id: int, message_id: int, text: str) -> bool:
         """False if the message can no longer be edited (deleted in the group): its plays go to a new one."""
-        try:
-            await self.bot.edit_message_text(
-                text, chat_id=chat_id, message_id=message_id, parse_mode=ParseMode.HTML
+        try:  # quietly: Telegram's answer repeats the board, every line's entities parsed for nothing
+            await edit_quietly(
+                self.bot,
+                "editMessageText",
+                chat_id=chat_id,
+                message_id=message_id,
+                text=text,
+                parse_mode=ParseMode.HTML,
             )
         except BadRequest as error:
             if not not_modified(error):

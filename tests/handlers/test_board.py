@@ -26,6 +26,7 @@ from engine.rules import Rules
 from handlers.table.board import GROUP_LIMIT, BoardPublisher, ChatBudget, split_tricks
 from render.words import card_text, seat_name
 from storage import Database
+from tests.raw_edits import RawEdits
 
 FACES = re.compile("|".join(re.escape(card_text(c)) for c in sorted(CARDS, key=lambda c: -len(card_text(c)))))
 NAMES = {seat: f"P{seat}" for seat in range(4)}
@@ -39,7 +40,7 @@ class Sent:
 
 
 @dataclass
-class FakeBot:
+class FakeBot(RawEdits):
     """Keeps every message's current text; ``public`` gives the card faces the group may see now."""
 
     public: Callable[[], set[str]] = set
