@@ -13,6 +13,7 @@ Nothing here is stored: a restart builds each seat from its row and the caches s
 
 from __future__ import annotations
 
+import asyncio
 from collections import Counter
 from dataclasses import dataclass, field
 
@@ -36,6 +37,9 @@ class Selection:
     hint_play: Play | None = None  # the reading 提示 chose, played as is if the selection is unchanged
     hint_pass: bool = False  # 提示 suggested 不出: the play button reads 不出 until a card is picked
     hints: Hints | None = None  # the suggestions 提示 cycles through
+    ahead: tuple[int, asyncio.Future[Hints]] | None = None
+    """The turn's suggestions being thought out before 提示 is pressed, and the match version they
+    are for (:func:`app.table.hints.think_ahead`)."""
     hint_keyboard: tuple[int, int] | None = None
     """The keyboard 提示 was pressed on, as its buttons name it: (match version, selection digest)."""
     readings: tuple[Play, ...] = ()  # several readings of the selection: the player picks one

@@ -41,6 +41,7 @@ def yield_to_the_loop() -> None:
 
 class Lane(Enum):
     HINTS = "hints"  # a player's 提示: the suggestion they wait for
+    AHEAD = "ahead"  # 提示's suggestions thought out when the turn begins, before anyone waits
     MOVES = "moves"  # computer players' (and 托管's) quick moves: 简单, 标准
     SEARCHES = "searches"  # 大师's searches, up to a second each
 

@@ -16,6 +16,7 @@ from typing import Any
 from telegram.error import TelegramError
 from telegram.ext import ExtBot, JobQueue
 
+from app.table.hints import think_ahead
 from app.table.tables import LiveTable, Outcome, TableError
 from app.table.texts import _
 from engine.actions import Phase
@@ -50,6 +51,7 @@ async def post(
 ) -> asyncio.Future[Any]:
     """What :func:`show` does; the hand edits are returned undelivered."""
     delivery = await post_hands(bot, services, table)
+    think_ahead(services.tables, table)
     services.board.publish(table, outcome.events)
     if job_queue is not None:
         timers.rearm(job_queue, table, CLOCKS)

@@ -29,28 +29,24 @@ from typing import Any
 from telegram import CallbackQuery, Update
 
 from app.table.callback_data import Area, BadCallback, Op, Press
+from app.table.hints import hints_for
 from app.table.refusals import TableRefusal
 from app.table.seats import SeatState
 from app.table.selection import (
-    Hints,
     can_beat,
     digest,
     select_play,
     selected_cards,
     with_count,
 )
-from app.table.tables import LiveTable, Policy, TableError, TableService
+from app.table.tables import LiveTable, TableError, TableService
 from app.table.texts import _, cannot_beat, error_text
-from app.table.thinking import Lane
 from app.table.tribute import EXCHANGE_OPS, exchange_action
 from engine.actions import Action, Pass, Phase, PlayCards
 from engine.cards import CARDS
 from engine.classify import classify
 from engine.errors import EngineError, IllegalAction, InvalidCards, NotYourTurn
-from engine.observation import Observation
-from engine.players.planner import ranked_plays
-from engine.plays import Play
-from engine.rules import Rules, WildcardDeclaration
+from engine.rules import WildcardDeclaration
 from handlers.platform.chats import received_at
 from handlers.platform.context import Context
 from handlers.platform.locales import seat_locale, user_locale
@@ -349,11 +345,9 @@ async def _hint(table: LiveTable, state: SeatState, tables: TableService) -> Tab
     if table.match.phase is not Phase.PLAY or seat not in table.match.to_act:
         return TableRefusal.NOT_YOUR_TURN
     if state.selection.hints is None or state.selection.hints.version != table.version:
-        # The first 提示 of a turn thinks as 标准 does (tens of ms on a full hand): in its own
-        # worker thread (app.table.thinking), so other tables' presses go on meanwhile.
-        obs = table.observe(seat)
-        hints = await tables.thinking.run(Lane.HINTS, _hints, table.version, obs, table.rules, tables.policy)
-        state.selection.hints = hints
+        # The first 提示 of a turn thinks as 标准 does, in a worker thread: usually done already,
+        # since the turn began (app.table.hints)
+        state.selection.hints = await hints_for(tables, table, state)
     hint = state.selection.hints.pick(state.selection.hint_index)
     if hint is None:
         return TableRefusal.NO_HINT
@@ -366,32 +360,6 @@ async def _hint(table: LiveTable, state: SeatState, tables: TableService) -> Tab
         state.selection.cards = select_play(hint)
         state.selection.hint_play = hint
     return None
-
-
-def _hints(version: int, obs: Observation, rules: Rules, policy: Policy) -> Hints:
-    """The turn's suggestions: 标准's choice, then its other sensible plays, then the rest."""
-    previous = obs.play_to_beat(obs.seat)
-    choice = _preferred(obs, rules, policy)
-    return Hints(
-        version,
-        obs.hand,
-        obs.level,
-        previous,
-        choice if isinstance(choice, Play) else None,
-        tuple(ranked_plays(obs, rules)),
-        pass_first=isinstance(choice, Pass) and previous is not None,
-    )
-
-
-def _preferred(obs: Observation, rules: Rules, policy: Policy) -> Play | Pass | None:
-    """The AI's choice for this seat (a play or 不出), offered as the first hint."""
-    try:
-        action = policy(obs, rules)
-    except EngineError:
-        return None
-    if isinstance(action, PlayCards):
-        return action.play
-    return action if isinstance(action, Pass) else None
 
 
 def _play_hint_text(state: SeatState, locale: str) -> str:
