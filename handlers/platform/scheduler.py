@@ -240,8 +240,9 @@ class PriorityLimiter(BaseRateLimiter[int]):
         self._token = _Window(1.0)
         self._held_until = 0.0  # a 429 for the whole token
         self._chats: dict[int, _Chat] = {}
-        self._queue: list[_Waiter] = []  # to be looked at, most valuable first
-        self._parked: list[tuple[float, int, _Waiter]] = []  # waiters no limit lets go before then
+        self._queue: list[_Waiter] = []  # messages to be looked at, most valuable first
+        self._parked: list[tuple[float, int, _Waiter]] = []  # messages no limit lets go before then
+        self._free: list[_Waiter] = []  # requests that are not messages (answers, look-ups)
         self._seq = itertools.count()
         self._wake: asyncio.Event | None = None
         self._dispatcher: asyncio.Task[None] | None = None
@@ -262,10 +263,11 @@ class PriorityLimiter(BaseRateLimiter[int]):
                 waiter.ready.cancel()
         self._queue.clear()
         self._parked.clear()
+        self._free.clear()
 
     def wake(self) -> None:
         """Look at the queue again now (a test moved the clock)."""
-        if self._queue or self._parked:
+        if self._queue or self._parked or self._free:
             self._kick()
 
     def promote(self, chat_id: int, priority: Priority) -> None:
@@ -287,11 +289,12 @@ class PriorityLimiter(BaseRateLimiter[int]):
 
     def queued(self) -> int:
         """Requests waiting for their turn (the benchmark, admission control)."""
-        return len(self._queue) + len(self._parked)
+        return len(self._queue) + len(self._parked) + len(self._free)
 
     def _waiting(self) -> Iterator[_Waiter]:
         yield from self._queue
         yield from (waiter for _, _, waiter in self._parked)
+        yield from self._free
 
     async def process_request(
         self,
@@ -324,11 +327,13 @@ class PriorityLimiter(BaseRateLimiter[int]):
         """Wait until the limits let this request go, behind every more valuable one."""
         now = self.clock()
         due = self._parked and self._parked[0][0] <= now
-        if not self._queue and not due and self._wait(priority, chat_id, counted, now) == 0:
+        waiting = (self._queue or due) if counted else self._free
+        if not waiting and self._wait(priority, chat_id, counted, now) == 0:
             self._note(chat_id, counted, now)
             return
         ready: asyncio.Future[None] = asyncio.get_running_loop().create_future()
-        heapq.heappush(self._queue, _Waiter(priority, next(self._seq), chat_id, counted, ready, now))
+        waiter = _Waiter(priority, next(self._seq), chat_id, counted, ready, now)
+        heapq.heappush(self._queue if counted else self._free, waiter)
         self._kick()
         asked = now
         try:
@@ -351,7 +356,7 @@ class PriorityLimiter(BaseRateLimiter[int]):
 
     async def _dispatch(self) -> None:
         assert self._wake is not None
-        while self._queue or self._parked:
+        while self._queue or self._parked or self._free:
             self._wake.clear()
             delay = self._release()
             if delay > 0:
@@ -364,20 +369,31 @@ class PriorityLimiter(BaseRateLimiter[int]):
         """Let go every waiter the limits allow now, most valuable first; the seconds until the
         next one might go (0 when some went).
 
-        A waiter the limits hold is parked until the moment they would let it go as things
-        stand. Only time loosens a limit — a request sent, a 429, tighten them; a promotion,
-        which changes the limits that apply, looks again at once — so no parked waiter could
-        go sooner, and a release looks only at the waiters due. Looking at every waiter each
-        time, as this did before, sorted hundreds of parked board edits for every request at
-        150 tables: a tenth of the event loop's time."""
+        A message its chat's limits hold is parked until the moment they would let it go as
+        things stand. Only time loosens a limit — a request sent, a 429, tighten them; a
+        promotion, which changes the limits that apply, looks again at once — so no parked
+        message could go sooner. While the token's second is full no message goes at all, and
+        the rest stay in line untouched. So a release looks at the messages that go and the few
+        newly held, not at every one waiting: sorting and checking hundreds of board edits held
+        by their groups' minutes, for every request, was a tenth of the event loop's time at 150
+        tables."""
         now = self.clock()
+        released = self._release_free(now)
         while self._parked and self._parked[0][0] <= now:
             heapq.heappush(self._queue, heapq.heappop(self._parked)[2])
-        released = False
+        soonest = self._parked[0][0] - now if self._parked else float("inf")
+        if self._free:
+            soonest = min(soonest, self._held_until - now)
         while self._queue:
-            waiter = heapq.heappop(self._queue)
+            waiter = self._queue[0]
             if waiter.ready.done():  # cancelled while waiting
+                heapq.heappop(self._queue)
                 continue
+            full = self._token_wait(now)
+            if full > 0:  # no message goes before the token's second frees
+                soonest = min(soonest, full)
+                break
+            heapq.heappop(self._queue)
             priority = Priority(waiter.priority)
             aging = 0.0  # seconds until this refresh may use a reply's share
             if priority is Priority.REFRESH:
@@ -392,14 +408,26 @@ class PriorityLimiter(BaseRateLimiter[int]):
                 continue
             waiter.not_before = now + (min(wait, aging) if aging > 0 else wait)  # or when it comes of age
             heapq.heappush(self._parked, (waiter.not_before, waiter.seq, waiter))
-        if released:
-            return 0.0
-        return self._parked[0][0] - now if self._parked else float("inf")
+            soonest = min(soonest, waiter.not_before - now)
+        return 0.0 if released else soonest
+
+    def _release_free(self, now: float) -> bool:
+        """Requests that are not messages wait only for a 429 on the whole token."""
+        if not self._free or self._held_until > now:
+            return False
+        for waiter in self._free:
+            if not waiter.ready.done():
+                waiter.ready.set_result(None)
+        self._free.clear()
+        return True
+
+    def _token_wait(self, now: float) -> float:
+        return max(self._held_until - now, self._token.wait(now, self.token_limit))
 
     def _wait(self, priority: Priority, chat_id: int | None, counted: bool, now: float) -> float:
         if chat_id is None or not counted:
             return max(self._held_until - now, 0.0)
-        wait = max(self._held_until - now, self._token.wait(now, self.token_limit))
+        wait = self._token_wait(now)
         chat = self._chats.get(chat_id)
         if chat is None:
             return max(wait, 0.0)

@@ -260,3 +260,33 @@ async def test_requests_held_by_their_groups_minute_are_not_looked_at_again_unti
     await advance(limiter, clock, 60.0 + MARGIN)
     await settle()
     assert all(board.done() for board in boards)  # every held board went when its minute freed
+
+
+async def test_while_the_tokens_second_is_full_waiting_messages_are_not_looked_at() -> None:
+    """At the token's 30 a second every waiting message is held by it: each time its second
+    freed, every one of them was looked at again (and held again) for the few that went; now
+    they stay in line, and a release looks at those that go."""
+    clock = Clock()
+    limiter = PriorityLimiter(token_limit=2, clock=clock)
+    sent: list[str] = []
+    waiting = [asyncio.create_task(request(limiter, sent, f"hand {n}", 7000 + n)) for n in range(200)]
+    await settle()
+    assert len(sent) == 2
+    looked = 0
+    wait = limiter._wait
+
+    def counting(*args: Any) -> float:
+        nonlocal looked
+        looked += 1
+        return wait(*args)
+
+    limiter._wait = counting  # type: ignore[method-assign]
+    await advance(limiter, clock, 1.0)
+    assert len(sent) == 4
+    assert looked <= 3  # the two that went, not the 198 in line
+    answer = asyncio.create_task(request(limiter, sent, "answer", None, "answerCallbackQuery"))
+    await settle()
+    assert answer.done()  # not a message: the full second does not hold it
+    for _ in range(100):
+        await advance(limiter, clock, 1.0)
+    assert all(task.done() for task in waiting) and len(sent) == 201
