@@ -180,3 +180,19 @@ async def test_a_glance_waiting_for_the_token_gives_its_turn_to_the_look_the_pla
     await board
     assert sent == ["first", "awaited", "board"] and not sender.waiting("hand")
     await sender.join()
+
+
+async def test_closing_drops_queued_edits_and_cancels_the_one_under_way(caplog) -> None:
+    """At shutdown hand edits still waiting for the scheduler went out after the HTTP session
+    closed, and each failed with a traceback: closing the sender first drops them quietly."""
+    sender, sent, gate = LatestWins(), [], asyncio.Event()
+    under_way = sender.submit("m", _recorder(sent, "v1", gate))
+    await asyncio.sleep(0)
+    queued = sender.submit("m", _recorder(sent, "v2"))
+    await sender.close()
+    assert under_way.done() and queued.done() and sent == []
+    later = sender.submit("m", _recorder(sent, "v3"))
+    assert later.done()
+    gate.set()
+    await asyncio.sleep(0)
+    assert sent == [] and "failed" not in caplog.text
