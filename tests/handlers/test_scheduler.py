@@ -229,6 +229,19 @@ async def test_promoted_refreshes_take_an_announcements_share() -> None:
     await asyncio.gather(board, other)
 
 
+def count_looks(limiter: PriorityLimiter) -> list[int]:
+    """From now on, the number of times the limiter checks a request against its limits."""
+    looked = [0]
+    wait = limiter._wait
+
+    def counting(*args: Any) -> float:
+        looked[0] += 1
+        return wait(*args)
+
+    limiter._wait = counting  # type: ignore[method-assign]
+    return looked
+
+
 async def test_requests_held_by_their_groups_minute_are_not_looked_at_again_until_it_frees() -> None:
     """At 150 tables hundreds of board edits wait for their groups' minutes; looking at every one
     of them for each request that came in was a tenth of the event loop's time. A held request
@@ -243,20 +256,12 @@ async def test_requests_held_by_their_groups_minute_are_not_looked_at_again_unti
             for n in range(GROUP_SHARE[Priority.REFRESH] + 1):
                 boards.append(asyncio.create_task(request(limiter, sent, f"board {group} {n}", group)))
                 await settle()
-    looked = 0
-    wait = limiter._wait
-
-    def counting(*args: Any) -> float:
-        nonlocal looked
-        looked += 1
-        return wait(*args)
-
-    limiter._wait = counting  # type: ignore[method-assign]
+    looked = count_looks(limiter)
     clock.now += 1.0
     presses = [asyncio.create_task(request(limiter, sent, f"hand {n}", 5000 + n)) for n in range(20)]
     await settle()
     assert all(press.done() for press in presses)
-    assert looked < 3 * len(presses)  # not 20 × 100 parked boards
+    assert looked[0] < 3 * len(presses)  # not 20 × 100 parked boards
     await advance(limiter, clock, 60.0 + MARGIN)
     await settle()
     assert all(board.done() for board in boards)  # every held board went when its minute freed
@@ -272,18 +277,10 @@ async def test_while_the_tokens_second_is_full_waiting_messages_are_not_looked_a
     waiting = [asyncio.create_task(request(limiter, sent, f"hand {n}", 7000 + n)) for n in range(200)]
     await settle()
     assert len(sent) == 2
-    looked = 0
-    wait = limiter._wait
-
-    def counting(*args: Any) -> float:
-        nonlocal looked
-        looked += 1
-        return wait(*args)
-
-    limiter._wait = counting  # type: ignore[method-assign]
+    looked = count_looks(limiter)
     await advance(limiter, clock, 1.0)
     assert len(sent) == 4
-    assert looked <= 3  # the two that went, not the 198 in line
+    assert looked[0] <= 3  # the two that went, not the 198 in line
     answer = asyncio.create_task(request(limiter, sent, "answer", None, "answerCallbackQuery"))
     await settle()
     assert answer.done()  # not a message: the full second does not hold it
