@@ -1,4 +1,4 @@
-"""The pure players' lanes (app.table.thinking): one thread each, none waiting on another."""
+"""The pure players' lanes (app.table.thinking): none waiting on another, quick moves not on each other."""
 
 from __future__ import annotations
 
@@ -28,17 +28,33 @@ async def test_a_hint_and_a_quick_move_go_on_while_a_search_holds_its_lane() -> 
     assert move_thread.name.startswith("moves") and hint_thread.name.startswith("hints")
 
 
-async def test_each_lane_is_one_thread_in_order() -> None:
-    """A lane is a queue: its work runs one at a time, in the order asked."""
+async def test_a_one_thread_lane_is_a_queue_in_order() -> None:
+    """提示's lane runs its work one at a time, in the order asked."""
     thinking = Thinking()
     order: list[int] = []
     try:
-        await asyncio.gather(*(thinking.run(Lane.MOVES, order.append, n) for n in range(20)))
-        threads = {await thinking.run(Lane.MOVES, threading.get_ident) for _ in range(5)}
+        await asyncio.gather(*(thinking.run(Lane.HINTS, order.append, n) for n in range(20)))
+        threads = {await thinking.run(Lane.HINTS, threading.get_ident) for _ in range(5)}
     finally:
         thinking.close()
     assert order == list(range(20))
     assert len(threads) == 1
+
+
+async def test_a_quick_move_goes_on_beside_another_tables_slow_one() -> None:
+    """Quick moves have two threads: one table's slow 标准 decision does not hold another's."""
+    thinking = Thinking()
+    release = threading.Event()
+    try:
+        slow = asyncio.ensure_future(thinking.run(Lane.MOVES, release.wait, 10))
+        await asyncio.sleep(0)  # the slow move is handed to its lane first
+        quick = await thinking.run(Lane.MOVES, threading.current_thread)
+        assert not slow.done() and quick.name.startswith("moves")
+        release.set()
+        assert await slow is True
+    finally:
+        release.set()
+        thinking.close()
 
 
 @pytest.mark.skipif(not hasattr(os, "SCHED_BATCH"), reason="Linux scheduling policies")
