@@ -12,10 +12,11 @@ positions and split by cards in play (0–19, 20–39, 40–60).
 
 ``--oracle`` hands 大师 the true hands instead of its samples: the most that better
 inference of the hidden hands could gain. Also printed: the share of the hidden cards that
-大师's sampler (:func:`engine.players.master.consistent_hands`) and a plain draw
-(:func:`~engine.players.master.sample_hands` dealing the unseen cards uniformly) place in the
-right hand, the four-of-a-kinds (a rank's natural cards, four or more in one hidden hand) in
-each and in the true hands, and 大师's decision time. The last line is one JSON object with the same figures.
+大师's sampler (:func:`engine.players.master.draw_hands`: one clustered
+:func:`~engine.players.master.sample_hands` deal a sample) and a plain draw (the same dealing
+the unseen cards uniformly) place in the right hand, the four-of-a-kinds (a rank's natural
+cards, four or more in one hidden hand) in each and in the true hands, and 大师's decision
+time. The last line is one JSON object with the same figures.
 """
 
 from __future__ import annotations
@@ -137,7 +138,7 @@ def check(found: Sequence[Position], rules: Rules, oracle: bool) -> Check:
         obs = position.obs
         truth = position.hands
         out.true_fours += fours(obs, truth)
-        out.sampled.add(obs, master.consistent_hands(obs, rules, random.Random(f"s{i}")), truth)
+        out.sampled.add(obs, master.draw_hands(obs, rules, random.Random(f"s{i}")), truth)
         out.plain.add(obs, master.sample_hands(obs, random.Random(f"p{i}"), affinity=(1.0,)), truth)
 
         def true_hands(

@@ -6,9 +6,9 @@ At each play decision it
 2. samples the cards it cannot see, consistently with everything public — the cards played
    (this deal's history), each seat's count (27 less what it played), the exchange as far as
    this seat saw it (a tribute or return card it saw given is in the receiver's hand unless
-   played since; a tribute payer holds nothing above its tribute but wildcards), and of a
-   few such draws keeps the one whose seats would best have played their latest turns as
-   they did, were they 标准 (:func:`consistent_hands`);
+   played since; a tribute payer holds nothing above its tribute but wildcards) — one plain
+   draw of :func:`sample_hands` a sample, dealing the unseen cards rank by rank so that the
+   hidden hands hold their pairs, triples and bombs together as 标准's do (:data:`AFFINITY`);
 3. plays every candidate out on every sample with 标准 for all four seats (the same samples
    for every candidate, so their differences are not luck) and scores the deal's level
    result for its team plus :data:`WIN_WORTH` for winning it, positive or negative;
@@ -19,13 +19,22 @@ generator it is given, so the same observation and seed give the same action wha
 hidden hands are. Its time is bounded by :class:`Budget`, counted in cards played out (a
 rollout's cost grows with the cards left), never by the clock, so it stays deterministic.
 Tribute, return and seat choices are 标准's.
+
+There is no filter on the samples. 大师 used to keep, of three draws, the one whose seats would
+best have replayed their latest eight turns as 标准 (issue 22); that cost much of a searching
+decision's time (its window decisions took 165 / 578 ms median / p99 with it, 118 / 418 ms
+without, ``tools.searchcheck --shuffles 40 --seed 6 --positions 150``) and measured no better
+than one draw a sample: over ``tools.searchcheck`` seeds 6–8, deviating from 标准 on the
+true hands gained +4 deals and +52 levels with it and +8, +87 without, all within the noise.
+Many deals fit 标准's public play equally well, so replaying the latest turns told the samples
+little about where the cards are.
 """
 
 from __future__ import annotations
 
 import random
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Final, TypeAlias
 
 from engine.actions import Action, Pass, Phase, PlayCards, partner_of, team_of
@@ -44,16 +53,6 @@ samples are few (a deal's result swings by ±4), so a smaller edge is mostly noi
 WIN_WORTH: Final = 1.0
 """Added to a won deal's level result (taken from a lost one's): the deal's level result alone
 let 大师 trade wins for bigger wins (49.2% of deals against 标准 at +0.08 levels a deal)."""
-
-TRIES: Final = 3
-"""Hands drawn per kept sample: the one whose seats would best have played as they did is kept.
-At 60 cards in play a plain draw misfits about 3.7 of the last 8 turns, the best of 3 about
-2.9, of 6 about 2.5 (the true hands: none); each draw checked costs about 5 ms, a sample's
-rollouts about 200 ms."""
-
-CHECKED_TURNS: Final = 8
-"""The other seats' latest turns a drawn sample is checked against (older ones cost more and say
-less: the hands have changed since)."""
 
 AFFINITY: Final[tuple[float, ...]] = (1.0, 8.0, 4.0, 11.0, 1.4, 0.2)
 """How much likelier a seat is to get the next unseen copy of a rank when it already got 0, 1, 2,
@@ -92,8 +91,8 @@ class Budget:
 DEFAULT_BUDGET: Final = Budget()
 
 Draw: TypeAlias = Callable[[Observation, Rules, random.Random], "list[list[Card]] | None"]
-"""How the hidden hands are drawn: :func:`consistent_hands` in play; ``tools.searchcheck``
-passes the true hands instead, to measure what better inference could gain."""
+"""How the hidden hands are drawn: :func:`draw_hands` in play; ``tools.searchcheck`` passes the
+true hands instead, to measure what better inference could gain."""
 
 
 def choose_action(
@@ -104,7 +103,7 @@ def choose_action(
     draw: Draw | None = None,
 ) -> Action:
     """大师's action for ``obs``; 标准's outside the play phase or with nothing to weigh."""
-    draw = draw or consistent_hands
+    draw = draw or draw_hands
     base = planner.choose_action(obs, rules)
     if obs.phase is not Phase.PLAY or obs.choice is not None or obs.seat is None:
         return base
@@ -151,6 +150,15 @@ def _counts(obs: Observation) -> list[int]:
         if turn.play is not None:
             played[turn.seat] += turn.play.size
     return [CARDS_PER_SEAT - n for n in played]
+
+
+def draw_hands(obs: Observation, rules: Rules, rng: random.Random) -> list[list[Card]] | None:
+    """大师's :data:`Draw`: one :func:`sample_hands` deal a sample, kept whatever it implies about
+    the seats' earlier turns (a best-of-three filter on them cost time and gained nothing
+    measurable: see the module's notes). ``rules`` is unused (the draw hook's
+    signature)."""
+    del rules
+    return sample_hands(obs, rng)
 
 
 def sample_hands(
@@ -253,97 +261,6 @@ def _tribute_ceilings(obs: Observation) -> dict[int, Card]:
 
 def _above(card: Card, top: Card, obs: Observation) -> bool:
     return not card.is_wildcard(obs.level) and card_order(card, obs.level) > card_order(top, obs.level)
-
-
-# ---------------------------------------------------------------- which samples fit the play
-
-
-def consistent_hands(obs: Observation, rules: Rules, rng: random.Random) -> list[list[Card]] | None:
-    """Of :data:`TRIES` sampled deals, the first with the fewest :func:`misfits`: a seat that
-    passed on a single 9 probably held no cheap single above it, and samples that say it did
-    are set aside (softly: the best of a few draws, never a hard filter, since other players
-    are not 标准)."""
-    best: list[list[Card]] | None = None
-    fewest = CHECKED_TURNS + 1
-    for _ in range(TRIES):
-        hands = sample_hands(obs, rng)
-        if hands is None:
-            return None
-        count = misfits(obs, rules, hands, CHECKED_TURNS, stop_at=fewest)
-        if count < fewest:
-            best, fewest = hands, count
-        if count == 0:
-            break
-    return best
-
-
-def misfits(
-    obs: Observation,
-    rules: Rules,
-    hands: list[list[Card]],
-    turns: int = CHECKED_TURNS,
-    stop_at: int | None = None,
-) -> int:
-    """How many of the other seats' latest ``turns`` turns 标准 would not have taken with these
-    hands (a different kind of play, rank or size, or passing instead of playing); counting
-    stops at ``stop_at`` (a sample already known to fit worse than another)."""
-    count = checked = 0
-    for index in range(len(obs.history) - 1, -1, -1):
-        turn = obs.history[index]
-        if turn.seat == obs.seat:
-            continue
-        if checked == turns or (stop_at is not None and count >= stop_at):
-            break
-        checked += 1
-        past = _past_observation(obs, rules, hands, index)
-        if past is not None and not _same_move(planner.choose_action(past, rules), turn.play):
-            count += 1
-    return count
-
-
-def _same_move(action: Action, play: Play | None) -> bool:
-    if not isinstance(action, PlayCards) or play is None:
-        return not isinstance(action, PlayCards) and play is None
-    mine = action.play
-    return (mine.kind, mine.rank, mine.size) == (play.kind, play.rank, play.size)
-
-
-def _past_observation(
-    obs: Observation, rules: Rules, hands: list[list[Card]], index: int
-) -> Observation | None:
-    """What the seat of ``obs.history[index]`` saw when it acted, were ``hands`` the deal now."""
-    turn = obs.history[index]
-    before = obs.history[:index]
-    hand = list(hands[turn.seat])
-    for later in obs.history[index:]:
-        if later.seat == turn.seat and later.play is not None:
-            hand.extend(later.play.cards)
-    table_play, table_seat = None, None
-    for earlier in before:
-        if earlier.trick == turn.trick and earlier.play is not None:
-            table_play, table_seat = earlier.play, earlier.seat
-    if table_play is None and turn.play is None:
-        return None  # a lead is never a pass: the record is not one this reading covers
-    counts = [CARDS_PER_SEAT] * 4
-    finish: list[int] = []
-    for earlier in before:
-        if earlier.play is not None:
-            counts[earlier.seat] -= earlier.play.size
-            if counts[earlier.seat] == 0:
-                finish.append(earlier.seat)
-    views = _seat_views(counts, finish, turn.seat, rules)
-    return replace(
-        obs,
-        seat=turn.seat,
-        hand=tuple(sort_hand(hand, obs.level)),
-        to_act=(turn.seat,),
-        table_play=table_play,
-        table_seat=table_seat,
-        seats=views,
-        finish_order=tuple(finish),
-        tributes=(),
-        history=before,
-    )
 
 
 # ---------------------------------------------------------------- playing a deal out

@@ -13,7 +13,7 @@ from engine.cards import CARDS, Card, full_deck
 from engine.match import CARDS_PER_SEAT, Match, observe
 from engine.observation import Observation
 from engine.players import master, planner
-from engine.players.master import Budget, consistent_hands, misfits, sample_hands
+from engine.players.master import Budget, sample_hands
 from engine.players.policies import seeded
 from engine.rules import Rules
 from engine.scoring import outcome_of
@@ -177,55 +177,50 @@ def test_a_rollout_on_the_true_hands_ends_the_deal_as_the_engine_does(seed: int)
     assert value == sign * (gain + master.WIN_WORTH)
 
 
-@pytest.mark.parametrize("seed", [16, 17, 18])
-def test_on_the_true_hands_every_seat_played_as_标准_would(seed: int) -> None:
-    """The consistency check replays each seat's turns as it saw them: on the hands 标准 really
-    held it finds no misfit, so a misfit in a sample is evidence against that sample."""
-    match, _ = searched_spot(seed)
+def test_each_sample_is_one_draw_and_every_candidate_is_played_out_on_it(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """No filter: the search draws exactly its budget's samples with :func:`sample_hands`, one
+    each, and plays every candidate out on those very hands."""
+    match, _ = searched_spot(23)
     obs = observe(match, match.to_act[0])
-    true = [list(match.hand(seat)) for seat in range(4)]
-    assert misfits(obs, RULES, true, turns=30) == 0
+    budget = Budget(cards=900, candidates=3, min_samples=1, max_samples=5)
+    drawn: list[list[list[Card]]] = []
+    played: list[list[list[Card]]] = []
+    draw, start = master.sample_hands, master._Rollout.__init__
+
+    def counted_draw(obs: Observation, rng: random.Random) -> list[list[Card]] | None:
+        hands = draw(obs, rng)
+        assert hands is not None
+        drawn.append([list(hand) for hand in hands])
+        return hands
+
+    def counted_start(self: master._Rollout, obs: Observation, rules: Rules, hands: list[list[Card]]) -> None:
+        played.append([list(hand) for hand in hands])
+        start(self, obs, rules, hands)
+
+    monkeypatch.setattr(master, "sample_hands", counted_draw)
+    monkeypatch.setattr(master._Rollout, "__init__", counted_start)
+    master.choose_action(obs, RULES, random.Random(0), budget)
+    candidates = master._candidates(obs, RULES, planner.choose_action(obs, RULES), budget.candidates)
+    assert len(candidates) >= 2
+    in_play = sum(master._counts(obs))
+    samples = max(budget.min_samples, min(budget.max_samples, budget.cards // (len(candidates) * in_play)))
+    assert len(drawn) == samples
+    assert played == [hands for hands in drawn for _ in candidates]
 
 
-def test_kept_samples_fit_the_play_better_than_plain_draws() -> None:
-    raw = kept = 0
-    for seed in (19, 20, 21):
-        match, _ = searched_spot(seed)
-        obs = observe(match, match.to_act[0])
-        draws, keeps = random.Random(seed), random.Random(seed)
-        for _ in range(4):
-            plain, fitted = sample_hands(obs, draws), consistent_hands(obs, RULES, keeps)
-            assert plain is not None and fitted is not None
-            raw += misfits(obs, RULES, plain)
-            kept += misfits(obs, RULES, fitted)
-    assert kept < raw
-
-
-def test_kept_samples_repeat_from_the_seed_and_hold_exactly_the_unseen_cards() -> None:
+def test_the_search_draws_are_the_samplers_own_and_repeat_from_the_seed() -> None:
     match, _ = searched_spot(22)
     me = match.to_act[0]
     obs = observe(match, me)
-    hands = consistent_hands(obs, RULES, random.Random(5))
-    assert hands == consistent_hands(obs, RULES, random.Random(5))
+    hands = master.draw_hands(obs, RULES, random.Random(5))
+    assert hands == master.draw_hands(obs, RULES, random.Random(5))
+    assert hands == sample_hands(obs, random.Random(5))
+    assert hands != master.draw_hands(obs, RULES, random.Random(6))
     assert hands is not None and [len(hand) for hand in hands] == [len(match.hand(s)) for s in range(4)]
     played = Counter(card for turn in obs.history if turn.play for card in turn.play.cards)
     assert Counter(card for hand in hands for card in hand) + played == Counter({card: 2 for card in CARDS})
-
-
-def test_choosing_a_sample_replays_at_most_tries_times_checked_turns(monkeypatch: pytest.MonkeyPatch) -> None:
-    match, _ = searched_spot(23)
-    obs = observe(match, match.to_act[0])
-    calls = 0
-    original = planner.choose_action
-
-    def counted(obs: Observation, rules: Rules) -> Action:
-        nonlocal calls
-        calls += 1
-        return original(obs, rules)
-
-    monkeypatch.setattr(planner, "choose_action", counted)
-    assert consistent_hands(obs, RULES, random.Random(0)) is not None
-    assert 0 < calls <= master.TRIES * master.CHECKED_TURNS
 
 
 @pytest.mark.parametrize("affinity", [(1.0,), master.AFFINITY, (1.0, 100.0)])
