@@ -40,10 +40,12 @@ from storage import (
 log = logging.getLogger(__name__)
 
 Policy = Callable[[Observation, Rules], Action]
+Moves = list[tuple[int, Action]]  # (seat, action) in the order they are applied
 FinishedHook = Callable[["LiveTable"], Awaitable[None]]
 LobbyHeading = Callable[["LiveTable", str], "str | None"]
 """A line (HTML) shown above a table's lobby in that locale, or None (a contest names its match)."""
 MAX_BOT_STEPS = 5000  # a whole match is far below this; guards against an engine loop
+RUN_STEPS = 16  # computer players' moves thought in one trip to a worker thread (a trick or so)
 
 
 class TableError(Exception):
@@ -602,37 +604,78 @@ class TableService:
         for _ in range(MAX_BOT_STEPS):
             if match.is_over or table.record.status is not TableStatus.PLAYING:
                 break
-            step = await self._bot_step(table)
-            if step is None:
+            run = await self._bot_run(table)
+            if not run:
                 break
-            seat, action = step
+            self._apply_run(table, run, actions, events)
+        await self._save(table)
+        return Outcome(tuple(actions), tuple(events), match.version)
+
+    def _apply_run(self, table: LiveTable, run: Moves, actions: Moves, events: list[Event]) -> None:
+        """The run's moves in order. One the engine refuses is replaced by the timeout default
+        and ends the run: what followed was thought after it, so the next run thinks again."""
+        for seat, action in run:
             try:
                 events.extend(self._apply(table, seat, action))
             except EngineError:
                 log.exception("table %s: bot action %s refused; using the timeout default", table.id, action)
-                action = timeout_action(table.observe(seat))
-                events.extend(self._apply(table, seat, action))
+                fallback = timeout_action(table.observe(seat))
+                events.extend(self._apply(table, seat, fallback))
+                actions.append((seat, fallback))
+                return
             actions.append((seat, action))
-        await self._save(table)
-        return Outcome(tuple(actions), tuple(events), match.version)
 
-    async def _bot_step(self, table: LiveTable) -> tuple[int, Action] | None:
-        assert table.match is not None
-        for seat in table.match.to_act:
-            state = table.seats[seat]
-            obs = table.observe(seat)
-            if state.is_bot or obs.phase is Phase.CHOICE:
-                # A free choice after equal 双下 tributes (V12/V14) has no buttons yet: the 标准
-                # player makes it for a human rather than the table waiting on a clock.
-                policy = self.seat_policy(state, table)
-                # The pure player thinks in a worker thread (大师 searches for up to a second):
-                # other tables and buttons go on meanwhile; this table's lock is held throughout.
-                lane = Lane.SEARCHES if policy is self._difficulties.get(MASTER) else Lane.MOVES
-                return seat, await self.thinking.run(lane, self._bot_action, obs, table.rules, policy)
-            forced = _forced_tribute(obs) or _auto_pass(state, obs)
-            if forced is not None:
-                return seat, forced
-        return None
+    async def _bot_run(self, table: LiveTable) -> Moves:
+        """The table's next actions until a person must choose: a forced one at once, or a run
+        of the computer players' moves thought out in one go in a worker thread.
+
+        One trip to the thread for the whole run, not one per move: between trips the press
+        waited behind whatever else the event loop had queued, two or three times a press
+        when the computer players answer a person's play (大师 searches for up to a second:
+        other tables and buttons go on meanwhile; this table's lock is held throughout)."""
+        match = table.match
+        assert match is not None
+        players = tuple(self._seat_player(table, seat) for seat in range(4))
+        step = _next_step(match, players)
+        if step is None:
+            return []
+        seat, action = step
+        if action is not None:
+            return [(seat, action)]
+        lane = Lane.SEARCHES if players[seat].searches else Lane.MOVES
+        return await self.thinking.run(lane, self._think_run, match.copy(), table.rules, players)
+
+    def _think_run(self, match: Match, rules: Rules, players: tuple[SeatPlayer, ...]) -> Moves:
+        """In a worker thread, on the table's copy: the moves :func:`_next_step` asks for, each
+        applied to the copy so the next seat sees it, until a person must choose, the match
+        ends, a move of the other lane's kind comes up, or :data:`RUN_STEPS`. A move the copy
+        refuses ends the run with it (the table refuses it too and plays the default)."""
+        run: Moves = []
+        searches: bool | None = None
+        while len(run) < RUN_STEPS and not match.is_over:
+            step = _next_step(match, players)
+            if step is None:
+                break
+            seat, action = step
+            if action is None:
+                if searches is not None and players[seat].searches is not searches:
+                    break
+                searches = players[seat].searches
+                action = self._bot_action(observe(match, seat), rules, players[seat].policy)
+            run.append((seat, action))
+            try:
+                match.apply(seat, action)
+            except EngineError:
+                break
+        return run
+
+    def _seat_player(self, table: LiveTable, seat: int) -> SeatPlayer:
+        state = table.seats[seat]
+        policy = self.seat_policy(state, table)
+        searches = policy is self._difficulties.get(MASTER)
+        return SeatPlayer(
+            policy=policy, plays_itself=state.is_bot, auto_pass=state.auto_pass, searches=searches
+        )
 
     def seat_policy(self, state: SeatState, table: LiveTable | None = None) -> Policy:
         """An AI seat plays at its difficulty; 托管 (and a policy given to the service) as 标准,
@@ -720,9 +763,34 @@ def _chose_master(table: LiveTable) -> bool:
     return any(state.record.is_ai and state.record.difficulty == MASTER for state in table.seats.values())
 
 
-def _auto_pass(state: SeatState, obs: Observation) -> Action | None:
+@dataclass(frozen=True, slots=True)
+class SeatPlayer:
+    """Who acts for a seat, as a run of computer moves sees it (taken under the table's lock)."""
+
+    policy: Policy  # how the engine plays the seat when it plays it (see TableService.seat_policy)
+    plays_itself: bool  # an AI seat or a seat in 托管: the engine plays every action
+    auto_pass: bool  # /autopass: passed for when nothing beats the table
+    searches: bool  # 大师: thinks in the searches' lane
+
+
+def _next_step(match: Match, players: tuple[SeatPlayer, ...]) -> tuple[int, Action | None] | None:
+    """The seat the table acts for next, with its forced action, or None for an action its
+    policy must think out; None when a person must choose."""
+    for seat in match.to_act:
+        obs = observe(match, seat)
+        if players[seat].plays_itself or obs.phase is Phase.CHOICE:
+            # A free choice after equal 双下 tributes (V12/V14) has no buttons yet: the 标准
+            # player makes it for a human rather than the table waiting on a clock.
+            return seat, None
+        forced = _forced_tribute(obs) or _auto_pass(players[seat].auto_pass, obs)
+        if forced is not None:
+            return seat, forced
+    return None
+
+
+def _auto_pass(chosen: bool, obs: Observation) -> Action | None:
     """要不起: a player who chose /autopass passes at once when nothing beats the table."""
-    if not state.auto_pass or obs.phase is not Phase.PLAY or obs.table_play is None:
+    if not chosen or obs.phase is not Phase.PLAY or obs.table_play is None:
         return None
     if obs.table_seat == obs.seat or can_beat(obs.hand, obs.level, obs.table_play):
         return None

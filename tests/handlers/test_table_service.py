@@ -254,3 +254,77 @@ def test_the_capacity_setting_reads_a_number_or_keeps_the_default() -> None:
     assert table_capacity(None) == table_capacity("") == table_capacity("many") == DEFAULT_CAPACITY
     assert table_capacity("40") == 40
     assert table_capacity("0") is None  # no limit
+
+
+def _count_trips(service: TableService) -> list[tuple[str, int]]:
+    """Every trip to a thinking lane: (lane, moves the run brought back)."""
+    trips: list[tuple[str, int]] = []
+    run = service.thinking.run
+
+    async def counted(lane: Any, work: Any, *args: Any) -> Any:
+        result = await run(lane, work, *args)
+        trips.append((lane.value, len(result) if isinstance(result, list) else 1))
+        return result
+
+    service.thinking.run = counted  # type: ignore[method-assign]
+    return trips
+
+
+async def test_computer_players_answer_a_play_in_one_trip_to_their_thread(db: Database) -> None:
+    """The three computer players' answers to a person's play are thought out in one run (one
+    trip to the worker thread, not one each: between trips the press waited behind everything
+    else on the event loop), and they are the moves each would have made one at a time."""
+    service = TableService(db)
+    table = await _table(service, humans=1)
+    await service.start(table)
+    assert table.match is not None and table.match.to_act == (0,)
+    expected = table.match.copy()
+    lead = timeout_action(observe(expected, 0))
+    expected.apply(0, lead)
+    while expected.to_act != (0,):
+        seat = expected.to_act[0]
+        expected.apply(seat, service.policy(observe(expected, seat), table.rules))
+
+    trips = _count_trips(service)
+    outcome = await service.act(table, seat=0, action=lead)
+
+    assert trips == [("moves", 3)]
+    assert [seat for seat, _ in outcome.actions] == [0, 1, 2, 3]
+    assert table.match.history == expected.history
+    assert await _logged(db, table) == table.version
+
+
+async def test_a_run_of_moves_stops_where_another_lane_thinks(db: Database) -> None:
+    """A 大师 seat thinks in the searches' lane: a run of quick moves stops before it, so a
+    quick move never waits behind another table's search."""
+    service = TableService(db)
+    table = await _table(service, humans=1)
+    await service.set_difficulty(table, seat=2, difficulty="master")
+    await service.start(table)
+    assert table.match is not None and table.match.to_act == (0,)
+    trips = _count_trips(service)
+    await service.act(table, seat=0, action=timeout_action(table.observe(0)))
+    assert trips == [("moves", 1), ("searches", 1), ("moves", 1)]
+
+
+async def test_a_refused_move_in_a_run_is_replaced_and_the_rest_thought_again(db: Database) -> None:
+    """A computer player's move that the engine refuses is played as the timeout default, and
+    the moves after it are thought again from the table as it then is."""
+    refusals = []
+
+    def policy(obs: Any, rules: Rules) -> Any:
+        if obs.seat == 2 and not refusals:  # once: the play on the table again, which cannot beat it
+            refusals.append(obs.version)
+            return PlayCards(obs.table_play)
+        return timeout_action(obs)
+
+    service = TableService(db, policy=policy)
+    table = await _table(service, humans=1)
+    await service.start(table)
+    assert table.match is not None and table.match.to_act == (0,)
+    trips = _count_trips(service)
+    outcome = await service.act(table, seat=0, action=timeout_action(table.observe(0)))
+    assert refusals and [seat for seat, _ in outcome.actions] == [0, 1, 2, 3]
+    assert [moves for _, moves in trips] == [2, 1]  # seats 1 and 2 (refused), then seat 3
+    assert table.match.to_act == (0,)
+
