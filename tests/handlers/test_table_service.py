@@ -327,4 +327,3 @@ async def test_a_refused_move_in_a_run_is_replaced_and_the_rest_thought_again(db
     assert refusals and [seat for seat, _ in outcome.actions] == [0, 1, 2, 3]
     assert [moves for _, moves in trips] == [2, 1]  # seats 1 and 2 (refused), then seat 3
     assert table.match.to_act == (0,)
-
