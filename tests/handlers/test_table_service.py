@@ -256,6 +256,10 @@ def test_the_capacity_setting_reads_a_number_or_keeps_the_default() -> None:
     assert table_capacity("0") is None  # no limit
 
 
+LEADS_AT_SEAT_0 = 2
+"""A deal seed (of the SHORT rules) whose first deal seat 0 leads: nobody moves before it."""
+
+
 def _count_trips(service: TableService) -> list[tuple[str, int]]:
     """Every trip to a thinking lane: (lane, moves the run brought back)."""
     trips: list[tuple[str, int]] = []
@@ -274,10 +278,10 @@ async def test_computer_players_answer_a_play_in_one_trip_to_their_thread(db: Da
     """The three computer players' answers to a person's play are thought out in one run (one
     trip to the worker thread, not one each: between trips the press waited behind everything
     else on the event loop), and they are the moves each would have made one at a time."""
-    service = TableService(db)
+    service = TableService(db, new_seed=lambda: LEADS_AT_SEAT_0)
     table = await _table(service, humans=1)
     await service.start(table)
-    assert table.match is not None and table.match.to_act == (0,)
+    assert table.match is not None and table.match.to_act == (0,) and not table.match.history
     expected = table.match.copy()
     lead = timeout_action(observe(expected, 0))
     expected.apply(0, lead)
@@ -297,11 +301,11 @@ async def test_computer_players_answer_a_play_in_one_trip_to_their_thread(db: Da
 async def test_a_run_of_moves_stops_where_another_lane_thinks(db: Database) -> None:
     """A 大师 seat thinks in the searches' lane: a run of quick moves stops before it, so a
     quick move never waits behind another table's search."""
-    service = TableService(db)
+    service = TableService(db, new_seed=lambda: LEADS_AT_SEAT_0)
     table = await _table(service, humans=1)
     await service.set_difficulty(table, seat=2, difficulty="master")
     await service.start(table)
-    assert table.match is not None and table.match.to_act == (0,)
+    assert table.match is not None and table.match.to_act == (0,) and not table.match.history
     trips = _count_trips(service)
     await service.act(table, seat=0, action=timeout_action(table.observe(0)))
     assert trips == [("moves", 1), ("searches", 1), ("moves", 1)]
@@ -318,10 +322,10 @@ async def test_a_refused_move_in_a_run_is_replaced_and_the_rest_thought_again(db
             return PlayCards(obs.table_play)
         return timeout_action(obs)
 
-    service = TableService(db, policy=policy)
+    service = TableService(db, policy=policy, new_seed=lambda: LEADS_AT_SEAT_0)
     table = await _table(service, humans=1)
     await service.start(table)
-    assert table.match is not None and table.match.to_act == (0,)
+    assert table.match is not None and table.match.to_act == (0,) and not table.match.history
     trips = _count_trips(service)
     outcome = await service.act(table, seat=0, action=timeout_action(table.observe(0)))
     assert refusals and [seat for seat, _ in outcome.actions] == [0, 1, 2, 3]
