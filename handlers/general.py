@@ -82,6 +82,8 @@ async def arrange(update: Update, context: Context) -> None:
     await db.users.set_group_hand(user_id=user.id, group_hand=not current)
     for table, seat in context.services.tables.tables_of_user(user.id):
         async with table.lock:  # the picture follows at once
+            if table.seat_of(user.id) != seat:  # left (or moved) while this waited for the lock
+                continue
             table.seats[seat].message.redraw()
             if table.match is None:
                 continue
@@ -105,6 +107,8 @@ async def auto_pass(update: Update, context: Context) -> None:
     await db.users.set_auto_pass(user_id=user.id, auto_pass=not current)
     for table, seat in context.services.tables.tables_of_user(user.id):
         async with table.lock:  # a seat waiting on a play it cannot beat passes now
+            if table.seat_of(user.id) != seat:  # left (or moved) while this waited for the lock
+                continue
             table.seats[seat].auto_pass = not current
             if table.match is None or seat not in table.match.to_act:
                 continue

@@ -76,11 +76,13 @@ def lobby_view(context: Context, table: LiveTable, locale: str) -> tuple[str, In
 
 
 async def redraw_lobby(context: Context, table: LiveTable) -> None:
-    """Edit the lobby message to the current seats (or to 'started' once playing).
+    """Queue an edit of the lobby message to the current seats (or to 'started' once playing).
 
     A refresh (scheduler priority): four quick taps on seats while the group's budget is short
     send the newest lobby once, not four edits in a row, and a look the message already shows
-    is not sent again."""
+    is not sent again. Its delivery is not awaited: it waits for the group's budget, which a
+    burst of commands can spend for a minute, and the caller holds the table lock, so every
+    other press on the lobby (and the reply to ``/start``) would wait that long unanswered."""
     message_id = table.record.lobby_message_id
     if message_id is None:
         return
@@ -116,7 +118,7 @@ async def redraw_lobby(context: Context, table: LiveTable) -> None:
             looks.clear()  # a cache: an unchanged edit after this is answered "not modified"
         looks[(chat_id, message_id)] = look
 
-    await context.services.sender.submit(("lobby", table.id), edit)
+    context.services.sender.submit(("lobby", table.id), edit)  # the mailbox logs a failure
 
 
 # ---------------------------------------------------------------- commands

@@ -94,10 +94,10 @@ async def left_group(context: Context, chat_id: int, user: User) -> None:
         table = services.tables.in_chat(chat_id)
     except TableError:
         return
-    seat = table.seat_of(user.id)
-    if seat is None:
-        return
-    async with table.lock:
+    async with table.lock:  # the seat as it is under the lock: a lobby seat may change hands
+        seat = table.seat_of(user.id)
+        if seat is None:
+            return
         if table.record.status is TableStatus.LOBBY:
             await _free_lobby_seat(context, table, seat)
             return

@@ -13,7 +13,10 @@ import asyncio
 import re
 from pathlib import Path
 
+import aiosqlite
+
 from bench.group import (
+    BOT,
     ORGANISER,
     answers_of,
     draw_after,
@@ -87,3 +90,40 @@ async def test_a_restart_in_the_middle_of_a_rush_loses_and_repeats_nothing(
         names = re.findall(r"B\d+", next(m for m in shown if m.message_id == card.message_id).content)
         assert sorted(names) == sorted(u.first_name for u in users)  # each once
         await telegram.send(ORGANISER, group, "/contest")  # and it still answers
+
+
+async def test_lobby_presses_are_answered_while_its_redraw_is_slow(
+    emulator: Emulator, tmp_path: Path
+) -> None:
+    """The lobby's redraw may wait long (the group's budget spent, Telegram slow to take the
+    edit), but no press on the lobby may wait with it. The redraw used to be awaited under the
+    table lock, so each later seat press waited there for the edit before it: with edits taking
+    12 s, the third of four presses was answered too late for the phone (found by
+    ``test_random_walk_e2e``)."""
+    db_path = tmp_path / "lobby.db"
+    group = Chat.group(-9301, "开桌群")
+    players = [User(95000 + i, f"P{i}") for i in range(4)]
+    async with limited_bot(emulator, "757575:LOBBY", db_path) as telegram:
+        await telegram.set_admins(group, [players[0], BOT])
+        for player in players:  # the private chat is open: a seat press seats at once
+            await telegram.send(player, Chat.private(player), "/start")
+            await telegram.wait_message(Chat.private(player))
+        await telegram.send(players[0], group, "/newgame")
+        lobby = await telegram.wait_message(group, lambda m: bool(m.buttons), timeout=60)
+        sits = [b.data for row in lobby.buttons for b in row if b.data and b.data.split(":")[-2] == "s"]
+        assert len(sits) == 4, lobby.buttons
+        await telegram.delay_edits(12_000, 12_000)
+        presses = await asyncio.gather(
+            *(telegram.press(p, lobby, data) for p, data in zip(players, sits, strict=True))
+        )
+        answers = await answers_of(telegram, presses)
+        await telegram.delay_edits(0, 0)
+        assert all(not answer.show_alert for answer in answers), answers
+        assert all(answer.seconds is not None and answer.seconds < 15 for answer in answers), answers
+        assert await seated(db_path) == 4
+
+
+async def seated(db_path: Path) -> int:
+    async with aiosqlite.connect(db_path) as db, db.execute("SELECT COUNT(*) FROM seats") as cursor:
+        row = await cursor.fetchone()
+    return int(row[0]) if row else 0
