@@ -296,13 +296,15 @@ async def backfill_records(keeper: RecordKeeper) -> None:
 
 
 async def stop_sending(app: App) -> None:
-    """Before the HTTP session closes: unsent replies and hand edits are dropped, the outbox
-    keeps its rows, and the boards stop redrawing (a redraw or an edit shows stored state;
+    """Before the HTTP session closes: unsent replies, hand edits and contest refreshes are
+    dropped, the outbox keeps its rows, and the boards stop redrawing (a redraw or an edit shows stored state;
     queued behind the scheduler when the session closed, each one failed with a traceback)."""
     if not app.bot_data.is_open:  # closed already, or never opened (an embedding's own app)
         return
     services = app.bot_data.services
     await services.sender.close()
+    if services.contests is not None:
+        await services.contests.stop_sending()
     await services.board.close()
     await services.replies.close()
     await services.outbox.close()

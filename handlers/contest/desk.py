@@ -102,7 +102,14 @@ class ContestDesk:
         self.outbox.register(PRIVATE, self.channels.send_private)
         self.outbox.register(WECHAT, self.wechat.send)
 
+    async def stop_sending(self) -> None:
+        """The bot is stopping: queued card and pairing refreshes are dropped (each shows stored
+        state, and is derived afresh after a restart); left queued, they ran after the
+        database had closed and failed with a traceback."""
+        await self.channels.refreshes.close()
+
     async def close(self) -> None:
+        await self.stop_sending()
         await self.wechat.close()
 
     def lock(self, contest_id: int) -> asyncio.Lock:

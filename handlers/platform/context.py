@@ -28,7 +28,10 @@ if TYPE_CHECKING:
 
 
 class Closing(Protocol):
-    """A service the bot closes on shutdown."""
+    """A service the bot closes on shutdown: first it stops sending (before the HTTP session
+    closes), then it closes (before the database does)."""
+
+    async def stop_sending(self) -> None: ...
 
     async def close(self) -> None: ...
 

@@ -16,10 +16,14 @@ from __future__ import annotations
 
 import csv
 import io
+import logging
 import re
 from pathlib import Path
 
+import pytest
+
 from app.contest.texts import pair_label
+from bench.group import open_contest
 from emulator.client import Chat, Emulator, Telegram, User, wait_for
 from engine.contest import Contest, ContestMatch, official_line
 from tests.e2e.contest_support import (
@@ -207,3 +211,21 @@ async def test_a_whole_000e_contest(emulator: Emulator, telegram: Telegram, toke
 
 async def _has_all(wechat: FakeWeChat, lines: set[str]) -> bool:
     return lines <= set(wechat.texts)
+
+
+async def test_stopping_with_card_refreshes_queued_fails_nothing(
+    emulator: Emulator, telegram: Telegram, token: str, tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """The bot stops while sign-ups' card refreshes wait (one under way, one queued): they are
+    dropped, as hand edits are, and a restarted bot derives the card afresh. They used to run
+    after the database had closed, each failing with a traceback (found by
+    ``test_random_walk_e2e``)."""
+    caplog.set_level(logging.ERROR)
+    async with running_bot(emulator, token, tmp_path / "c.db", Clock()):
+        card = await open_contest(telegram, CENTRE, "停机杯")
+        await telegram.delay_edits(3_000, 3_000)
+        pressed = [await telegram.press_text(u, card, "报名") for u in SINGLES[:3]]
+        for query in pressed:
+            await telegram.wait_answer(query)
+    await telegram.delay_edits(0, 0)
+    assert not [r.getMessage() for r in caplog.records if r.levelno >= logging.ERROR]
