@@ -36,6 +36,7 @@ from app.records.texts import Refusal, refusal_text
 from app.table.texts import error_text, escape
 from engine.contest import pair_record
 from handlers.platform.context import Context, Services
+from handlers.platform.edits import not_modified
 from handlers.platform.locales import reply_locale, user_locale
 from render.records import render_review, render_stats_card
 from render.words import is_english
@@ -355,7 +356,7 @@ async def _step(
     try:
         await message.edit_media(InputMediaPhoto(png), reply_markup=_step_keyboard(match, target, locale))
     except BadRequest as error:
-        if "not modified" not in str(error).lower():
+        if not not_modified(error):
             raise
     return None
 
@@ -396,7 +397,7 @@ async def _forget_answer(
         return Refusal.PRIVATE_ONLY
     if not confirm:
         await query.answer()
-        await message.edit_text(texts.kept_text(locale))
+        await _edit_text(message, texts.kept_text(locale))
         return None
     if services.tables.tables_of_user(query.from_user.id):
         return Refusal.SEATED
@@ -405,5 +406,14 @@ async def _forget_answer(
     desk.replays.forget_user(query.from_user.id)
     desk.known.pop(query.from_user.id, None)
     await query.answer()
-    await message.edit_text(texts.forgotten_text(seats, locale))
+    await _edit_text(message, texts.forgotten_text(seats, locale))
     return None
+
+
+async def _edit_text(message: Message, text: str) -> None:
+    """The confirmation's answer in its place; a double tap's second edit finds it there."""
+    try:
+        await message.edit_text(text)
+    except BadRequest as error:
+        if not not_modified(error):
+            raise

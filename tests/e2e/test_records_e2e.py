@@ -3,10 +3,13 @@ stale press), the transcript export read back by the engine, bad input, and /for
 
 from __future__ import annotations
 
+import asyncio
 import json
+import logging
 from pathlib import Path
 
 import aiosqlite
+import pytest
 
 from emulator.client import BotMessage, Chat, Emulator, Telegram, User
 from engine.match import Match, action_from_json
@@ -105,3 +108,27 @@ async def test_records_replay_export_and_forgetme(
         await telegram.wait_message(
             group, lambda m: "已注销" in m.content and "最近的对局" in m.content, timeout=GROUP_WAIT
         )
+
+
+async def test_a_double_tap_on_a_forgetme_answer_fails_nothing(
+    emulator: Emulator, telegram: Telegram, token: str, tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Both taps of 保留 (and of 删除) are answered, and the second one's edit, which finds the
+    message already saying so, is no failure (it was an ERROR with a traceback each time;
+    found by ``test_random_walk_e2e``)."""
+    caplog.set_level(logging.ERROR)
+    private = Chat.private(ALICE)
+    async with running_bot(emulator, token, tmp_path / "r.db", seed=9):
+        for label, answered in (("保留", "没有删除"), ("删除", "已完成")):
+            await telegram.send(ALICE, private, "/forgetme")
+            prompt = await telegram.wait_message(
+                private, lambda m: "无法撤销" in m.content and bool(m.buttons)
+            )
+            data = button_data(prompt, label)
+            taps = await asyncio.gather(*(telegram.press(ALICE, prompt, data) for _ in range(2)))
+            for tap in taps:
+                assert not (await telegram.wait_answer(tap)).show_alert
+            await telegram.wait_message(
+                private, lambda m, a=answered, p=prompt: m.message_id == p.message_id and a in m.content
+            )
+    assert not [r.getMessage() for r in caplog.records if r.levelno >= logging.ERROR]
