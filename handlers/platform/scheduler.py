@@ -20,7 +20,9 @@ The priority is the caller's: :func:`at_priority` sets it for a block (the outbo
 the board, the refreshers); otherwise :func:`default_priority` reads it off the request.
 
 A 429 (``RetryAfter``) holds that chat (or the whole token, for a request without a chat)
-for the time Telegram asks, and the request waits again at its priority: nothing is dropped.
+for the time Telegram asks, and the request waits again at its priority (up to
+:data:`RETRIES` times); a private chat is then paced like a group for a while
+(:data:`PACED_AFTER_429`), so what the hold kept back does not meet the next 429 together.
 """
 
 from __future__ import annotations
@@ -102,6 +104,11 @@ CHAT_BURST = 3
 chats are not paced here: a player's hand edits follow their own presses, and holding them to
 one a second made a four-human match crawl (issue 23 measures the token as a whole)."""
 CHAT_RATE = 1.0  # messages a second into one chat, after a burst
+PACED_AFTER_429 = 60.0
+"""Seconds a private chat is paced like a group once Telegram answered it 429: the requests
+the hold kept back then leave one a second instead of all at once, which met the next 429
+together and, three refusals on, were dropped (a hand edit lost; found by a random walk of
+users pressing faster than any person)."""
 RETRIES = 3
 SLOW = 5.0  # seconds of waiting worth a log line
 
@@ -216,6 +223,10 @@ class _Chat:
     second: _Bucket
     minute: _Window = field(default_factory=lambda: _Window(GROUP_WINDOW))
     held_until: float = 0.0  # a 429 for this chat
+    paced_until: float = 0.0  # a private chat paced by ``second`` after a 429 (PACED_AFTER_429)
+
+    def paced(self, chat_id: int, now: float) -> bool:
+        return chat_id < 0 or self.paced_until > now
 
 
 class PriorityLimiter(BaseRateLimiter[int]):
@@ -432,8 +443,10 @@ class PriorityLimiter(BaseRateLimiter[int]):
         if chat is None:
             return max(wait, 0.0)
         wait = max(wait, chat.held_until - now)
+        if chat.paced(chat_id, now):
+            wait = max(wait, chat.second.wait(now))
         if chat_id < 0:
-            wait = max(wait, chat.second.wait(now), chat.minute.wait(now, self.shares[priority]))
+            wait = max(wait, chat.minute.wait(now, self.shares[priority]))
         return max(wait, 0.0)
 
     def _note(self, chat_id: int | None, counted: bool, now: float) -> None:
@@ -441,8 +454,9 @@ class PriorityLimiter(BaseRateLimiter[int]):
             return
         self._token.sent.append(now)
         chat = self._chat(chat_id, now)
-        if chat_id < 0:
+        if chat.paced(chat_id, now):
             chat.second.take(now)
+        if chat_id < 0:
             chat.minute.sent.append(now)
         if len(self._chats) > 4096:
             self._forget(now)
@@ -460,7 +474,12 @@ class PriorityLimiter(BaseRateLimiter[int]):
 
     @staticmethod
     def _idle(chat: _Chat, now: float) -> bool:
-        return chat.minute.used(now) == 0 and chat.second.full(now) and chat.held_until <= now
+        return (
+            chat.minute.used(now) == 0
+            and chat.second.full(now)
+            and chat.held_until <= now
+            and chat.paced_until <= now
+        )
 
     def _hold(self, chat_id: int | None, retry_after: timedelta) -> None:
         """Telegram said 429: nothing more to that chat (or from the token) for that long."""
@@ -473,3 +492,6 @@ class PriorityLimiter(BaseRateLimiter[int]):
             return
         chat = self._chat(chat_id, self.clock())
         chat.held_until = max(chat.held_until, until)
+        if chat_id > 0:  # from the hold's end, one a second: the bucket starts empty
+            chat.paced_until = until + PACED_AFTER_429
+            chat.second.tokens, chat.second.last = 0.0, until

@@ -16,6 +16,7 @@ from handlers.platform.scheduler import (
     GROUP_LIMIT,
     GROUP_SHARE,
     MARGIN,
+    PACED_AFTER_429,
     Priority,
     PriorityLimiter,
     at_priority,
@@ -287,3 +288,40 @@ async def test_while_the_tokens_second_is_full_waiting_messages_are_not_looked_a
     for _ in range(100):
         await advance(limiter, clock, 1.0)
     assert all(task.done() for task in waiting) and len(sent) == 201
+
+
+async def test_after_a_429_a_private_chat_is_paced_so_what_waited_is_not_refused_again() -> None:
+    """Requests kept back by a private chat's 429 leave one a second after the hold, not all at
+    once: together they met the next 429 and, three refusals on, one was dropped."""
+    clock = Clock()
+    limiter = PriorityLimiter(clock=clock)
+    private = 42
+    sent: list[str] = []
+    burst = [asyncio.create_task(request(limiter, sent, f"b{n}", private)) for n in range(3)]
+    await settle()
+    assert sent == ["b0", "b1", "b2"]  # a private chat is not paced before Telegram says so
+    refused = [True]
+
+    async def refused_once() -> str:
+        if refused and refused.pop():
+            raise RetryAfter(timedelta(seconds=1))
+        sent.append("retried")
+        return "retried"
+
+    first = asyncio.create_task(
+        limiter.process_request(refused_once, (), {}, "editMessageText", {"chat_id": private}, None)
+    )
+    await settle()
+    kept = [asyncio.create_task(request(limiter, sent, f"k{n}", private)) for n in range(4)]
+    await advance(limiter, clock, 1.1)
+    assert len(sent) == 3  # the hold, then an empty bucket
+    for n in range(5):
+        await advance(limiter, clock, 1.0 + (MARGIN if n == 0 else 0.0))
+        assert len(sent) == 4 + n, sent  # one a second (the margin kept, not paid again)
+    assert sorted(sent[3:]) == ["k0", "k1", "k2", "k3", "retried"]
+    await asyncio.gather(*burst, first, *kept)
+    await advance(limiter, clock, PACED_AFTER_429 + 5)
+    again = [asyncio.create_task(request(limiter, sent, f"a{n}", private)) for n in range(3)]
+    await settle()
+    assert sent[-3:] == ["a0", "a1", "a2"]  # a minute on, unpaced again
+    await asyncio.gather(*again)
