@@ -1,8 +1,9 @@
 """A seeded random walk of hostile and careless users through the emulator: every command with
 valid, odd and garbage arguments, in the group and in private chats, and presses of every
 button the bot shows (some with the callback data cut, altered or from another chat), by
-players and by strangers, many at once. Whatever they do, no update may fail (the error
-handler's log), every press gets an answer, and the tables and contest stay consistent."""
+players and by strangers, all at once, with a contest open. Whatever they do, no update may
+fail (the error handler's log), every press is answered within 15 s, and a restarted bot
+resumes every active table."""
 
 from __future__ import annotations
 
