@@ -46,7 +46,7 @@ from engine.contest.sheet import PARTNER_PLACES, ScoreSheet, SheetEntry, SheetRe
 from engine.rules import MatchFormat, TimeTieBreak
 from handlers.contest.desk import ContestDesk
 from handlers.platform.context import Context
-from handlers.platform.edits import not_modified
+from handlers.platform.edits import already_shown_is_done
 from handlers.platform.locales import user_locale
 from handlers.table.lobby import is_group_admin
 from storage import Database, NotFound, StorageConflict, StorageUnavailable, StoredContest
@@ -144,13 +144,11 @@ def _view(
 
 
 async def _edit(query: CallbackQuery, text: str, markup: InlineKeyboardMarkup | None) -> None:
-    try:
-        await query.edit_message_text(
+    await already_shown_is_done(
+        query.edit_message_text(
             text, parse_mode=ParseMode.HTML, reply_markup=markup, disable_web_page_preview=True
         )
-    except BadRequest as error:
-        if not not_modified(error):
-            raise
+    )
 
 
 # ---------------------------------------------------------------- presses

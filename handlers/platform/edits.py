@@ -9,6 +9,7 @@ matching the error text itself.
 
 from __future__ import annotations
 
+from collections.abc import Awaitable
 from typing import Any
 
 from telegram.error import BadRequest
@@ -18,6 +19,16 @@ from telegram.ext import ExtBot
 def not_modified(error: BadRequest) -> bool:
     """True if the edit was refused only because the message already looks like that."""
     return "not modified" in str(error).lower()
+
+
+async def already_shown_is_done(edit: Awaitable[object]) -> None:
+    """Await an edit; Telegram's "not modified" (a double tap's second edit, say) is success,
+    any other refusal is raised."""
+    try:
+        await edit
+    except BadRequest as error:
+        if not not_modified(error):
+            raise
 
 
 async def edit_quietly(bot: ExtBot[Any], method: str, **params: object) -> None:

@@ -25,7 +25,7 @@ from telegram import (
     User,
 )
 from telegram.constants import ParseMode
-from telegram.error import BadRequest, Forbidden
+from telegram.error import Forbidden
 
 from app.records import callback_data, texts, views
 from app.records.callback_data import BadRecordButton, RecordOp, RecordPress
@@ -36,7 +36,7 @@ from app.records.texts import Refusal, refusal_text
 from app.table.texts import error_text, escape
 from engine.contest import pair_record
 from handlers.platform.context import Context, Services
-from handlers.platform.edits import not_modified
+from handlers.platform.edits import already_shown_is_done
 from handlers.platform.locales import reply_locale, user_locale
 from render.records import render_review, render_stats_card
 from render.words import is_english
@@ -353,11 +353,9 @@ async def _step(
     replays.show(message.chat.id, message.message_id, target)  # a second fast press is stale now
     png = await _frame(context, match, target, locale)
     await query.answer()
-    try:
-        await message.edit_media(InputMediaPhoto(png), reply_markup=_step_keyboard(match, target, locale))
-    except BadRequest as error:
-        if not not_modified(error):
-            raise
+    await already_shown_is_done(
+        message.edit_media(InputMediaPhoto(png), reply_markup=_step_keyboard(match, target, locale))
+    )
     return None
 
 
@@ -397,7 +395,7 @@ async def _forget_answer(
         return Refusal.PRIVATE_ONLY
     if not confirm:
         await query.answer()
-        await _edit_text(message, texts.kept_text(locale))
+        await already_shown_is_done(message.edit_text(texts.kept_text(locale)))
         return None
     if services.tables.tables_of_user(query.from_user.id):
         return Refusal.SEATED
@@ -406,14 +404,5 @@ async def _forget_answer(
     desk.replays.forget_user(query.from_user.id)
     desk.known.pop(query.from_user.id, None)
     await query.answer()
-    await _edit_text(message, texts.forgotten_text(seats, locale))
+    await already_shown_is_done(message.edit_text(texts.forgotten_text(seats, locale)))
     return None
-
-
-async def _edit_text(message: Message, text: str) -> None:
-    """The confirmation's answer in its place; a double tap's second edit finds it there."""
-    try:
-        await message.edit_text(text)
-    except BadRequest as error:
-        if not not_modified(error):
-            raise
