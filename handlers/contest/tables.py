@@ -13,7 +13,6 @@ from __future__ import annotations
 import logging
 
 from telegram import CallbackQuery, Chat, Update
-from telegram.constants import ParseMode
 
 from app.contest import texts
 from app.contest.problems import Problem
@@ -24,7 +23,7 @@ from engine.contest import ContestError, ContestMatch, MatchStatus, normalize_co
 from handlers.contest.common import desk_of, reply
 from handlers.platform.context import Context
 from handlers.platform.locales import chat_locale
-from handlers.table.lobby import lobby_view
+from handlers.table.lobby import queue_lobby
 from storage import NotFound, StoredContest, TableStatus
 from storage.contest_links import ContestTable
 
@@ -61,7 +60,7 @@ async def new_match_game(update: Update, context: Context) -> None:
     except _Refused as refused:
         await reply(context, message, refused.text(locale))
         return
-    await _post_lobby(context, table, locale, message.message_id)
+    queue_lobby(context, table, message, locale)
 
 
 async def open_match_table(query: CallbackQuery, context: Context, code: str, locale: str) -> None:
@@ -76,7 +75,7 @@ async def open_match_table(query: CallbackQuery, context: Context, code: str, lo
         await query.answer(plain(refused.text(locale)), show_alert=True)
         return
     await query.answer()
-    await _post_lobby(context, table, locale, None)
+    queue_lobby(context, table, query.message, locale, quote=False)
 
 
 class _Refused(Exception):
@@ -132,16 +131,3 @@ def _check_match(stored: StoredContest, match: ContestMatch, user_id: int) -> No
     players = {uid for n in match.pairs for uid in contest.pair(n).user_ids}
     if user_id not in players:
         raise _Refused(Problem.NOT_IN_MATCH)
-
-
-async def _post_lobby(context: Context, table: LiveTable, locale: str, reply_to: int | None) -> None:
-    text, markup = lobby_view(context, table, locale)
-    await context.services.board.budget.acquire(table.record.chat_id)
-    sent = await context.bot.send_message(
-        table.record.chat_id,
-        text,
-        parse_mode=ParseMode.HTML,
-        reply_markup=markup,
-        reply_to_message_id=reply_to,
-    )
-    await context.services.tables.set_lobby_message(table, sent.message_id)

@@ -31,7 +31,7 @@ from contextvars import ContextVar, Token
 from dataclasses import dataclass, field
 from typing import Any
 
-from telegram import Message, Update
+from telegram import MaybeInaccessibleMessage, Message, Update
 from telegram.ext import BaseUpdateProcessor
 
 from handlers.platform.sender import DelegatingLimiter
@@ -127,6 +127,7 @@ class ChatReplies:
         self.coalesce = coalesce
         self.notice_window = notice_window
         self._chats: dict[int, _Chat] = {}
+        self._closed = False
 
     def reply(self, message: Message, text: str, locale: str, **kwargs: Any) -> bool:
         """Queue ``message.reply_text(text, **kwargs)``; False if coalesced or dropped."""
@@ -138,7 +139,7 @@ class ChatReplies:
 
     def send(
         self,
-        message: Message,
+        message: MaybeInaccessibleMessage,
         text: str,
         send: Callable[[], Awaitable[None]],
         locale: str,
@@ -150,10 +151,13 @@ class ChatReplies:
         ``owed`` (the lobby of a table just created) is never coalesced nor dropped and may
         use the whole budget.
         """
-        chat_id = message.chat_id
+        chat_id = message.chat.id
         chat = self._chats.setdefault(chat_id, _Chat())
         now = time.monotonic()
-        if not owed and now - chat.recent.get(text, float("-inf")) < self.coalesce:
+        if not owed and (
+            now - chat.recent.get(text, float("-inf")) < self.coalesce
+            or any(reply.text == text for reply in chat.queue)  # still waiting for the quota
+        ):
             return False
         if not owed and sum(reply.coalesce for reply in chat.queue) >= self.backlog:
             self._too_many(message, chat, locale, now)
@@ -163,7 +167,7 @@ class ChatReplies:
         self._kick(chat_id, chat)
         return True
 
-    def _too_many(self, message: Message, chat: _Chat, locale: str, now: float) -> None:
+    def _too_many(self, message: MaybeInaccessibleMessage, chat: _Chat, locale: str, now: float) -> None:
         """At most one notice per window: it goes first, using part of the reserve."""
         if now - chat.noticed < self.notice_window:
             return
@@ -171,10 +175,10 @@ class ChatReplies:
         text = self.notice(locale)
 
         async def send() -> None:
-            await message.get_bot().send_message(message.chat_id, text)
+            await message.get_bot().send_message(message.chat.id, text)
 
         chat.queue.appendleft(_Reply(text, send, NOTICE_RESERVE, coalesce=False))
-        self._kick(message.chat_id, chat)
+        self._kick(message.chat.id, chat)
 
     def _kick(self, chat_id: int, chat: _Chat) -> None:
         chat.wake.set()
@@ -184,7 +188,7 @@ class ChatReplies:
     async def _drain(self, chat_id: int, chat: _Chat) -> None:
         """Send the chat's replies in order; one that keeps a smaller reserve (the notice, a
         lobby) may overtake replies waiting for the chat's budget."""
-        while chat.queue:
+        while chat.queue and not self._closed:
             ready = next((reply for reply in chat.queue if self._wait(chat_id, reply) == 0), None)
             if ready is None:
                 chat.wake.clear()
@@ -216,7 +220,12 @@ class ChatReplies:
         return len(chat.queue) if chat is not None else 0
 
     async def close(self) -> None:
-        """Shutdown: replies not yet sent are dropped (a command's answer is not owed)."""
+        """Shutdown: replies not yet sent are dropped (a command's answer is not owed).
+
+        ``_closed`` stops a worker whose cancellation Python 3.11's ``wait_for`` swallowed (its
+        wake-up, a reply queued just before, came in the same turn): it then waited out the
+        group's minute, twice, and shutdown with it."""
+        self._closed = True
         workers = [chat.worker for chat in self._chats.values() if chat.worker is not None]
         for worker in workers:
             worker.cancel()

@@ -259,8 +259,8 @@ async def _press(query: CallbackQuery, press: RecordPress, context: Context, loc
 async def _older(query: CallbackQuery, message: Message, before: int, context: Context) -> Refusal | None:
     locale = await reply_locale(context.services.db, message.chat)
     text, markup = await _history_page(context.services, message.chat, query.from_user.id, before, locale)
-    await query.answer()
-    await message.reply_text(text, parse_mode=ParseMode.HTML, reply_markup=markup)
+    await query.answer()  # the page goes by the chat's reply queue: no press waits for a group's quota
+    context.services.replies.reply(message, text, locale, parse_mode=ParseMode.HTML, reply_markup=markup)
     return None
 
 
@@ -280,11 +280,19 @@ async def _open(
     chat_id = message.chat.id if here else user.id
     db = context.services.db
     locale = await (reply_locale(db, message.chat) if here else user_locale(db, user.id))
-    try:
+
+    async def send() -> None:
         if op is RecordOp.EXPORT:
             await _send_transcript(context, chat_id, match, locale)
         else:
             await _send_step(context, chat_id, match, 0, locale)
+
+    if in_group and here:  # answered first; the group's copy waits for its quota in the reply queue
+        await query.answer()
+        context.services.replies.send(message, f"{op.value}:{match.table_id}", send, locale)
+        return None
+    try:
+        await send()
     except Forbidden:
         return Refusal.UNREACHABLE
     await query.answer(None if here else texts.replay_sent_text(locale))

@@ -9,7 +9,15 @@ from __future__ import annotations
 
 import logging
 
-from telegram import CallbackQuery, Chat, InlineKeyboardMarkup, Message, Update, User
+from telegram import (
+    CallbackQuery,
+    Chat,
+    InlineKeyboardMarkup,
+    MaybeInaccessibleMessage,
+    Message,
+    Update,
+    User,
+)
 from telegram.constants import ChatMemberStatus, ParseMode
 from telegram.error import BadRequest, TelegramError
 
@@ -149,12 +157,27 @@ async def new_game(update: Update, context: Context) -> None:
     except StorageUnavailable:
         context.services.replies.reply(message, error_text("not_saved", locale), locale)
         return
+    queue_lobby(context, table, message, locale)
+
+
+def queue_lobby(
+    context: Context, table: LiveTable, message: MaybeInaccessibleMessage, locale: str, *, quote: bool = True
+) -> None:
+    """Post a new table's lobby in ``message``'s chat (as a reply to it if ``quote``) by the
+    chat's reply queue, when the group's quota allows: owed, never coalesced. A lobby Telegram
+    refuses closes its table: nobody could see or stop it."""
     text, markup = lobby_view(context, table, locale)
 
-    async def send_lobby() -> None:  # by the chat's reply queue, when the group's quota allows
+    async def send_lobby() -> None:
         try:
-            sent = await message.reply_text(text, parse_mode=ParseMode.HTML, reply_markup=markup)
-        except BaseException:  # nobody can see or stop a table without its lobby: close it
+            sent = await context.bot.send_message(
+                message.chat.id,
+                text,
+                parse_mode=ParseMode.HTML,
+                reply_markup=markup,
+                reply_to_message_id=message.message_id if quote else None,
+            )
+        except BaseException:
             async with table.lock:
                 await context.services.tables.stop(table)
             raise

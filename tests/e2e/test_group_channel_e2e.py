@@ -127,3 +127,33 @@ async def seated(db_path: Path) -> int:
     async with aiosqlite.connect(db_path) as db, db.execute("SELECT COUNT(*) FROM seats") as cursor:
         row = await cursor.fetchone()
     return int(row[0]) if row else 0
+
+
+async def test_a_rush_of_standings_presses_sends_one_and_holds_no_other_press(
+    emulator: Emulator, tmp_path: Path
+) -> None:
+    """Forty taps of 赛况 at once post the standings once, and a 报名 pressed after them is
+    answered in time. The standings used to be sent from the handler, each waiting there for
+    the group's budget: a few dozen taps held all of the group's update slots, and every other
+    press in the group waited behind them until the phone had given up (found by
+    ``test_random_walk_e2e`` with Telegram's limits)."""
+    group = Chat.group(-9302, "赛况群")
+    fans = [User(96000 + i, f"F{i}") for i in range(40)]
+    latecomer = User(96100, "Late")
+    async with limited_bot(emulator, "767676:STANDINGS", tmp_path / "standings.db") as telegram:
+        card = await open_contest(telegram, group, "赛况杯")
+        buttons = {b.data.split(":")[1]: b.data for row in card.buttons for b in row if b.data}
+        photos_before = sum(1 for m in await telegram.messages(group) if m.photo_id)
+        taps = await asyncio.gather(*(telegram.press(fan, card, buttons["st"]) for fan in fans))
+        sign_up = await telegram.press(latecomer, card, buttons["su"])
+        answers = await answers_of(telegram, [*taps, sign_up])
+        assert all(a.seconds is not None and a.seconds < 15 for a in answers), answers
+        assert not answers[-1].show_alert, answers[-1]
+
+        async def photos() -> int | None:
+            found = sum(1 for m in await telegram.messages(group) if m.photo_id)
+            return found if found > photos_before else None
+
+        assert await wait_for(photos, timeout=60, what="the standings") == photos_before + 1
+        await telegram.wait_idle()
+        assert sum(1 for m in await telegram.messages(group) if m.photo_id) == photos_before + 1

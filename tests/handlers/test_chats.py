@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
+from types import SimpleNamespace
 from typing import Any
 
 from telegram import Chat, Message, Update, User
@@ -32,6 +33,7 @@ class FakeMessage:
 
     def __init__(self, posted: Posted, chat_id: int) -> None:
         self.posted, self.chat_id = posted, chat_id
+        self.chat = SimpleNamespace(id=chat_id)
 
     async def reply_text(self, text: str, **_: Any) -> None:
         await self.posted.post(self.chat_id, text)
@@ -91,6 +93,24 @@ async def test_replies_keep_the_reserve_free_and_owed_ones_may_use_it() -> None:
     assert replies.pending(-2) == 2
     await replies.close()
     assert replies.pending(-2) == 0
+
+
+async def test_a_reply_still_waiting_for_the_budget_coalesces_its_equal_past_the_window() -> None:
+    """Thirty taps of 赛况 over a minute while the group's budget is spent post the standings
+    once: an equal reply still queued is one, however long it waited."""
+    posted = Posted()
+    budget = ChatBudget(limit=4, window=60.0)
+    replies = ChatReplies(budget, notice, backlog=10, coalesce=0.0)
+    group = FakeMessage(posted, -3)
+    assert replies.reply(group, "standings", "zh")  # type: ignore[arg-type]
+    await settle()
+    assert replies.reply(group, "standings", "zh")  # type: ignore[arg-type]  # sent: asked anew
+    await settle()
+    assert [text for _, text in posted.texts] == ["standings"]  # the budget keeps the reserve
+    assert not replies.reply(group, "standings", "zh")  # type: ignore[arg-type]
+    assert replies.reply(group, "bracket", "zh")  # type: ignore[arg-type]
+    assert replies.pending(-3) == 2
+    await asyncio.wait_for(replies.close(), 10)  # "bracket" woke the worker: close stops it anyway
 
 
 async def test_private_chats_do_not_use_the_group_budget() -> None:

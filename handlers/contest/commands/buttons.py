@@ -27,7 +27,7 @@ from engine.contest import (
     withdraw,
 )
 from handlers.contest.commands.setup import set_mirror
-from handlers.contest.commands.standings import send_standings
+from handlers.contest.commands.standings import queue_standings
 from handlers.contest.common import desk_of, locale_of, may_organise, remember
 from handlers.contest.tables import open_match_table
 from handlers.platform.context import Context
@@ -66,7 +66,8 @@ async def _press(
         return
     if op is ContestOp.STANDINGS:
         await query.answer()
-        await send_standings(context, query.message.chat.id, stored, locale)  # type: ignore[union-attr]
+        assert query.message is not None
+        queue_standings(context, query.message, stored, locale)
         return
     if op is ContestOp.MIRROR:
         await _choose_mirror(query, context, stored, locale)

@@ -146,13 +146,12 @@ async def _export(context: Context, here: Here, _args: list[str]) -> None:
     if not await organising(context, message, stored, user.id, locale):
         return
     data = export_csv(stored.contest)
-    await context.services.board.budget.acquire(message.chat.id)
-    await message.reply_document(
-        InputFile(data, filename=export_name(stored.contest)),
-        caption=_(
-            "{name}: entrants, matches, reports and standings (CSV).", locale, name=stored.contest.name
-        ),
-    )
+    caption = _("{name}: entrants, matches, reports and standings (CSV).", locale, name=stored.contest.name)
+
+    async def send() -> None:  # by the chat's reply queue: no handler waits for the group's budget
+        await message.reply_document(InputFile(data, filename=export_name(stored.contest)), caption=caption)
+
+    context.services.replies.send(message, f"export:{stored.id}:{hash(data)}", send, locale)
 
 
 async def _wechat(context: Context, message: Message, user: User, args: list[str], locale: str) -> None:

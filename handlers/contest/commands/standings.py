@@ -5,8 +5,9 @@ from __future__ import annotations
 
 import asyncio
 import functools
+from collections.abc import Callable
 
-from telegram import Update
+from telegram import MaybeInaccessibleMessage, Update
 from telegram.constants import ParseMode
 
 from app.contest import texts
@@ -25,28 +26,39 @@ async def standings_command(update: Update, context: Context) -> None:
     """/standings: the standings picture (drawn in the render pool) and the same as text."""
     found = await here(update, context)
     if found is not None:
-        await send_standings(context, found.message.chat.id, found.stored, found.locale)
+        queue_standings(context, found.message, found.stored, found.locale)
 
 
-async def send_standings(context: Context, chat_id: int, stored: StoredContest, locale: str) -> None:
-    view = standings_view(stored.contest, locale)
-    loop = asyncio.get_running_loop()
-    picture = await loop.run_in_executor(
-        context.services.renderer, functools.partial(render_standings, view, locale=locale)
-    )
+def queue_standings(
+    context: Context, message: MaybeInaccessibleMessage, stored: StoredContest, locale: str
+) -> None:
+    """Queue the standings into ``message``'s chat by its reply queue (coalesced when the
+    same standings are queued or were just sent).
+
+    Queued, not awaited: a handler that waited here for the group's budget held one of its
+    chat's update slots, and a dozen taps of 赛况 in a sign-up rush filled them all, so every
+    other press in the group went unanswered (found by the random walk with Telegram's limits).
+    The picture is drawn only when it is about to be sent."""
     text = texts.standings_text(stored.contest, locale)
-    budget = context.services.board.budget
-    await budget.acquire(chat_id)
-    if len(plain(text)) <= CAPTION_LIMIT:
-        await context.bot.send_photo(chat_id, picture, caption=text, parse_mode=ParseMode.HTML)
-        return
-    await context.bot.send_photo(chat_id, picture)
-    await budget.acquire(chat_id)
-    await context.bot.send_message(chat_id, text, parse_mode=ParseMode.HTML)
+    view = standings_view(stored.contest, locale)
+    chat_id = message.chat.id
+    fits = len(plain(text)) <= CAPTION_LIMIT
+
+    async def send_picture() -> None:
+        picture = await _draw(context, functools.partial(render_standings, view, locale=locale))
+        caption = text if fits else None
+        await context.bot.send_photo(chat_id, picture, caption=caption, parse_mode=ParseMode.HTML)
+
+    async def send_text() -> None:
+        await context.bot.send_message(chat_id, text, parse_mode=ParseMode.HTML)
+
+    replies = context.services.replies
+    if replies.send(message, f"standings:{stored.id}:{text}", send_picture, locale) and not fits:
+        replies.send(message, text, send_text, locale)
 
 
 async def bracket_command(update: Update, context: Context) -> None:
-    """/bracket: the rounds so far as a knockout picture."""
+    """/bracket: the rounds so far as a knockout picture (by the chat's reply queue)."""
     found = await here(update, context)
     if found is None:
         return
@@ -55,9 +67,15 @@ async def bracket_command(update: Update, context: Context) -> None:
         await reply(context, message, texts.refusal_text(Refusal.NOT_DRAWN, locale))
         return
     view = bracket_view(stored.contest, locale)
-    loop = asyncio.get_running_loop()
-    picture = await loop.run_in_executor(
-        context.services.renderer, functools.partial(render_bracket, view, locale=locale)
-    )
-    await context.services.board.budget.acquire(message.chat.id)
-    await message.reply_photo(picture, caption=escape(stored.contest.name))
+
+    async def send() -> None:
+        picture = await _draw(context, functools.partial(render_bracket, view, locale=locale))
+        await message.reply_photo(picture, caption=escape(stored.contest.name))
+
+    key = f"bracket:{stored.id}:{hash(view)}"  # the same bracket asked again within seconds goes once
+    context.services.replies.send(message, key, send, locale)
+
+
+async def _draw(context: Context, draw: Callable[[], bytes]) -> bytes:
+    """A picture drawn in the render pool, off the event loop."""
+    return await asyncio.get_running_loop().run_in_executor(context.services.renderer, draw)
