@@ -257,6 +257,7 @@ class PriorityLimiter(BaseRateLimiter[int]):
         self._seq = itertools.count()
         self._wake: asyncio.Event | None = None
         self._dispatcher: asyncio.Task[None] | None = None
+        self._closed = False  # stops a dispatcher whose cancellation wait_for swallowed (3.11)
         self.waited: dict[Priority, float] = dict.fromkeys(Priority, 0.0)  # seconds waited, by priority
         self.retried = 0  # 429s answered
 
@@ -264,6 +265,7 @@ class PriorityLimiter(BaseRateLimiter[int]):
         """Nothing to open: the dispatcher starts with the first request that must wait."""
 
     async def shutdown(self) -> None:
+        self._closed = True
         if self._dispatcher is not None:
             self._dispatcher.cancel()
             with contextlib.suppress(asyncio.CancelledError):
@@ -275,6 +277,7 @@ class PriorityLimiter(BaseRateLimiter[int]):
         self._queue.clear()
         self._parked.clear()
         self._free.clear()
+        self._closed = False  # a request after shutdown is served as before it
 
     def wake(self) -> None:
         """Look at the queue again now (a test moved the clock)."""
@@ -367,7 +370,7 @@ class PriorityLimiter(BaseRateLimiter[int]):
 
     async def _dispatch(self) -> None:
         assert self._wake is not None
-        while self._queue or self._parked or self._free:
+        while not self._closed and (self._queue or self._parked or self._free):
             self._wake.clear()
             delay = self._release()
             if delay > 0:

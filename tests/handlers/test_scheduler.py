@@ -325,3 +325,20 @@ async def test_after_a_429_a_private_chat_is_paced_so_what_waited_is_not_refused
     await settle()
     assert sent[-3:] == ["a0", "a1", "a2"]  # a minute on, unpaced again
     await asyncio.gather(*again)
+
+
+async def test_shutdown_stops_a_dispatcher_woken_in_the_same_turn() -> None:
+    """A wake-up and the shutdown's cancel in one turn: Python 3.11's ``wait_for`` returned the
+    wake-up and dropped the cancel, and shutdown waited for the held message to go (a group's
+    minute) instead of dropping it."""
+    limiter = PriorityLimiter(group_limit=1)  # the real clock: the second message waits a minute
+    sent: list[str] = []
+    await request(limiter, sent, "first", GROUP)
+    held = asyncio.create_task(request(limiter, sent, "held", GROUP))
+    await settle()
+    limiter.wake()  # the dispatcher's wake-up is due, and in this same turn:
+    shutdown = asyncio.create_task(limiter.shutdown())
+    done, _ = await asyncio.wait({shutdown}, timeout=10)  # a minute without the fix
+    assert shutdown in done
+    await asyncio.gather(held, shutdown, return_exceptions=True)
+    assert sent == ["first"]
