@@ -10,7 +10,7 @@ import asyncio
 from collections.abc import Callable, Coroutine
 from concurrent.futures import Executor
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
 from telegram.ext import CallbackContext, ExtBot, JobQueue
 
@@ -50,6 +50,9 @@ class Board(Protocol):
     async def close(self) -> None: ...
 
 
+_T = TypeVar("_T")
+
+
 @dataclass
 class Services:
     db: Database
@@ -82,6 +85,10 @@ class Services:
     def outbox(self) -> Outbox:
         """What groups are owed (results, announcements): stored, retried, resent after a restart."""
         return self.board.outbox
+
+    async def draw(self, draw: Callable[..., _T], *args: Any, **kwargs: Any) -> _T:
+        """``draw(*args, **kwargs)`` in the render pool: a picture drawn off the event loop."""
+        return await asyncio.get_running_loop().run_in_executor(self.renderer, lambda: draw(*args, **kwargs))
 
     def deep_link(self, payload: str) -> str:
         """``t.me/<bot>?start=<payload>``: opens the private chat with /start <payload>."""

@@ -7,10 +7,8 @@ from :mod:`app.records.texts`, every picture from :mod:`render.records`
 
 from __future__ import annotations
 
-import asyncio
 import io
-from collections.abc import Callable
-from typing import Any, TypeVar
+from typing import Any
 
 from telegram import (
     CallbackQuery,
@@ -46,18 +44,11 @@ HISTORY_SIZE = 5  # matches per /history page: five lines and ten buttons fit a 
 TOP_SIZE = 20
 CAPTION_LIMIT = 1024  # Telegram's caption length
 
-_T = TypeVar("_T")
-
 
 def desk_of(services: Services) -> RecordDesk:
     if services.records is None:
         raise RuntimeError("the record desk is opened in post_init")
     return services.records
-
-
-async def _draw(services: Services, draw: Callable[..., _T], *args: Any, **kwargs: Any) -> _T:
-    loop = asyncio.get_running_loop()
-    return await loop.run_in_executor(services.renderer, lambda: draw(*args, **kwargs))
 
 
 # ---------------------------------------------------------------- who is who
@@ -132,7 +123,7 @@ async def stats_command(update: Update, context: Context) -> None:
     caption = texts.stats_caption(name, here, everywhere, rating, lines, locale)
     shown = here if here is not None and here.matches else everywhere
     scope = texts.scope_text(group and shown is here, locale)
-    png = await _draw(services, render_stats_card, views.stats_card(name, shown, scope, locale))
+    png = await services.draw(render_stats_card, views.stats_card(name, shown, scope, locale))
 
     async def send() -> None:
         await message.reply_photo(png, caption=caption[:CAPTION_LIMIT], parse_mode=ParseMode.HTML)
@@ -309,7 +300,7 @@ async def _send_transcript(context: Context, chat_id: int, match: StoredMatch, l
 
 async def _frame(context: Context, match: StoredMatch, index: int, locale: str) -> bytes:
     view = views.review_view(match.table_id, match.deals, match.steps, index, match.names, locale)
-    return await _draw(context.services, render_review, view, english=is_english(locale))
+    return await context.services.draw(render_review, view, english=is_english(locale))
 
 
 def _step_keyboard(match: StoredMatch, index: int, locale: str) -> InlineKeyboardMarkup:

@@ -3,10 +3,6 @@
 
 from __future__ import annotations
 
-import asyncio
-import functools
-from collections.abc import Callable
-
 from telegram import MaybeInaccessibleMessage, Update
 from telegram.constants import ParseMode
 
@@ -45,7 +41,7 @@ def queue_standings(
     fits = len(plain(text)) <= CAPTION_LIMIT
 
     async def send_picture() -> None:
-        picture = await _draw(context, functools.partial(render_standings, view, locale=locale))
+        picture = await context.services.draw(render_standings, view, locale=locale)
         caption = text if fits else None
         await context.bot.send_photo(chat_id, picture, caption=caption, parse_mode=ParseMode.HTML)
 
@@ -69,13 +65,8 @@ async def bracket_command(update: Update, context: Context) -> None:
     view = bracket_view(stored.contest, locale)
 
     async def send() -> None:
-        picture = await _draw(context, functools.partial(render_bracket, view, locale=locale))
+        picture = await context.services.draw(render_bracket, view, locale=locale)
         await message.reply_photo(picture, caption=escape(stored.contest.name))
 
     key = f"bracket:{stored.id}:{hash(view)}"  # the same bracket asked again within seconds goes once
     context.services.replies.send(message, key, send, locale)
-
-
-async def _draw(context: Context, draw: Callable[[], bytes]) -> bytes:
-    """A picture drawn in the render pool, off the event loop."""
-    return await asyncio.get_running_loop().run_in_executor(context.services.renderer, draw)
