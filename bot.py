@@ -336,7 +336,8 @@ async def close_services(app: App) -> None:
 NEW_MESSAGES = filters.UpdateType.MESSAGE
 """Commands and typed reports are read from new messages only. An edit of an old message is
 ignored (PTB's default would take ``edited_message`` like a new one: editing last week's
-``掼蛋3组`` line, or a ``/newgame``, would act again); README.md says so."""
+``掼蛋3组`` line, or a ``/newgame``, would act again); README.md ("Commands") and docs/contests.md
+say so."""
 
 
 def register_handlers(app: App) -> None:

@@ -1,6 +1,6 @@
 """A match transcript as text: one line per action, read back and replayed to the same match.
 
-The notation (README.md, "Transcripts")::
+The notation (docs/records.md, "Transcripts")::
 
     # guandan transcript 1
     rules {"rules": {...}, "version": 1}

@@ -7,8 +7,8 @@
 - ``handlers.platform`` (the plumbing every feature shares) imports no feature;
 - no two modules import each other, directly or around a longer loop.
 
-``python -m tests.test_layers`` prints the figures README's Layout section quotes, and the
-files each traced change of docs/layers.md would touch (:func:`named_in_code`).
+``python -m tests.test_layers`` prints the figures docs/layers.md quotes (violations, cycles, largest
+modules) and the files each traced change there would touch (:func:`named_in_code`).
 """
 
 from __future__ import annotations
