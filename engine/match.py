@@ -3,7 +3,9 @@
 A :class:`Match` is fully determined by its rules, its seed and the list of
 ``(seat, action)`` pairs applied to it (``history``), so storage keeps only that
 and :meth:`Match.replay` rebuilds the state. Deal *n* is shuffled with a
-``random.Random`` seeded from (match seed, *n*), so any deal can be replayed alone.
+``random.Random`` seeded from (match seed, *n*), so any deal can be replayed alone; under
+不洗牌 (``shuffle=none``) deal *n* is the seeded cut of deal *n − 1*'s table
+(:mod:`engine.dealing`), rebuilt by replaying the history before it.
 
 Internal state is mutable (like python-chess's ``Board``) but ``apply`` checks an
 action completely before it changes anything, so a refused action leaves the
@@ -21,7 +23,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from types import MappingProxyType
 
-from engine import moves, tribute
+from engine import dealing, moves, tribute
 from engine.actions import (
     Action,
     AntiTribute,
@@ -51,8 +53,9 @@ from engine.actions import (
     partner_of,
     team_of,
 )
-from engine.cards import Card, Rank, card_order, format_cards, full_deck, sort_hand
+from engine.cards import Card, Rank, card_order, format_cards, sort_hand
 from engine.classify import MAX_BOMB
+from engine.dealing import CARDS_PER_SEAT
 from engine.errors import AmbiguousPlay, IllegalAction, IllegalPlay, IllegalTribute, InvalidCards, NotYourTurn
 from engine.observation import Observation, SeatView, TributeView, Turn
 from engine.playcache import PlayCache
@@ -66,6 +69,7 @@ from engine.rules import (
     NoTributeLeader,
     ReturnPick,
     Rules,
+    ShuffleProcedure,
     TimeUp,
     WildcardDeclaration,
 )
@@ -80,9 +84,7 @@ from engine.scoring import (
 )
 from engine.serialize import action_from_json, action_to_json
 
-__all__ = ["Match", "action_from_json", "action_to_json", "deal_seed", "observe"]
-
-CARDS_PER_SEAT = 27
+__all__ = ["CARDS_PER_SEAT", "Match", "action_from_json", "action_to_json", "deal_seed", "observe"]
 
 
 def deal_seed(match_seed: int, deal_number: int) -> int:
@@ -122,6 +124,18 @@ class _Deal:
     return_givers: dict[int, int] = field(default_factory=dict)  # payer → the winner whose return it got
     choice: tuple[Choice, tuple[int, ...]] | None = None  # the CHOICE phase's question
     returns_delivered: bool = False  # returns reach the payers' hands together
+
+    def held(self) -> list[list[Card]]:
+        """Each seat's cards, with tribute in transit back in the hand it left: with the
+        played cards, all 108 even when the clock cuts a tribute short (不洗牌 gathers them)."""
+        held = [list(hand) for hand in self.hands]
+        for payer, card in self.paid.items():
+            if payer not in self.receivers:
+                held[payer].append(card)
+        if not self.returns_delivered:
+            for payer, card in self.returned.items():
+                held[self.return_givers[payer]].append(card)
+        return held
 
     def copy(self) -> _Deal:
         """An independent copy; the legal-play caches are rebuilt on demand from its hands."""
@@ -430,9 +444,11 @@ class Match:
     def _start_deal(self) -> list[Event]:
         self.deal_number += 1
         rng = random.Random(deal_seed(self.seed, self.deal_number))
-        deck = full_deck()
-        rng.shuffle(deck)
-        hands = [deck[i * CARDS_PER_SEAT : (i + 1) * CARDS_PER_SEAT] for i in range(4)]
+        if self.rules.shuffle is ShuffleProcedure.NONE and self.deal_number > 1:
+            last = self._deal
+            hands = dealing.unshuffled_hands(last.played, last.held(), last.finish_order, self.level, rng)
+        else:
+            hands = dealing.shuffled_hands(rng)
         return self._open_deal(hands, self._random_leader(rng))
 
     def _open_deal(self, hands: list[list[Card]], drawn_leader: int) -> list[Event]:

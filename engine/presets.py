@@ -79,6 +79,16 @@ DOCUMENTS: tuple[Document, ...] = (
         ("003-A", "001-E"),
     ),
     _document(
+        "noshuffle",
+        "不洗牌（休闲）",
+        "No shuffle (不洗牌), casual",
+        "The standard rules dealt 不洗牌, as the phone apps' casual mode: every deal after the first "
+        "comes from the last deal's cards as they were played, cut once and dealt nine at a time.",
+        ("003-A", "001-E"),  # the standard rules' sources; 不洗牌 itself is the apps', no seed's
+        shuffle=ShuffleProcedure.NONE,
+        card_counter=True,  # a casual table, like the default's
+    ),
+    _document(
         "jiangsu-union",
         "江苏省分行南京地区工会掼蛋规则",
         "Jiangsu branch union (Nanjing) rules",

@@ -201,13 +201,18 @@ class SeatAssignment(Enum):
 
 
 class ShuffleProcedure(Enum):
-    """V18/V19: the physical shuffle; software deals a uniform random permutation."""
+    """V18/V19: the physical shuffle; software deals a uniform random permutation.
+
+    Every member but :attr:`NONE` is a physical table's procedure, data for the organiser:
+    the bot deals those as :attr:`SOFTWARE`. :attr:`NONE` is the apps' 不洗牌 mode, which
+    changes the deal itself."""
 
     SOFTWARE = "software"
     LAST_DRAWS_FIRST = "last_draws_first"  # 000-A / 002-D
     LAST_SHUFFLES_FIRST_CUTS = "last_shuffles_first_cuts"  # 003-A, 001-A, 001-B
     SECOND_SHUFFLES = "second_shuffles"  # 002-A
     FIRST_SHUFFLES = "first_shuffles"  # 000-L
+    NONE = "none"  # 不洗牌: the last deal's cards gathered, cut and dealt in packets (engine.dealing)
 
 
 class LotsMethod(Enum):

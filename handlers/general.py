@@ -14,7 +14,7 @@ from telegram import Chat, Update
 from telegram.constants import ParseMode
 
 from app.i18n import LOCALES
-from app.table.texts import _, error_text, format_summary, preset_title
+from app.table.texts import _, error_text, format_summary, no_shuffle_text, preset_title
 from engine.rules import PRESETS
 from handlers.platform.context import Context
 from handlers.platform.locales import reply_locale, user_locale
@@ -156,4 +156,5 @@ async def rules_command(update: Update, context: Context) -> None:
     for name, preset in PRESETS.items():
         title = html.escape(preset_title(name, locale))
         lines.append(f"• <code>{name}</code> — {title} ({format_summary(preset.rules, locale)})")
+    lines += ["", no_shuffle_text(locale)]
     context.services.replies.reply(message, "\n".join(lines), locale, parse_mode=ParseMode.HTML)

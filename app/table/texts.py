@@ -32,10 +32,11 @@ from engine.actions import (
     TrickWon,
 )
 from engine.cards import Card, Rank
+from engine.dealing import CUT_MIN, DECK_SIZE, PACKET
 from engine.names import clean_name
 from engine.observation import Observation, TributeView
 from engine.plays import Play
-from engine.rules import PRESETS, CountVisibility, MatchFormat, Rules, Setting, SettingKind
+from engine.rules import PRESETS, CountVisibility, MatchFormat, Rules, Setting, SettingKind, ShuffleProcedure
 from render.words import card_text, describe_play, is_english, place_name, rank_text, seat_name, team_name
 
 
@@ -260,7 +261,25 @@ def format_summary(rules: Rules, locale: str) -> str:
         text = _("levels 2 to A", locale)
     if rules.turn_seconds:
         text += " · " + _("{seconds} s per play", locale, seconds=rules.turn_seconds)
+    if rules.shuffle is ShuffleProcedure.NONE:
+        text += " · " + _("no shuffle", locale)
     return text
+
+
+def no_shuffle_text(locale: str) -> str:
+    """How a 不洗牌 deal is dealt, exactly (engine.dealing), for /rules."""
+    return _(
+        "<b>No shuffle</b> (<code>shuffle=none</code>): every deal after the first is dealt from "
+        "the last deal's cards. The cards played are stacked in the order they were played, the "
+        "first play at the bottom; the cards left in hands go on top, hand by hand in finishing "
+        "order, each sorted. The stack is cut once ({low} to {high} cards from the top go underneath), "
+        "never shuffled, and dealt from the top {packet} cards at a time, counter-clockwise, the "
+        "last deal's last player first. Played bombs and runs come back together.",
+        locale,
+        packet=PACKET,
+        low=CUT_MIN,
+        high=DECK_SIZE - CUT_MIN,
+    )
 
 
 # ---------------------------------------------------------------- board

@@ -11,8 +11,8 @@ from app.table.settings import (
     SettingProblem,
     rules_from_args,
 )
-from app.table.texts import setting_problem_text
-from engine.rules import SETTINGS, MatchFormat, ReturnLimit, Rules, SettingKind
+from app.table.texts import format_summary, setting_problem_text
+from engine.rules import SETTINGS, MatchFormat, ReturnLimit, Rules, SettingKind, ShuffleProcedure
 
 
 def refusal(*words: str) -> SettingProblem:
@@ -147,3 +147,12 @@ def test_a_word_without_equals_is_explained() -> None:
         setting_problem_text(problem, "en")
         == "Write each setting as name=value, e.g. turn_seconds=20 (not “fast”)."
     )
+
+
+def test_no_shuffle_by_setting_or_by_preset() -> None:
+    """不洗牌: ``/newgame shuffle=none`` on any preset, or the casual preset that uses it."""
+    _, typed = rules_from_args(["shuffle=none"])
+    name, preset = rules_from_args(["noshuffle"])
+    assert typed.shuffle is preset.shuffle is ShuffleProcedure.NONE and name == "noshuffle"
+    assert "不洗牌" in format_summary(preset, "zh") and "no shuffle" in format_summary(preset, "en")
+    assert "不洗牌" not in format_summary(Rules.default(), "zh")
