@@ -145,18 +145,25 @@ class ChatReplies:
         locale: str,
         *,
         owed: bool = False,
+        repeat: bool = False,
     ) -> bool:
         """Queue ``send``, which answers ``message`` with ``text``; False if coalesced or dropped.
 
         ``owed`` (the lobby of a table just created) is never coalesced nor dropped and may
-        use the whole budget.
+        use the whole budget. ``repeat`` (an organiser's /result, refused twice in the same
+        words) is not coalesced with an equal answer, yet stays within the backlog and the
+        reserve, as other replies do.
         """
         chat_id = message.chat.id
         chat = self._chats.setdefault(chat_id, _Chat())
         now = time.monotonic()
-        if not owed and (
-            now - chat.recent.get(text, float("-inf")) < self.coalesce
-            or any(reply.text == text for reply in chat.queue)  # still waiting for the quota
+        if (
+            not owed
+            and not repeat
+            and (
+                now - chat.recent.get(text, float("-inf")) < self.coalesce
+                or any(reply.text == text for reply in chat.queue)  # still waiting for the quota
+            )
         ):
             return False
         if not owed and sum(reply.coalesce for reply in chat.queue) >= self.backlog:

@@ -73,6 +73,27 @@ async def test_equal_replies_are_coalesced_and_a_flood_gets_one_notice() -> None
     await replies.close()
 
 
+async def test_a_repeated_answer_is_sent_again_yet_stays_within_the_backlog() -> None:
+    """``repeat`` (an organiser's /result, refused twice in the same words): each is answered,
+    where an ordinary equal reply is coalesced; a flood of them still meets the backlog."""
+    posted = Posted(gate=asyncio.Event())
+    replies = ChatReplies(ChatBudget(), notice, backlog=3)
+    group = FakeMessage(posted, -1)
+
+    def answer(text: str) -> bool:
+        async def send() -> None:
+            await group.reply_text(text)
+
+        return replies.send(group, text, send, "zh", repeat=True)  # type: ignore[arg-type]
+
+    assert [answer("不是组号") for _ in range(4)] == [True, True, True, False]
+    posted.gate.set()  # type: ignore[union-attr]
+    await settle()
+    assert posted.texts == [(-1, "too many (zh)"), *[(-1, "不是组号")] * 3]
+    assert answer("不是组号") and not replies.reply(group, "不是组号", "zh")  # type: ignore[arg-type]
+    await replies.close()
+
+
 async def test_replies_keep_the_reserve_free_and_owed_ones_may_use_it() -> None:
     posted = Posted()
     budget = ChatBudget(limit=5, window=60.0)

@@ -42,6 +42,8 @@ from app.contest.texts.results import (
     reminder_dm_text,
     reminder_text,
     round_complete_text,
+    unclear_match_text,
+    understood_text,
     withdrew_text,
 )
 from app.contest.texts.rounds import (
@@ -125,6 +127,8 @@ __all__ = [
     "tag_text",
     "time_up_rule",
     "time_up_text",
+    "unclear_match_text",
+    "understood_text",
     "which_contest_text",
     "withdrew_text",
 ]
