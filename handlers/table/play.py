@@ -97,6 +97,9 @@ async def on_hand_press(update: Update, context: Context) -> None:
             return
         await _refuse_presser(query, context, error.code)
         return
+    if not _own_chat(query):
+        await _refuse_presser(query, context, TableRefusal.NOT_YOUR_HAND)
+        return
     seat = table.seat_of(query.from_user.id)
     if press.area is not Area.HAND or seat is None:
         await _refuse_presser(query, context, TableRefusal.NOT_SEATED)
@@ -109,6 +112,13 @@ async def on_hand_press(update: Update, context: Context) -> None:
             locale = await seat_locale(context.services.db, table.seats[seat])
             reply = refuse(query, TableRefusal.NOT_SAVED, locale)
     await reply
+
+
+def _own_chat(query: CallbackQuery) -> bool:
+    """Was the button pressed in the presser's own private chat, where their hand message is?
+    The press names a table, not a seat: the seat is the presser's, so a press on another seat's
+    message (forged: nobody sees another's private chat) would act on the presser's hand."""
+    return query.message is not None and query.message.chat.id == query.from_user.id
 
 
 async def _refuse_presser(query: CallbackQuery, context: Context, code: TableRefusal) -> None:
