@@ -4,9 +4,10 @@
 the privacy note ("直接打出 <b>3组 即算上报"): Telegram refused both (the emulator parses HTML
 as strictly), the replies were lost and the log had a traceback. Here one contest carries a
 hostile value in every place a person chooses one — its name, event word and prize, a
-player's name, a typed report, the organiser's /result reason — and each message that shows
-it must arrive with the value as plain text: no markup from it, nothing refused. A value a
-command cannot take (an event word with a space) is refused with the value shown back.
+player's name and unit, a typed report, the organiser's /result reason — and each message
+that shows it must arrive with the value as plain text: no markup from it, nothing refused. A
+value a command cannot take (an event word of 15 characters, a unit with ``<``) is refused
+with the value shown back.
 """
 
 from __future__ import annotations
@@ -53,7 +54,11 @@ async def test_hostile_values_reach_contest_messages_as_typed(
     value: str,
 ) -> None:
     caplog.set_level(logging.ERROR)
-    group, trial = Chat.group(-8001, "杯赛群"), Chat.group(-8002, "试赛群")
+    group, trial, units = (
+        Chat.group(-8001, "杯赛群"),
+        Chat.group(-8002, "试赛群"),
+        Chat.group(-8003, "单位群"),
+    )
     db_path = tmp_path / "hostile.db"
     players = [
         User(8001, value, username="h1"),
@@ -61,7 +66,7 @@ async def test_hostile_values_reach_contest_messages_as_typed(
     ]
     clock = Clock()
     async with running_bot(emulator, token, db_path, clock):
-        for chat in (group, trial):
+        for chat in (group, trial, units):
             await telegram.set_admins(chat, [ORGANISER, BOT])
         name, event, prize = f"{word(value)}杯", word(value), word(value)
         await telegram.send(ORGANISER, trial, f"/contest new {name} event={event}")
@@ -70,6 +75,14 @@ async def test_hostile_values_reach_contest_messages_as_typed(
             event = "掼蛋"
         else:
             await shows(telegram, trial, f"{event}3组", anchor=CARD)
+        await telegram.send(ORGANISER, units, "/contest new 单位杯 format=fixed-bracket")
+        await wait_text(telegram, units, CARD)
+        tag = word(value)
+        await telegram.send(players[1], units, f"/signup tag={tag}")
+        if len(tag) > 12 or any(ch in tag for ch in "<>=@"):
+            await shows(telegram, units, f"“{tag}”")  # no such unit, and it says which
+        else:
+            await shows(telegram, units, f"单位：{tag}")
         await telegram.send(
             ORGANISER, group, f"/contest new {name} event={event} prizes={prize} deadline={clock.typed(10)}"
         )
