@@ -43,7 +43,6 @@ from storage import NotFound
 
 HISTORY_SIZE = 5  # matches per /history page: five lines and ten buttons fit a phone screen
 TOP_SIZE = 20
-CAPTION_LIMIT = 1024  # Telegram's caption length
 
 
 def desk_of(services: Services) -> RecordDesk:
@@ -127,7 +126,7 @@ async def stats_command(update: Update, context: Context) -> None:
     png = await services.draw(render_stats_card, views.stats_card(name, shown, scope, locale))
 
     async def send() -> None:
-        await message.reply_photo(png, caption=caption[:CAPTION_LIMIT], parse_mode=ParseMode.HTML)
+        await message.reply_photo(png, caption=caption, parse_mode=ParseMode.HTML)
 
     services.replies.send(message, caption, send, locale)
 
