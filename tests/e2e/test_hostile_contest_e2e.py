@@ -3,11 +3,12 @@
 ``/contest new 杯 event=<b>`` was accepted and its event word went unescaped into the card and
 the privacy note ("直接打出 <b>3组 即算上报"): Telegram refused both (the emulator parses HTML
 as strictly), the replies were lost and the log had a traceback. Here one contest carries a
-hostile value in every place a person chooses one — its name, event word and prize, a
-player's name and unit, a typed report, the organiser's /result reason — and each message
-that shows it must arrive with the value as plain text: no markup from it, nothing refused. A
-value a command cannot take (an event word of 15 characters, a unit with ``<``) is refused
-with the value shown back.
+hostile value in every place a person chooses one — its name (in the card, the bracket's
+caption, the final places), event word and prize, a player's name and unit, a typed report,
+the organiser's /result reason — and each message that shows it must arrive with the value
+as plain text: no markup from it, nothing refused, no entity shown as ``&amp;``. A value a
+command cannot take (an event word of 15 characters, a unit with ``<``) is refused with the
+value shown back.
 """
 
 from __future__ import annotations
@@ -96,6 +97,9 @@ async def test_hostile_values_reach_contest_messages_as_typed(
         await shows(telegram, group, f"{players[3].first_name} 单独报名")
         await telegram.send(ORGANISER, group, "/draw")
         await shows(telegram, group, value, anchor="第 1 轮对阵")
+        await telegram.send(ORGANISER, group, "/bracket")
+        bracket = await telegram.wait_message(group, lambda m: bool(m.photo_id) and name in m.content)
+        assert bracket.content == name
 
         contest = await contest_in(db_path, group)
         match = contest.rounds[0].matches[0]
