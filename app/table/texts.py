@@ -98,6 +98,8 @@ def refusal_text(code: TableRefusal, locale: str) -> str:
             return _("All four seats are taken.", locale)
         case TableRefusal.NOT_SEATED:
             return _("You are not seated at this table.", locale)
+        case TableRefusal.NOT_YOUR_HAND:
+            return _("These are another player's cards: only they can press these buttons.", locale)
         case TableRefusal.SEATS_MISSING:
             return _("Fill all four seats first (add AI players if needed).", locale)
         case TableRefusal.TABLE_NOT_LOBBY:

@@ -9,7 +9,7 @@ from datetime import timedelta
 
 from app.contest.args import MatchUnclear, Unclear
 from app.contest.columns import signed
-from app.contest.texts.words import deadline_line, pair_label, pair_line
+from app.contest.texts.words import deadline_line, pair_label, pair_line, report_example
 from app.table.texts import _, escape
 from engine.contest import (
     Contest,
@@ -20,7 +20,6 @@ from engine.contest import (
     PlayMethod,
     WithdrawReason,
     late_forfeits_in_a_row,
-    official_line,
 )
 from engine.contest.contest import LATE_REASON
 from engine.rules import MatchFormat
@@ -116,7 +115,7 @@ def copy_label(line: str, locale: str) -> str:
 
 
 def duplicate_text(line: str, locale: str) -> str:
-    return _("Already reported: {line}. Thank you.", locale, line=line)
+    return _("Already reported: {line}. Thank you.", locale, line=escape(line))
 
 
 def contradiction_text(contest: Contest, match: ContestMatch, locale: str) -> str:
@@ -252,7 +251,7 @@ def reminder_text(contest: Contest, matches: Sequence[ContestMatch], left: timed
         lines.append(
             f"• {pair_label(match.pairs[0], locale)} v {pair_label(match.pairs[1], locale)}: {mentions}"
         )
-    lines.append(_("Report as {example}.", locale, example=official_line(3, contest.settings.event_word)))
+    lines.append(_("Report as {example}.", locale, example=report_example(contest.settings.event_word)))
     return "\n".join(lines)
 
 

@@ -31,6 +31,7 @@ from handlers.contest.commands.standings import queue_standings
 from handlers.contest.common import desk_of, locale_of, may_organise, remember
 from handlers.contest.tables import open_match_table
 from handlers.platform.context import Context
+from handlers.platform.replies import answer
 from handlers.table.lobby import display_name
 from storage import NotFound, StoredContest
 
@@ -47,12 +48,12 @@ async def on_contest_press(update: Update, context: Context) -> None:
         press = ContestPress.decode(query.data)
         stored = await context.services.db.contests.get(contest_id=press.contest_id)
     except (BadContestButton, NotFound):
-        await query.answer(error_text("bad_button", locale), show_alert=True)
+        await answer(query, error_text("bad_button", locale), show_alert=True)
         return
     try:
         await _press(query, context, stored, press, locale)
     except ContestError as error:
-        await query.answer(texts.refusal_text(error.code, locale), show_alert=True)
+        await answer(query, texts.refusal_text(error.code, locale), show_alert=True)
 
 
 async def _press(
@@ -65,7 +66,7 @@ async def _press(
         await open_match_table(query, context, press.arg, locale)
         return
     if op is ContestOp.STANDINGS:
-        await query.answer()
+        await answer(query)
         assert query.message is not None
         queue_standings(context, query.message, stored, locale)
         return
@@ -74,10 +75,10 @@ async def _press(
         return
     organiser_ops = (ContestOp.CLOSE_YES, ContestOp.CLOSE_NO, ContestOp.DRAW)
     if op in organiser_ops and not await may_organise(context, stored, user.id):
-        await query.answer(texts.problem_text(Problem.ORGANISER_ONLY, "", locale), show_alert=True)
+        await answer(query, texts.problem_text(Problem.ORGANISER_ONLY, "", locale), show_alert=True)
         return
     if op is ContestOp.CLOSE_NO:
-        await query.answer()
+        await answer(query)
         await _edit(query, _("The round goes on.", locale))
         return
     commands = {
@@ -95,9 +96,9 @@ async def _press(
         # The toast is the acknowledgement; the card follows as a refresh (desk.announce asked
         # for it), so a rush of presses is answered at once and the group sees one edit, not fifty.
         toast = _("✅ Signed up.", locale) if op is ContestOp.SIGN_UP else _("Withdrawn.", locale)
-        await query.answer(toast)
+        await answer(query, toast)
         return
-    await query.answer(_("Done.", locale))
+    await answer(query, _("Done.", locale))
     name = escape(me.name)
     if op is ContestOp.PARTNER_YES:
         await _edit(query, _("{name} accepted: the pair is signed up.", locale, name=name))
@@ -116,13 +117,13 @@ async def _choose_mirror(query: CallbackQuery, context: Context, stored: StoredC
     user_id = query.from_user.id
     url = desk_of(context).pending_mirrors.get(user_id)
     if stored.contest.organiser_id != user_id:
-        await query.answer(texts.problem_text(Problem.ORGANISER_ONLY, "", locale), show_alert=True)
+        await answer(query, texts.problem_text(Problem.ORGANISER_ONLY, "", locale), show_alert=True)
         return
     if url is None:
-        await query.answer(texts.problem_text(Problem.USAGE_WECHAT, "", locale), show_alert=True)
+        await answer(query, texts.problem_text(Problem.USAGE_WECHAT, "", locale), show_alert=True)
         return
     del desk_of(context).pending_mirrors[user_id]
-    await query.answer()
+    await answer(query)
     await _edit(query, await set_mirror(context, stored, user_id, url, locale))
 
 
