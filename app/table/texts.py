@@ -683,6 +683,46 @@ def hand_caption(
     return "\n".join(lines)
 
 
+def deal_end_caption(
+    *,
+    seat: int,
+    heading: str,
+    names: dict[int, str],
+    rules: Rules,
+    locale: str,
+    result: DealEnded | None,
+    match_end: MatchEnded | None,
+) -> str:
+    """The last caption of a deal's hand message, which has lost its buttons: how the deal
+    ended (the finishing order, the levels or points it brought), the seat's own place, and
+    the match's result or where the next deal is. ``result`` is None for a deal the match's
+    clock cut short; ``heading`` is the deal's :func:`header` as it was played."""
+    lines = [heading, _("You: {seat}", locale, seat=who(seat, names[seat], locale))]
+    if result is not None:
+        lines.append(deal_result_text(result, names, rules, locale))
+        place = result.finish_order.index(seat) + 1
+        lines.append(_("You finished {place}.", locale, place=place_name(place, locale)))
+    if match_end is not None:
+        lines.append(match_result_text(match_end, locale))
+    else:
+        lines.append(_("👇 The next deal is in a new message below.", locale))
+    return "\n".join(lines)
+
+
+def stopped_caption(*, obs: Observation, names: dict[int, str], rules: Rules, locale: str) -> str:
+    """The last caption of a hand message whose table was stopped: nobody is to act any more."""
+    assert obs.seat is not None
+    lines = [
+        header(obs, rules, locale),
+        _("You: {seat}", locale, seat=who(obs.seat, names[obs.seat], locale)),
+    ]
+    lines.append(_("The table was stopped.", locale))
+    if obs.seat in obs.finish_order:
+        place = obs.finish_order.index(obs.seat) + 1
+        lines.append(_("You finished {place}.", locale, place=place_name(place, locale)))
+    return "\n".join(lines)
+
+
 def too_many_text(locale: str) -> str:
     """The one notice a flooded chat gets when commands go unanswered (issue 8, finding 4)."""
     return _("Too many commands at once: some were not answered. Please wait a minute.", locale)
