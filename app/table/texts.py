@@ -453,6 +453,11 @@ def status_lines(
     return lines
 
 
+def moved_board_text(locale: str) -> str:
+    """A board message left by an older run whose deal goes on in a new message below."""
+    return _("⏬ This deal's board goes on in a new message below.", locale)
+
+
 def deal_result_text(result: DealEnded, names: dict[int, str], rules: Rules, locale: str) -> str:
     order = " → ".join(who(seat, names[seat], locale) for seat in result.finish_order)
     lines = [_("<b>Deal {number} over</b>", locale, number=result.deal_number), order]
