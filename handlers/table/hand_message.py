@@ -187,8 +187,8 @@ async def post_hand(
     )
     new_deal = state.message.shown_deal is not None and state.message.shown_deal != obs.deal_number
     if state.record.dm_message_id is None or new_deal or state.message.lost_message:
-        if new_deal and not state.message.lost_message:
-            state.message.closing = _closing(table, state, locale)
+        if new_deal and state.record.dm_message_id is not None and not state.message.lost_message:
+            state.message.closing = _closing(table, state, obs, locale)
         state.message.needs_new_message = True
     elif (look.hand_key, caption, look.markup) == (
         state.message.shown_hand,
@@ -219,7 +219,7 @@ def _caption(table: LiveTable, state: SeatState, obs: Observation, locale: str) 
     if table.record.status is TableStatus.STOPPED:
         return stopped_caption(obs=obs, names=table.names(), rules=table.rules, locale=locale)
     if obs.phase is Phase.MATCH_OVER:
-        return _ending_caption(table, obs.seat, obs.deal_number, locale, fallback=obs)
+        return _ending_caption(table, obs.deal_number, obs, locale)
     return hand_caption(
         obs=obs,
         names=table.names(),
@@ -232,20 +232,18 @@ def _caption(table: LiveTable, state: SeatState, obs: Observation, locale: str) 
     )
 
 
-def _ending_caption(
-    table: LiveTable, seat: int, deal: int, locale: str, *, fallback: Observation | None = None
-) -> str:
-    """The caption of deal ``deal``'s last look: its result, the seat's place, the match's end."""
-    assert table.match is not None
+def _ending_caption(table: LiveTable, deal: int, now: Observation, locale: str) -> str:
+    """The caption of deal ``deal``'s last look: its result, the seat's place, the match's end.
+    ``now`` is the seat's view at present: a deal the match's clock cut short keeps its header."""
+    assert table.match is not None and now.seat is not None
     events = table.match.events
     result, match_end = deal_ending(events, deal)
     if result is not None:
         heading = played_header(events, result, table.rules, locale)
-    else:  # the match's clock cut the deal short: its header as it is
-        assert fallback is not None
-        heading = header(fallback, table.rules, locale)
+    else:
+        heading = header(now, table.rules, locale)
     return deal_end_caption(
-        seat=seat,
+        seat=now.seat,
         heading=heading,
         names=table.names(),
         rules=table.rules,
@@ -255,7 +253,7 @@ def _ending_caption(
     )
 
 
-def _closing(table: LiveTable, state: SeatState, locale: str) -> Closing | None:
+def _closing(table: LiveTable, state: SeatState, now: Observation, locale: str) -> Closing | None:
     """The last look of the seat's message for the deal it showed, which a new deal's message
     replaces: the hand as the deal ended (when that deal is the latest to end) and how it ended."""
     deal, message_id = state.message.shown_deal, state.record.dm_message_id
@@ -265,7 +263,7 @@ def _closing(table: LiveTable, state: SeatState, locale: str) -> Closing | None:
     picture = observe_deal_end(table.match, state.record.seat)
     if picture is not None and picture.deal_number != deal:
         picture = None  # several deals ended since it was shown: the caption says how this one did
-    return Closing(message_id, _ending_caption(table, state.record.seat, deal, locale), picture)
+    return Closing(message_id, _ending_caption(table, deal, now, locale), picture)
 
 
 def _awaited(state: SeatState, look: _Look) -> bool:
