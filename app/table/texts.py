@@ -453,6 +453,11 @@ def status_lines(
     return lines
 
 
+def stopped_board_text(board: str, locale: str) -> str:
+    """A stopped table's last board message: its plays as they were, then that it was stopped."""
+    return f"{board}\n⏹ {_('The table was stopped.', locale)}"
+
+
 def moved_board_text(locale: str) -> str:
     """A board message left by an older run whose deal goes on in a new message below."""
     return _("⏬ This deal's board goes on in a new message below.", locale)

@@ -46,6 +46,7 @@ from app.table.texts import (
     match_result_text,
     moved_board_text,
     played_header,
+    stopped_board_text,
     trick_blocks,
 )
 from engine.actions import DealEnded, DealStarted, Event, MatchEnded, Phase
@@ -264,13 +265,31 @@ class BoardPublisher:
                     board.closing.pop(result.deal_number, asyncio.Event()).set()
             await self.outbox.delivered(result_key(table.id, result))
         snapshot = board.snapshot
-        if (
-            snapshot is None
-            or snapshot.obs.phase is Phase.MATCH_OVER
-            or table.record.status is TableStatus.STOPPED
-        ):
+        if snapshot is None or snapshot.obs.phase is Phase.MATCH_OVER:
+            return
+        if table.record.status is TableStatus.STOPPED:
+            await self._stop(table, board, snapshot, locale)
             return
         await self._draw(table, board, snapshot, locale)
+
+    async def _stop(self, table: LiveTable, board: _Board, snapshot: _Snapshot, locale: str) -> None:
+        """A stopped table's live board keeps its plays, loses its turn line and says the table
+        was stopped: one edit, and the group shows no turn that will never come."""
+        message_id = table.record.board_message_id
+        if message_id is None or board.deal != snapshot.obs.deal_number:
+            return
+        obs, events, names = snapshot.obs, snapshot.events, table.names()
+        shown = finished_board_text(
+            heading=header(obs, table.rules, locale),
+            events=events,
+            first=board.first,
+            last=len(trick_blocks(events, obs.level, names, locale)) - 1,
+            tributes=public_tributes(events),
+            names=names,
+            locale=locale,
+        )
+        await self._edit(table.record.chat_id, message_id, stopped_board_text(shown, locale))
+        await self.tables.set_board_message(table, None)
 
     async def _draw(self, table: LiveTable, board: _Board, snapshot: _Snapshot, locale: str) -> None:
         """Show every play since the live message's first trick.

@@ -71,10 +71,12 @@ async def refresh_hand_of(context: Context, table: LiveTable, seat: int) -> None
     await refresh_hand(context.bot, context.services, table, seat)
 
 
-async def close_hands(context: Context, table: LiveTable) -> None:
-    """The table was stopped (table lock held): each hand message says so and loses its buttons
-    (no turn, no clock left behind). Sent in each seat's mailbox, after any look still queued."""
+async def close_table(context: Context, table: LiveTable) -> None:
+    """The table was stopped (table lock held): each hand message says so and loses its buttons,
+    sent in the seat's mailbox after any look still queued, and the group's board loses its
+    turn line. Nothing is left saying whose turn it is or counting down a clock."""
     await post_hands(context.bot, context.services, table)
+    context.services.board.publish(table)
 
 
 # ---------------------------------------------------------------- clocks ringing

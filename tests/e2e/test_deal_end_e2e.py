@@ -94,13 +94,14 @@ async def closed_pair(telegram: Telegram, user: User) -> tuple[BotMessage, BotMe
 PLACES = ("上游", "二游", "三游", "下游")
 
 
-async def test_a_stopped_tables_hand_messages_say_so_without_a_turn_or_clock(
+async def test_a_stopped_table_leaves_no_turn_or_clock_in_hands_or_on_the_board(
     emulator: Emulator, telegram: Telegram, token: str, tmp_path: Path
 ):
     table = Table(telegram, Chat.group(-4302, "停桌"), tmp_path / "g.db")
     async with running(emulator, token, table.db_path):
         await set_up(telegram, table, [ALICE, BOB])  # with the turn clock
         await wait_for(lambda: someone_to_play(telegram), what="a turn with its clock")
+        await telegram.wait_message(table.group, lambda m: "⏳ 轮到" in m.content)
         await telegram.send(ALICE, table.group, "/stop")
         confirm = await telegram.wait_message(table.group, lambda m: "确定结束本桌" in m.content)
         await answer_to(telegram, ALICE, confirm, buttons_by_op(confirm)["y"][0])
@@ -108,6 +109,9 @@ async def test_a_stopped_tables_hand_messages_say_so_without_a_turn_or_clock(
             hand = await telegram.wait_message(Chat.private(user), lambda m: "本桌已结束" in m.content)
             assert not hand.buttons
             assert not any(word in hand.content for word in LIVE_WORDS), hand.content
+        board = await telegram.wait_message(table.group, lambda m: m.content.endswith("⏹ 本桌已结束。"))
+        assert board.content.startswith("🃏 第 1 副")
+        assert [m.content for m in await telegram.messages(table.group) if "⏳" in m.content] == []
 
 
 async def someone_to_play(telegram: Telegram) -> bool:
