@@ -408,7 +408,7 @@ async def _stop_press(
         timers.cancel(context.job_queue, table.id)
     await answer(query)
     await _edit_stop_message(query, _("The table was stopped.", locale))
-    await flow.close_hands(context, table)
+    await flow.close_table(context, table)
     await redraw_lobby(context, table)
 
 
