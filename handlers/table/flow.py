@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from functools import partial
 from typing import Any
 
 from telegram.error import TelegramError
@@ -22,7 +23,9 @@ from app.table.texts import _
 from engine.actions import Phase
 from engine.players.easy import timeout_action
 from handlers.platform.context import Context, Services
+from handlers.platform.edits import already_shown_is_done, edit_quietly
 from handlers.platform.locales import seat_locale
+from handlers.platform.scheduler import Priority, at_priority
 from handlers.table import timers
 from handlers.table.hand_message import post_hand, post_hands, refresh_hand
 from handlers.table.timers import TurnClock
@@ -72,18 +75,30 @@ async def refresh_hand_of(context: Context, table: LiveTable, seat: int) -> None
     await refresh_hand(context.bot, context.services, table, seat)
 
 
-async def close_hands(context: Context, table: LiveTable) -> None:
-    """The table was stopped: hand messages lose their buttons."""
+def close_hands(context: Context, table: LiveTable) -> None:
+    """The table was stopped: hand messages lose their buttons, each through its seat's mailbox
+    at a hand's priority (queued, not awaited).
+
+    The mailbox is the one the hand's looks go through, so a look still queued there gives way
+    and cannot bring the buttons back after they went. Private chats have no group budget: the
+    keyboards go within a second, whatever the group's minute holds (they used to wait behind
+    the group's edit 本桌已结束, 15 s in a busy group, and answered 这桌牌局已结束 meanwhile)."""
     for state in table.humans():
         message_id, user_id = state.record.dm_message_id, state.record.user_id
         if message_id is None or user_id is None:
             continue
-        try:
-            await context.bot.edit_message_reply_markup(
-                chat_id=user_id, message_id=message_id, reply_markup=None
-            )
-        except TelegramError as error:
-            log.info("hand message %s kept its buttons: %s", message_id, error)
+        drop = partial(_drop_keyboard, context.bot, user_id, message_id)
+        with at_priority(Priority.HAND):
+            context.services.sender.submit(("hand", table.id, state.record.seat), drop)
+
+
+async def _drop_keyboard(bot: ExtBot[None], user_id: int, message_id: int) -> None:
+    try:
+        await already_shown_is_done(
+            edit_quietly(bot, "editMessageReplyMarkup", chat_id=user_id, message_id=message_id)
+        )
+    except TelegramError as error:
+        log.info("hand message %s kept its buttons: %s", message_id, error)
 
 
 # ---------------------------------------------------------------- clocks ringing

@@ -8,6 +8,7 @@ and ``/start <token>`` in the private chat completes the join.
 from __future__ import annotations
 
 import logging
+from functools import partial
 
 from telegram import (
     CallbackQuery,
@@ -401,14 +402,15 @@ async def _stop_press(
         raise TableError(TableRefusal.NOT_ALLOWED)
     if press.op is Op.CANCEL:
         await query.answer()
-        await _edit_stop_message(query, _("The match goes on.", locale))
+        _queue_stop_message(context, query, _("The match goes on.", locale))
         return
     await context.services.tables.stop(table)
     if context.job_queue is not None:
         timers.cancel(context.job_queue, table.id)
-    await query.answer()
-    await _edit_stop_message(query, _("The table was stopped.", locale))
-    await flow.close_hands(context, table)
+    stopped = _("The table was stopped.", locale)
+    await query.answer(stopped)
+    flow.close_hands(context, table)
+    _queue_stop_message(context, query, stopped)
     await redraw_lobby(context, table)
 
 
@@ -425,3 +427,17 @@ async def _edit_stop_message(query: CallbackQuery, text: str) -> None:
         await query.edit_message_text(text)
     except BadRequest as error:
         log.info("stop confirmation not edited: %s", error)
+
+
+def _queue_stop_message(context: Context, query: CallbackQuery, text: str) -> None:
+    """The confirmation's answer (本桌已结束, or the match goes on), queued at a reply's priority
+    and not awaited: in a busy group the edit waits for the group's budget, and the handler
+    holds the table lock. Awaited, it held the lock 15 s, and the hand keyboards, removed after
+    it, stayed live meanwhile (issue 32); the press's toast tells the presser at once."""
+    message = query.message
+    if message is None:
+        return
+    with at_priority(Priority.REPLY):
+        context.services.sender.submit(
+            ("stop", message.chat.id, message.message_id), partial(_edit_stop_message, query, text)
+        )
