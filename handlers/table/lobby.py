@@ -39,7 +39,7 @@ from engine.names import clean_name
 from engine.players.policies import next_difficulty
 from engine.rules import PRESETS
 from handlers.platform.context import Context
-from handlers.platform.edits import not_modified
+from handlers.platform.edits import edit_later, not_modified
 from handlers.platform.locales import chat_locale, user_locale
 from handlers.platform.replies import refuse
 from handlers.platform.scheduler import Priority, at_priority
@@ -430,14 +430,8 @@ async def _edit_stop_message(query: CallbackQuery, text: str) -> None:
 
 
 def _queue_stop_message(context: Context, query: CallbackQuery, text: str) -> None:
-    """The confirmation's answer (本桌已结束, or the match goes on), queued at a reply's priority
-    and not awaited: in a busy group the edit waits for the group's budget, and the handler
-    holds the table lock. Awaited, it held the lock 15 s, and the hand keyboards, removed after
-    it, stayed live meanwhile (issue 32); the press's toast tells the presser at once."""
-    message = query.message
-    if message is None:
-        return
-    with at_priority(Priority.REPLY):
-        context.services.sender.submit(
-            ("stop", message.chat.id, message.message_id), partial(_edit_stop_message, query, text)
-        )
+    """The confirmation's answer (本桌已结束, or the match goes on), at a reply's priority: the
+    handler holds the table lock, and the hand keyboards go first (:func:`flow.close_hands`)."""
+    edit_later(
+        context.services.sender, query.message, partial(_edit_stop_message, query, text), Priority.REPLY
+    )
