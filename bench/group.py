@@ -2,7 +2,7 @@
 Telegram's limits (20 messages a minute into a group, edits included; about one a second into
 a chat; 30 requests a second per token; a button's answer refused after 15 s).
 
-    python bench/group.py [--rush 50] [--signups 200] [--pairs 16] [--only rush,draw,reports]
+    python bench/group.py [--rush 50] [--signups 200] [--pairs 16] [--only rush,draw,reports,bracket]
 
 What runs where: the Bot API emulator (node, limits on for this token) on 127.0.0.1; in this
 process the real bot ``Application`` from ``bot.build_application`` with its scheduler
@@ -19,6 +19,9 @@ Scenarios (each on a fresh group and contest):
   ``/draw``. Figure: ``/draw`` → the draw announcement in the group.
 * ``reports``: ``--pairs`` pairs drawn, then the winner of each first-round match types
   ``掼蛋N组`` within 2 s. Figures: each report → its official line, the last details message.
+* ``bracket``: ``--pairs`` pairs drawn, every winner reports within 1 s, and as the first
+  official line shows someone asks ``/bracket``. Figures: ``/bracket`` → its picture, the last
+  official line (all of them, in the order reported).
 
 For every scenario: the most group messages (new and edited) in any 60 s, and the 429s the
 emulator gave. The last line is JSON. ``tests/e2e/test_group_channel_e2e.py`` runs the same
