@@ -7,7 +7,8 @@ slot for minutes, so no other chat was answered and shutdown waited behind them 
 finding 4). Three parts keep chats apart:
 
 * :class:`ChatReplies`: a handler hands its reply to its chat's queue and returns; one task
-  per chat sends them in order when the chat's :class:`ChatBudget` has room. A reply equal to
+  per chat sends them in order, within the replies' share of the group's minute (counted in
+  the chat's :class:`ChatBudget` too, for the announcements to see). A reply equal to
   one queued or sent in the last ``coalesce`` seconds is dropped (a flood of ``/help`` gets
   one answer); beyond ``backlog`` queued replies new ones are dropped, and the chat gets one
   short notice per ``notice_window``.
