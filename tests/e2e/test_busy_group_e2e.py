@@ -9,9 +9,9 @@ minute, so the group is busy without a crowd.
   holding the table lock: it waited for the group's budget (a refresh's share, then 15 s of
   aging), and the players' buttons stayed live meanwhile, answering 这桌牌局已结束.
 * A contest button whose answer edits the pressed message (取消 on the round's close, 确认 on a
-  report's details, a partner's answer) awaited that edit: each such press held one of the
-  group's update slots until the group's budget let it go, and the group's other presses
-  waited for a slot.
+  report's details, a partner's answer), and ◀ ▶ on a group's 复盘, awaited that edit: each such
+  press held one of the group's update slots until the group's budget let it go, and the
+  group's other presses waited for a slot.
 """
 
 from __future__ import annotations
@@ -21,11 +21,14 @@ import time
 from collections.abc import AsyncIterator
 from pathlib import Path
 
+from app.records.keeper import RecordKeeper
 from bench.group import ORGANISER, open_contest
 from bot import App, build_application, close_services, open_services
 from emulator.client import BotMessage, Chat, Emulator, Telegram, User, most_in_window, polling, wait_for
 from handlers.platform.chats import ChatFairProcessor
-from tests.e2e.test_match_e2e import ALICE, PINNED_MATCH, Table, buttons_by_op, final_status
+from storage import Database
+from tests.e2e.test_match_e2e import ALICE, BOB, PINNED_MATCH, Table, buttons_by_op, final_status
+from tests.records.support import SHORT, played, store_match
 
 GROUP_BUDGET = 10  # messages a minute in the group, on both sides
 
@@ -130,4 +133,46 @@ async def test_a_contest_press_whose_edit_waits_holds_no_update_slot(
             answer = await telegram.wait_answer(query, timeout=60)
             assert answer.seconds is not None and answer.seconds < 10, answer
         await telegram.wait_message(group, lambda m: m.content == "本轮继续。", timeout=120)
+        await within_budget(telegram, group)
+
+
+async def test_a_replay_step_whose_edit_waits_holds_no_update_slot(
+    emulator: Emulator, telegram: Telegram, token: str, tmp_path: Path
+) -> None:
+    """With one update of the group handled at a time and the group's minute spent, ▶ on the
+    group's 复盘 is answered, its picture follows, and 导出 pressed right after it is answered."""
+    group = Chat.group(-3203, "忙复盘群")
+    db_path = tmp_path / "r.db"
+    db = await Database.open(str(db_path))
+    try:  # a finished match whose 复盘 the group may see, and its record
+        match = played(SHORT.replace(replay_in_group=True), 5)
+        people: list[tuple[int | None, str]] = [
+            (ALICE.id, "Alice"),
+            (None, "AI"),
+            (BOB.id, "Bob"),
+            (None, "AI"),
+        ]
+        await store_match(db, match, chat_id=group.id, people=people)
+        await RecordKeeper(db).backfill()
+    finally:
+        await db.close()
+    await telegram.enforce_limits(group_per_minute=GROUP_BUDGET, group_edit_weight=1)
+    async with busy_bot(emulator, token, db_path, per_chat=1):
+        await telegram.send(BOB, group, "/history")
+        history = await telegram.wait_message(group, lambda m: "复盘 #" in str(m.raw), timeout=120)
+        replay_button = next(b for row in history.buttons for b in row if b.text.startswith("复盘"))
+        await telegram.wait_answer(await telegram.press_text(BOB, history, replay_button.text))
+        first = await telegram.wait_message(group, lambda m: bool(m.photo_id) and "r:s:" in str(m.raw), 120)
+        for command in ("/help", "/rules", "/contest help", "/top", "/standings"):  # the minute is spent
+            await telegram.send(BOB, group, command)
+        await telegram.wait_idle()
+        forward = await telegram.press_text(BOB, first, "▶")
+        export_button = next(b for row in history.buttons for b in row if b.text.startswith("导出"))
+        export = await telegram.press_text(ALICE, history, export_button.text)
+        for query in (forward, export):
+            answer = await telegram.wait_answer(query, timeout=60)
+            assert answer.seconds is not None and answer.seconds < 10, answer
+        await telegram.wait_message(
+            group, lambda m: m.message_id == first.message_id and m.raw != first.raw, timeout=120
+        )
         await within_budget(telegram, group)
