@@ -34,9 +34,10 @@ from app.records.texts import Refusal, refusal_text
 from app.table.texts import error_text, escape
 from engine.contest import pair_record
 from handlers.platform.context import Context, Services
-from handlers.platform.edits import already_shown_is_done
+from handlers.platform.edits import already_shown_is_done, edit_later
 from handlers.platform.locales import reply_locale, user_locale
 from handlers.platform.replies import answer
+from handlers.platform.scheduler import Priority
 from render.records import render_review, render_stats_card
 from render.words import is_english
 from storage import NotFound
@@ -352,9 +353,15 @@ async def _step(
     replays.show(message.chat.id, message.message_id, target)  # a second fast press is stale now
     png = await _frame(context, match, target, locale)
     await answer(query)
-    await already_shown_is_done(
-        message.edit_media(InputMediaPhoto(png), reply_markup=_step_keyboard(match, target, locale))
-    )
+
+    async def edit() -> None:
+        await already_shown_is_done(
+            message.edit_media(InputMediaPhoto(png), reply_markup=_step_keyboard(match, target, locale))
+        )
+
+    # queued, not awaited: in a busy group the edit waits for the budget, and the press held one
+    # of the group's update slots that long (the presser waits for it: a reply's priority)
+    edit_later(context.services.sender, message, edit, Priority.REPLY)
     return None
 
 

@@ -8,6 +8,7 @@ and ``/start <token>`` in the private chat completes the join.
 from __future__ import annotations
 
 import logging
+from functools import partial
 
 from telegram import (
     CallbackQuery,
@@ -38,7 +39,7 @@ from engine.names import clean_name
 from engine.players.policies import next_difficulty
 from engine.rules import PRESETS
 from handlers.platform.context import Context
-from handlers.platform.edits import not_modified
+from handlers.platform.edits import edit_later, not_modified
 from handlers.platform.locales import chat_locale, user_locale
 from handlers.platform.replies import answer, refuse
 from handlers.platform.scheduler import Priority, at_priority
@@ -401,14 +402,15 @@ async def _stop_press(
         raise TableError(TableRefusal.NOT_ALLOWED)
     if press.op is Op.CANCEL:
         await answer(query)
-        await _edit_stop_message(query, _("The match goes on.", locale))
+        _queue_stop_message(context, query, _("The match goes on.", locale))
         return
     await context.services.tables.stop(table)
     if context.job_queue is not None:
         timers.cancel(context.job_queue, table.id)
-    await answer(query)
-    await _edit_stop_message(query, _("The table was stopped.", locale))
+    stopped = _("The table was stopped.", locale)
+    await answer(query, stopped)
     await flow.close_table(context, table)
+    _queue_stop_message(context, query, stopped)
     await redraw_lobby(context, table)
 
 
@@ -425,3 +427,11 @@ async def _edit_stop_message(query: CallbackQuery, text: str) -> None:
         await query.edit_message_text(text)
     except BadRequest as error:
         log.info("stop confirmation not edited: %s", error)
+
+
+def _queue_stop_message(context: Context, query: CallbackQuery, text: str) -> None:
+    """The confirmation's answer (本桌已结束, or the match goes on), at a reply's priority: the
+    handler holds the table lock, and the hand messages go first (:func:`flow.close_table`)."""
+    edit_later(
+        context.services.sender, query.message, partial(_edit_stop_message, query, text), Priority.REPLY
+    )

@@ -134,6 +134,24 @@ async def test_a_reply_still_waiting_for_the_budget_coalesces_its_equal_past_the
     await asyncio.wait_for(replies.close(), 10)  # "bracket" woke the worker: close stops it anyway
 
 
+async def test_a_reply_does_not_wait_for_a_minute_spent_on_announcements() -> None:
+    """Announcements that spent the group's budget do not hold a person's reply back (the
+    scheduler sends it ahead of them); replies count against their own share only. A reply
+    waited until the minute held fewer than 15 announcements: after 32 matches were settled,
+    /bracket came a minute later (issue 32)."""
+    posted = Posted()
+    budget = ChatBudget(limit=5, window=60.0)
+    replies = ChatReplies(budget, notice, backlog=10)
+    group = FakeMessage(posted, -4)
+    for _ in range(5):
+        await budget.acquire(-4)  # the outbox's announcements: the budget is spent
+    assert replies.reply(group, "bracket", "zh")  # type: ignore[arg-type]
+    await settle()
+    assert [text for _, text in posted.texts] == ["bracket"]
+    assert budget.used(-4) == 6  # counted there too: the next announcement waits for it
+    await replies.close()
+
+
 async def test_private_chats_do_not_use_the_group_budget() -> None:
     posted = Posted()
     replies = ChatReplies(ChatBudget(limit=1), notice, backlog=50)
