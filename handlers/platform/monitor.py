@@ -81,6 +81,8 @@ class Monitor:
         log.info("health and metrics on http://%s:%s/healthz and /metrics", host, self.port)
 
     def stop(self) -> None:
+        """Stop serving and counting (the bot is stopping; tests start many bots)."""
+        metrics.switch_off()
         if self._server is not None:
             self._server.shutdown()
             self._server.server_close()

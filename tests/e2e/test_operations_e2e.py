@@ -18,6 +18,7 @@ import json
 import os
 import re
 import shutil
+import socket
 import sys
 import urllib.error
 import urllib.request
@@ -247,6 +248,16 @@ async def test_metrics_count_each_press_once_by_kind_and_outcome(
     assert delta(after, before, "guandan_tables_admitted_total") == 1
 
 
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+async def healthy(port: int) -> bool:
+    return await healthcheck_status(port) == 0
+
+
 BACKUP_AT = 30
 """Actions logged before the backup is taken: mid-deal."""
 
@@ -276,7 +287,9 @@ async def test_a_backup_taken_mid_match_restores_and_the_match_goes_on(
 
     shutil.copyfile(copy, restored)  # the restore (docs/operations.md): the copy where GUANDAN_DB points
     table.db_path = restored
-    with bot_process(emulator, token, restored):
+    port = free_port()
+    with bot_process(emulator, token, restored, GUANDAN_METRICS_PORT=str(port)):
+        await wait_for(lambda: healthy(port), what="the restored bot healthy, as its HEALTHCHECK says")
         watcher = asyncio.create_task(table.watch())
         try:
             await asyncio.wait_for(table.over.wait(), MATCH_TIMEOUT)
