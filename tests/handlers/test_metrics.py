@@ -14,6 +14,7 @@ from prometheus_client import REGISTRY
 from telegram import CallbackQuery, Update, User
 from telegram.error import RetryAfter
 
+import bot
 from app import metrics
 from handlers.platform.chats import ChatFairProcessor
 from handlers.platform.scheduler import PriorityLimiter
@@ -150,3 +151,24 @@ async def test_nothing_is_counted_while_the_metrics_are_off(tmp_path: Path) -> N
     await ChatFairProcessor().do_process_update(press("h:1"), asyncio.sleep(0))
     assert since(before) == (0, 0, 0, 0)
     assert value("guandan_presses_total", kind="hand", outcome="unanswered") == pressed
+
+
+@pytest.mark.parametrize("setting", ["abc", "0", "70000", "-1"])
+def test_a_metrics_port_that_is_no_port_stops_the_start_with_a_plain_message(
+    setting: str, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setenv("TELEGRAM_BOT_TOKEN", "1:TEST")
+    monkeypatch.delenv("TELEGRAM_WEBHOOK_URL", raising=False)
+    monkeypatch.setenv("GUANDAN_METRICS_PORT", setting)
+    assert bot.main([]) == 2
+    assert f"GUANDAN_METRICS_PORT={setting!r} is not a port number" in capsys.readouterr().err
+
+
+def test_the_monitor_listens_where_the_environment_says() -> None:
+    assert bot.MonitorConfig.from_env({}) is None
+    assert bot.MonitorConfig.from_env({"GUANDAN_METRICS_PORT": " "}) is None
+    assert bot.MonitorConfig.from_env({"GUANDAN_METRICS_PORT": "9108"}) == bot.MonitorConfig(
+        9108, "127.0.0.1"
+    )
+    docker = {"GUANDAN_METRICS_PORT": "9108", "GUANDAN_METRICS_LISTEN": "0.0.0.0"}
+    assert bot.MonitorConfig.from_env(docker) == bot.MonitorConfig(9108, "0.0.0.0")
