@@ -69,13 +69,19 @@ def main() -> int:
         "--every", type=float, default=20.0, help="seconds between backups in play (default 20)"
     )
     parser.add_argument("--max-seconds", type=float, default=150.0, help="bench/load.py's --max-seconds")
+    parser.add_argument(
+        "--store", metavar="PATH", help="build the store there, or use the one there (reruns)"
+    )
     args = parser.parse_args()
     with tempfile.TemporaryDirectory(prefix="guandan-backup-bench-") as folder:
-        store, dest = Path(folder) / "store.db", Path(folder) / "backup.db"
+        store, dest = Path(args.store or Path(folder) / "store.db"), Path(folder) / "backup.db"
         started = time.perf_counter()
-        asyncio.run(build_store(store, args.matches))
-        print(f"store: {args.matches:,} matches, {store.stat().st_size / 2**20:.1f} MiB, built in"
-              f" {time.perf_counter() - started:.0f} s")  # fmt: skip
+        if store.exists():
+            print(f"store: {store} as it is, {store.stat().st_size / 2**20:.1f} MiB")
+        else:
+            asyncio.run(build_store(store, args.matches))
+            print(f"store: {args.matches:,} matches, {store.stat().st_size / 2**20:.1f} MiB, built in"
+                  f" {time.perf_counter() - started:.0f} s")  # fmt: skip
         print(f"load average before: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
         for _ in range(IDLE_RUNS):
             seconds, said = back_up(store, dest)

@@ -8,6 +8,7 @@ plain line on stderr and exit status 2; nothing is written then.
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from pathlib import Path
 
@@ -30,6 +31,12 @@ def parser() -> argparse.ArgumentParser:
     return commands
 
 
+NICENESS = 10
+"""The command lowers its own CPU priority by this much: on a machine of a few cores the bot's
+presses go first, and a backup takes the time that is left (bench/backup.py). Only the command
+(``python -m storage``), not :func:`main` called in another process (tests)."""
+
+
 def run_backup(args: argparse.Namespace) -> int:
     try:
         copied = backup(default_path(), args.dest, force=args.force)
@@ -46,4 +53,5 @@ def main(argv: list[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
+    os.nice(NICENESS)
     sys.exit(main())
