@@ -110,8 +110,8 @@ def press_ended(press: Press | None) -> None:
 
 TELEGRAM_REQUESTS = Counter(
     "guandan_telegram_requests",
-    "Bot API requests by outcome: answered (any HTTP answer below 500, a 400 or a 429 included)"
-    " or failed (no answer, a timeout, a 5xx)",
+    "Bot API requests by outcome: answered (a 400, 403 or 429 included) or failed (no answer, a"
+    " timeout, a 5xx, or 401, 404, 409: a refused token or another process polling it)",
     ["outcome"],
 )
 RATE_LIMITED = Counter(
@@ -155,10 +155,19 @@ TELEGRAM = Reach()
 """The Bot API as the transport last found it."""
 
 
+BROKEN = {
+    401: "the bot's token was refused (401 Unauthorized)",
+    404: "the bot's token is unknown to Telegram (404 Not Found)",
+    409: "another process uses this token (409 Conflict)",
+}
+"""Answers that mean the bot cannot work at all, unlike a refused edit (400) or a blocked
+player (403): its token is wrong or revoked, or another instance polls it."""
+
+
 def telegram_answered(status: int) -> None:
     """The Bot API answered a request with HTTP ``status``."""
-    if status >= 500:
-        telegram_failed(f"HTTP {status}")
+    if status >= 500 or status in BROKEN:
+        telegram_failed(BROKEN.get(status, f"HTTP {status}"))
         return
     TELEGRAM.answered()
     if _on:

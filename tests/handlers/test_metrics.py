@@ -172,3 +172,14 @@ def test_the_monitor_listens_where_the_environment_says() -> None:
     )
     docker = {"GUANDAN_METRICS_PORT": "9108", "GUANDAN_METRICS_LISTEN": "0.0.0.0"}
     assert bot.MonitorConfig.from_env(docker) == bot.MonitorConfig(9108, "0.0.0.0")
+
+
+ANSWERS = [(200, True), (400, True), (403, True), (429, True), (401, False), (404, False), (409, False)]
+
+
+@pytest.mark.parametrize(("status", "fine"), [*ANSWERS, (502, False)])
+def test_the_health_check_takes_a_refused_token_or_a_5xx_for_telegram_down(status: int, fine: bool) -> None:
+    metrics.telegram_answered(200)
+    metrics.telegram_answered(status)
+    assert metrics.TELEGRAM.fine(within=60) is fine
+    metrics.telegram_answered(200)
