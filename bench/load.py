@@ -75,6 +75,7 @@ import subprocess
 import sys
 import tempfile
 import time
+import timeit
 import tracemalloc
 import urllib.request
 from collections import Counter
@@ -88,10 +89,12 @@ ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))  # run as a script: the project's packages live one level up
 
+from prometheus_client import REGISTRY, generate_latest  # noqa: E402
 from telegram import Update  # noqa: E402
 from telegram.ext import BaseRateLimiter, TypeHandler  # noqa: E402
 from telegram.request import BaseRequest, RequestData  # noqa: E402
 
+from app import metrics  # noqa: E402
 from bench.tuned import build_application, open_services  # noqa: E402
 from bot import App, MonitorConfig, close_services, start_monitor  # noqa: E402
 from emulator.client import (  # noqa: E402
@@ -772,6 +775,7 @@ async def run_bot(
         await open_services(app, db_path=db_path)
         if args.metrics:
             args.monitor_port = start_monitor(app, MonitorConfig(port=0)).port
+            args.thinking_runs = count_thinking(app)
         instrument_sqlite(app.bot_data.services.db.conn)
         seeds = random.Random(args.seed)
         app.bot_data.services.tables.new_seed = lambda: seeds.getrandbits(48)
@@ -846,6 +850,74 @@ async def measure(
         "scrapes": scrapes,
         "backups": backups,
     }
+
+
+def count_thinking(app: App) -> Counter[str]:
+    """Count the thinking lanes' runs (each passes one metrics hook): a bench-side wrapper."""
+    thinking = app.bot_data.services.tables.thinking
+    run = thinking.run
+    runs: Counter[str] = Counter()
+
+    async def counted(lane: Any, work: Any, *args: Any) -> Any:
+        runs["thinking"] += 1
+        return await run(lane, work, *args)
+
+    thinking.run = counted  # type: ignore[method-assign]
+    return runs
+
+
+def hooks_cost(presses: int, thinking_runs: int) -> dict[str, float]:
+    """What the metrics hooks cost the bot's process in CPU during the run: every hook's calls
+    (as the metrics themselves counted them) times its own CPU per call (timed here, best of
+    five), plus a scrape of /metrics. Independent of the machine's other load, unlike the
+    run's own figures."""
+    value = REGISTRY.get_sample_value
+
+    def total(name: str, **labels: str) -> float:
+        return sum(
+            sample.value
+            for family in REGISTRY.collect()
+            for sample in family.samples
+            if sample.name == name and all(sample.labels.get(k) == v for k, v in labels.items())
+        )
+
+    def each(hook: Callable[[], object], n: int = 20_000) -> float:
+        return min(timeit.repeat(hook, number=n, repeat=5, timer=time.process_time)) / n
+
+    def press() -> None:
+        metrics.press_ended(metrics.press_received("h:x"))
+        metrics.press_answered(False)
+
+    def think() -> None:
+        with metrics.thinking("moves"):
+            pass
+
+    def edit() -> None:
+        metrics.edit_queued()
+        metrics.edit_done(False)
+
+    counted = {  # read before the hooks are timed: timing them counts too
+        "press (received, answered, ended)": total("guandan_presses_total"),
+        "Bot API request": total("guandan_telegram_requests_total"),
+        "store statement": value("guandan_store_seconds_count") or 0.0,
+        "edit (queued, done)": value("guandan_edits_queued_total") or 0.0,
+        "thinking run": float(thinking_runs),
+    }
+    hooks: dict[str, Callable[[], object]] = {
+        "press (received, answered, ended)": press,
+        "Bot API request": lambda: metrics.telegram_answered(200),
+        "store statement": lambda: metrics.store_answered(time.perf_counter(), False),
+        "edit (queued, done)": edit,
+        "thinking run": think,
+    }
+    calls = {name: (counted[name], each(hook)) for name, hook in hooks.items()}
+    scrapes = timeit.repeat(lambda: generate_latest(REGISTRY), number=20, repeat=5, timer=time.process_time)
+    scrape_s = min(scrapes) / 20
+    hooks_s = sum(count * seconds for count, seconds in calls.values())
+    for name, (count, seconds) in calls.items():
+        print(f"  {name:<36}{count / max(presses, 1):>7.1f} a press × {seconds * 1e6:5.2f} µs")
+    print(f"  a scrape of /metrics: {scrape_s * 1000:.2f} ms of CPU")
+    return {"hooks_us_per_press": hooks_s * 1e6 / max(presses, 1), "scrape_ms": scrape_s * 1000}
 
 
 async def scrape(port: int, every: float) -> int:
@@ -1118,6 +1190,17 @@ def report(args: argparse.Namespace, recorder: Recorder, run: dict[str, Any]) ->
     )
     scraped = f"on, /metrics and /healthz scraped {run['scrapes']} times"
     print(f"metrics: {scraped if args.metrics else 'off'}")
+    cost: dict[str, float] = {}
+    if args.metrics:
+        cost = hooks_cost(n_presses, args.thinking_runs["thinking"])
+        per_press = cost["hooks_us_per_press"] + cost["scrape_ms"] * 1000 * run["scrapes"] / n_presses
+        cost["metrics_cpu_share"] = per_press / (run["cpu"] * 1e6 / n_presses)
+        print(
+            f"metrics' CPU: {cost['hooks_us_per_press']:.1f} µs of hooks a press, with the scrapes"
+            f" {per_press:.1f} µs: {cost['metrics_cpu_share']:.2%} of the"
+            f" {run['cpu'] * 1000 / n_presses:.1f} ms of CPU a press (hooks timed alone: the machine's"
+            " other load does not blur it)"
+        )
     during = report_backups(presses, run["backups"])
     print(
         f"memory: RSS {memory.baseline_rss / 2**20:.1f} MiB → peak {memory.peak_rss / 2**20:.1f} MiB "
@@ -1180,6 +1263,7 @@ def report(args: argparse.Namespace, recorder: Recorder, run: dict[str, Any]) ->
         "p99_ms_incl_limiter_steady": round(percentile(steady["incl"], 99), 2),
         "cpu_ms_per_press": round(run["cpu"] * 1000 / n_presses, 2),
         "metrics": bool(args.metrics),
+        **{key: round(number, 5) for key, number in cost.items()},
         "load_average_peak": round(run["load"], 2),
         **during,
         "rss_mib_per_table": round(rss_per_table / 2**20, 3),
