@@ -910,7 +910,11 @@ def hooks_cost(presses: int, thinking_runs: int) -> dict[str, float]:
         "edit (queued, done)": edit,
         "thinking run": think,
     }
-    calls = {name: (counted[name], each(hook)) for name, hook in hooks.items()}
+    metrics.switch_on()  # the monitor stopped with the bot, and a stopped monitor counts nothing
+    try:
+        calls = {name: (counted[name], each(hook)) for name, hook in hooks.items()}
+    finally:
+        metrics.switch_off()
     scrapes = timeit.repeat(lambda: generate_latest(REGISTRY), number=20, repeat=5, timer=time.process_time)
     scrape_s = min(scrapes) / 20
     hooks_s = sum(count * seconds for count, seconds in calls.values())
