@@ -1,7 +1,11 @@
-"""Opening the database: WAL mode, foreign keys and numbered migrations.
+"""Opening the database (SQLite, or PostgreSQL for a ``postgresql://`` URL) and bringing its
+schema up to the newest numbered migration.
 
-Migrations are ``storage/migrations/NNNN_name.sql``; the applied number lives in
-``PRAGMA user_version``, and each file runs in one transaction together with the
+Migrations are ``storage/migrations/NNNN_name.sql`` for SQLite and
+``storage/migrations/postgresql/NNNN_name.sql`` for PostgreSQL: one history, the same numbers,
+each file the same change in its dialect (tests/storage/test_schemas.py compares the two
+schemas). The applied number lives in the database: ``PRAGMA user_version`` in SQLite, the
+``schema_migrations`` table in PostgreSQL. Each file runs in one transaction together with the
 version bump, so a crash leaves either the old or the new schema.
 
 The connection runs in autocommit mode and every repository method is a single
@@ -20,6 +24,7 @@ from typing import Final
 
 import aiosqlite
 
+from storage.backend import Connection, PostgresConnection, SqliteConnection, is_postgresql
 from storage.contest_links import ContestLinkRepository, ReservationRepository
 from storage.contest_sheets import ContestSheetRepository
 from storage.contests import ContestRepository
@@ -28,6 +33,9 @@ from storage.records import RecordRepository
 from storage.repositories import ActionLog, ChatRepository, SeatRepository, TableRepository, UserRepository
 
 MIGRATIONS_DIR: Final = Path(__file__).with_name("migrations")
+POSTGRESQL_MIGRATIONS: Final = "postgresql"
+"""The folder, inside a migrations folder, of the same migrations in PostgreSQL's dialect."""
+MIGRATION_LOCK: Final = 0x6775616E  # "guan": the advisory lock two starting bots migrate under
 DEFAULT_PATH: Final = "guandan.db"
 _MIGRATION_NAME: Final = re.compile(r"^(\d{4})_[a-z0-9_]+\.sql$")
 BUSY_TIMEOUT: Final = 5.0
@@ -59,14 +67,14 @@ def migrations(directory: Path = MIGRATIONS_DIR) -> list[Migration]:
 
 
 def default_path() -> str:
-    """The database file: ``$GUANDAN_DB`` or ``./guandan.db``."""
+    """The database: ``$GUANDAN_DB`` (a file, or a ``postgresql://`` URL) or ``./guandan.db``."""
     return os.environ.get("GUANDAN_DB") or DEFAULT_PATH
 
 
 class Database:
-    """One SQLite connection and the repositories that use it."""
+    """One connection (SQLite or PostgreSQL) and the repositories that use it."""
 
-    def __init__(self, conn: aiosqlite.Connection) -> None:
+    def __init__(self, conn: Connection) -> None:
         self.conn = conn
         self.tables = TableRepository(conn)
         self.seats = SeatRepository(conn)
@@ -86,24 +94,41 @@ class Database:
     async def open(
         cls, path: str | Path, *, migrations_dir: Path = MIGRATIONS_DIR, busy_timeout: float = BUSY_TIMEOUT
     ) -> Database:
-        """Connect, switch to WAL and bring the schema up to the newest migration.
+        """Connect and bring the schema up to the newest migration. ``path``: an SQLite file
+        (switched to WAL), or a ``postgresql://`` URL.
 
-        ``busy_timeout``: seconds a statement waits for another process's lock before it
+        ``busy_timeout``: seconds a statement waits for another connection's lock before it
         fails as :class:`~storage.errors.StorageUnavailable` (tests shorten it).
         """
-        conn = await aiosqlite.connect(str(path), isolation_level=None, timeout=busy_timeout)
+        if is_postgresql(path):
+            postgres = await PostgresConnection.connect(str(path), busy_timeout=busy_timeout)
+            try:
+                await _migrate_postgresql(postgres, migrations(migrations_dir / POSTGRESQL_MIGRATIONS))
+            except BaseException:
+                await postgres.close()
+                raise
+            return cls(postgres)
+        conn = await SqliteConnection.connect(path, busy_timeout=busy_timeout)
         try:
-            await conn.execute("PRAGMA journal_mode = WAL")
-            await conn.execute("PRAGMA synchronous = NORMAL")
-            await conn.execute("PRAGMA foreign_keys = ON")
-            await _migrate(conn, migrations(migrations_dir))
+            await conn.raw.execute("PRAGMA journal_mode = WAL")
+            await _migrate(conn.raw, migrations(migrations_dir))
         except BaseException:
             await conn.close()
             raise
         return cls(conn)
 
+    @property
+    def sqlite(self) -> aiosqlite.Connection:
+        """The SQLite connection itself, for what only SQLite has (PRAGMAs: the tests' storage
+        faults, the load bench's timing)."""
+        if not isinstance(self.conn, SqliteConnection):
+            raise TypeError("not an SQLite database")
+        return self.conn.raw
+
     async def schema_version(self) -> int:
-        return await _user_version(self.conn)
+        if isinstance(self.conn, SqliteConnection):
+            return await _user_version(self.conn.raw)
+        return await _postgresql_version(self.conn)
 
     async def close(self) -> None:
         await self.contests.close()
@@ -147,6 +172,36 @@ async def _check_foreign_keys(conn: aiosqlite.Connection, migration: Migration) 
         broken = await cursor.fetchall()
     if broken:
         raise RuntimeError(f"{migration.path.name} leaves broken foreign keys: {list(broken)[:5]}")
+
+
+async def _postgresql_version(conn: Connection) -> int:
+    row = await conn.fetchone("SELECT COALESCE(MAX(version), 0) FROM schema_migrations")
+    return int(row[0]) if row else 0
+
+
+async def _migrate_postgresql(conn: PostgresConnection, pending: list[Migration]) -> None:
+    """Each migration in its own transaction with its row in ``schema_migrations``; DDL is
+    transactional in PostgreSQL, so a failure leaves the previous schema. Two bots starting
+    at once take turns on an advisory lock, and the second finds the work done."""
+    await conn.execute(
+        "CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL,"
+        " applied_at TIMESTAMPTZ NOT NULL DEFAULT now())"
+    )
+    for migration in pending:
+        await conn.begin()
+        try:
+            await conn.execute(f"SELECT pg_advisory_xact_lock({MIGRATION_LOCK:d})")
+            if migration.number > await _postgresql_version(conn):
+                for statement in _statements(migration.path.read_text(encoding="utf-8")):
+                    await conn.execute(statement)
+                await conn.execute(
+                    "INSERT INTO schema_migrations (version, name) VALUES (?, ?)",
+                    (migration.number, migration.path.name),
+                )
+        except BaseException:
+            await conn.rollback()
+            raise
+        await conn.commit()
 
 
 def _statements(script: str) -> list[str]:

@@ -15,8 +15,8 @@ from storage.database import migrations
 
 
 @pytest.fixture
-async def db(tmp_path: Path):
-    database = await Database.open(tmp_path / "guandan.db")
+async def db(store: str):
+    database = await Database.open(store)
     yield database
     await database.close()
 
@@ -31,7 +31,7 @@ async def test_migrations_set_user_version_and_wal(tmp_path: Path) -> None:
     db = await Database.open(tmp_path / "a.db")
     try:
         assert await db.schema_version() == len(migrations())
-        async with db.conn.execute("PRAGMA journal_mode") as cursor:
+        async with db.sqlite.execute("PRAGMA journal_mode") as cursor:
             assert (await cursor.fetchone())[0] == "wal"
     finally:
         await db.close()
@@ -139,12 +139,12 @@ async def test_action_log_is_ordered_and_versions_unique(db: Database) -> None:
     assert [a.version for a in await db.actions.of_table(table_id=table.id)] == [1, 2, 3]
 
 
-async def test_action_survives_reopen(tmp_path: Path) -> None:
-    db = await Database.open(tmp_path / "d.db")
+async def test_action_survives_reopen(store: str) -> None:
+    db = await Database.open(store)
     table = await _table(db)
     await db.actions.append(table_id=table.id, version=1, seat=0, action_json='{"pass": true}')
     await db.close()
-    reopened = await Database.open(tmp_path / "d.db")
+    reopened = await Database.open(store)
     assert [a.action_json for a in await reopened.actions.of_table(table_id=table.id)] == ['{"pass": true}']
     await reopened.close()
 
@@ -167,11 +167,11 @@ async def test_start_records_when_the_match_began(db: Database) -> None:
     assert started.status is TableStatus.PLAYING and started.started_at is not None
 
 
-async def test_action_log_replays_the_match(tmp_path: Path) -> None:
+async def test_action_log_replays_the_match(store: str) -> None:
     """What the log holds is enough to rebuild a match exactly (hands, turn, version)."""
     rules = Rules.default()
     match = Match.new(rules, seed=11)
-    db = await Database.open(tmp_path / "r.db")
+    db = await Database.open(store)
     table = await _table(db)
     for _ in range(60):
         seat = match.to_act[0]
@@ -181,7 +181,7 @@ async def test_action_log_replays_the_match(tmp_path: Path) -> None:
             table_id=table.id, version=match.version, seat=seat, action_json=encode_action(action)
         )
     await db.close()
-    reopened = await Database.open(tmp_path / "r.db")
+    reopened = await Database.open(store)
     rows = await reopened.actions.of_table(table_id=table.id)
     await reopened.close()
     again = Match.replay(rules, 11, [(row.seat, decode_action(row.action_json)) for row in rows])
