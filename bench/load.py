@@ -765,7 +765,7 @@ async def run_bot(
         )
         instrument(app, recorder)
         await open_services(app, db_path=db_path)
-        instrument_sqlite(app.bot_data.services.db.conn)
+        instrument_sqlite(app.bot_data.services.db.sqlite)
         seeds = random.Random(args.seed)
         app.bot_data.services.tables.new_seed = lambda: seeds.getrandbits(48)
         warm_up()
