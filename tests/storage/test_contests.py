@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 from pathlib import Path
 
+import asyncpg
 import pytest
 
 from engine.contest import (
@@ -29,6 +30,7 @@ from engine.contest import (
 from storage import Database, NotFound, StorageConflict
 from storage.backend import Dialect
 from tests.engine.contest.support import DEADLINE, ON_TIME, new_contest, player, signed_up
+from tests.postgresql import Cluster
 
 CHAT = -1001
 
@@ -202,4 +204,34 @@ async def test_a_locked_database_is_storage_unavailable_and_writes_nothing(
         assert len((await db.contests.get(contest_id=stored.id)).contest.entries) == 1
     finally:
         holder.close()
+        await db.close()
+
+
+async def test_a_table_locked_on_postgresql_is_storage_unavailable_and_writes_nothing(
+    postgresql_cluster: Cluster, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The same on PostgreSQL: another connection locks the table written; the contest
+    transaction (and a single-statement write) waits ``lock_timeout``, SQLite's busy timeout,
+    then fails as StorageUnavailable, and nothing changes."""
+    import storage.contests
+    from storage import StorageUnavailable
+
+    monkeypatch.setattr(storage.contests, "_BUSY_SECONDS", 0.2)
+    url = postgresql_cluster.new_database()
+    db = await Database.open(url, busy_timeout=0.2)
+    holder = await asyncpg.connect(url)
+    try:
+        stored = await db.contests.create(chat_id=CHAT, contest=new_contest())
+        _contest, events = sign_up(stored.contest, player(7))
+        async with holder.transaction():
+            await holder.execute("LOCK TABLE contest_entries, users IN EXCLUSIVE MODE")
+            with pytest.raises(StorageUnavailable):
+                await db.contests.record(contest_id=stored.id, events=events)
+            with pytest.raises(StorageUnavailable):
+                await db.users.set_locale(user_id=7, locale="en")
+        assert (await db.contests.get(contest_id=stored.id)).contest.entries == ()
+        await db.contests.record(contest_id=stored.id, events=events)
+        assert len((await db.contests.get(contest_id=stored.id)).contest.entries) == 1
+    finally:
+        await holder.close()
         await db.close()

@@ -11,7 +11,7 @@ from engine.match import Match, observe
 from engine.players.easy import choose_action
 from engine.rules import Rules
 from storage import Database, NotFound, StorageConflict, TableStatus
-from storage.database import migrations
+from storage.database import POSTGRESQL_MIGRATIONS, migrations
 
 
 @pytest.fixture
@@ -40,15 +40,18 @@ async def test_migrations_set_user_version_and_wal(tmp_path: Path) -> None:
     await again.close()
 
 
-async def test_failed_migration_rolls_back(tmp_path: Path) -> None:
+async def test_failed_migration_rolls_back(tmp_path: Path, store: str) -> None:
     folder = tmp_path / "migrations"
-    folder.mkdir()
-    (folder / "0001_ok.sql").write_text("-- ok\nCREATE TABLE a (x INTEGER);\n")
-    (folder / "0002_broken.sql").write_text("-- broken\nCREATE TABLE b (y INTEGER);\nNOT SQL;\n")
+    dialects = (folder, folder / POSTGRESQL_MIGRATIONS)
+    for dialect in dialects:
+        dialect.mkdir(parents=True)
+        (dialect / "0001_ok.sql").write_text("-- ok\nCREATE TABLE a (x INTEGER);\n")
+        (dialect / "0002_broken.sql").write_text("-- broken\nCREATE TABLE b (y INTEGER);\nNOT SQL;\n")
     with pytest.raises(Exception, match="syntax"):
-        await Database.open(tmp_path / "m.db", migrations_dir=folder)
-    (folder / "0002_broken.sql").write_text("-- fixed\nCREATE TABLE b (y INTEGER);\n")
-    db = await Database.open(tmp_path / "m.db", migrations_dir=folder)
+        await Database.open(store, migrations_dir=folder)
+    for dialect in dialects:
+        (dialect / "0002_broken.sql").write_text("-- fixed\nCREATE TABLE b (y INTEGER);\n")
+    db = await Database.open(store, migrations_dir=folder)
     assert await db.schema_version() == 2
     await db.close()
 
