@@ -280,6 +280,10 @@ class PostgresConnection(Connection):
         if batch:
             await self._run(lambda raw: raw.executemany(numbered(sql), batch))
 
+    async def copy_records(self, table: str, columns: Sequence[str], records: Sequence[Row]) -> None:
+        """Rows into ``table`` by ``COPY`` (``python -m storage copy``: far quicker than INSERTs)."""
+        await self._run(lambda raw: raw.copy_records_to_table(table, records=records, columns=list(columns)))
+
     async def begin(self) -> None:
         await self.execute("BEGIN")
         self._in_transaction = True
