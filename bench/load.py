@@ -377,7 +377,7 @@ def database(choice: str) -> Iterator[str]:
         bin_dir = binaries()
         if bin_dir is None:
             raise SystemExit("PostgreSQL is not installed (apt-get install postgresql)")
-        cluster = Cluster.start(bin_dir)
+        cluster = Cluster.start(bin_dir, durable=True)
         try:
             yield cluster.new_database()
         finally:

@@ -48,7 +48,9 @@ class Cluster:
         self._names = itertools.count(1)
 
     @classmethod
-    def start(cls, bin_dir: Path) -> Cluster:
+    def start(cls, bin_dir: Path, *, durable: bool = False) -> Cluster:
+        """``durable``: PostgreSQL's own settings (every commit flushed to disk), for benches
+        that compare with production; the tests' cluster skips the flushes."""
         folder = Path(tempfile.mkdtemp(prefix="guandan-pg-"))
         cluster = cls(bin_dir, folder)
         if os.geteuid() == 0:
@@ -69,7 +71,8 @@ class Cluster:
                 "--no-sync",
             )
             options = " ".join(
-                [f"-k {folder}", "-c listen_addresses=''", f"-p {PORT}"] + [f"-c {o}" for o in FAST]
+                [f"-k {folder}", "-c listen_addresses=''", f"-p {PORT}"]
+                + [f"-c {o}" for o in (() if durable else FAST)]
             )
             log = str(folder / "server.log")
             cluster._server("pg_ctl", "-D", str(cluster.data), "-l", log, "-w", "-o", options, "start")
