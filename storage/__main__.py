@@ -14,7 +14,7 @@ from storage.errors import StorageUnavailable
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m storage", description=__doc__)
+    parser = argparse.ArgumentParser(prog="python -m storage", description="The bot's storage commands.")
     commands = parser.add_subparsers(dest="command", required=True)
     copying = commands.add_parser("copy", help="copy an SQLite database into an empty PostgreSQL one")
     copying.add_argument("source", help="the SQLite file, e.g. guandan.db")

@@ -323,10 +323,3 @@ async def _connect(dsn: str, busy_timeout: float) -> asyncpg.Connection:
                 "application_name": "guandan-bot",
             },
         )
-
-
-async def connect(target: str | Path, *, busy_timeout: float) -> Connection:
-    """The connection ``target`` names: a ``postgresql://`` URL, or else an SQLite file."""
-    if is_postgresql(target):
-        return await PostgresConnection.connect(str(target), busy_timeout=busy_timeout)
-    return await SqliteConnection.connect(target, busy_timeout=busy_timeout)
