@@ -27,14 +27,16 @@ def main(argv: list[str] | None = None) -> int:
 
 async def _copy(source: str, destination: str) -> int:
     def report(done: Copied) -> None:
-        print(f"{done.table:<24} {done.rows:>10,} rows", flush=True)
+        print(f"{done.table:<24}{done.rows:>10,}", flush=True)
+
+    print(f"{'table':<24}{'rows':>10}")
 
     try:
         copied = await copy(source, destination, report=report)
     except (ValueError, StorageUnavailable) as error:
         print(f"not copied: {error}", file=sys.stderr)
         return 1
-    print(f"{'total':<24} {sum(done.rows for done in copied):>10,} rows in {len(copied)} tables")
+    print(f"{'total':<24}{sum(done.rows for done in copied):>10,}")
     return 0
 
 

@@ -77,7 +77,8 @@ async def test_a_match_in_progress_resumes_on_the_postgresql_copy(
     )
     out, _ = await command.communicate()
     assert command.returncode == 0, out
-    lines = [line.split() for line in out.decode().splitlines()]
+    header, *lines = [line.split() for line in out.decode().splitlines()]
+    assert header == ["table", "rows"]
     printed = {words[0]: int(words[1].replace(",", "")) for words in lines}
     assert printed == {**expected, "total": sum(expected.values())}
     assert (expected["seats"], expected["contest_byes"], expected["outbox"], expected["outbox_done"]) == (
