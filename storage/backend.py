@@ -26,6 +26,7 @@ import sqlite3
 from abc import ABC, abstractmethod
 from collections.abc import Awaitable, Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
+from dataclasses import dataclass
 from enum import Enum
 from functools import lru_cache
 from pathlib import Path
@@ -180,6 +181,27 @@ class SqliteConnection(Connection):
 
 # ---------------------------------------------------------------- PostgreSQL
 
+Guard = Callable[[asyncpg.Connection], Awaitable[None]]
+"""Run on a new session before its first statement; raises :class:`StorageUnavailable` to
+refuse it (the lease's fence: :mod:`storage.lease`)."""
+
+
+@dataclass(frozen=True)
+class Session:
+    """What a bot's PostgreSQL sessions are called and what each must pass before it is used.
+
+    ``name`` is the ``application_name`` (``pg_stat_activity`` shows it; the lease's fence
+    terminates an old leader's sessions by it). ``guard`` runs on every connection and
+    reconnection, so a process that lost its lease cannot connect again and write."""
+
+    name: str = "guandan-bot"
+    guard: Guard | None = None
+
+
+ONE_BOT: Final = Session()
+"""A bot alone on its store: no lease, nothing to guard."""
+
+
 POSTGRESQL_UNAVAILABLE: Final = (
     asyncpg.PostgresConnectionError,  # class 08: the connection failed
     asyncpg.InsufficientResourcesError,  # class 53: disk full, out of memory, too many connections
@@ -240,16 +262,21 @@ class PostgresConnection(Connection):
 
     dialect = Dialect.POSTGRESQL
 
-    def __init__(self, raw: asyncpg.Connection, dsn: str, busy_timeout: float) -> None:
+    def __init__(
+        self, raw: asyncpg.Connection, dsn: str, busy_timeout: float, session: Session = ONE_BOT
+    ) -> None:
         self.raw = raw
         self.dsn = dsn
+        self.session = session
         self._busy_timeout = busy_timeout
         self._lock = asyncio.Lock()
         self._in_transaction = False
 
     @classmethod
-    async def connect(cls, dsn: str, *, busy_timeout: float) -> PostgresConnection:
-        return cls(await _connect(dsn, busy_timeout), dsn, busy_timeout)
+    async def connect(
+        cls, dsn: str, *, busy_timeout: float, session: Session = ONE_BOT
+    ) -> PostgresConnection:
+        return cls(await _connect(dsn, busy_timeout, session), dsn, busy_timeout, session)
 
     async def _run(self, call: Callable[[asyncpg.Connection], Awaitable[T]]) -> T:
         async with self._lock:
@@ -257,8 +284,16 @@ class PostgresConnection(Connection):
                 if self.raw.is_closed():
                     if self._in_transaction:
                         raise StorageUnavailable("the connection was lost inside a transaction")
-                    self.raw = await _connect(self.dsn, self._busy_timeout)
-                return await call(self.raw)
+                    self.raw = await _connect(self.dsn, self._busy_timeout, self.session)
+                try:
+                    return await call(self.raw)
+                except asyncpg.InternalClientError as error:
+                    # The server ended the session while it was idle (a restart, the lease's
+                    # fence): asyncpg read the notice but kept the connection, and refuses the
+                    # next statement with "another operation is in progress". It is a lost
+                    # connection: dropped here, the next statement connects again.
+                    self.raw.terminate()
+                    raise StorageUnavailable(f"the session was ended: {error}") from error
 
     async def fetchone(self, sql: str, params: Sequence[Any] = ()) -> Row | None:
         row = await self._run(lambda raw: raw.fetchrow(numbered(sql), *params))
@@ -304,22 +339,31 @@ class PostgresConnection(Connection):
             self._in_transaction = False
 
     async def open_another(self, *, busy_timeout: float) -> PostgresConnection:
-        return await PostgresConnection.connect(self.dsn, busy_timeout=busy_timeout)
+        return await PostgresConnection.connect(self.dsn, busy_timeout=busy_timeout, session=self.session)
 
     async def close(self) -> None:
         async with self._lock:
             await self.raw.close()
 
 
-async def _connect(dsn: str, busy_timeout: float) -> asyncpg.Connection:
+async def _connect(dsn: str, busy_timeout: float, session: Session) -> asyncpg.Connection:
     """``lock_timeout`` plays SQLite's busy timeout: a write waits that long for another
-    connection's lock, then fails as :class:`StorageUnavailable`."""
+    connection's lock, then fails as :class:`StorageUnavailable`. The session's guard runs
+    before the connection is handed out."""
     with postgresql_errors():
-        return await asyncpg.connect(
+        raw = await asyncpg.connect(
             dsn,
             timeout=10,
             server_settings={
                 "lock_timeout": str(max(1, round(busy_timeout * 1000))),
-                "application_name": "guandan-bot",
+                "application_name": session.name,
             },
         )
+    if session.guard is not None:
+        try:
+            with postgresql_errors():
+                await session.guard(raw)
+        except BaseException:
+            await raw.close()
+            raise
+    return raw

@@ -97,8 +97,9 @@ def _time(text: str | None) -> datetime | None:
 class ContestRepository:
     """Contests, their sign-ups, pairs, rounds, matches and fact history."""
 
-    def __init__(self, conn: Connection) -> None:
+    def __init__(self, conn: Connection, *, bot_id: int = 0) -> None:
         self._conn = conn
+        self._bot_id = bot_id  # the bot whose contests these are (migration 0014)
         self._writer: Connection | None = None
         self._lock = asyncio.Lock()
 
@@ -138,7 +139,7 @@ class ContestRepository:
         async with self._writing(f"contest in chat {chat_id}") as conn:
             row = await conn.fetchone(
                 "INSERT INTO contests (chat_id, name, organiser_id, settings_json, seed_hex, commitment,"
-                " opened_at, closed_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
+                " opened_at, closed_at, bot_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
                 (
                     chat_id,
                     contest.name,
@@ -148,6 +149,7 @@ class ContestRepository:
                     contest.seed.commitment,
                     _iso(contest.opened_at),
                     _iso(contest.closed_at),
+                    self._bot_id,
                 ),
             )
             assert row is not None
@@ -188,7 +190,9 @@ class ContestRepository:
         """The group's contest that is not closed yet."""
         async with self._lock:
             row = await self._one(
-                f"SELECT {_CONTEST_COLUMNS} FROM contests WHERE chat_id = ? AND closed_at IS NULL", (chat_id,)
+                f"SELECT {_CONTEST_COLUMNS} FROM contests"
+                " WHERE bot_id = ? AND chat_id = ? AND closed_at IS NULL",
+                (self._bot_id, chat_id),
             )
             if row is None:
                 raise NotFound(f"open contest in chat {chat_id}")
@@ -217,10 +221,11 @@ class ContestRepository:
             return [await self._load(row) for row in rows]
 
     async def unfinished(self) -> list[StoredContest]:
-        """Contests to resume on start (deadline and reminder jobs are re-armed from these)."""
+        """This bot's contests to resume on start (deadline and reminder jobs are re-armed from these)."""
         async with self._lock:
             rows = await self._all(
-                f"SELECT {_CONTEST_COLUMNS} FROM contests WHERE closed_at IS NULL ORDER BY id", ()
+                f"SELECT {_CONTEST_COLUMNS} FROM contests WHERE bot_id = ? AND closed_at IS NULL ORDER BY id",
+                (self._bot_id,),
             )
             return [await self._load(row) for row in rows]
 

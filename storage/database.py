@@ -24,7 +24,7 @@ from typing import Final
 
 import aiosqlite
 
-from storage.backend import Connection, PostgresConnection, SqliteConnection, is_postgresql
+from storage.backend import ONE_BOT, Connection, PostgresConnection, Session, SqliteConnection, is_postgresql
 from storage.contest_links import ContestLinkRepository, ReservationRepository
 from storage.contest_sheets import ContestSheetRepository
 from storage.contests import ContestRepository
@@ -74,48 +74,62 @@ def default_path() -> str:
 class Database:
     """One connection (SQLite or PostgreSQL) and the repositories that use it."""
 
-    def __init__(self, conn: Connection) -> None:
+    def __init__(self, conn: Connection, *, bot_id: int = 0) -> None:
         self.conn = conn
-        self.tables = TableRepository(conn)
+        self.bot_id = bot_id
+        self.tables = TableRepository(conn, bot_id=bot_id)
         self.seats = SeatRepository(conn)
         self.actions = ActionLog(conn)
         self.users = UserRepository(conn)
         self.chats = ChatRepository(conn)
-        self.outbox = OutboxRepository(conn)
-        self.contests = ContestRepository(conn)  # multi-row writes on its own connection
+        self.outbox = OutboxRepository(conn, bot_id=bot_id)
+        self.contests = ContestRepository(conn, bot_id=bot_id)  # multi-row writes on its own connection
         self.reservations = ReservationRepository(conn)
         self.contest_links = ContestLinkRepository(conn)
         self.contest_sheets = ContestSheetRepository(conn)
-        self.records = RecordRepository(
-            conn
-        )  # match records (issue 21); multi-row writes on its own connection
+        # match records (issue 21); multi-row writes on its own connection
+        self.records = RecordRepository(conn, bot_id=bot_id)
 
     @classmethod
     async def open(
-        cls, path: str | Path, *, migrations_dir: Path = MIGRATIONS_DIR, busy_timeout: float = BUSY_TIMEOUT
+        cls,
+        path: str | Path,
+        *,
+        migrations_dir: Path = MIGRATIONS_DIR,
+        busy_timeout: float = BUSY_TIMEOUT,
+        bot_id: int = 0,
+        session: Session = ONE_BOT,
     ) -> Database:
         """Connect and bring the schema up to the newest migration. ``path``: an SQLite file
         (switched to WAL), or a ``postgresql://`` URL.
 
         ``busy_timeout``: seconds a statement waits for another connection's lock before it
-        fails as :class:`~storage.errors.StorageUnavailable` (tests shorten it).
+        fails as :class:`~storage.errors.StorageUnavailable` (tests shorten it). ``bot_id``:
+        the bot whose tables, contests and outbox rows are read and written (the token's
+        digits before its colon); rows from before migration 0014 are adopted by it.
+        ``session``: the PostgreSQL sessions' name and guard (the lease, bot.py).
         """
+        conn: Connection
         if is_postgresql(path):
-            postgres = await PostgresConnection.connect(str(path), busy_timeout=busy_timeout)
+            conn = postgres = await PostgresConnection.connect(
+                str(path), busy_timeout=busy_timeout, session=session
+            )
             try:
                 await _migrate_postgresql(postgres, migrations(migrations_dir / POSTGRESQL_MIGRATIONS))
+                await _adopt(postgres, bot_id)
             except BaseException:
                 await postgres.close()
                 raise
-            return cls(postgres)
-        conn = await SqliteConnection.connect(path, busy_timeout=busy_timeout)
+            return cls(conn, bot_id=bot_id)
+        sqlite = await SqliteConnection.connect(path, busy_timeout=busy_timeout)
         try:
-            await conn.raw.execute("PRAGMA journal_mode = WAL")
-            await _migrate(conn.raw, migrations(migrations_dir))
+            await sqlite.raw.execute("PRAGMA journal_mode = WAL")
+            await _migrate(sqlite.raw, migrations(migrations_dir))
+            await _adopt(sqlite, bot_id)
         except BaseException:
-            await conn.close()
+            await sqlite.close()
             raise
-        return cls(conn)
+        return cls(sqlite, bot_id=bot_id)
 
     @property
     def sqlite(self) -> aiosqlite.Connection:
@@ -134,6 +148,19 @@ class Database:
         await self.contests.close()
         await self.records.close()
         await self.conn.close()
+
+
+OWNED_BY_A_BOT: Final = ("game_tables", "contests", "outbox")
+"""The tables whose rows belong to one bot (migration 0014)."""
+
+
+async def _adopt(conn: Connection, bot_id: int) -> None:
+    """Rows stored before the store knew bots (``bot_id`` 0) become ``bot_id``'s: an upgraded
+    store's one bot keeps its tables, contests and undelivered messages. With several bots,
+    the first to start after the upgrade takes them (docs/postgresql.md)."""
+    if bot_id:
+        for table in OWNED_BY_A_BOT:
+            await conn.execute(f"UPDATE {table} SET bot_id = ? WHERE bot_id = 0", (bot_id,))
 
 
 async def _user_version(conn: aiosqlite.Connection) -> int:

@@ -49,20 +49,20 @@ class OutboxRepository(_Repository):
     ) -> OutboxRecord | None:
         """Store one message; ``None`` if its key was enqueued before (pending or delivered)."""
         row = await self._conn.fetchone(
-            "INSERT INTO outbox (chat_id, kind, payload_json, dedupe_key, created_at)"
-            " SELECT CAST(? AS BIGINT), CAST(? AS TEXT), CAST(? AS TEXT), CAST(? AS TEXT), CAST(? AS TEXT)"
-            " WHERE NOT EXISTS (SELECT 1 FROM outbox_done WHERE dedupe_key = ?)"
+            "INSERT INTO outbox (chat_id, kind, payload_json, dedupe_key, created_at, bot_id)"
+            " SELECT CAST(? AS BIGINT), CAST(? AS TEXT), CAST(? AS TEXT), CAST(? AS TEXT), CAST(? AS TEXT),"
+            " CAST(? AS BIGINT) WHERE NOT EXISTS (SELECT 1 FROM outbox_done WHERE dedupe_key = ?)"
             f" ON CONFLICT DO NOTHING RETURNING {_COLUMNS}",
-            (chat_id, kind, payload_json, dedupe_key, _now(), dedupe_key),
+            (chat_id, kind, payload_json, dedupe_key, _now(), self._bot_id, dedupe_key),
         )
         return _record(row) if row is not None else None
 
     async def pending(self) -> list[OutboxRecord]:
-        """Every message not yet delivered, oldest first."""
+        """Every message this bot has not delivered yet, oldest first."""
         rows = await self._all(
-            f"SELECT {_COLUMNS} FROM outbox WHERE dedupe_key IS NULL"
-            " OR dedupe_key NOT IN (SELECT dedupe_key FROM outbox_done) ORDER BY id",
-            (),
+            f"SELECT {_COLUMNS} FROM outbox WHERE bot_id = ? AND (dedupe_key IS NULL"
+            " OR dedupe_key NOT IN (SELECT dedupe_key FROM outbox_done)) ORDER BY id",
+            (self._bot_id,),
         )
         return [_record(row) for row in rows]
 

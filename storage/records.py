@@ -152,8 +152,8 @@ class RecordRepository(_Repository):
     never takes in another handler's statement.
     """
 
-    def __init__(self, conn: Connection) -> None:
-        super().__init__(conn)
+    def __init__(self, conn: Connection, *, bot_id: int = 0) -> None:
+        super().__init__(conn, bot_id=bot_id)
         self._writer: Connection | None = None
         self._lock = asyncio.Lock()
 
@@ -202,11 +202,11 @@ class RecordRepository(_Repository):
                 )
 
     async def missing(self) -> list[int]:
-        """Finished tables without a record (the back-fill's work), oldest first."""
+        """This bot's finished tables without a record (the back-fill's work), oldest first."""
         rows = await self._all(
-            "SELECT id FROM game_tables WHERE status = 'finished'"
+            "SELECT id FROM game_tables WHERE bot_id = ? AND status = 'finished'"
             " AND id NOT IN (SELECT table_id FROM match_records) ORDER BY id",
-            (),
+            (self._bot_id,),
         )
         return [int(row[0]) for row in rows]
 

@@ -62,8 +62,11 @@ def _seat(row: Iterable[Any]) -> SeatRecord:
 
 
 class _Repository:
-    def __init__(self, conn: Connection) -> None:
+    def __init__(self, conn: Connection, *, bot_id: int = 0) -> None:
         self._conn = conn
+        # The bot whose tables and outbox rows this repository reads and writes (migration
+        # 0014: several bots may share one store); 0 for an embedding of one bot.
+        self._bot_id = bot_id
 
     async def _one(self, sql: str, params: tuple[Any, ...], what: str) -> tuple[Any, ...]:
         row = await self._conn.fetchone(sql, params)
@@ -100,8 +103,8 @@ class TableRepository(_Repository):
         try:
             row = await self._conn.fetchone(
                 "INSERT INTO game_tables (chat_id, token, creator_id, status, preset, rules_json, seed,"
-                f" created_at) VALUES (?, ?, ?, 'lobby', ?, ?, ?, ?) RETURNING {_TABLE_COLUMNS}",
-                (chat_id, token, creator_id, preset, rules_json, seed, _now()),
+                f" created_at, bot_id) VALUES (?, ?, ?, 'lobby', ?, ?, ?, ?, ?) RETURNING {_TABLE_COLUMNS}",
+                (chat_id, token, creator_id, preset, rules_json, seed, _now(), self._bot_id),
             )
         except StorageConflict as error:
             raise StorageConflict(f"chat {chat_id} already has an active table") from error
@@ -122,17 +125,20 @@ class TableRepository(_Repository):
 
     async def active_in_chat(self, *, chat_id: int) -> TableRecord:
         row = await self._one(
-            f"SELECT {_TABLE_COLUMNS} FROM game_tables WHERE chat_id = ? AND status IN ('lobby', 'playing')",
-            (chat_id,),
+            f"SELECT {_TABLE_COLUMNS} FROM game_tables"
+            " WHERE bot_id = ? AND chat_id = ? AND status IN ('lobby', 'playing')",
+            (self._bot_id, chat_id),
             f"active table in chat {chat_id}",
         )
         return _table(row)
 
     async def unfinished(self) -> list[tuple[int, int]]:
-        """Tables to resume on start, lobbies and matches in progress, as (id, chat id): each is
+        """This bot's tables to resume on start, lobbies and matches in progress, as (id, chat id): each is
         then read on its own, so one damaged row cannot keep the others from resuming."""
         rows = await self._all(
-            "SELECT id, chat_id FROM game_tables WHERE status IN ('lobby', 'playing') ORDER BY id", ()
+            "SELECT id, chat_id FROM game_tables WHERE bot_id = ? AND status IN ('lobby', 'playing')"
+            " ORDER BY id",
+            (self._bot_id,),
         )
         return [(int(id_), int(chat_id)) for id_, chat_id in rows]
 
