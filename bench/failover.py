@@ -42,6 +42,8 @@ from tests.e2e.test_match_e2e import SHORT_MATCH, Table, set_up  # noqa: E402
 from tests.postgresql import Cluster, binaries  # noqa: E402
 
 MATCH = SHORT_MATCH + " turn_seconds=null first_turn_seconds=null"
+SETUP_AT_ONCE = 10
+"""Tables opened at the same time while setting up."""
 
 
 def start_bot(emulator: Emulator, token: str, url: str, log: Path) -> subprocess.Popen[bytes]:
@@ -99,12 +101,13 @@ async def run(tables: int, timeout: float, folder: Path) -> dict[str, float | in
             humans = [User(500_000 + i, f"P{i}") for i in range(tables)]
             groups = [Chat.group(-900_000 - i, f"桌{i}") for i in range(tables)]
             started = time.monotonic()
-            await asyncio.gather(
-                *(
-                    set_up(telegram, Table(telegram, g, folder / "unused.db"), [u], MATCH)
-                    for g, u in zip(groups, humans, strict=True)
-                )
-            )
+
+            def table(group: Chat) -> Table:
+                return Table(telegram, group, folder / "unused.db")  # its SQLite checks go unused
+
+            for first in range(0, tables, SETUP_AT_ONCE):  # as people arrive, not all in one instant
+                batch = range(first, min(first + SETUP_AT_ONCE, tables))
+                await asyncio.gather(*(set_up(telegram, table(groups[i]), [humans[i]], MATCH) for i in batch))
             for user in humans:
                 await wait_for(
                     lambda u=user: waiting_for_human(telegram, u), 120, "every table to wait for its human"
