@@ -3,12 +3,19 @@ URL's settings."""
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
+from pathlib import Path
+
 import asyncpg
 import pytest
 
 from storage import Database, StorageUnavailable
 from storage.backend import numbered
 from tests.postgresql import Cluster
+
+ROOT = Path(__file__).resolve().parents[2]
 
 
 async def test_a_dropped_connection_fails_one_write_and_the_next_reconnects(
@@ -47,3 +54,33 @@ async def test_settings_in_the_url_reach_the_session(postgresql_cluster: Cluster
 
 def test_placeholders_are_numbered_outside_quotes() -> None:
     assert numbered("SELECT ? WHERE a = '?' AND b = ?") == "SELECT $1 WHERE a = '?' AND b = $2"
+
+
+@pytest.mark.parametrize(("ci", "outcome"), [("true", "1 error"), ("", "1 skipped")])
+def test_without_postgresql_the_tests_fail_in_ci_and_skip_elsewhere(
+    tmp_path: Path, ci: str, outcome: str
+) -> None:
+    """A CI that skipped the PostgreSQL half of the storage tests would look green."""
+    (tmp_path / "no_postgresql.py").write_text(
+        "import tests.postgresql\n\n\ndef pytest_configure(config):\n"
+        "    tests.postgresql.binaries = lambda: None\n"
+    )
+    done = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "pytest",
+            "-p",
+            "no_postgresql",
+            "-p",
+            "no:cacheprovider",
+            "-q",
+            f"{__file__}::test_settings_in_the_url_reach_the_session",
+        ],
+        cwd=ROOT,
+        env=os.environ | {"CI": ci, "PYTHONPATH": f"{tmp_path}{os.pathsep}{ROOT}"},
+        capture_output=True,
+        text=True,
+    )
+    assert outcome in done.stdout.splitlines()[-1], done.stdout
+    assert (done.returncode != 0) == (ci == "true")
