@@ -210,12 +210,27 @@ POSTGRESQL_UNAVAILABLE: Final = (
     asyncpg.LockNotAvailableError,  # 55P03: waited lock_timeout (SQLite's busy timeout)
     asyncpg.TransactionRollbackError,  # class 40: deadlock or serialization failure
     asyncpg.PostgresSystemError,  # class 58: an I/O error
-    asyncpg.InterfaceError,  # the connection is closed
+    asyncpg.InternalClientError,  # the server ended the session while the connection was idle
     OSError,  # the server cannot be reached
     TimeoutError,
 )
 """Errors that say the server, not the statement, is at fault: the same request may succeed
-once it is back. Anything else (bad SQL, a missing table) is a bug and stays as it is."""
+once it is back. Anything else (bad SQL, a missing table, a value of the wrong type) is a bug
+and stays as it is."""
+
+SESSION_LOST: Final = (
+    asyncpg.PostgresConnectionError,
+    asyncpg.AdminShutdownError,
+    asyncpg.CrashShutdownError,
+    asyncpg.InternalClientError,
+    OSError,
+    TimeoutError,
+)
+"""Of those, the ones after which the connection cannot be used again: it is dropped, and the
+next statement connects afresh. (A session the server ended while it sat idle shows as
+either asyncpg's "connection does not exist" or, if the notice arrives just as a query is
+being sent, as its internal "another operation is in progress", after which the connection
+is stuck: tests/storage/test_postgresql.py met both.)"""
 
 
 @contextmanager
@@ -287,13 +302,9 @@ class PostgresConnection(Connection):
                     self.raw = await _connect(self.dsn, self._busy_timeout, self.session)
                 try:
                     return await call(self.raw)
-                except asyncpg.InternalClientError as error:
-                    # The server ended the session while it was idle (a restart, the lease's
-                    # fence): asyncpg read the notice but kept the connection, and refuses the
-                    # next statement with "another operation is in progress". It is a lost
-                    # connection: dropped here, the next statement connects again.
+                except SESSION_LOST:
                     self.raw.terminate()
-                    raise StorageUnavailable(f"the session was ended: {error}") from error
+                    raise
 
     async def fetchone(self, sql: str, params: Sequence[Any] = ()) -> Row | None:
         row = await self._run(lambda raw: raw.fetchrow(numbered(sql), *params))

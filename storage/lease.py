@@ -126,7 +126,7 @@ class Lease:
                 if not waiting_logged:
                     log.info("bot %s: standing by (%s); another process leads", self.bot_id, self.instance)
                     waiting_logged = True
-            except StorageUnavailable as error:
+            except (StorageUnavailable, asyncpg.InterfaceError) as error:  # InterfaceError: closed
                 log.warning("bot %s: the lease connection failed (%s); trying again", self.bot_id, error)
                 await self._drop()
             await asyncio.sleep(LEASE_POLL)
@@ -190,7 +190,7 @@ class Lease:
                 assert self._conn is not None
                 with postgresql_errors():
                     await asyncio.wait_for(self._conn.fetchval("SELECT 1"), HEARTBEAT_TIMEOUT)
-            except (StorageUnavailable, AssertionError) as error:
+            except (StorageUnavailable, asyncpg.InterfaceError, AssertionError) as error:
                 self.give_up(f"the lease connection failed: {error}")
                 return
             self._confirmed_at = sent

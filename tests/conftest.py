@@ -18,7 +18,8 @@ from pathlib import Path
 
 import pytest
 
-from tests.postgresql import Cluster, binaries
+from tests import postgresql
+from tests.postgresql import Cluster
 
 CALENDAR_TESTS = (
     "tests/engine/contest/",
@@ -50,7 +51,7 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
 
 @pytest.fixture(scope="session")
 def postgresql_cluster() -> Iterator[Cluster]:
-    bin_dir = binaries()
+    bin_dir = postgresql.binaries()
     if bin_dir is None:
         why = "PostgreSQL is not installed (apt-get install postgresql, or `make system-deps`)"
         if os.environ.get("CI") == "true":
