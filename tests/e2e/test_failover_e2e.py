@@ -14,8 +14,15 @@ open on a live connection: there is none, so two processes never polled at once.
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import os
 import signal
+import socket
 import subprocess
+import sys
+import urllib.error
+import urllib.request
+from collections.abc import Iterator
 from pathlib import Path
 
 import asyncpg
@@ -24,8 +31,46 @@ from demo import take_turn
 from emulator.client import BotMessage, Chat, Emulator, Telegram, User, callback_ops, wait_for
 from handlers.platform.leader import STEP_DOWN_EXIT
 from storage.lease import LEASE_PREFIX, bot_id_of
-from tests.e2e.test_match_e2e import ALICE, BOB, MATCH_TIMEOUT, SHORT_MATCH, Table, bot_process, set_up
+from tests.e2e.test_match_e2e import ALICE, BOB, MATCH_TIMEOUT, ROOT, SHORT_MATCH, Table, set_up
 from tests.postgresql import Cluster
+from tests.test_compose import bot_environment
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+@contextlib.contextmanager
+def bot_process(emulator: Emulator, token: str, url: str) -> Iterator[subprocess.Popen[bytes]]:
+    """``bot.py`` with compose.yaml's environment (the token, the store and, as both run on one
+    machine here, the health port set per process); SIGINT at the end, as compose's stop."""
+    port = str(free_port())
+    env = os.environ | bot_environment(token, url) | {"TELEGRAM_API_BASE": emulator.base_url}
+    env["GUANDAN_METRICS_PORT"] = port
+    process = subprocess.Popen([sys.executable, "bot.py"], cwd=ROOT, env=env)
+    process.health_port = port  # type: ignore[attr-defined]
+    try:
+        yield process
+    finally:
+        if process.poll() is None:
+            process.send_signal(signal.SIGINT)
+            try:
+                process.wait(timeout=20)
+            except subprocess.TimeoutExpired:
+                process.kill()
+                process.wait()
+
+
+def health(process: subprocess.Popen[bytes]) -> tuple[int, str]:
+    """compose.yaml's health check, by hand: /healthz's status and text."""
+    url = f"http://127.0.0.1:{process.health_port}/healthz"  # type: ignore[attr-defined]
+    try:
+        with urllib.request.urlopen(url, timeout=9) as answer:
+            return answer.status, answer.read().decode()
+    except urllib.error.HTTPError as refused:
+        return refused.code, refused.read().decode()
 
 
 async def lease_holder(url: str, token: str) -> int | None:
@@ -143,6 +188,8 @@ async def test_the_standby_takes_over_a_killed_leader_mid_deal(
         await wait_for(lambda: leading(url, token, first), timeout=60, what="the first process to lead")
         with bot_process(emulator, token, url) as second:
             await wait_for(lambda: standing_by(url, token, second.pid), timeout=60, what="a standby")
+            status, text = await asyncio.to_thread(health, second)
+            assert status == 200 and "standby" in text  # compose's health check passes a standby
             await set_up(telegram, table, humans, SHORT_MATCH + " turn_seconds=null first_turn_seconds=null")
             players = Players(telegram, humans)
             try:
