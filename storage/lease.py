@@ -193,8 +193,11 @@ class Lease:
             except (StorageUnavailable, asyncpg.InterfaceError, AssertionError) as error:
                 self.give_up(f"the lease connection failed: {error}")
                 return
-            self._confirmed_at = sent
-        return
+            self.confirm(sent)
+
+    def confirm(self, sent: float) -> None:
+        """A check sent at ``sent`` (this process's clock) found the lease session alive."""
+        self._confirmed_at = max(self._confirmed_at, sent)
 
     def give_up(self, why: str) -> None:
         """The lease is lost: from now on :meth:`admit` refuses."""
