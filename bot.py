@@ -6,6 +6,11 @@ emulator's ``http://127.0.0.1:PORT/bot``). Updates come by long polling unless
 ``TELEGRAM_WEBHOOK_URL`` is set: then by webhook (``handlers/platform/webhook.py``, which
 requires ``TELEGRAM_WEBHOOK_SECRET``).
 
+With ``GUANDAN_DB`` a PostgreSQL URL, several processes may run for one token: the one
+holding the token's lease leads, the others stand by and take over when it dies
+(``handlers/platform/leader.py``, docs/postgresql.md); a leader that loses its lease exits
+with status 75 for its supervisor to start it again, as a standby.
+
 On start every unfinished table resumes: its match is replayed from the action
 log, the turn clocks are re-armed and each player's hand message is refreshed,
 which makes buttons from before the restart stale (they answer so, never act).

@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import re
 import signal
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -168,7 +169,7 @@ async def _start(app: App, webhook: WebhookConfig | None, after_open: Callable[[
         await app.updater.start_webhook(
             listen=webhook.listen,
             port=webhook.port,
-            url_path=webhook.path,
+            url_path=re.escape(webhook.path),  # python-telegram-bot routes it as a pattern
             webhook_url=webhook.url,
             secret_token=webhook.secret,
             allowed_updates=Update.ALL_TYPES,
