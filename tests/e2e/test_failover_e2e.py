@@ -22,13 +22,13 @@ import subprocess
 import sys
 import urllib.error
 import urllib.request
-from collections.abc import Iterator
+from collections.abc import Awaitable, Iterator
 from pathlib import Path
 
 import asyncpg
 
 from demo import take_turn
-from emulator.client import BotMessage, Chat, Emulator, Telegram, User, callback_ops, wait_for
+from emulator.client import BotMessage, Chat, Emulator, EmulatorError, Telegram, User, callback_ops, wait_for
 from handlers.platform.leader import STEP_DOWN_EXIT
 from storage.lease import LEASE_PREFIX, bot_id_of
 from tests.e2e.test_match_e2e import ALICE, BOB, MATCH_TIMEOUT, ROOT, SHORT_MATCH, Table, set_up
@@ -43,12 +43,15 @@ def free_port() -> int:
 
 
 @contextlib.contextmanager
-def bot_process(emulator: Emulator, token: str, url: str) -> Iterator[subprocess.Popen[bytes]]:
+def bot_process(
+    emulator: Emulator, token: str, url: str, extra: dict[str, str] | None = None
+) -> Iterator[subprocess.Popen[bytes]]:
     """``bot.py`` with compose.yaml's environment (the token, the store and, as both run on one
     machine here, the health port set per process); SIGINT at the end, as compose's stop."""
     port = str(free_port())
     env = os.environ | bot_environment(token, url) | {"TELEGRAM_API_BASE": emulator.base_url}
     env["GUANDAN_METRICS_PORT"] = port
+    env |= extra or {}
     process = subprocess.Popen([sys.executable, "bot.py"], cwd=ROOT, env=env)
     process.health_port = port  # type: ignore[attr-defined]
     try:
@@ -256,3 +259,61 @@ async def test_a_leader_that_loses_its_lease_connection_steps_down(
                 await players.stop()
     polls, overlaps = await telegram.poll_stats()
     assert polls > 0 and overlaps == 0
+
+
+async def test_in_webhook_mode_the_taker_registers_its_own_webhook(
+    emulator: Emulator, telegram: Telegram, token: str, postgresql_cluster: Cluster
+):
+    """Each process with its own webhook address: the standby's answers 503 until it leads;
+    the taker calls setWebhook with its own, so the users' next messages reach it. (The
+    emulator, unlike Telegram, does not retry a delivery that failed while the leader was
+    dead: the user writes again, as a person would after no answer.)"""
+    url = postgresql_cluster.new_database()
+    user = User(2035, "Wen")
+    chat = Chat.private(user)
+    ports = free_port(), free_port()
+
+    def hook(port: int) -> dict[str, str]:
+        return {
+            "TELEGRAM_WEBHOOK_URL": f"http://127.0.0.1:{port}/hook",
+            "TELEGRAM_WEBHOOK_SECRET": "failover-secret-0123456789",
+            "TELEGRAM_WEBHOOK_PORT": str(port),
+        }
+
+    async def replies() -> int:
+        return len(await telegram.messages(chat))
+
+    async def answered_after(seen: int) -> bool:
+        with contextlib.suppress(EmulatorError):  # the dead leader's address: refused
+            await telegram.send(user, chat, "/help")
+        with contextlib.suppress(TimeoutError):
+            await wait_for(lambda: _true_async(replies(), seen), timeout=3, what="a reply")
+            return True
+        return False
+
+    with bot_process(emulator, token, url, hook(ports[0])) as first:
+        await wait_for(lambda: leading(url, token, first), timeout=60, what="the first process to lead")
+        with bot_process(emulator, token, url, hook(ports[1])) as second:
+            await wait_for(lambda: standing_by(url, token, second.pid), timeout=60, what="a standby")
+            status, _ = await asyncio.to_thread(post, f"http://127.0.0.1:{ports[1]}/hook")
+            assert status == 503  # the standby's webhook
+            await wait_for(lambda: answered_after(0), timeout=60, what="the leader to answer /help")
+            seen = await replies()
+            first.send_signal(signal.SIGKILL)
+            first.wait()
+            await wait_for(lambda: answered_after(seen), timeout=60, what="the taker to answer /help")
+            assert await lease_holder(url, token) == second.pid
+            status, _ = await asyncio.to_thread(post, f"http://127.0.0.1:{ports[1]}/hook")
+            assert status != 503  # the taker's own webhook server now (403: no secret)
+
+
+async def _true_async(count: Awaitable[int], seen: int) -> bool:
+    return await count > seen
+
+
+def post(url: str) -> tuple[int, str]:
+    try:
+        with urllib.request.urlopen(urllib.request.Request(url, data=b"{}"), timeout=5) as answer:
+            return answer.status, answer.read().decode()
+    except urllib.error.HTTPError as refused:
+        return refused.code, refused.read().decode()
