@@ -56,6 +56,7 @@ class Priority(IntEnum):
     REPLY = 3  # an answer to a person's command
     REFRESH = 4  # a card, board, lobby or standings brought up to date: derived from state
     GLANCE = 5  # a private look nobody waits for (others' moves, a selection a toast named)
+    WATCH = 6  # a spectator's look (观战): nobody at the table waits for it, so it goes last
 
 
 PRIORITY: contextvars.ContextVar[Priority | None] = contextvars.ContextVar("request_priority", default=None)
@@ -85,6 +86,7 @@ GROUP_SHARE = {
     Priority.REPLY: GROUP_LIMIT - 2,
     Priority.REFRESH: GROUP_LIMIT - 4,
     Priority.GLANCE: GROUP_LIMIT - 4,
+    Priority.WATCH: GROUP_LIMIT - 4,
 }
 """How much of a group's minute a request of each priority may use: what is left above a
 refresh's share is for replies and announcements, above a reply's for announcements only.

@@ -53,6 +53,8 @@ async def post(
     delivery = await post_hands(bot, services, table)
     think_ahead(services.tables, table)
     services.board.publish(table, outcome.events)
+    if services.spectators is not None:
+        services.spectators.publish(table, outcome.events)
     if job_queue is not None:
         timers.rearm(job_queue, table, CLOCKS)
         if services.tables.needs_recovery:
@@ -74,6 +76,8 @@ async def refresh_hand_of(context: Context, table: LiveTable, seat: int) -> None
 
 async def close_hands(context: Context, table: LiveTable) -> None:
     """The table was stopped: hand messages lose their buttons."""
+    if context.services.spectators is not None:  # their last look says the table was stopped
+        context.services.spectators.publish(table)
     for state in table.humans():
         message_id, user_id = state.record.dm_message_id, state.record.user_id
         if message_id is None or user_id is None:
