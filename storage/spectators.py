@@ -1,4 +1,5 @@
-"""Who watches which table (观战, migration 0014) and the private message each one follows.
+"""Who watches which table (观战, migration 0014) and the private message each one follows
+(one a deal: the latest is stored).
 
 Every method is one statement (autocommit), like the other repositories.
 """
@@ -16,6 +17,7 @@ class SpectatorRecord:
     user_id: int
     name: str
     message_id: int | None  # None until the first look was sent
+    deal: int | None  # the deal that message shows
 
 
 class SpectatorRepository(_Repository):
@@ -28,10 +30,10 @@ class SpectatorRepository(_Repository):
             f"spectator {user_id} of table {table_id}",
         )
 
-    async def set_message(self, *, table_id: int, user_id: int, message_id: int | None) -> None:
+    async def set_message(self, *, table_id: int, user_id: int, message_id: int, deal: int) -> None:
         await self._write(
-            "UPDATE spectators SET message_id = ? WHERE table_id = ? AND user_id = ?",
-            (message_id, table_id, user_id),
+            "UPDATE spectators SET message_id = ?, deal = ? WHERE table_id = ? AND user_id = ?",
+            (message_id, deal, table_id, user_id),
             f"spectator {user_id} of table {table_id}",
         )
 
@@ -48,7 +50,13 @@ class SpectatorRepository(_Repository):
 
     async def of_table(self, *, table_id: int) -> list[SpectatorRecord]:
         rows = await self._all(
-            "SELECT table_id, user_id, name, message_id FROM spectators WHERE table_id = ? ORDER BY rowid",
+            "SELECT table_id, user_id, name, message_id, deal FROM spectators"
+            " WHERE table_id = ? ORDER BY rowid",
             (table_id,),
         )
-        return [SpectatorRecord(int(t), int(u), str(n), None if m is None else int(m)) for t, u, n, m in rows]
+        return [
+            SpectatorRecord(
+                int(t), int(u), str(n), None if m is None else int(m), None if d is None else int(d)
+            )
+            for t, u, n, m, d in rows
+        ]

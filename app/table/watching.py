@@ -4,9 +4,8 @@ A spectator follows a running table in the private chat, in one message edited a
 plays. While a deal is played the message shows exactly what the group's board shows — its
 plays, the counts as the table's 报牌 rule shows them, who finished, the levels — because it
 is built from the same public observation (``observe(match, None)``) and the deal's public
-events. Hands appear only for a deal that is over (:class:`EndedHands`), and never for the
-deal in play: the caller passes the hands of a finished deal, and :func:`spectator_text`
-refuses hands of the deal it is showing unless that deal is over.
+events. Each deal has its own message; its last look adds the deal's hands
+(:class:`EndedHands`), and :func:`spectator_text` refuses hands of a deal that is not over.
 """
 
 from __future__ import annotations
@@ -22,12 +21,13 @@ from app.table.texts import (
     closing_board_text,
     colon,
     escape,
+    finished_board_text,
     header,
     played_header,
     trick_blocks,
     who,
 )
-from engine.actions import DealEnded, Event, Phase
+from engine.actions import DealEnded, DealStarted, Event, Phase
 from engine.cards import Card, Rank
 from engine.observation import Observation
 from engine.rules import Rules, ShuffleProcedure
@@ -79,47 +79,60 @@ def hands_lines(ended: EndedHands, names: dict[int, str], locale: str) -> list[s
 
 @dataclass(frozen=True, slots=True)
 class SpectatorView:
-    """Everything one look of a spectator's message shows, taken under the table's lock."""
+    """One deal as a spectator's message shows it, taken under the table's lock: the deal in
+    play (live), or a deal that just ended (its last look, before the next deal's message)."""
 
-    obs: Observation  # the public observation (seat None)
-    events: tuple[Event, ...]  # the current deal's public events
-    match_events: tuple[Event, ...]  # the match's events (the closing header of a finished deal)
+    obs: Observation  # the public observation (seat None) when it was taken
+    events: tuple[Event, ...]  # the deal's public events
+    match_events: tuple[Event, ...]  # the match's events (a finished deal's header); () while in play
     names: dict[int, str]
     rules: Rules
-    ended: EndedHands | None  # the latest finished deal's hands, when they may be shown
+    hands: EndedHands | None = None  # the deal's hands, once it is over and they may be shown
     stopped: bool = False  # the table was stopped (/stop)
+
+    @property
+    def deal_number(self) -> int:
+        started = next((e for e in self.events if isinstance(e, DealStarted)), None)
+        return started.deal_number if started is not None else self.obs.deal_number
+
+    @property
+    def result(self) -> DealEnded | None:
+        return next((e for e in self.events if isinstance(e, DealEnded)), None)
+
+    @property
+    def final(self) -> bool:
+        """Watching ends with this look: the match is over or the table was stopped."""
+        return self.stopped or self.obs.phase is Phase.MATCH_OVER
+
+    @property
+    def over(self) -> bool:
+        """No card of this deal is in play any more."""
+        return self.final or self.result is not None
 
 
 def spectator_text(view: SpectatorView, locale: str) -> str:
-    """The spectator's message: a title, the deal as the board shows it (its latest tricks when
-    the whole deal would be too long), and the hands of the latest finished deal."""
-    obs = view.obs
-    if view.ended is not None and view.ended.deal_number == obs.deal_number:
-        assert _deal_over(view), "a deal's hands are shown only once it is over"
+    """The spectator's message of one deal: a title, the deal as the board shows it (its latest
+    tricks when the whole deal would be too long), and its hands once it is over."""
+    if view.hands is not None:
+        assert view.over and view.hands.deal_number == view.deal_number, "hands only of a deal that is over"
     title = _("👀 You are watching this table.", locale)
-    if obs.phase is Phase.MATCH_OVER or view.stopped:
+    if view.stopped:
+        title = _("👀 Watching has ended: the table was stopped.", locale)
+    elif view.obs.phase is Phase.MATCH_OVER:
         title = _("👀 Watching has ended: the match is over.", locale)
-        if view.stopped:
-            title = _("👀 Watching has ended: the table was stopped.", locale)
-    tail = hands_lines(view.ended, view.names, locale) if view.ended is not None else []
+    tail = hands_lines(view.hands, view.names, locale) if view.hands is not None else []
     room = TEXT_LIMIT - len(title) - sum(len(line) + 1 for line in tail) - 2
     deal = _deal_text(view, locale, room)
     return "\n\n".join(part for part in (title, deal, "\n".join(tail)) if part)
 
 
-def _deal_over(view: SpectatorView) -> bool:
-    return view.obs.phase is Phase.MATCH_OVER or any(
-        isinstance(e, DealEnded) and e.deal_number == view.obs.deal_number for e in view.events
-    )
-
-
 def _deal_text(view: SpectatorView, locale: str, room: int) -> str:
     """The deal's board from the first trick that lets the text fit in ``room`` characters."""
-    obs, events, names = view.obs, view.events, view.names
-    ended = next((e for e in events if isinstance(e, DealEnded)), None)
-    if not events:
+    obs, events, names, ended = view.obs, view.events, view.names, view.result
+    started = next((e for e in events if isinstance(e, DealStarted)), None)
+    if started is None:
         return header(obs, view.rules, locale)
-    blocks = trick_blocks(events, obs.level, names, locale)
+    blocks = trick_blocks(events, started.level, names, locale)
     for first in range(len(blocks)):
         if ended is not None:
             text = closing_board_text(
@@ -127,6 +140,16 @@ def _deal_text(view: SpectatorView, locale: str, room: int) -> str:
                 events=events,
                 result=ended,
                 first=first,
+                tributes=public_tributes(events),
+                names=names,
+                locale=locale,
+            )
+        elif view.over:  # stopped, or the clock ended the match inside the deal
+            text = finished_board_text(
+                heading=header(obs, view.rules, locale),
+                events=events,
+                first=first,
+                last=len(blocks) - 1,
                 tributes=public_tributes(events),
                 names=names,
                 locale=locale,

@@ -7,7 +7,8 @@ only once that deal is over (:mod:`app.table.watching`). Every look is built fro
 observation (``observe(match, None)``), never from a seat's: a spectator cannot see a hand in
 play, and no button of theirs changes the game (a hand button refuses anyone not seated).
 
-Spectators cost the token little. Each one has one message, and a table's spectators are
+Spectators cost the token little. Each one has one message a deal (its last look adds the
+deal's places and hands; the next deal's plays go to a new one), and a table's spectators are
 redrawn together at most every ``interval`` seconds from the latest public state, like the
 board; each edit goes through the per-message sender (a queued look is replaced by a newer
 one, never sent after it) at the scheduler's lowest priority (``Priority.WATCH``), so it
@@ -26,7 +27,7 @@ import contextlib
 import contextvars
 import logging
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import partial
 
 from telegram import Chat, Update
@@ -36,6 +37,7 @@ from telegram.ext import ExtBot
 
 from app.table.callback_data import Area, BadCallback, Op, Press
 from app.table.refusals import TableRefusal
+from app.table.results import deal_events
 from app.table.tables import LiveTable, TableError
 from app.table.texts import _, error_text
 from app.table.watching import (
@@ -70,9 +72,9 @@ is sent to by 观战; the private chat's Start button then begins watching."""
 class _Watcher:
     user_id: int
     name: str
-    message_id: int | None
+    messages: dict[int, int] = field(default_factory=dict)  # deal → its message (the latest two)
     locale: str | None = None  # read once, at the first look
-    shown: str | None = None  # the text last handed to the sender
+    shown: dict[int, str] = field(default_factory=dict)  # deal → the text last handed to the sender
 
 
 @dataclass
@@ -82,11 +84,11 @@ class _Watch:
     watchers: dict[int, _Watcher] = field(default_factory=dict)
     loaded: bool = False  # the stored spectators were read (once a run)
     loading: asyncio.Lock = field(default_factory=asyncio.Lock)
-    view: SpectatorView | None = None
-    history: tuple[tuple[int | None, Action], ...] = ()  # to deal the hands of ``hands_of`` again
+    closing: list[SpectatorView] = field(default_factory=list)  # deals that ended, their last look owed
+    view: SpectatorView | None = None  # the deal in play
+    history: tuple[tuple[int | None, Action], ...] = ()  # to deal a finished deal's hands again
     seed: int = 0
-    hands_of: int | None = None  # the finished deal whose hands may be shown
-    ended: EndedHands | None = None
+    hands: dict[int, EndedHands] = field(default_factory=dict)  # finished deals' hands, dealt again
     dirty: bool = False
     task: asyncio.Task[None] | None = None
 
@@ -134,37 +136,34 @@ class SpectatorDesk:
         watch = self._watches.get(table.id)
         if watch is None:
             watch = self._watches[table.id] = _Watch()
-        elif watch.loaded and not watch.watchers:
-            return  # nobody watches
+        elif watch.loaded and not watch.watchers:  # nobody watches
+            if table.match is None or table.match.is_over or not table.record.status.is_active:
+                del self._watches[table.id]
+            return
         self._snapshot(table, watch, events)
         watch.dirty = True
         if watch.task is None or watch.task.done():
             watch.task = asyncio.create_task(self._run(table, watch), context=contextvars.Context())
 
     def _snapshot(self, table: LiveTable, watch: _Watch, events: Sequence[Event]) -> None:
+        """The deal in play as the board sees it, and the last look owed to each deal that ended
+        in ``events`` (the next deal may have begun in the same change)."""
         match = table.match
         if match is None:
             return
-        obs = table.observe(None)
-        over = obs.phase is Phase.MATCH_OVER or not table.record.status.is_active
-        for event in events:
-            if isinstance(event, DealEnded) and hands_after_deal(table.rules):
-                watch.hands_of = event.deal_number
-        if over:
-            watch.hands_of = obs.deal_number  # the last deal's, whatever the table deals
-        if watch.hands_of is not None and (watch.ended is None or watch.ended.deal_number != watch.hands_of):
-            watch.history, watch.seed = match.history, table.record.seed
-        deal_events = tuple(table.deal_events)
-        ended = any(isinstance(e, DealEnded) for e in deal_events)
-        watch.view = SpectatorView(
-            obs=obs,
-            events=deal_events,
-            match_events=match.events if ended else (),
-            names=table.names(),
-            rules=table.rules,
-            ended=None,
-            stopped=table.record.status is TableStatus.STOPPED,
-        )
+        obs, names, stopped = table.observe(None), table.names(), table.record.status is TableStatus.STOPPED
+        live = tuple(table.deal_events)
+        ended = [e for e in events if isinstance(e, DealEnded)]
+        if ended or obs.phase is Phase.MATCH_OVER or stopped:
+            watch.history, watch.seed = match.history, table.record.seed  # to deal their hands again
+            every = match.events
+        else:
+            every = ()
+        for result in ended:
+            if not any(isinstance(e, DealEnded) and e.deal_number == result.deal_number for e in live):
+                closed = tuple(deal_events(every, result.deal_number))
+                watch.closing.append(SpectatorView(obs, closed, every, names, table.rules))
+        watch.view = SpectatorView(obs, live, every, names, table.rules, stopped=stopped)
 
     async def _run(self, table: LiveTable, watch: _Watch) -> None:
         """Redraw while something changed, at most every ``interval`` seconds."""
@@ -191,55 +190,72 @@ class SpectatorDesk:
                 return False
             rows = await self.db.spectators.of_table(table_id=table_id)
             for row in rows:
-                watch.watchers.setdefault(row.user_id, _Watcher(row.user_id, row.name, row.message_id))
+                messages = {row.deal: row.message_id} if row.deal is not None and row.message_id else {}
+                watch.watchers.setdefault(row.user_id, _Watcher(row.user_id, row.name, messages))
             watch.loaded = True
             return bool(rows)
 
     async def _flush(self, table: LiveTable, watch: _Watch) -> bool:
-        """Hand each spectator's newest look to the sender; True once watching has ended."""
-        view = watch.view
-        if view is None:
-            return False
-        if watch.hands_of is not None and (watch.ended is None or watch.ended.deal_number != watch.hands_of):
-            watch.ended = await _hands(view.rules, watch.seed, watch.history, watch.hands_of)
-        view = SpectatorView(
-            view.obs, view.events, view.match_events, view.names, view.rules, watch.ended, view.stopped
-        )
-        over = view.obs.phase is Phase.MATCH_OVER or view.stopped
-        for watcher in list(watch.watchers.values()):
-            if watcher.locale is None:
-                watcher.locale = await user_locale(self.db, watcher.user_id)
-            self._show(table.id, watcher, spectator_text(view, watcher.locale), keep=not over)
-        if over:
+        """Hand each spectator the last look of every deal that ended, then the deal in play;
+        True once watching has ended."""
+        closing, watch.closing = watch.closing, []
+        live = watch.view
+        views = [*closing, *([live] if live is not None else [])]
+        for view in views:
+            view = await self._with_hands(watch, view)
+            for watcher in list(watch.watchers.values()):
+                if watcher.locale is None:
+                    watcher.locale = await user_locale(self.db, watcher.user_id)
+                text = spectator_text(view, watcher.locale)
+                self._show(table.id, watcher, view.deal_number, text, keep=view is live and not view.final)
+        if live is not None and live.final:
             await self.db.spectators.end(table_id=table.id)
-        return over
+            return True
+        return False
 
-    def _show(self, table_id: int, watcher: _Watcher, text: str, *, keep: bool) -> None:
-        """Queue one look (``keep``: with its 停止观战 button); an unchanged one is not sent."""
-        if text == watcher.shown:
+    async def _with_hands(self, watch: _Watch, view: SpectatorView) -> SpectatorView:
+        """The view with its deal's hands when it is over and they may be shown (at a 不洗牌
+        table, once the match is over)."""
+        if not view.over or not (view.final or hands_after_deal(view.rules)):
+            return view
+        deal = view.deal_number
+        if deal not in watch.hands:
+            found = await _hands(view.rules, watch.seed, watch.history, deal)
+            if found is None:
+                return view
+            watch.hands[deal] = found
+        return replace(view, hands=watch.hands[deal])
+
+    def _show(self, table_id: int, watcher: _Watcher, deal: int, text: str, *, keep: bool) -> None:
+        """Queue one look of a deal's message (``keep``: with its 停止观战 button); an unchanged
+        one is not sent. Each deal's message has its own mailbox: a deal's last look is never
+        replaced by the next deal's first."""
+        if watcher.shown.get(deal) == text:
             return
-        watcher.shown = text
+        watcher.shown = {d: t for d, t in watcher.shown.items() if d >= deal - 1} | {deal: text}
         locale = watcher.locale or "zh"
         markup = None
         if keep:
             press = Press(Area.WATCH, table_id, 0, 0, Op.UNWATCH)
             markup = Keys(((Key(_("Stop watching", locale), press.encode()),),))
         with at_priority(Priority.WATCH):
-            self.sender.submit(
-                ("watch", table_id, watcher.user_id), partial(self._deliver, table_id, watcher, text, markup)
-            )
+            deliver = partial(self._deliver, table_id, watcher, deal, text, markup)
+            self.sender.submit(("watch", table_id, watcher.user_id, deal), deliver)
 
-    async def _deliver(self, table_id: int, watcher: _Watcher, text: str, markup: Keys | None) -> None:
-        """Edit the spectator's message; a new one when there is none (or it was deleted)."""
+    async def _deliver(
+        self, table_id: int, watcher: _Watcher, deal: int, text: str, markup: Keys | None
+    ) -> None:
+        """Edit the deal's message; a new one when it has none yet (or it was deleted)."""
         chat_id = watcher.user_id
+        message_id = watcher.messages.get(deal)
         try:
-            if watcher.message_id is not None:
+            if message_id is not None:
                 try:
                     await edit_quietly(
                         self.bot,
                         "editMessageText",
                         chat_id=chat_id,
-                        message_id=watcher.message_id,
+                        message_id=message_id,
                         text=text,
                         parse_mode=ParseMode.HTML,
                         reply_markup=markup.to_json() if markup is not None else None,
@@ -248,7 +264,7 @@ class SpectatorDesk:
                 except BadRequest as error:
                     if not_modified(error):
                         return
-                    log.info("spectator message %s cannot be edited: %s", watcher.message_id, error)
+                    log.info("spectator message %s cannot be edited: %s", message_id, error)
             sent = await self.bot.send_message(
                 chat_id,
                 text,
@@ -258,11 +274,14 @@ class SpectatorDesk:
         except Forbidden:  # blocked the bot: they watch no more
             await self._forget(table_id, watcher.user_id)
             return
-        watcher.message_id = sent.message_id
-        with contextlib.suppress(StorageUnavailable):
-            await self.db.spectators.set_message(
-                table_id=table_id, user_id=watcher.user_id, message_id=sent.message_id
-            )
+        watcher.messages = {d: m for d, m in watcher.messages.items() if d >= deal - 1} | {
+            deal: sent.message_id
+        }
+        if deal == max(watcher.messages):
+            with contextlib.suppress(StorageUnavailable):
+                await self.db.spectators.set_message(
+                    table_id=table_id, user_id=watcher.user_id, message_id=sent.message_id, deal=deal
+                )
 
     async def _forget(self, table_id: int, user_id: int) -> None:
         watch = self._watches.get(table_id)
@@ -292,9 +311,9 @@ class SpectatorDesk:
             return TableRefusal.SPECTATORS_FULL
         await self.db.spectators.watch(table_id=table.id, user_id=user_id, name=name)
         if watcher is None:
-            watch.watchers[user_id] = _Watcher(user_id, name, None)
+            watch.watchers[user_id] = _Watcher(user_id, name)
         else:
-            watcher.shown = None  # pressed again: show the look again (a deleted message comes back)
+            watcher.shown = {}  # pressed again: show the look again (a deleted message comes back)
         self.publish(table)
         self.board.publish(table)
         return None
@@ -308,7 +327,8 @@ class SpectatorDesk:
         await self.db.spectators.leave(table_id=table.id, user_id=user_id)
         del watch.watchers[user_id]
         locale = watcher.locale or await user_locale(self.db, user_id)
-        self._show(table.id, watcher, _("👀 You stopped watching this table.", locale), keep=False)
+        deal = max(watcher.messages, default=table.match.deal_number if table.match is not None else 0)
+        self._show(table.id, watcher, deal, _("👀 You stopped watching this table.", locale), keep=False)
         self.board.publish(table)
         return True
 

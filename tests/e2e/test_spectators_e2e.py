@@ -186,11 +186,14 @@ async def test_a_member_watches_the_public_table_and_never_a_hand_in_play(
     assert table.leaks == []
     carol = await telegram.messages(Chat.private(CAROL))
     watching = [m for m in carol if "观战" in m.content]
-    assert len(watching) == 1 and watching[0].edit_count > 2  # one message, edited
-    assert watching[0].buttons == []  # no 停止观战 once the match is over
+    assert len(watching) == 2 and all(m.edit_count >= 1 for m in watching)  # one message a deal, edited
+    assert [m.buttons for m in watching] == [[], []]  # no 停止观战 once the match is over
+    assert "第 1 副的手牌（发牌时）" in watching[0].content and "🏁 下游" in watching[0].content
+    assert "第 2 副的手牌（发牌时）" in watching[1].content and "观战结束：比赛已结束" in watching[1].content
     texts = recorder.texts(CAROL)
     assert any("第 1 副的手牌（发牌时）" in text for text in texts)  # deal 1's hands, once it was over
-    assert plays_missing_from(await plays_of_match(table.db_path), texts) == []  # every play seen
+    missing = plays_missing_from(await plays_of_match(table.db_path), texts)
+    assert missing == []  # every play seen
     assert len(recorder.texts(DAVE)) < len(texts)  # Dave's stopped with him
     assert "v" not in buttons_by_op(await telegram.wait_message(table.group, lambda m: "🏁" in m.content))
 
@@ -302,7 +305,8 @@ async def test_spectators_off_hides_the_button_and_refuses(
 async def test_a_restart_resumes_the_spectators_messages(
     emulator: Emulator, telegram: Telegram, token: str, tmp_path: Path
 ) -> None:
-    """The bot stops and starts again mid-deal: Carol's message is the same one, edited on."""
+    """The bot stops and starts again mid-deal: Carol's message of the deal is the same one,
+    edited on (a later deal gets its own)."""
     table = Table(telegram, Chat.group(-4604, "重启观战"), tmp_path / "g.db")
     async with running_bot(emulator, token, table.db_path, seed=SINGLE_DOWN_SEED):
         await set_up(telegram, table, [ALICE], PINNED_MATCH)
@@ -321,7 +325,9 @@ async def test_a_restart_resumes_the_spectators_messages(
             table.over.set()
             await asyncio.gather(player, return_exceptions=True)
     watching = [m for m in await telegram.messages(Chat.private(CAROL)) if "观战" in m.content]
-    assert [m.message_id for m in watching] == [first.message_id]
+    assert watching[0].message_id == first.message_id  # followed on, not sent again
+    deals = [DEAL_HEADING.search(m.content).group(1) for m in watching]  # type: ignore[union-attr]
+    assert len(deals) == len(set(deals))  # one message a deal
 
 
 async def _logged_beyond(table: Table, count: int) -> bool:
