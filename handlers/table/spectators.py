@@ -202,12 +202,13 @@ class SpectatorDesk:
         live = watch.view
         views = [*closing, *([live] if live is not None else [])]
         for view in views:
-            view = await self._with_hands(watch, view)
+            keep = view is live and not view.final  # the deal in play keeps 停止观战
+            shown = await self._with_hands(watch, view)
             for watcher in list(watch.watchers.values()):
                 if watcher.locale is None:
                     watcher.locale = await user_locale(self.db, watcher.user_id)
-                text = spectator_text(view, watcher.locale)
-                self._show(table.id, watcher, view.deal_number, text, keep=view is live and not view.final)
+                text = spectator_text(shown, watcher.locale)
+                self._show(table.id, watcher, shown.deal_number, text, keep=keep)
         if live is not None and live.final:
             await self.db.spectators.end(table_id=table.id)
             return True
