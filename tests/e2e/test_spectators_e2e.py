@@ -115,11 +115,11 @@ def recording(app: Application[Any, Any, Any, Any, Any, Any], recorder: Recorder
             recorder.check(int(chat_id), text)
         return await original(endpoint, data, **kwargs)
 
-    bot._post = post  # type: ignore[method-assign]
+    bot._post = post
     try:
         yield
     finally:
-        bot._post = original  # type: ignore[method-assign]
+        bot._post = original
 
 
 async def board(telegram: Telegram, table: Table) -> BotMessage:
@@ -241,13 +241,13 @@ async def forged_press(
             return True
         return await original(endpoint, params, **kwargs)
 
-    app.bot._post = post  # type: ignore[method-assign]
+    app.bot._post = post
     try:
         await app.process_update(
             Update.de_json({"update_id": 10_000 + number, "callback_query": query}, app.bot)
         )
     finally:
-        app.bot._post = original  # type: ignore[method-assign]
+        app.bot._post = original
     assert len(answers) == 1, answers
     return answers[0]
 
