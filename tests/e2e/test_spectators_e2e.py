@@ -158,20 +158,27 @@ def live_table(app: Application[Any, Any, Any, Any, Any, Any], table: Table) -> 
 async def test_a_member_watches_the_public_table_and_never_a_hand_in_play(
     emulator: Emulator, telegram: Telegram, token: str, tmp_path: Path
 ) -> None:
-    """Carol and Dave, not seated, press 观战: each gets one private message, edited as the table
-    plays; the board names them; Dave stops watching; no text either receives names a card of
-    a hand in play; the deal's hands come once it is over; watching ends with the match."""
+    """Carol and Dave, not seated, press 观战 (Dave through the private chat's Start): each gets
+    one private message a deal, edited as the table plays; the board names them; Dave stops
+    watching; no text either receives names a card of a hand in play; a deal's hands come once
+    it is over; watching ends with the match."""
     table = Table(telegram, Chat.group(-4601, "观战群"), tmp_path / "g.db")
     recorder = Recorder(chats={CAROL.id, DAVE.id})
     async with running_bot(emulator, token, table.db_path, seed=SINGLE_DOWN_SEED) as app:
         with recording(app, recorder):
             await set_up(telegram, table, [ALICE], PINNED_MATCH)
             recorder.table = live_table(app, table)
-            for user in (CAROL, DAVE):
-                await open_private_chat(telegram, user)
-                text, alert = await watch(telegram, table, user)
-                assert not alert and "观战中" in text
-                await spectator_message(telegram, user, "你正在观战本桌")
+            await open_private_chat(telegram, CAROL)
+            text, alert = await watch(telegram, table, CAROL)
+            assert not alert and "观战中" in text
+            await spectator_message(telegram, CAROL, "你正在观战本桌")
+            shown = await board(telegram, table)  # Dave never opened the private chat
+            answer = await telegram.wait_answer(
+                await telegram.press(DAVE, shown, buttons_by_op(shown)["v"][0])
+            )
+            assert answer.url is not None and "start=watch_" in answer.url, answer
+            await telegram.send(DAVE, Chat.private(DAVE), "/start " + answer.url.split("start=", 1)[1])
+            await spectator_message(telegram, DAVE, "你正在观战本桌")
             await wait_for(
                 lambda: _board_names(telegram, table, "👀 观战：Carol、Dave"), what="the board naming both"
             )
