@@ -167,7 +167,12 @@ class SpectatorDesk:
 
     async def _run(self, table: LiveTable, watch: _Watch) -> None:
         """Redraw while something changed, at most every ``interval`` seconds."""
-        if await self._load(table.id, watch):  # a restart: the board names them again
+        try:
+            found = await self._load(table.id, watch)
+        except StorageUnavailable as error:  # the table's next change tries again
+            log.warning("spectators of table %s not read: %s", table.id, error)
+            return
+        if found:  # a restart: the board names them again
             async with table.lock:
                 if table.record.status.is_active:
                     self.board.publish(table)
