@@ -147,9 +147,7 @@ class BoardPublisher:
         self.interval = interval
         self.reserve = reserve  # sends kept free for results and the lobby
         self.text_limit = text_limit
-        self.extras: BoardExtras | None = (
-            None  # 观战: the watchers' line and button (handlers/table/spectators.py)
-        )
+        self.extras: BoardExtras | None = None  # 观战's line and button (handlers/table/spectators.py)
         self._boards: dict[int, _Board] = {}
         self._locales: dict[int, str] = {}
         self.outbox = outbox or Outbox(db.outbox)
