@@ -147,3 +147,22 @@ async def test_a_spectators_look_waits_behind_every_players_request() -> None:
         await advance(limiter, clock, 1.0)
     await asyncio.gather(*tasks)
     assert sent == ["first", "hand", "glance", "spectator"]
+
+
+async def test_a_spectators_look_leaves_part_of_the_tokens_second_to_the_players() -> None:
+    """A look goes while the token's second is less than two-thirds used; a player's request
+    arriving after it still finds room in that second."""
+    clock = Clock()
+    limiter = PriorityLimiter(token_limit=3, clock=clock)
+    sent: list[str] = []
+    await request(limiter, sent, "first", 1)
+    with at_priority(Priority.WATCH):
+        looks = [asyncio.create_task(request(limiter, sent, f"look {i}", 7)) for i in range(2)]
+    await settle()
+    assert sent == ["first", "look 0"]  # two of the second's three: the third is the players'
+    with at_priority(Priority.HAND):
+        await request(limiter, sent, "hand", 8)
+    assert sent == ["first", "look 0", "hand"]
+    await advance(limiter, clock, 1.0)
+    await asyncio.gather(*looks)
+    assert sent == ["first", "look 0", "hand", "look 1"]
