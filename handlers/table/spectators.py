@@ -244,7 +244,9 @@ class SpectatorDesk:
         if keep:
             press = Press(Area.WATCH, table_id, 0, 0, Op.UNWATCH)
             markup = Keys(((Key(_("Stop watching", locale), press.encode()),),))
-        with at_priority(Priority.WATCH):
+        # The first look answers the 观战 press, which the spectator waits for; later ones yield
+        first = not watcher.messages
+        with at_priority(Priority.REPLY if first else Priority.WATCH):
             deliver = partial(self._deliver, table_id, watcher, deal, text, markup)
             self.sender.submit(("watch", table_id, watcher.user_id, deal), deliver)
 
