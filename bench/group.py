@@ -2,7 +2,7 @@
 Telegram's limits (20 messages a minute into a group, edits included; about one a second into
 a chat; 30 requests a second per token; a button's answer refused after 15 s).
 
-    python bench/group.py [--rush 50] [--signups 200] [--pairs 16] [--only rush,draw,reports]
+    python bench/group.py [--rush 50] [--signups 200] [--pairs 16] [--only rush,draw,reports,bracket]
 
 What runs where: the Bot API emulator (node, limits on for this token) on 127.0.0.1; in this
 process the real bot ``Application`` from ``bot.build_application`` with its scheduler
@@ -19,6 +19,9 @@ Scenarios (each on a fresh group and contest):
   ``/draw``. Figure: ``/draw`` → the draw announcement in the group.
 * ``reports``: ``--pairs`` pairs drawn, then the winner of each first-round match types
   ``掼蛋N组`` within 2 s. Figures: each report → its official line, the last details message.
+* ``bracket``: ``--pairs`` pairs drawn, every winner reports within 1 s, and as the first
+  official line shows someone asks ``/bracket``. Figures: ``/bracket`` → its picture, the last
+  official line (all of them, in the order reported).
 
 For every scenario: the most group messages (new and edited) in any 60 s, and the 429s the
 emulator gave. The last line is JSON. ``tests/e2e/test_group_channel_e2e.py`` runs the same
@@ -59,6 +62,7 @@ from emulator.client import (  # noqa: E402
     most_in_window,
     wait_for,
 )
+from engine.contest import Contest  # noqa: E402
 from storage import Database  # noqa: E402
 
 BOT = User(666, "GuandanTestBot")
@@ -259,35 +263,50 @@ async def draw_after(
     return figures
 
 
+async def drawn_contest(
+    telegram: Telegram, db_path: Path, group: Chat, name: str, pairs: int, first_user: int
+) -> tuple[Contest, dict[int, User]]:
+    """A contest of ``pairs`` pairs signed up and drawn in ``group``; its people by id."""
+    card = await open_contest(telegram, group, name)
+    users = [User(first_user + i, f"W{i}") for i in range(2 * pairs)]
+    await sign_up_many(telegram, group, card, users)
+    await telegram.send(ORGANISER, group, "/draw")
+    await telegram.wait_message(group, lambda m: "第 1 轮对阵" in m.content, timeout=WAIT)
+    db = await Database.open(db_path)
+    try:
+        (stored,) = await db.contests.unfinished()
+    finally:
+        await db.close()
+    return stored.contest, {u.id: u for u in users}
+
+
+async def report_all(
+    telegram: Telegram, group: Chat, contest: Contest, by_id: dict[int, User], within: float
+) -> dict[str, float]:
+    """Every round-1 winner types 掼蛋N组 within ``within`` seconds: each line → when (epoch s)."""
+    matches = [m for m in contest.rounds[0].matches if len(m.pairs) == 2]
+    rng = random.Random(7)
+    sent_at: dict[str, float] = {}
+
+    async def report(delay: float, number: int) -> None:
+        await asyncio.sleep(delay)
+        winner = by_id[contest.pair(number).user_ids[0]]
+        sent_at[f"掼蛋{number}组"] = time.time()  # the emulator stamps messages in epoch ms
+        await telegram.send(winner, group, f"掼蛋{number}组")
+
+    await asyncio.gather(*(report(rng.uniform(0, within), m.pairs[0]) for m in matches))
+    return sent_at
+
+
 async def reports(emulator: Emulator, db_path: Path, pairs: int, *, token: str = "535353:REPORT") -> Figures:
     """``pairs`` pairs drawn by lot, then every round-1 winner types 掼蛋N组 within 2 s."""
     group = Chat.group(-9103, "上报群")
     figures = Figures(f"{pairs} pairs, every winner reports")
     async with limited_bot(emulator, token, db_path) as telegram:
-        card = await open_contest(telegram, group, "上报杯")
-        users = [User(93000 + i, f"W{i}") for i in range(2 * pairs)]
-        await sign_up_many(telegram, group, card, users)
-        await telegram.send(ORGANISER, group, "/draw")
-        await telegram.wait_message(group, lambda m: "第 1 轮对阵" in m.content, timeout=WAIT)
-        db = await Database.open(db_path)
-        try:
-            (stored,) = await db.contests.unfinished()
-        finally:
-            await db.close()
-        contest = stored.contest
-        by_id = {u.id: u for u in users}
+        contest, by_id = await drawn_contest(telegram, db_path, group, "上报杯", pairs, 93000)
         matches = [m for m in contest.rounds[0].matches if len(m.pairs) == 2]
-        rng = random.Random(7)
         await asyncio.sleep(1.0)
-        sent_at: dict[str, float] = {}
-
-        async def report(delay: float, number: int) -> None:
-            await asyncio.sleep(delay)
-            winner = by_id[contest.pair(number).user_ids[0]]
-            sent_at[f"掼蛋{number}组"] = time.time()  # the emulator stamps messages in epoch ms
-            await telegram.send(winner, group, f"掼蛋{number}组")
-
-        await asyncio.gather(*(report(rng.uniform(0, 2), m.pairs[0]) for m in matches))
+        sent_at = await report_all(telegram, group, contest, by_id, 2.0)
         delays: list[float] = []
         for line, sent in sorted(sent_at.items(), key=lambda item: item[1]):
             await telegram.wait_message(group, lambda m, line=line: m.content == line, timeout=WAIT)
@@ -312,7 +331,40 @@ async def reports(emulator: Emulator, db_path: Path, pairs: int, *, token: str =
     return figures
 
 
-SCENARIOS = ("rush", "draw", "reports")
+async def bracket_behind_reports(
+    emulator: Emulator, db_path: Path, pairs: int, *, token: str = "545454:BRACKET"
+) -> Figures:
+    """``pairs`` pairs drawn, every round-1 winner reports within 1 s, and as the first official
+    line reaches the group someone asks ``/bracket``: how long they wait for it, while the
+    group's minute is spent on the announcements."""
+    group = Chat.group(-9104, "对阵群")
+    figures = Figures(f"{pairs} pairs report, then /bracket")
+    asker = User(99998, "Quinn")
+    async with limited_bot(emulator, token, db_path) as telegram:
+        contest, by_id = await drawn_contest(telegram, db_path, group, "对阵杯", pairs, 94000)
+        await asyncio.sleep(1.0)
+        sent_at = await report_all(telegram, group, contest, by_id, 1.0)
+        await telegram.wait_message(group, lambda m: m.content in sent_at, timeout=WAIT)
+        asked = time.time()
+        await telegram.send(asker, group, "/bracket")
+        bracket = await telegram.wait_message(
+            group, lambda m: bool(m.photo_id) and m.caption == "对阵杯", timeout=WAIT
+        )
+        figures.values["bracket_reply_s"] = (bracket.sent_at_ms or 0) / 1000 - asked
+        lines = sorted(sent_at, key=sent_at.__getitem__)
+
+        async def all_lines() -> list[BotMessage] | None:
+            shown = [m for m in await telegram.messages(group) if m.content in sent_at]
+            return shown if len(shown) == len(lines) else None
+
+        shown = await wait_for(all_lines, timeout=WAIT, what="every official line")
+        figures.values["lines_in_order"] = [m.content for m in shown] == lines
+        figures.values["lines_done_s"] = max((m.sent_at_ms or 0) / 1000 for m in shown) - asked
+        await group_figures(telegram, group, figures)
+    return figures
+
+
+SCENARIOS = ("rush", "draw", "reports", "bracket")
 
 
 async def main(args: argparse.Namespace) -> list[Figures]:
@@ -329,6 +381,9 @@ async def main(args: argparse.Namespace) -> list[Figures]:
                 print(results[-1].line(), flush=True)
             if "reports" in args.only:
                 results.append(await reports(emulator, Path(tmp) / "reports.db", args.pairs))
+                print(results[-1].line(), flush=True)
+            if "bracket" in args.only:
+                results.append(await bracket_behind_reports(emulator, Path(tmp) / "bracket.db", args.pairs))
                 print(results[-1].line(), flush=True)
     finally:
         emulator.stop()

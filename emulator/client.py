@@ -175,6 +175,7 @@ class Button:
     data: str | None
     url: str | None = None
     copy_text: str | None = None  # a CopyTextButton's text
+    style: str | None = None  # Bot API 9.4's colour: primary, success or danger (None: the app's)
 
 
 @dataclass(frozen=True)
@@ -258,6 +259,7 @@ class BotMessage:
                     button.get("callback_data"),
                     button.get("url"),
                     (button.get("copy_text") or {}).get("text"),
+                    button.get("style"),
                 )
                 for button in row
             ]

@@ -160,6 +160,19 @@ class _Deal:
         )
 
 
+@dataclass(frozen=True, slots=True)
+class _Ended:
+    """The latest finished deal as it stood at its last play: its ``_Deal`` is never changed
+    again (the next deal gets a new one), so keeping it costs one reference per deal."""
+
+    deal: _Deal
+    number: int
+    level: Rank
+    standing: Standing  # before the deal was scored: the levels it was played at
+    declarer_team: int
+    version: int  # the match version once the deal's last action was applied
+
+
 class Match:
     """One match between team 0 (seats 0, 2) and team 1 (seats 1, 3)."""
 
@@ -181,6 +194,7 @@ class Match:
         self.winner_team: int | None = None
         self.previous_order: tuple[int, int, int, int] | None = None
         self._deal_results: list[DealEnded] = []
+        self._ended: _Ended | None = None  # the latest finished deal, for observe_deal_end
         self._deal = _Deal([[], [], [], []])  # replaced whole when a deal is dealt
         self._time_expired = False
         self._sudden_death = False
@@ -751,6 +765,9 @@ class Match:
             settled.a_attempt,
         )
         self._deal_results.append(ended)
+        self._ended = _Ended(
+            self._deal, self.deal_number, self.level, before, self.declarer_team, self.version + 1
+        )
         self._extra_deals += self._sudden_death
         self.previous_order = result.finish_order
         self._clear_trick()
@@ -891,6 +908,43 @@ def observe(match: Match, seat: int | None) -> Observation:
     )
 
 
+def observe_deal_end(match: Match, seat: int) -> Observation | None:
+    """What ``seat`` saw as the latest finished deal ended: the cards it was left with (none once
+    out), every seat's place, nobody to act; None before a deal has ended. The next deal is
+    dealt by the same action, so :func:`observe` already shows it: this is the deal's last look
+    (a hand message that closes the deal shows it)."""
+    ended = match._ended
+    if ended is None:
+        return None
+    deal, order = ended.deal, tuple(ended.deal.finish_order)
+    counts = [_shown_count(match.rules, len(deal.hands[s]), visible=s == seat) for s in range(4)]
+    return Observation(
+        seat=seat,
+        hand=tuple(sort_hand(deal.hands[seat], ended.level)),
+        level=ended.level,
+        team_levels=ended.standing.levels,
+        declarer_team=ended.declarer_team,
+        deal_number=ended.number,
+        phase=Phase.PLAY,
+        to_act=(),
+        table_play=None,
+        table_seat=None,
+        seats=(
+            SeatView(0, counts[0], order.index(0) + 1, None, False),
+            SeatView(1, counts[1], order.index(1) + 1, None, False),
+            SeatView(2, counts[2], order.index(2) + 1, None, False),
+            SeatView(3, counts[3], order.index(3) + 1, None, False),
+        ),
+        finish_order=order,
+        tributes=(),
+        points=ended.standing.points,
+        a_failures=ended.standing.a_failures,
+        version=ended.version,
+        games_won=match.games_won,
+        history=tuple(deal.turns),
+    )
+
+
 def _seat_view(match: Match, seat: int, observer: int | None) -> SeatView:
     play, passed = match.trick_mark(seat)
     place = match.finish_order.index(seat) + 1 if seat in match.finish_order else None
@@ -899,11 +953,15 @@ def _seat_view(match: Match, seat: int, observer: int | None) -> SeatView:
 
 def _visible_count(match: Match, seat: int, observer: int | None) -> int | None:
     """Own count always; others per the 报牌 rule (V20 / A29)."""
-    left = match.cards_left(seat)
-    visibility = match.rules.count_visibility
-    if seat == observer or left == 0 or visibility is CountVisibility.ALWAYS:
+    return _shown_count(match.rules, match.cards_left(seat), visible=seat == observer)
+
+
+def _shown_count(rules: Rules, left: int, *, visible: bool) -> int | None:
+    """A seat's count as an observer sees it: ``visible`` (its own) always, others per 报牌."""
+    visibility = rules.count_visibility
+    if visible or left == 0 or visibility is CountVisibility.ALWAYS:
         return left
-    if visibility is CountVisibility.NEVER or left > match.rules.report_threshold:
+    if visibility is CountVisibility.NEVER or left > rules.report_threshold:
         return None
     return left
 

@@ -143,6 +143,10 @@ def help_text(locale: str) -> str:
             _("/rules — rule presets · /lang zh|en — language · /fourcolor — four-colour suits", locale),
             _("/autopass — pass by itself when nothing beats the table", locale),
             _("/arrange — bombs and straight flushes set apart in your hand picture", locale),
+            _(
+                "/newgame noshuffle — 不洗牌: each deal from the last one's cards, unshuffled (/rules)",
+                locale,
+            ),
         ]
     )
 

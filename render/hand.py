@@ -1,4 +1,5 @@
-"""The hand image: one seat's cards as a fan in one or two rows, with a header.
+"""The hand image: one seat's cards as a fan in rows (one, two, or three when the groups set
+apart need the room), with a header.
 
 The renderer reads card faces from ``obs.hand`` only, so it cannot draw another
 seat's cards whatever else the observation carries.
@@ -6,7 +7,8 @@ seat's cards whatever else the observation carries.
 
 from __future__ import annotations
 
-from collections.abc import Collection, Mapping, Sequence
+import itertools
+from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Final
@@ -33,20 +35,31 @@ LINE_ONE: Final = 40  # the middle of the header's first line: level, own seat, 
 LINE_TWO: Final = 108  # the second: partner and both sides' levels
 RAISE: Final = 26  # a selected card sits this much higher
 ROW_GAP: Final = 12
-GROUP_GAP: Final = 26  # space before a set-apart bomb or straight flush
-RANK_GAP: Final = 5  # space where the rank changes
+GROUP_GAP: Final = 32  # bare felt between a group's last card and the next group (9 px on a phone)
+RANK_GAP: Final = 5  # space where the rank changes, where the row has room for it
 MAX_STEP: Final = 88  # widest spacing, for short hands
-ROW_LIMIT: Final = 15  # more cards than this go to two rows
+MIN_STEP: Final = theme.HAND_CARD.px(STRIP)
+"""Narrowest spacing: every card keeps its whole corner strip (rank, suit, label) in view; a
+15-card row once squeezed it to 71 px and the next card hid a corner (♦3 under ♠6, issue 32)."""
+ROW_LIMIT: Final = 15  # more cards than this go to two rows (or more, when groups need the room)
+ROW_ROOM: Final = WIDTH - 2 * MARGIN
+ROW_SPREAD: Final = 4  # how far a row break may move from an even share, to spare a rank or group
 MAX_HAND: Final = 27  # the widest card count the header makes room for
 
 
 @dataclass(frozen=True, slots=True)
-class _Slot:
-    """One card's place on the canvas."""
+class Slot:
+    """One card's place on the canvas: its left edge, its row, and the run of cards it is
+    drawn in (a group, or the part of one on this row): runs never overlap one another."""
 
     position: int  # index in obs.hand
     x: int
     row: int
+    run: int  # counted over the whole picture
+
+    def top(self) -> int:
+        """The card's top edge when it is not raised."""
+        return _card_top(self.row)
 
 
 @dataclass(frozen=True, slots=True)
@@ -98,11 +111,9 @@ def hand_image(
 ) -> Image.Image:
     """The hand as an RGB image (see :func:`render_hand`)."""
     hand = obs.hand
-    rows = _split_rows(hand_groups(hand, obs.level, group=group), hand)
-    slots = [slot for r, row in enumerate(rows) for slot in _place_row(row, r, hand)]
-    height = (
-        HEADER + MARGIN + max(1, len(rows)) * (RAISE + theme.HAND_CARD.height + ROW_GAP) + MARGIN - ROW_GAP
-    )
+    slots = hand_layout(hand, obs.level, group=group)
+    rows = 1 + max((slot.row for slot in slots), default=0)
+    height = HEADER + MARGIN + rows * (RAISE + theme.HAND_CARD.height + ROW_GAP) + MARGIN - ROW_GAP
     image = Image.new("RGB", (WIDTH, height), theme.FELT)
     _draw_header(image, obs, locale, names)
     chosen, style = set(selected), _Style(obs.level, four_color, is_english(locale))
@@ -114,46 +125,97 @@ def hand_image(
     return image
 
 
-def _split_rows(groups: list[tuple[int, ...]], hand: Sequence[Card]) -> list[list[tuple[int, ...]]]:
-    """One row, or two split at a rank boundary near the middle so no rank is torn."""
+def hand_layout(hand: Sequence[Card], level: Rank, *, group: bool = False) -> list[Slot]:
+    """Where each card of ``hand`` is drawn, in drawing order (left to right, row by row).
+
+    Within a run the cards fan out, each showing at least its corner strip (:data:`MIN_STEP`);
+    a run's last card shows whole and the next run starts after it, across bare felt, so a
+    bomb or a straight flush set apart reads as its own stack, as in the phone apps. Rows hold
+    at most :data:`ROW_LIMIT` cards; a row that cannot hold its runs that way is split again.
+    """
+    rows = _split_rows(hand_groups(hand, level, group=group), hand)
+    slots: list[Slot] = []
+    for r, runs in enumerate(rows):
+        slots += _place_row(runs, r, hand, first_run=1 + max((s.run for s in slots), default=-1))
+    return slots
+
+
+Runs = list[tuple[int, ...]]  # one row's runs of positions in obs.hand
+
+
+def _split_rows(groups: Runs, hand: Sequence[Card]) -> list[Runs]:
+    """The fewest rows that hold the groups with every corner in view, broken where no rank is
+    torn, then as evenly as possible."""
     flat = [(g, i) for g, group in enumerate(groups) for i in group]
-    if len(flat) <= ROW_LIMIT:
-        return [groups] if flat else []
-    half = (len(flat) + 1) // 2
-    cuts = range(max(1, len(flat) - ROW_LIMIT), min(ROW_LIMIT, len(flat) - 1) + 1) or range(half, half + 1)
+    if not flat:
+        return []
 
     def torn(cut: int) -> bool:
         (ga, a), (gb, b) = flat[cut - 1], flat[cut]
         return ga == gb and hand[a].rank == hand[b].rank
 
-    cut = min(cuts, key=lambda c: (torn(c), abs(c - half), c))
-    return [_regroup(flat[:cut]), _regroup(flat[cut:])]
+    for count in range(-(-len(flat) // ROW_LIMIT), len(flat) + 1):
+        choices = [
+            [_regroup(flat[a:b]) for a, b in itertools.pairwise((0, *cuts, len(flat)))]
+            for cuts in _even_cuts(len(flat), count)
+        ]
+        fitting = [rows for rows in choices if all(_fits(runs) for runs in rows)]
+        if fitting:
+            return min(fitting, key=lambda rows: _row_cost(rows, torn))
+    raise AssertionError("one card a row always fits")
 
 
-def _regroup(flat: list[tuple[int, int]]) -> list[tuple[int, ...]]:
+def _even_cuts(cards: int, rows: int) -> list[tuple[int, ...]]:
+    """Row breaks near an even share (within :data:`ROW_SPREAD`), no row over :data:`ROW_LIMIT`."""
+    shares = [round(k * cards / rows) for k in range(1, rows)]
+    near = [range(max(1, share - ROW_SPREAD), min(cards - 1, share + ROW_SPREAD) + 1) for share in shares]
+    return [
+        cuts
+        for cuts in itertools.product(*near)
+        if all(0 < b - a <= ROW_LIMIT for a, b in itertools.pairwise((0, *cuts, cards)))
+    ]
+
+
+def _row_cost(rows: list[Runs], torn: Callable[[int], bool]) -> tuple[int, int, tuple[int, ...]]:
+    sizes = [sum(len(run) for run in runs) for runs in rows]
+    cuts = tuple(itertools.accumulate(sizes[:-1]))
+    return (sum(torn(cut) for cut in cuts), max(sizes) - min(sizes), cuts)
+
+
+def _regroup(flat: list[tuple[int, int]]) -> Runs:
     groups: dict[int, list[int]] = {}
     for g, i in flat:
         groups.setdefault(g, []).append(i)
     return [tuple(members) for members in groups.values()]
 
 
-def _place_row(groups: list[tuple[int, ...]], row: int, hand: Sequence[Card]) -> list[_Slot]:
-    """Spread a row's cards evenly and centred, a little apart where the rank
-    changes (so pairs and triples read as blocks) and further apart between groups."""
-    gaps = [0.0]
-    for g, group in enumerate(groups):
-        for k, position in enumerate(group):
+def _fits(runs: Runs) -> bool:
+    """Whether the runs fit one row with every strip at :data:`MIN_STEP` (rank gaps may shrink)."""
+    return _fixed_width(runs) + (sum(map(len, runs)) - len(runs)) * MIN_STEP <= ROW_ROOM
+
+
+def _fixed_width(runs: Runs) -> int:
+    """Each run's whole last card, and the felt between runs."""
+    return len(runs) * theme.HAND_CARD.width + (len(runs) - 1) * GROUP_GAP
+
+
+def _place_row(runs: Runs, row: int, hand: Sequence[Card], *, first_run: int) -> list[Slot]:
+    """Spread a row's cards evenly and centred: a little apart where the rank changes (so pairs
+    and triples read as blocks, room allowing), and each run clear of the next."""
+    changes = sum(hand[a].rank != hand[b].rank for run in runs for a, b in itertools.pairwise(run))
+    fanned = sum(map(len, runs)) - len(runs)  # cards whose right part the next card covers
+    spare = ROW_ROOM - _fixed_width(runs) - fanned * MIN_STEP
+    rank_gap = min(RANK_GAP, spare / changes) if changes else 0.0
+    step = min(MAX_STEP, (ROW_ROOM - _fixed_width(runs) - changes * rank_gap) / fanned) if fanned else 0.0
+    width = _fixed_width(runs) + fanned * step + changes * rank_gap
+    x = MARGIN + (ROW_ROOM - width) / 2
+    slots: list[Slot] = []
+    for r, run in enumerate(runs):
+        for k, position in enumerate(run):
             if k:
-                gaps.append(RANK_GAP if hand[group[k - 1]].rank != hand[position].rank else 0.0)
-            elif g:
-                gaps.append(GROUP_GAP)
-    room = WIDTH - 2 * MARGIN - theme.HAND_CARD.width - sum(gaps)
-    step = min(MAX_STEP, room / max(1, len(gaps) - 1))
-    x = (WIDTH - step * (len(gaps) - 1) - sum(gaps) - theme.HAND_CARD.width) / 2 - step
-    slots: list[_Slot] = []
-    for position, gap in zip((p for group in groups for p in group), gaps, strict=True):
-        x += step + gap
-        slots.append(_Slot(position, round(x), row))
+                x += step + (rank_gap if hand[run[k - 1]].rank != hand[position].rank else 0.0)
+            slots.append(Slot(position, round(x), row, first_run + r))
+        x += theme.HAND_CARD.width + GROUP_GAP
     return slots
 
 
@@ -162,7 +224,7 @@ def _card_top(row: int) -> int:
 
 
 def _draw_card(
-    image: Image.Image, card: Card, slot: _Slot, style: _Style, selected: bool, label: str | None
+    image: Image.Image, card: Card, slot: Slot, style: _Style, selected: bool, label: str | None
 ) -> None:
     mark = mark_of(card, style.level)
     sprite = card_sprite(

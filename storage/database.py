@@ -79,7 +79,7 @@ class Database:
         self.reservations = ReservationRepository(conn)
         self.contest_links = ContestLinkRepository(conn)
         self.contest_sheets = ContestSheetRepository(conn)
-        self.spectators = SpectatorRepository(conn)  # 观战 (migration 0014)
+        self.spectators = SpectatorRepository(conn)  # 观战 (migration 0015)
         self.records = RecordRepository(
             conn
         )  # match records (issue 21); multi-row writes on its own connection

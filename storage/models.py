@@ -37,6 +37,8 @@ class TableRecord:
     board_message_id: int | None
     started_at: datetime | None = None  # when the match was dealt (timed formats)
     status_reason: str | None = None  # why a table was quarantined
+    board_deal: int | None = None  # the deal the live board message shows (None: unknown)
+    board_first: int = 0  # the first of that deal's tricks the live board message shows
 
 
 @dataclass(frozen=True, slots=True)

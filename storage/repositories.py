@@ -17,7 +17,7 @@ from storage.models import ActionRecord, ChatRecord, SeatRecord, TableRecord, Ta
 
 _TABLE_COLUMNS = (
     "id, chat_id, token, creator_id, status, preset, rules_json, seed, lobby_message_id, board_message_id,"
-    " started_at, status_reason"
+    " started_at, status_reason, board_deal, board_first"
 )
 MAX_REASON = 500  # characters of a quarantine reason kept (an exception's first lines)
 _CHUNK = 500  # rows per INSERT: 2,500 parameters, far below SQLite's limit
@@ -30,7 +30,7 @@ def _now() -> str:
 
 def _table(row: Iterable[Any]) -> TableRecord:
     id_, chat_id, token, creator_id, status, preset, rules_json, seed, lobby_id, board_id, *rest = row
-    started, reason = rest
+    started, reason, board_deal, board_first = rest
     return TableRecord(
         id=id_,
         chat_id=chat_id,
@@ -44,6 +44,8 @@ def _table(row: Iterable[Any]) -> TableRecord:
         board_message_id=board_id,
         started_at=datetime.fromisoformat(started) if started else None,
         status_reason=reason,
+        board_deal=board_deal,
+        board_first=board_first,
     )
 
 
@@ -192,8 +194,13 @@ class TableRepository(_Repository):
     async def set_lobby_message(self, *, table_id: int, message_id: int | None) -> None:
         await self._update(table_id, "lobby_message_id = ?", (message_id,))
 
-    async def set_board_message(self, *, table_id: int, message_id: int | None) -> None:
-        await self._update(table_id, "board_message_id = ?", (message_id,))
+    async def set_board_message(
+        self, *, table_id: int, message_id: int | None, deal: int | None = None, first: int = 0
+    ) -> None:
+        """The live board message, the deal it shows and its first trick (see 0014_board_range)."""
+        await self._update(
+            table_id, "board_message_id = ?, board_deal = ?, board_first = ?", (message_id, deal, first)
+        )
 
     async def _update(self, table_id: int, assignments: str, params: tuple[Any, ...]) -> None:
         count = await self._write(

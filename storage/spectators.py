@@ -1,4 +1,4 @@
-"""Who watches which table (观战, migration 0014) and the private message each one follows
+"""Who watches which table (观战, migration 0015) and the private message each one follows
 (one a deal: the latest is stored).
 
 Every method is one statement (autocommit), like the other repositories.

@@ -8,9 +8,11 @@ format, a known preset, a valid deadline) are checked by :mod:`engine.contest`.
 from __future__ import annotations
 
 import re
+import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime
+from enum import Enum
 from typing import Final, TypeVar
 
 from app.contest.problems import Problem
@@ -19,6 +21,7 @@ from engine.contest import (
     DEFAULT_PRIZES,
     Contest,
     ContestError,
+    ContestMatch,
     ContestSettings,
     Deadline,
     MatchResult,
@@ -30,6 +33,7 @@ from engine.contest import (
 )
 from engine.contest.deadlines import zone
 from engine.contest.errors import Refusal, ResultRefused
+from engine.contest.report import MAX_GROUP
 from engine.errors import InvalidCards
 from engine.figures import reported_figures
 from engine.names import clean_name
@@ -150,6 +154,7 @@ class Decision:
     threes: tuple[int, int] | None = None  # 3-point deals (001-A's tie-break)
     on_time: bool = False  # the winner did not pass A: the clock ended the match
     no_winner: bool = False  # the clock ended it and nobody won (001-B): levels required
+    named_by: int | None = None  # the group typed in the code's place (/result 掼蛋8组 理由)
 
     def with_figures(self, contest: Contest) -> MatchResult:
         """The result with its figures in the match's order and the engine's figures (级差,
@@ -307,12 +312,87 @@ def parse_signup(args: Sequence[str], uses_tags: str) -> SignupWords:
 def _winner(word: str, event_word: str) -> int | None:
     if word.lower() in BOTH_OUT_WORDS:
         return None
-    if word.isdigit():
-        return int(word)
+    number = group_number(word, event_word)
+    if number is None:
+        raise ArgProblem(Problem.BAD_WINNER, word[:20])
+    return number
+
+
+def group_number(word: str, event_word: str) -> int | None:
+    """A group as organisers type it: ``8``, ``8组``, ``第8组``, ``掼蛋8组``, ``掼蛋八组`` (full-width
+    digits too); None when the word reads as none of these (a reason, a code, figures)."""
+    folded = unicodedata.normalize("NFKC", word).strip()
+    if folded.isdigit():
+        return int(folded) if int(folded) <= MAX_GROUP else None
     try:
-        return parse_report(word, event_word)
-    except ContestError as error:
-        raise ArgProblem(Problem.BAD_WINNER, word[:20]) from error
+        return parse_report(folded if folded.startswith(event_word) else event_word + folded, event_word)
+    except ContestError:
+        return None
+
+
+class Unclear(Enum):
+    """Why a group typed in a match code's place (``/result 8 理由``) named no single match."""
+
+    NO_PAIR = "no_pair"  # the contest has no such group
+    NO_MATCH = "no_match"  # the group has no match in the round in play (a bye, or out)
+    WHICH_WON = "which_won"  # two groups typed (/result 8 3 理由): which one won?
+
+
+class MatchUnclear(ValueError):
+    """``/result GROUP …`` whose group names no single match: ``matches`` are what to type
+    instead (the group's match, or the round's matches still waiting for a result)."""
+
+    def __init__(self, why: Unclear, group: int, matches: tuple[ContestMatch, ...]) -> None:
+        super().__init__(f"{why.value}: {group}")
+        self.why = why
+        self.group = group
+        self.matches = matches
+
+
+def read_decision(args: Sequence[str], contest: Contest) -> Decision:
+    """``/result CODE WINNER …`` (:func:`parse_decision`), or as organisers type it after 有异议,
+    the winner's group in the code's place: ``/result 掼蛋8组 有异议成立`` decides 8组's match of the
+    round in play for 8组 (``/result 8 none 理由``: that match, both out). ``named_by`` then
+    keeps the group, so the answer says which match was understood."""
+    if not args:
+        raise ArgProblem(Problem.RESULT_USAGE)
+    event = contest.settings.event_word
+    first, rest = args[0], list(args[1:])
+    if _is_code(contest, first):
+        return parse_decision(args, event)
+    group = group_number(first, event)
+    if group is None:
+        raise ArgProblem(Problem.NOT_A_MATCH if rest else Problem.RESULT_USAGE, first[:20])
+    match = match_of_group(contest, group)
+    if rest and rest[0].lower() in BOTH_OUT_WORDS | NO_WINNER_WORDS:
+        words = [match.code, *rest]
+    elif rest and group_number(rest[0], event) is not None:
+        raise MatchUnclear(Unclear.WHICH_WON, group, (match,))
+    else:
+        words = [match.code, first, *rest]
+    return replace(parse_decision(words, event), named_by=group)
+
+
+def _is_code(contest: Contest, word: str) -> bool:
+    try:
+        contest.match_by_code(word)
+    except ContestError:
+        return False
+    return True
+
+
+def match_of_group(contest: Contest, group: int) -> ContestMatch:
+    """The group's match in the round in play, or :class:`MatchUnclear` with the round's
+    matches still waiting for a result (what the organiser may have meant)."""
+    current = contest.current_round
+    if current is None:
+        raise ResultRefused(Refusal.NOT_DRAWN)
+    found = current.match_of(group)
+    if found is not None:
+        return found
+    waiting = tuple(m for m in current.matches if not m.status.is_settled)
+    known = any(p.number == group for p in contest.pairs)
+    raise MatchUnclear(Unclear.NO_MATCH if known else Unclear.NO_PAIR, group, waiting)
 
 
 def parse_schedule(args: Sequence[str], zone_name: str, now: datetime | None = None) -> Schedule | None:

@@ -20,6 +20,7 @@ class Problem(StrEnum):
     BAD_PRIZES = "bad_prizes"
     UNKNOWN_PRESET = "unknown_preset"
     RESULT_USAGE = "result_usage"
+    NOT_A_MATCH = "not_a_match"  # /result's first word: neither a match code nor a group
     REASON_MISSING = "reason_missing"
     BAD_WINNER = "bad_winner"
     BAD_LEVELS = "bad_levels"

@@ -117,6 +117,11 @@ def partner_line(partners: tuple[PartnerLine, ...], locale: str) -> str:
     return _("With partners: {list}", locale, list=" · ".join(shown))
 
 
+CAPTION_LIMIT = 1024
+"""Characters of a photo's caption: Telegram takes 1,024 after parsing the HTML, and the HTML
+counted here is never shorter than what it shows."""
+
+
 def stats_caption(
     name: str,
     here: PlayerTotals | None,
@@ -125,7 +130,8 @@ def stats_caption(
     contests: list[str],
     locale: str,
 ) -> str:
-    """The text beside the 战绩 card: this group (if asked in one), everywhere, contests."""
+    """The text beside the 战绩 card: this group (if asked in one), everywhere, contests (the
+    first ones, when a long career would not fit :data:`CAPTION_LIMIT`)."""
     lines = [_("<b>{name}'s record</b>", locale, name=escape(name))]
     if here is not None:
         lines.append(_("<b>This group</b>", locale))
@@ -142,7 +148,20 @@ def stats_caption(
     if contests:
         lines.append(_("<b>Contests</b>", locale))
         lines += contests
-    return "\n".join(lines)
+    return whole_lines(lines, CAPTION_LIMIT)
+
+
+def whole_lines(lines: list[str], limit: int) -> str:
+    """As many whole lines as fit in ``limit`` characters, then "…". Each line closes its own
+    markup; a caption cut anywhere else could end inside a tag or an escaped name's ``&amp;``
+    (a player of many contests with long names), and Telegram refused the whole /stats reply."""
+    text = ""
+    for line in lines:
+        longer = f"{text}\n{line}" if text else line
+        if len(longer) > limit - 2:  # room for the "…" line
+            return f"{text}\n…"
+        text = longer
+    return text
 
 
 def contest_record_line(contest: Contest, record: PairRecord, locale: str) -> str:

@@ -15,6 +15,7 @@ class TableRefusal(StrEnum):
     SEAT_TAKEN = "seat_taken"
     TABLE_FULL = "table_full"
     NOT_SEATED = "not_seated"
+    NOT_YOUR_HAND = "not_your_hand"
     SEATS_MISSING = "seats_missing"
     TABLE_NOT_LOBBY = "table_not_lobby"
     TABLE_NOT_PLAYING = "table_not_playing"

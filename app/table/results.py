@@ -29,6 +29,22 @@ def deal_events(events: Sequence[Event], deal_number: int) -> list[Event]:
     return found
 
 
+def deal_ending(events: Sequence[Event], deal_number: int) -> tuple[DealEnded | None, MatchEnded | None]:
+    """How deal ``deal_number`` ended (``events``: the whole match so far): its result (None while
+    it is played, or when the match's clock cut it short) and the match's end if it came with it."""
+    result: DealEnded | None = None
+    match_end: MatchEnded | None = None
+    inside = False
+    for event in events:
+        if isinstance(event, DealStarted):
+            inside = event.deal_number == deal_number
+        elif inside and isinstance(event, DealEnded):
+            result = event
+        elif inside and isinstance(event, MatchEnded):
+            match_end = event
+    return result, match_end
+
+
 def public_tributes(events: Sequence[Event]) -> list[TributeView]:
     views = []
     for event in events:

@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from app.table.selection import Hints
 from engine.actions import Phase
 from engine.cards import Card
+from engine.observation import Observation
 from engine.plays import Play
 from storage import SeatRecord
 
@@ -68,6 +69,17 @@ class Selection:
         self.readings = ()
 
 
+@dataclass(frozen=True, slots=True)
+class Closing:
+    """The last look of a deal's hand message, sent when the next deal's message replaces it:
+    how the deal ended, without buttons. Kept on the seat until then, so a newer look of the
+    new deal that takes the queued one's place still closes the old message."""
+
+    message_id: int
+    caption: str
+    picture: Observation | None  # the hand as the deal ended; None: the picture stays as it is
+
+
 @dataclass
 class HandMessage:
     """What the seat's private hand message last showed, kept so that a refresh sends the
@@ -82,6 +94,7 @@ class HandMessage:
     look_shown_at: float | None = 0.0  # when the newest look reached Telegram (None: on its way)
     turn_delivered: bool = False  # the last look that reached Telegram said it was the seat's turn
     needs_new_message: bool = False  # the next delivery sends a new hand message (first/new deal, lost)
+    closing: Closing | None = None  # the old message's last look, sent with the new deal's message
     preferences: tuple[str, bool, bool] | None = None  # (locale, four-colour, 理牌), cached from the user row
     note: str | None = None  # a one-off caption line (a timeout acted for the player)
     warned: tuple[tuple[int, Phase, int], int] | None = None  # (turn key, seconds left) of the clock warning

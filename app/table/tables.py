@@ -340,13 +340,19 @@ class TableService:
             ),
         )
 
-    async def set_board_message(self, table: LiveTable, message_id: int | None) -> None:
-        """Which message is the live board (bookkeeping: see :meth:`_keep`)."""
-        table.record = replace(table.record, board_message_id=message_id)
+    async def set_board_message(
+        self, table: LiveTable, message_id: int | None, *, deal: int | None = None, first: int = 0
+    ) -> None:
+        """Which message is the live board, the deal it shows and its first trick, so a restart
+        goes on with it (bookkeeping: see :meth:`_keep`)."""
+        table.record = replace(table.record, board_message_id=message_id, board_deal=deal, board_first=first)
         await self._keep(
             (table.id, "board"),
             lambda: self.db.tables.set_board_message(
-                table_id=table.id, message_id=table.record.board_message_id
+                table_id=table.id,
+                message_id=table.record.board_message_id,
+                deal=table.record.board_deal,
+                first=table.record.board_first,
             ),
         )
 

@@ -98,6 +98,8 @@ def refusal_text(code: TableRefusal, locale: str) -> str:
             return _("All four seats are taken.", locale)
         case TableRefusal.NOT_SEATED:
             return _("You are not seated at this table.", locale)
+        case TableRefusal.NOT_YOUR_HAND:
+            return _("These are another player's cards: only they can press these buttons.", locale)
         case TableRefusal.SEATS_MISSING:
             return _("Fill all four seats first (add AI players if needed).", locale)
         case TableRefusal.TABLE_NOT_LOBBY:
@@ -480,6 +482,16 @@ def status_lines(
     return lines
 
 
+def stopped_board_text(board: str, locale: str) -> str:
+    """A stopped table's last board message: its plays as they were, then that it was stopped."""
+    return f"{board}\n⏹ {_('The table was stopped.', locale)}"
+
+
+def moved_board_text(locale: str) -> str:
+    """A board message left by an older run whose deal goes on in a new message below."""
+    return _("⏬ This deal's board goes on in a new message below.", locale)
+
+
 def deal_result_text(result: DealEnded, names: dict[int, str], rules: Rules, locale: str) -> str:
     order = " → ".join(who(seat, names[seat], locale) for seat in result.finish_order)
     lines = [_("<b>Deal {number} over</b>", locale, number=result.deal_number), order]
@@ -704,6 +716,46 @@ def hand_caption(
             )
     elif obs.phase is Phase.MATCH_OVER:
         lines.append(_("The match is over.", locale))
+    if obs.seat in obs.finish_order:
+        place = obs.finish_order.index(obs.seat) + 1
+        lines.append(_("You finished {place}.", locale, place=place_name(place, locale)))
+    return "\n".join(lines)
+
+
+def deal_end_caption(
+    *,
+    seat: int,
+    heading: str,
+    names: dict[int, str],
+    rules: Rules,
+    locale: str,
+    result: DealEnded | None,
+    match_end: MatchEnded | None,
+) -> str:
+    """The last caption of a deal's hand message, which has lost its buttons: how the deal
+    ended (the finishing order, the levels or points it brought), the seat's own place, and
+    the match's result or where the next deal is. ``result`` is None for a deal the match's
+    clock cut short; ``heading`` is the deal's :func:`header` as it was played."""
+    lines = [heading, _("You: {seat}", locale, seat=who(seat, names[seat], locale))]
+    if result is not None:
+        lines.append(deal_result_text(result, names, rules, locale))
+        place = result.finish_order.index(seat) + 1
+        lines.append(_("You finished {place}.", locale, place=place_name(place, locale)))
+    if match_end is not None:
+        lines.append(match_result_text(match_end, locale))
+    else:
+        lines.append(_("👇 The next deal is in a new message below.", locale))
+    return "\n".join(lines)
+
+
+def stopped_caption(*, obs: Observation, names: dict[int, str], rules: Rules, locale: str) -> str:
+    """The last caption of a hand message whose table was stopped: nobody is to act any more."""
+    assert obs.seat is not None
+    lines = [
+        header(obs, rules, locale),
+        _("You: {seat}", locale, seat=who(obs.seat, names[obs.seat], locale)),
+    ]
+    lines.append(_("The table was stopped.", locale))
     if obs.seat in obs.finish_order:
         place = obs.finish_order.index(obs.seat) + 1
         lines.append(_("You finished {place}.", locale, place=place_name(place, locale)))

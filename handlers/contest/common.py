@@ -16,7 +16,7 @@ from telegram import Chat, InlineKeyboardMarkup, Message, Update, User
 from telegram.constants import ParseMode
 
 from app.contest import texts
-from app.contest.args import ArgProblem
+from app.contest.args import ArgProblem, MatchUnclear
 from app.contest.problems import Problem
 from app.contest.service import Command
 from engine.contest import ContestError, Step
@@ -40,12 +40,15 @@ async def reply(
     markup: InlineKeyboardMarkup | None = None,
     *,
     owed: bool = False,
+    repeat: bool = False,
     quote: bool = True,
 ) -> None:
     """An answer to one person's command (HTML), queued in the chat's reply queue.
 
     ``owed``: a question only an organiser can ask, whose buttons they must get even when they
     ask it again at once (an ordinary reply repeated within seconds is coalesced away).
+    ``repeat``: a command each of whose uses is answered, even in the same words as the last
+    answer (:func:`answers_each_use`).
     ``quote=False``: not as a reply (the command was deleted: Telegram refuses a reply to it)."""
     locale = await reply_locale(context.services.db, message.chat)
 
@@ -58,7 +61,7 @@ async def reply(
             do_quote=quote,
         )
 
-    context.services.replies.send(message, text, send, locale, owed=owed)
+    context.services.replies.send(message, text, send, locale, owed=owed, repeat=repeat)
 
 
 # ---------------------------------------------------------------- a contest command's prelude
@@ -82,11 +85,16 @@ def parts(update: Update) -> tuple[Message, Chat, User]:
     return message, chat, user
 
 
-async def contest_here(context: Context, message: Message, locale: str) -> StoredContest | None:
+async def contest_here(
+    context: Context, message: Message, locale: str, *, repeat: bool = False
+) -> StoredContest | None:
+    """The chat's open contest, or None once the person has been told there is none (in a
+    private chat: that contest commands go in the contest's group)."""
     try:
         return await context.services.db.contests.open_in_chat(chat_id=message.chat.id)
     except NotFound:
-        await reply(context, message, texts.problem_text(Problem.NO_CONTEST, "", locale))
+        problem = Problem.GROUP_ONLY if message.chat.type == Chat.PRIVATE else Problem.NO_CONTEST
+        await reply(context, message, texts.problem_text(problem, "", locale), repeat=repeat)
         return None
 
 
@@ -100,18 +108,24 @@ class Here(NamedTuple):
 
 
 async def here(
-    update: Update, context: Context, *, organiser: bool = False, remember_user: bool = False
+    update: Update,
+    context: Context,
+    *,
+    organiser: bool = False,
+    remember_user: bool = False,
+    repeat: bool = False,
 ) -> Here | None:
     """The prelude of a contest command in its group; None once the person has been answered
-    (no contest here, or ``organiser`` and they are not the organiser or a group admin)."""
+    (no contest here, or ``organiser`` and they are not the organiser or a group admin).
+    ``repeat``: those answers are given each time (:func:`reply`)."""
     message, chat, user = parts(update)
     if remember_user:
         await remember(context, user)
     locale = await locale_of(context, chat)
-    stored = await contest_here(context, message, locale)
+    stored = await contest_here(context, message, locale, repeat=repeat)
     if stored is None:
         return None
-    if organiser and not await organising(context, message, stored, user.id, locale):
+    if organiser and not await organising(context, message, stored, user.id, locale, repeat=repeat):
         return None
     return Here(message, user, locale, stored)
 
@@ -121,12 +135,18 @@ async def may_organise(context: Context, stored: StoredContest, user_id: int) ->
 
 
 async def organising(
-    context: Context, message: Message, stored: StoredContest, user_id: int, locale: str
+    context: Context,
+    message: Message,
+    stored: StoredContest,
+    user_id: int,
+    locale: str,
+    *,
+    repeat: bool = False,
 ) -> bool:
     """Whether the user may run the contest's organiser commands; answers them if not."""
     if await may_organise(context, stored, user_id):
         return True
-    await reply(context, message, texts.problem_text(Problem.ORGANISER_ONLY, "", locale))
+    await reply(context, message, texts.problem_text(Problem.ORGANISER_ONLY, "", locale), repeat=repeat)
     return False
 
 
@@ -143,22 +163,33 @@ def now(context: Context) -> datetime:
 Handler = Callable[[Update, Context], Coroutine[Any, Any, None]]
 
 
-def answers_refusals(handler: Handler) -> Handler:
+def answers_refusals(handler: Handler, *, repeat: bool = False) -> Handler:
     """The one place where a refused contest command is answered: words refused before the
-    contest saw them (:class:`ArgProblem`) and the contest's own refusals (:class:`ContestError`)
-    become a reply to the command, in the chat's language."""
+    contest saw them (:class:`ArgProblem`, :class:`MatchUnclear`) and the contest's own refusals
+    (:class:`ContestError`) become a reply to the command, in the chat's language."""
 
     @functools.wraps(handler)
     async def answered(update: Update, context: Context) -> None:
         try:
             await handler(update, context)
-        except (ArgProblem, ContestError) as refusal:
+        except (ArgProblem, MatchUnclear, ContestError) as refusal:
             message, chat, _user = parts(update)
             locale = await locale_of(context, chat)
-            if isinstance(refusal, ArgProblem):
-                text = texts.problem_text(refusal.code, refusal.detail, locale)
-            else:
-                text = texts.refusal_text(refusal.code, locale)
-            await reply(context, message, text)
+            await reply(context, message, _refusal_text(refusal, locale), repeat=repeat)
 
     return answered
+
+
+def answers_each_use(handler: Handler) -> Handler:
+    """:func:`answers_refusals` for a command each of whose uses is answered, even in the same
+    words as the last answer: an organiser retyping a refused /result (``/result 掼蛋8组 …``,
+    then ``/result 8 …``) used to hear nothing the second time, the equal answer coalesced."""
+    return answers_refusals(handler, repeat=True)
+
+
+def _refusal_text(refusal: ArgProblem | MatchUnclear | ContestError, locale: str) -> str:
+    if isinstance(refusal, ArgProblem):
+        return texts.problem_text(refusal.code, refusal.detail, locale)
+    if isinstance(refusal, MatchUnclear):
+        return texts.unclear_match_text(refusal, locale)
+    return texts.refusal_text(refusal.code, locale)

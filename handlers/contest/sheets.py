@@ -48,6 +48,7 @@ from handlers.contest.desk import ContestDesk
 from handlers.platform.context import Context
 from handlers.platform.edits import already_shown_is_done
 from handlers.platform.locales import user_locale
+from handlers.platform.replies import answer
 from handlers.table.lobby import is_group_admin
 from storage import Database, NotFound, StorageConflict, StorageUnavailable, StoredContest
 
@@ -166,13 +167,13 @@ async def on_sheet_press(update: Update, context: Context) -> None:
         code = press.arg.split(".")[0]
         match = stored.contest.match_by_code(code)
     except (BadContestButton, NotFound, ContestError):
-        await query.answer(error_text("bad_button", locale), show_alert=True)
+        await answer(query, error_text("bad_button", locale), show_alert=True)
         return
     if not is_physical(stored.contest, match):
-        await query.answer(words.not_physical_text(locale), show_alert=True)
+        await answer(query, words.not_physical_text(locale), show_alert=True)
         return
     if not await _may_record(context, stored, match, query.from_user.id):
-        await query.answer(words.not_recorder_text(locale), show_alert=True)
+        await answer(query, words.not_recorder_text(locale), show_alert=True)
         return
     try:
         if press.op is ContestOp.SHEET_OPEN:
@@ -180,7 +181,7 @@ async def on_sheet_press(update: Update, context: Context) -> None:
         else:
             await _sheet_press(query, context, stored, match, press.arg, locale)
     except StorageUnavailable:
-        await query.answer(error_text("not_saved", locale), show_alert=True)
+        await answer(query, error_text("not_saved", locale), show_alert=True)
 
 
 async def _open(
@@ -188,7 +189,7 @@ async def _open(
 ) -> None:
     """Send the sheet to the presser's private chat (the bot may only write there after /start)."""
     if match.status is not MatchStatus.PENDING:
-        await query.answer(words.refusal_for_result(locale), show_alert=True)
+        await answer(query, words.refusal_for_result(locale), show_alert=True)
         return
     db, user_id = context.services.db, query.from_user.id
     sheet = await load_sheet(db, stored, match)
@@ -198,12 +199,12 @@ async def _open(
             user_id, text, parse_mode=ParseMode.HTML, reply_markup=markup, disable_web_page_preview=True
         )
     except (Forbidden, BadRequest):
-        await query.answer(words.start_private_text(locale), show_alert=True)
+        await answer(query, words.start_private_text(locale), show_alert=True)
         return
     await db.contest_sheets.add_message(
         chat_id=user_id, message_id=sent.message_id, contest_id=stored.id, code=match.code
     )
-    await query.answer(words.sent_text(locale))
+    await answer(query, words.sent_text(locale))
 
 
 async def _sheet_press(
@@ -213,7 +214,7 @@ async def _sheet_press(
     the edit go out after it (nothing awaits Telegram while the lock is held)."""
     parts = arg.split(".")
     if len(parts) != 3 or not parts[1].isdigit() or parts[2] not in (*_DEALS, *_TIMES, "U", "L", "S"):
-        await query.answer(error_text("bad_button", locale), show_alert=True)
+        await answer(query, error_text("bad_button", locale), show_alert=True)
         return
     version, key = int(parts[1]), parts[2]
     desk, db = _desk(context), context.services.db
@@ -222,19 +223,19 @@ async def _sheet_press(
         stored = await db.contests.get(contest_id=stored.id)  # as stored now, under the lock
         match = stored.contest.match_by_code(match.code)
         sheet = await load_sheet(db, stored, match)
-        answer, alert = await _take(db, stored, match, sheet, version, entry, query.from_user.id, locale)
-        if answer is None and entry is not None:
+        said, as_alert = await _take(db, stored, match, sheet, version, entry, query.from_user.id, locale)
+        if said is None and entry is not None:
             sheet = sheet.enter(entry)
-    if answer is not None:  # refused or stale: say why and show the sheet as it is
-        await query.answer(answer, show_alert=alert)
-        if not alert or match.status is not MatchStatus.PENDING:
+    if said is not None:  # refused or stale: say why and show the sheet as it is
+        await answer(query, said, show_alert=as_alert)
+        if not as_alert or match.status is not MatchStatus.PENDING:
             await _edit(query, *_view(stored, match, sheet, locale))
         return
     if key == "S":
         await _submit(query, context, stored, match, sheet, locale)
         return
     note = _leader_note(stored, match, sheet, locale) if key == "L" else ""
-    await query.answer(words.entered_toast(entry, locale) if entry is not None else None)
+    await answer(query, words.entered_toast(entry, locale) if entry is not None else None)
     await _edit(query, *_view(stored, match, sheet, locale, note))
 
 
@@ -293,11 +294,11 @@ async def _submit(
 ) -> None:
     """✅: a player's report (the opponents may dispute it) or the organiser's decision."""
     if not sheet.is_decided:
-        await query.answer(words.not_decided_text(locale), show_alert=True)
+        await answer(query, words.not_decided_text(locale), show_alert=True)
         return
     winner = sheet.winner_pair
     if winner is None and stored.contest.format.needs_winner:
-        await query.answer(words.no_winner_text(locale), show_alert=True)
+        await answer(query, words.no_winner_text(locale), show_alert=True)
         return
     desk, user_id = _desk(context), query.from_user.id
     figures = sheet.contest_figures(match.pairs)
@@ -324,9 +325,9 @@ async def _submit(
     try:
         after, _step = await desk.run(stored.id, command)
     except ContestError as error:
-        await query.answer(texts.refusal_text(error.code, locale), show_alert=True)
+        await answer(query, texts.refusal_text(error.code, locale), show_alert=True)
         return
-    await query.answer(words.submitted_toast(locale))
+    await answer(query, words.submitted_toast(locale))
     done = after.contest.match_by_code(match.code)
     await _edit(query, words.submitted_text(after.contest, done, sheet, locale), None)
 

@@ -23,6 +23,7 @@ from engine.contest import ContestError, ContestMatch, MatchStatus, normalize_co
 from handlers.contest.common import desk_of, reply
 from handlers.platform.context import Context
 from handlers.platform.locales import chat_locale
+from handlers.platform.replies import answer
 from handlers.table.lobby import queue_lobby
 from storage import NotFound, StoredContest, TableStatus
 from storage.contest_links import ContestTable
@@ -69,12 +70,12 @@ async def open_match_table(query: CallbackQuery, context: Context, code: str, lo
     try:
         table = await open_table(context, query.message.chat.id, query.from_user.id, code)
     except ContestError as error:
-        await query.answer(texts.refusal_text(error.code, locale), show_alert=True)
+        await answer(query, texts.refusal_text(error.code, locale), show_alert=True)
         return
     except _Refused as refused:
-        await query.answer(plain(refused.text(locale)), show_alert=True)
+        await answer(query, plain(refused.text(locale)), show_alert=True)
         return
-    await query.answer()
+    await answer(query)
     queue_lobby(context, table, query.message, locale, quote=False)
 
 

@@ -7,7 +7,8 @@ slot for minutes, so no other chat was answered and shutdown waited behind them 
 finding 4). Three parts keep chats apart:
 
 * :class:`ChatReplies`: a handler hands its reply to its chat's queue and returns; one task
-  per chat sends them in order when the chat's :class:`ChatBudget` has room. A reply equal to
+  per chat sends them in order, within the replies' share of the group's minute (counted in
+  the chat's :class:`ChatBudget` too, for the announcements to see). A reply equal to
   one queued or sent in the last ``coalesce`` seconds is dropped (a flood of ``/help`` gets
   one answer); beyond ``backlog`` queued replies new ones are dropped, and the chat gets one
   short notice per ``notice_window``.
@@ -22,6 +23,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import contextvars
 import inspect
 import logging
 import time
@@ -34,6 +36,7 @@ from typing import Any
 from telegram import MaybeInaccessibleMessage, Message, Update
 from telegram.ext import BaseUpdateProcessor
 
+from handlers.platform.scheduler import Priority, at_priority
 from handlers.platform.sender import DelegatingLimiter
 
 log = logging.getLogger(__name__)
@@ -87,7 +90,7 @@ class ChatBudget:
 class _Reply:
     text: str
     send: Callable[[], Awaitable[None]]
-    reserve: int  # group messages kept free for what the group is owed (results, the board)
+    limited: bool = True  # within the replies' share of a group's minute (the lobby, the notice: not)
     coalesce: bool = True
 
 
@@ -101,12 +104,13 @@ class _Chat:
 
 
 REPLY_RESERVE = 3
-"""Group messages a minute that command replies leave free for what the group is owed (deal
-results and the match's end, at most a couple a minute) and the lobby of a new table: a
-flood of commands never delays those. Replies get at most 15 of the budget's 18."""
-
-NOTICE_RESERVE = 1
-"""The "too many" notice (at most one a minute) may go when replies no longer may."""
+"""Group messages a minute that command replies leave to what the group is owed (results, the
+board, announcements): replies get at most 15 of the budget's 18, counting their own messages
+only. Announcements do not count against replies: a person's answer goes ahead of a queue of
+announcements (the scheduler sends it first), and a flood of commands still leaves the
+announcements a share of every minute. When announcements were counted, a reply waited until
+the group's minute held fewer than 15 of them, which under a queue of them meant until it was
+empty: ``/bracket`` came a minute late after 32 matches were settled (issue 32)."""
 
 
 class ChatReplies:
@@ -126,6 +130,7 @@ class ChatReplies:
         self.backlog = backlog
         self.coalesce = coalesce
         self.notice_window = notice_window
+        self._own = ChatBudget(limit=budget.limit - REPLY_RESERVE, window=budget.window)  # replies alone
         self._chats: dict[int, _Chat] = {}
         self._closed = False
 
@@ -145,30 +150,37 @@ class ChatReplies:
         locale: str,
         *,
         owed: bool = False,
+        repeat: bool = False,
     ) -> bool:
         """Queue ``send``, which answers ``message`` with ``text``; False if coalesced or dropped.
 
-        ``owed`` (the lobby of a table just created) is never coalesced nor dropped and may
-        use the whole budget.
+        ``owed`` (the lobby of a table just created) is never coalesced nor dropped, and not held
+        to the replies' share. ``repeat`` (an organiser's /result, refused twice in the same
+        words) is not coalesced with an equal answer, yet stays within the backlog and the
+        replies' share, as other replies do.
         """
         chat_id = message.chat.id
         chat = self._chats.setdefault(chat_id, _Chat())
         now = time.monotonic()
-        if not owed and (
-            now - chat.recent.get(text, float("-inf")) < self.coalesce
-            or any(reply.text == text for reply in chat.queue)  # still waiting for the quota
+        if (
+            not owed
+            and not repeat
+            and (
+                now - chat.recent.get(text, float("-inf")) < self.coalesce
+                or any(reply.text == text for reply in chat.queue)  # still waiting for the quota
+            )
         ):
             return False
         if not owed and sum(reply.coalesce for reply in chat.queue) >= self.backlog:
             self._too_many(message, chat, locale, now)
             return False
         chat.recent[text] = now
-        chat.queue.append(_Reply(text, send, 0 if owed else REPLY_RESERVE, coalesce=not owed))
+        chat.queue.append(_Reply(text, send, limited=not owed, coalesce=not owed))
         self._kick(chat_id, chat)
         return True
 
     def _too_many(self, message: MaybeInaccessibleMessage, chat: _Chat, locale: str, now: float) -> None:
-        """At most one notice per window: it goes first, using part of the reserve."""
+        """At most one notice per window: it goes first, beyond the replies' share."""
         if now - chat.noticed < self.notice_window:
             return
         chat.noticed = now
@@ -177,17 +189,21 @@ class ChatReplies:
         async def send() -> None:
             await message.get_bot().send_message(message.chat.id, text)
 
-        chat.queue.appendleft(_Reply(text, send, NOTICE_RESERVE, coalesce=False))
+        chat.queue.appendleft(_Reply(text, send, limited=False, coalesce=False))
         self._kick(message.chat.id, chat)
 
     def _kick(self, chat_id: int, chat: _Chat) -> None:
         chat.wake.set()
         if chat.worker is None or chat.worker.done():
-            chat.worker = asyncio.create_task(self._drain(chat_id, chat), name=f"replies:{chat_id}")
+            chat.worker = asyncio.create_task(
+                self._drain(chat_id, chat),
+                name=f"replies:{chat_id}",
+                context=contextvars.Context(),  # the chat's, not the priority of whoever came first
+            )
 
     async def _drain(self, chat_id: int, chat: _Chat) -> None:
-        """Send the chat's replies in order; one that keeps a smaller reserve (the notice, a
-        lobby) may overtake replies waiting for the chat's budget."""
+        """Send the chat's replies in order, at a reply's priority (a person waits for each); one
+        beyond the replies' share (the notice, a lobby) may overtake replies waiting for it."""
         while chat.queue and not self._closed:
             ready = next((reply for reply in chat.queue if self._wait(chat_id, reply) == 0), None)
             if ready is None:
@@ -198,15 +214,18 @@ class ChatReplies:
             chat.queue.remove(ready)
             if chat_id < 0:
                 self.budget.note(chat_id)
+                self._own.note(chat_id)
             try:
-                await ready.send()
+                with at_priority(Priority.REPLY):
+                    await ready.send()
             except Exception:
                 log.exception("reply %r in chat %s failed", ready.text[:40], chat_id)
         self._forget(chat_id, chat)
 
     def _wait(self, chat_id: int, reply: _Reply) -> float:
-        """Seconds until the reply fits the group's budget; private chats have none."""
-        return self.budget.delay(chat_id, reply.reserve) if chat_id < 0 else 0.0
+        """Seconds until the reply fits the replies' share of the group's minute; private chats
+        have none."""
+        return self._own.delay(chat_id) if chat_id < 0 and reply.limited else 0.0
 
     def _forget(self, chat_id: int, chat: _Chat) -> None:
         now = time.monotonic()

@@ -11,9 +11,10 @@ the first request whose limits allow it goes; so
 * the hand a player is waiting for goes before boards, lobbies and cards (issue 23); a look
   nobody waits for (a waiting seat's caption after others' moves, a selection 提示's toast
   already named) goes last, and under load is replaced by the seat's next look unsent;
+* a reply to a person's command goes before the group's queued announcements, and they leave
+  it room (:data:`GROUP_SHARE`): whoever asks is answered within seconds (issue 32);
 * what a group is owed (results, the draw, deadlines) never waits behind a refresh: a
-  refresh may use only part of a group's minute (:data:`GROUP_SHARE`), so an announcement
-  always finds room;
+  refresh may use only part of a group's minute, so an announcement always finds room;
 * chats stay apart: a request held by its own group's budget lets other chats' requests pass.
 
 The priority is the caller's: :func:`at_priority` sets it for a block (the outbox's workers,
@@ -52,8 +53,8 @@ class Priority(IntEnum):
 
     ANSWER = 0  # answerCallbackQuery: the spinner on the presser's phone (lost after ~15 s)
     HAND = 1  # a player's own hand after their press, the next player's turn: private chats
-    OWED = 2  # results and decisions, the draw and pairings, deadlines and clocks (the outbox)
-    REPLY = 3  # an answer to a person's command
+    REPLY = 2  # an answer to a person's command: someone is waiting for it, a queued list is not
+    OWED = 3  # results and decisions, the draw and pairings, deadlines and clocks (the outbox)
     REFRESH = 4  # a card, board, lobby or standings brought up to date: derived from state
     GLANCE = 5  # a private look nobody waits for (others' moves, a selection a toast named)
     WATCH = 6  # a spectator's look (观战): nobody at the table waits for it, so it goes last
@@ -82,19 +83,26 @@ GROUP_WINDOW = 60.0 + MARGIN
 GROUP_SHARE = {
     Priority.ANSWER: GROUP_LIMIT,
     Priority.HAND: GROUP_LIMIT,
-    Priority.OWED: GROUP_LIMIT,
-    Priority.REPLY: GROUP_LIMIT - 2,
+    Priority.REPLY: GROUP_LIMIT,
+    Priority.OWED: GROUP_LIMIT - 2,
     Priority.REFRESH: GROUP_LIMIT - 4,
     Priority.GLANCE: GROUP_LIMIT - 4,
     Priority.WATCH: GROUP_LIMIT - 4,
 }
-"""How much of a group's minute a request of each priority may use: what is left above a
-refresh's share is for replies and announcements, above a reply's for announcements only.
-Edits count: Telegram's 20 a minute are shared by sending and editing (tdlib/td#2592)."""
+"""How much of a group's minute a request of each priority may use: what is left above an
+announcement's share is for replies to people, so one who asks while a queue of announcements
+fills the group's minute is answered at once, not when a slot frees (after a burst, most of a
+minute later); what is left above a refresh's is for announcements too. Replies go first and
+may use the whole minute, so the chat's reply queue (``chats.ChatReplies``) holds them to a
+share of their own: a flood of commands leaves the announcements room. Edits count:
+Telegram's 20 a minute are shared by sending and editing (tdlib/td#2592)."""
+
+AGED_SHARE = GROUP_LIMIT - 3
+"""What a refresh that has waited :data:`AGING` seconds may use: between a refresh's share and an
+announcement's, so a busy group's card still changes within a minute or so, an announcement
+still finds a slot above it, and replies keep theirs."""
 
 AGING = 15.0
-"""Seconds after which a waiting refresh may use a reply's share: a busy group's card still
-changes within a minute or so, and announcements keep the last slots."""
 
 TOKEN_LIMIT = 30
 """Messages (sends and edits) a second from one token. Answers to buttons and look-ups are not
@@ -252,6 +260,7 @@ class PriorityLimiter(BaseRateLimiter[int]):
         self.token_limit = token_limit
         self.watch_limit = max(1, int(token_limit * WATCH_SHARE))  # see WATCH_SHARE
         self.shares = {p: max(1, share - (GROUP_LIMIT - group_limit)) for p, share in GROUP_SHARE.items()}
+        self.aged_share = max(1, AGED_SHARE - (GROUP_LIMIT - group_limit))
         self.chat_burst = chat_burst
         self.retries = retries
         self.aging = aging
@@ -350,7 +359,8 @@ class PriorityLimiter(BaseRateLimiter[int]):
         now = self.clock()
         due = self._parked and self._parked[0][0] <= now
         waiting = (self._queue or due) if counted else self._free
-        if not waiting and self._wait(priority, chat_id, counted, now) == 0:
+        watch = priority is Priority.WATCH
+        if not waiting and self._wait(self.shares[priority], chat_id, counted, now, watch=watch) == 0:
             self._note(chat_id, counted, now)
             return
         ready: asyncio.Future[None] = asyncio.get_running_loop().create_future()
@@ -417,12 +427,13 @@ class PriorityLimiter(BaseRateLimiter[int]):
                 break
             heapq.heappop(self._queue)
             priority = Priority(waiter.priority)
-            aging = 0.0  # seconds until this refresh may use a reply's share
+            share = self.shares[priority]
+            aging = 0.0  # seconds until this refresh may use the aged share
             if priority is Priority.REFRESH:
                 aging = waiter.asked + self.aging - now
                 if aging <= 0:
-                    priority = Priority.REPLY
-            wait = self._wait(priority, waiter.chat_id, waiter.counted, now)
+                    share = max(share, self.aged_share)
+            wait = self._wait(share, waiter.chat_id, waiter.counted, now, watch=priority is Priority.WATCH)
             if wait == 0:
                 self._note(waiter.chat_id, waiter.counted, now)
                 waiter.ready.set_result(None)
@@ -446,11 +457,15 @@ class PriorityLimiter(BaseRateLimiter[int]):
     def _token_wait(self, now: float) -> float:
         return max(self._held_until - now, self._token.wait(now, self.token_limit))
 
-    def _wait(self, priority: Priority, chat_id: int | None, counted: bool, now: float) -> float:
+    def _wait(
+        self, share: int, chat_id: int | None, counted: bool, now: float, *, watch: bool = False
+    ) -> float:
+        """Seconds until a request may go, using up to ``share`` of its group's minute (``watch``:
+        a spectator's look, within :data:`WATCH_SHARE` of the token's second)."""
         if chat_id is None or not counted:
             return max(self._held_until - now, 0.0)
         wait = self._token_wait(now)
-        if priority is Priority.WATCH:
+        if watch:
             wait = max(wait, self._token.wait(now, self.watch_limit))
         chat = self._chats.get(chat_id)
         if chat is None:
@@ -459,7 +474,7 @@ class PriorityLimiter(BaseRateLimiter[int]):
         if chat.paced(chat_id, now):
             wait = max(wait, chat.second.wait(now))
         if chat_id < 0:
-            wait = max(wait, chat.minute.wait(now, self.shares[priority]))
+            wait = max(wait, chat.minute.wait(now, share))
         return max(wait, 0.0)
 
     def _note(self, chat_id: int | None, counted: bool, now: float) -> None:

@@ -34,15 +34,16 @@ from app.records.texts import Refusal, refusal_text
 from app.table.texts import error_text, escape
 from engine.contest import pair_record
 from handlers.platform.context import Context, Services
-from handlers.platform.edits import already_shown_is_done
+from handlers.platform.edits import already_shown_is_done, edit_later
 from handlers.platform.locales import reply_locale, user_locale
+from handlers.platform.replies import answer
+from handlers.platform.scheduler import Priority
 from render.records import render_review, render_stats_card
 from render.words import is_english
 from storage import NotFound
 
 HISTORY_SIZE = 5  # matches per /history page: five lines and ten buttons fit a phone screen
 TOP_SIZE = 20
-CAPTION_LIMIT = 1024  # Telegram's caption length
 
 
 def desk_of(services: Services) -> RecordDesk:
@@ -126,7 +127,7 @@ async def stats_command(update: Update, context: Context) -> None:
     png = await services.draw(render_stats_card, views.stats_card(name, shown, scope, locale))
 
     async def send() -> None:
-        await message.reply_photo(png, caption=caption[:CAPTION_LIMIT], parse_mode=ParseMode.HTML)
+        await message.reply_photo(png, caption=caption, parse_mode=ParseMode.HTML)
 
     services.replies.send(message, caption, send, locale)
 
@@ -220,11 +221,11 @@ async def on_record_press(update: Update, context: Context) -> None:
     try:
         press = RecordPress.decode(query.data or "")
     except BadRecordButton:
-        await query.answer(error_text("bad_button", locale), show_alert=True)
+        await answer(query, error_text("bad_button", locale), show_alert=True)
         return
     refusal = await _press(query, press, context, locale)
     if refusal is not None:
-        await query.answer(refusal_text(refusal, locale), show_alert=True)
+        await answer(query, refusal_text(refusal, locale), show_alert=True)
 
 
 async def _press(query: CallbackQuery, press: RecordPress, context: Context, locale: str) -> Refusal | None:
@@ -250,7 +251,7 @@ async def _press(query: CallbackQuery, press: RecordPress, context: Context, loc
 async def _older(query: CallbackQuery, message: Message, before: int, context: Context) -> Refusal | None:
     locale = await reply_locale(context.services.db, message.chat)
     text, markup = await _history_page(context.services, message.chat, query.from_user.id, before, locale)
-    await query.answer()  # the page goes by the chat's reply queue: no press waits for a group's quota
+    await answer(query)  # the page goes by the chat's reply queue: no press waits for a group's quota
     context.services.replies.reply(message, text, locale, parse_mode=ParseMode.HTML, reply_markup=markup)
     return None
 
@@ -279,14 +280,14 @@ async def _open(
             await _send_step(context, chat_id, match, 0, locale)
 
     if in_group and here:  # answered first; the group's copy waits for its quota in the reply queue
-        await query.answer()
+        await answer(query)
         context.services.replies.send(message, f"{op.value}:{match.table_id}", send, locale)
         return None
     try:
         await send()
     except Forbidden:
         return Refusal.UNREACHABLE
-    await query.answer(None if here else texts.replay_sent_text(locale))
+    await answer(query, None if here else texts.replay_sent_text(locale))
     return None
 
 
@@ -346,15 +347,21 @@ async def _step(
     if target >= len(match.steps) or (known is not None and known != shown):
         return Refusal.STALE
     if target == shown:
-        await query.answer()
+        await answer(query)
         return None
     locale = await reply_locale(context.services.db, message.chat)
     replays.show(message.chat.id, message.message_id, target)  # a second fast press is stale now
     png = await _frame(context, match, target, locale)
-    await query.answer()
-    await already_shown_is_done(
-        message.edit_media(InputMediaPhoto(png), reply_markup=_step_keyboard(match, target, locale))
-    )
+    await answer(query)
+
+    async def edit() -> None:
+        await already_shown_is_done(
+            message.edit_media(InputMediaPhoto(png), reply_markup=_step_keyboard(match, target, locale))
+        )
+
+    # queued, not awaited: in a busy group the edit waits for the budget, and the press held one
+    # of the group's update slots that long (the presser waits for it: a reply's priority)
+    edit_later(context.services.sender, message, edit, Priority.REPLY)
     return None
 
 
@@ -393,7 +400,7 @@ async def _forget_answer(
     if message.chat.type != Chat.PRIVATE:
         return Refusal.PRIVATE_ONLY
     if not confirm:
-        await query.answer()
+        await answer(query)
         await already_shown_is_done(message.edit_text(texts.kept_text(locale)))
         return None
     if services.tables.tables_of_user(query.from_user.id):
@@ -402,6 +409,6 @@ async def _forget_answer(
     desk = desk_of(services)
     desk.replays.forget_user(query.from_user.id)
     desk.known.pop(query.from_user.id, None)
-    await query.answer()
+    await answer(query)
     await already_shown_is_done(message.edit_text(texts.forgotten_text(seats, locale)))
     return None

@@ -44,7 +44,9 @@ from app.table.texts import (
     finished_board_text,
     header,
     match_result_text,
+    moved_board_text,
     played_header,
+    stopped_board_text,
     trick_blocks,
 )
 from engine.actions import DealEnded, DealStarted, Event, MatchEnded, Phase
@@ -163,7 +165,7 @@ class BoardPublisher:
         board = self._boards.get(table.id)
         if board is None:
             board = self._boards[table.id] = _Board(table=table)
-            self._recover(table, events)
+            self._recover(table, board, events)
         for result in events:
             if isinstance(result, DealEnded | MatchEnded):
                 board.results.append(result)
@@ -192,17 +194,39 @@ class BoardPublisher:
         if self.limiter is not None:
             self.limiter.promote(chat_id, Priority.OWED)
 
-    def _recover(self, table: LiveTable, events: Sequence[Event]) -> None:
+    def _recover(self, table: LiveTable, board: _Board, events: Sequence[Event]) -> None:
         """First sight of a table in this run (a restart): announce again its latest result from
         before ``events``, in case the previous run stopped between storing the deal's last action
         and storing the result. The key makes this a no-op when it was stored (or sent)."""
         if table.match is None:
             return
         new = {id(event) for event in events}
+        self._resume_board(table, board, new)
         for kind in (DealEnded, MatchEnded):
             latest = next((e for e in reversed(table.match.events) if isinstance(e, kind)), None)
             if latest is not None and id(latest) not in new:
                 self._announce(table, latest)
+
+    def _resume_board(self, table: LiveTable, board: _Board, new: set[int]) -> None:
+        """The live board message the previous run left goes on showing its deal from the trick
+        it began with: edited in place, never left behind with a turn that no longer comes. Its
+        deal ended before ``new`` events (the previous run stopped before closing it): it is
+        closed first, before its result goes."""
+        record = table.record
+        if record.board_message_id is None or record.board_deal is None or table.match is None:
+            return  # none, or stored before its range was (see :meth:`_begin`)
+        board.deal, board.first = record.board_deal, record.board_first
+        ended = next(
+            (
+                event
+                for event in table.match.events
+                if isinstance(event, DealEnded) and event.deal_number == board.deal and id(event) not in new
+            ),
+            None,
+        )
+        if ended is not None:
+            board.results.append(ended)
+            board.closing[ended.deal_number] = asyncio.Event()
 
     async def drain(self, table_id: int) -> None:
         """Wait for the pending redraws of a table (tests, shutdown)."""
@@ -246,13 +270,31 @@ class BoardPublisher:
                     board.closing.pop(result.deal_number, asyncio.Event()).set()
             await self.outbox.delivered(result_key(table.id, result))
         snapshot = board.snapshot
-        if (
-            snapshot is None
-            or snapshot.obs.phase is Phase.MATCH_OVER
-            or table.record.status is TableStatus.STOPPED
-        ):
+        if snapshot is None or snapshot.obs.phase is Phase.MATCH_OVER:
+            return
+        if table.record.status is TableStatus.STOPPED:
+            await self._stop(table, board, snapshot, locale)
             return
         await self._draw(table, board, snapshot, locale)
+
+    async def _stop(self, table: LiveTable, board: _Board, snapshot: _Snapshot, locale: str) -> None:
+        """A stopped table's live board keeps its plays, loses its turn line and says the table
+        was stopped: one edit, and the group shows no turn that will never come."""
+        message_id = table.record.board_message_id
+        if message_id is None or board.deal != snapshot.obs.deal_number:
+            return
+        obs, events, names = snapshot.obs, snapshot.events, table.names()
+        shown = finished_board_text(
+            heading=header(obs, table.rules, locale),
+            events=events,
+            first=board.first,
+            last=len(trick_blocks(events, obs.level, names, locale)) - 1,
+            tributes=public_tributes(events),
+            names=names,
+            locale=locale,
+        )
+        await self._edit(table.record.chat_id, message_id, stopped_board_text(shown, locale))
+        await self.tables.set_board_message(table, None)
 
     async def _draw(self, table: LiveTable, board: _Board, snapshot: _Snapshot, locale: str) -> None:
         """Show every play since the live message's first trick.
@@ -265,7 +307,7 @@ class BoardPublisher:
         if obs.deal_number == board.closed:
             return
         if board.deal != obs.deal_number:  # a new deal, or a restart: begin at the deal's start
-            await self._begin(table, board, obs.deal_number)
+            await self._begin(table, board, obs.deal_number, locale)
         blocks = trick_blocks(events, obs.level, names, locale)
         current = len(blocks) - 1
         sizes = [len("\n".join(block)) + 1 for block in blocks]
@@ -321,7 +363,7 @@ class BoardPublisher:
                     parse_mode=ParseMode.HTML,
                     reply_markup=markup.to_markup() if markup is not None else None,
                 )
-                await self.tables.set_board_message(table, sent.message_id)
+                await self.tables.set_board_message(table, sent.message_id, deal=board.deal, first=first)
             board.first, board.shown_text = first, shown
 
     async def _send_deal_result(self, chat_id: int, payload: Payload) -> None:
@@ -385,7 +427,7 @@ class BoardPublisher:
     ) -> None:
         """The deal's last board text: every trick from the live message's first one on, and the places."""
         if board.deal != result.deal_number:  # never drawn (played out between two redraws), or a restart
-            await self._begin(table, board, result.deal_number)
+            await self._begin(table, board, result.deal_number, locale)
         started = next(e for e in events if isinstance(e, DealStarted))
         names = table.names()
         blocks = trick_blocks(events, started.level, names, locale)
@@ -421,12 +463,15 @@ class BoardPublisher:
         await self.tables.set_board_message(table, None)
         board.deal, board.first, board.shown_text, board.closed = None, 0, None, result.deal_number
 
-    async def _begin(self, table: LiveTable, board: _Board, deal: int) -> None:
-        """The deal's board starts over at its first trick in a new message (after a restart the
-        old message's range is unknown: it is left as it is)."""
+    async def _begin(self, table: LiveTable, board: _Board, deal: int, locale: str) -> None:
+        """The deal's board starts over at its first trick in a new message. A live message whose
+        range was never stored (left by a run before migration 0014) is told so in one edit:
+        the group never shows two turns."""
         board.deal, board.first, board.shown_text = deal, 0, None
-        if table.record.board_message_id is not None:
+        left = table.record.board_message_id
+        if left is not None:
             await self.tables.set_board_message(table, None)
+            await self._edit(table.record.chat_id, left, moved_board_text(locale))
 
     async def _edit(self, chat_id: int, message_id: int, text: str, markup: Keys | None = None) -> bool:
         """False if the message can no longer be edited (deleted in the group): its plays go to a new one."""

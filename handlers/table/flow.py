@@ -13,7 +13,6 @@ import asyncio
 import logging
 from typing import Any
 
-from telegram.error import TelegramError
 from telegram.ext import ExtBot, JobQueue
 
 from app.table.hints import think_ahead
@@ -74,20 +73,14 @@ async def refresh_hand_of(context: Context, table: LiveTable, seat: int) -> None
     await refresh_hand(context.bot, context.services, table, seat)
 
 
-async def close_hands(context: Context, table: LiveTable) -> None:
-    """The table was stopped: hand messages lose their buttons."""
+async def close_table(context: Context, table: LiveTable) -> None:
+    """The table was stopped (table lock held): each hand message says so and loses its buttons,
+    sent in the seat's mailbox after any look still queued, and the group's board loses its
+    turn line. Nothing is left saying whose turn it is or counting down a clock."""
+    await post_hands(context.bot, context.services, table)
+    context.services.board.publish(table)
     if context.services.spectators is not None:  # their last look says the table was stopped
         context.services.spectators.publish(table)
-    for state in table.humans():
-        message_id, user_id = state.record.dm_message_id, state.record.user_id
-        if message_id is None or user_id is None:
-            continue
-        try:
-            await context.bot.edit_message_reply_markup(
-                chat_id=user_id, message_id=message_id, reply_markup=None
-            )
-        except TelegramError as error:
-            log.info("hand message %s kept its buttons: %s", message_id, error)
 
 
 # ---------------------------------------------------------------- clocks ringing

@@ -13,7 +13,7 @@ import logging
 import time
 from collections import Counter
 from collections.abc import Coroutine
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from enum import Enum
 from functools import partial
 from typing import Any
@@ -23,13 +23,23 @@ from telegram.constants import ParseMode
 from telegram.error import BadRequest, Forbidden, TelegramError
 from telegram.ext import ExtBot
 
-from app.table.seats import SeatState
+from app.table.results import deal_ending
+from app.table.seats import Closing, SeatState
 from app.table.selection import can_beat, digest, readings, select_play, selected_cards
 from app.table.tables import Away, LiveTable
-from app.table.texts import TurnClockView, hand_caption, selection_line
+from app.table.texts import (
+    TurnClockView,
+    deal_end_caption,
+    hand_caption,
+    header,
+    played_header,
+    selection_line,
+    stopped_caption,
+)
 from engine.actions import Phase
 from engine.cards import Card
 from engine.errors import EngineError
+from engine.match import observe_deal_end
 from engine.observation import Observation
 from handlers.platform.context import Services
 from handlers.platform.edits import edit_quietly, not_modified
@@ -46,6 +56,7 @@ from handlers.table.keyboards import (
     readings_keyboard,
     waiting_keyboard,
 )
+from storage import TableStatus
 
 log = logging.getLogger(__name__)
 
@@ -72,7 +83,7 @@ def keyboard_for(table: LiveTable, state: SeatState, obs: Observation, locale: s
         )
     if obs.phase is Phase.RETURN_TRIBUTE and seat in obs.to_act and not state.is_bot:
         return exchange_keyboard(scope, choices=obs.may_return, level=obs.level, giving=False, locale=locale)
-    if obs.phase is Phase.MATCH_OVER:
+    if obs.phase is Phase.MATCH_OVER or table.record.status is TableStatus.STOPPED:
         return None
     if obs.phase is not Phase.PLAY or not obs.hand:
         return waiting_keyboard(scope, autoplay=state.record.autoplay, locale=locale)
@@ -163,16 +174,7 @@ async def post_hand(
         return sent()  # a player who blocked the bot gets the hand again after /start
     obs = table.observe(seat)
     locale, four_color, group_hand = await seat_preferences(services.db, state)
-    caption = hand_caption(
-        obs=obs,
-        names=table.names(),
-        rules=table.rules,
-        locale=locale,
-        note=state.message.note,
-        clock=clock_view(table, state),
-        selected=_selected(state, obs, locale),
-        autoplay=state.record.autoplay,
-    )
+    caption = _caption(table, state, obs, locale)
     state.message.note = None
     look = _Look(
         obs,
@@ -185,6 +187,8 @@ async def post_hand(
     )
     new_deal = state.message.shown_deal is not None and state.message.shown_deal != obs.deal_number
     if state.record.dm_message_id is None or new_deal or state.message.lost_message:
+        if new_deal and state.record.dm_message_id is not None and not state.message.lost_message:
+            state.message.closing = _closing(table, state, obs, locale)
         state.message.needs_new_message = True
     elif (look.hand_key, caption, look.markup) == (
         state.message.shown_hand,
@@ -206,6 +210,60 @@ async def post_hand(
         if limiter is not None:  # the older look's turn is taken by this one: at this one's priority
             limiter.promote(user_id, Priority.HAND)
     return delivery
+
+
+def _caption(table: LiveTable, state: SeatState, obs: Observation, locale: str) -> str:
+    """The caption for the seat now: its turn and the table while the match is played; how the
+    deal and the match ended once it is over; that the table was stopped."""
+    assert obs.seat is not None
+    if table.record.status is TableStatus.STOPPED:
+        return stopped_caption(obs=obs, names=table.names(), rules=table.rules, locale=locale)
+    if obs.phase is Phase.MATCH_OVER:
+        return _ending_caption(table, obs.deal_number, obs, locale)
+    return hand_caption(
+        obs=obs,
+        names=table.names(),
+        rules=table.rules,
+        locale=locale,
+        note=state.message.note,
+        clock=clock_view(table, state),
+        selected=_selected(state, obs, locale),
+        autoplay=state.record.autoplay,
+    )
+
+
+def _ending_caption(table: LiveTable, deal: int, now: Observation, locale: str) -> str:
+    """The caption of deal ``deal``'s last look: its result, the seat's place, the match's end.
+    ``now`` is the seat's view at present: a deal the match's clock cut short keeps its header."""
+    assert table.match is not None and now.seat is not None
+    events = table.match.events
+    result, match_end = deal_ending(events, deal)
+    if result is not None:
+        heading = played_header(events, result, table.rules, locale)
+    else:
+        heading = header(now, table.rules, locale)
+    return deal_end_caption(
+        seat=now.seat,
+        heading=heading,
+        names=table.names(),
+        rules=table.rules,
+        locale=locale,
+        result=result,
+        match_end=match_end,
+    )
+
+
+def _closing(table: LiveTable, state: SeatState, now: Observation, locale: str) -> Closing | None:
+    """The last look of the seat's message for the deal it showed, which a new deal's message
+    replaces: the hand as the deal ended (when that deal is the latest to end) and how it ended."""
+    deal, message_id = state.message.shown_deal, state.record.dm_message_id
+    assert table.match is not None and deal is not None and message_id is not None
+    if deal_ending(table.match.events, deal)[0] is None:
+        return None  # not ended (cannot happen while deals follow one another): buttons go, nothing else
+    picture = observe_deal_end(table.match, state.record.seat)
+    if picture is not None and picture.deal_number != deal:
+        picture = None  # several deals ended since it was shown: the caption says how this one did
+    return Closing(message_id, _ending_caption(table, deal, now, locale), picture)
 
 
 def _awaited(state: SeatState, look: _Look) -> bool:
@@ -242,12 +300,16 @@ async def _deliver(
 async def _replace_message(
     bot: ExtBot[None], services: Services, table: LiveTable, state: SeatState, look: _Look
 ) -> None:
-    """The old message (if any) loses its buttons; the hand comes in a new one."""
+    """The old message (if any) loses its buttons, showing how its deal ended when a new deal
+    replaces it; the hand comes in a new one."""
     user_id = state.record.user_id
     assert user_id is not None
     old = state.record.dm_message_id
+    closing, state.message.closing = state.message.closing, None
     try:
-        if old is not None:
+        if closing is not None and closing.message_id == old:
+            await _close(bot, services, state, closing, look)
+        elif old is not None:
             await _drop_keyboard(bot, user_id, old)
         await _send(bot, services, table, state, look)
     except Forbidden:
@@ -392,6 +454,23 @@ async def _edit(request: object) -> None:
     except BadRequest as error:
         if not not_modified(error):
             raise
+
+
+async def _close(
+    bot: ExtBot[None], services: Services, state: SeatState, closing: Closing, look: _Look
+) -> None:
+    """The deal's last look in its message, without buttons: a new picture only when the hand
+    changed since the message showed it (the play that ended the deal)."""
+    assert state.record.user_id is not None
+    ending = replace(look, caption=closing.caption, markup=None)
+    kind = _Kind.CAPTION
+    if closing.picture is not None:
+        ending = replace(ending, obs=closing.picture)
+        kind = _kind(state, closing.message_id, ending)
+    try:
+        await _edit(_request(bot, services, state.record.user_id, closing.message_id, ending, kind))
+    except BadRequest as error:
+        log.info("old hand message %s not closed: %s", closing.message_id, error)
 
 
 async def _drop_keyboard(bot: ExtBot[None], chat_id: int, message_id: int) -> None:

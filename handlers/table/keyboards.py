@@ -6,6 +6,11 @@ fit with "…". Card labels are kept short (``♠10²``, ``✓♠10¹``) and a k
 buttons in a row when its labels need it: :func:`per_row` estimates label widths on a
 360-dp phone (see :data:`PHONE`; tests/handlers/test_keyboard_width.py checks the estimate
 against the bundled Noto Sans CJK).
+
+A button's colour (Bot API 9.4's ``style``) says what it does: 出牌 is green when the selection
+plays, 托管 and the confirmation of /stop are red (they hand the seat away, or end the match for
+all four), 取消托管 (the way back) is blue; everything else, 不出 included, keeps the app's plain
+colour. Apps that know no ``style`` ignore it and show the buttons as before.
 """
 
 from __future__ import annotations
@@ -19,6 +24,7 @@ from enum import Enum
 from typing import NamedTuple
 
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup
+from telegram.constants import KeyboardButtonStyle
 
 from app.table.callback_data import Area, Op, Press
 from app.table.selection import faces, next_count, readings
@@ -33,10 +39,16 @@ MAX_BUTTONS = 100
 
 
 class Key(NamedTuple):
-    """A button of a hand message: a label and the press it sends."""
+    """A button of a hand message: a label, the press it sends, and its colour (None: plain)."""
 
     text: str
     callback_data: str
+    style: KeyboardButtonStyle | None = None
+
+    def to_dict(self) -> dict[str, str]:
+        """The button as the Bot API reads it; a plain one has no ``style`` field at all."""
+        shown = {"text": self.text, "callback_data": self.callback_data}
+        return shown if self.style is None else {**shown, "style": self.style.value}
 
 
 @dataclass(frozen=True, slots=True)
@@ -54,14 +66,20 @@ class Keys:
 
     def to_json(self) -> str:
         """The ``reply_markup`` parameter as the Bot API reads it."""
-        rows = [[key._asdict() for key in row] for row in self.inline_keyboard]
+        rows = [[key.to_dict() for key in row] for row in self.inline_keyboard]
         return json.dumps({"inline_keyboard": rows}, ensure_ascii=False, separators=(",", ":"))
 
     def to_markup(self) -> InlineKeyboardMarkup:
         """The same keyboard as python-telegram-bot's object (a new message's ``send_photo``)."""
         rows = self.inline_keyboard
         return InlineKeyboardMarkup(
-            [[InlineKeyboardButton(key.text, callback_data=key.callback_data) for key in row] for row in rows]
+            [
+                [
+                    InlineKeyboardButton(key.text, callback_data=key.callback_data, style=key.style)
+                    for key in row
+                ]
+                for row in rows
+            ]
         )
 
 
@@ -69,8 +87,8 @@ def _keys(rows: Sequence[Sequence[Key]]) -> Keys:
     return Keys(tuple(tuple(row) for row in rows))
 
 
-def _key(text: str, press: Press) -> Key:
-    return Key(text, press.encode())
+def _key(text: str, press: Press, style: KeyboardButtonStyle | None = None) -> Key:
+    return Key(text, press.encode(), style)
 
 
 @dataclass(frozen=True, slots=True)
@@ -133,8 +151,8 @@ class HandScope:
         return Press(Area.HAND, self.table_id, self.version, self.check, op, arg, count)
 
 
-def _button(text: str, press: Press) -> InlineKeyboardButton:
-    return InlineKeyboardButton(text, callback_data=press.encode())
+def _button(text: str, press: Press, style: KeyboardButtonStyle | None = None) -> InlineKeyboardButton:
+    return InlineKeyboardButton(text, callback_data=press.encode(), style=style)
 
 
 def _rows(buttons: Sequence[Key], most: int = ROW) -> list[list[Key]]:
@@ -162,16 +180,40 @@ def play_label(
     selection: Counter[Card], hand: Sequence[Card], level: Rank, previous: Play | None, locale: str
 ) -> str:
     """出牌：顺子 3-7 names what the selection would be played as."""
+    return _play_text(selection, _plays(selection, hand, level, previous), level, locale)
+
+
+def _plays(selection: Counter[Card], hand: Sequence[Card], level: Rank, previous: Play | None) -> list[Play]:
+    """What the selection may be played as (none: nothing selected, or it plays nothing)."""
+    if not selection:
+        return []
+    try:
+        return readings(selection, hand, level, previous)
+    except EngineError:
+        return []
+
+
+def _play_text(selection: Counter[Card], found: Sequence[Play], level: Rank, locale: str) -> str:
     if not selection:
         return _("Play", locale)
-    try:
-        found = readings(selection, hand, level, previous)
-    except EngineError:
-        found = []
     if not found:
         return _("Play ✖", locale)
     suffix = " …" if len(found) > 1 else ""
     return _("Play: {play}", locale, play=describe_play(found[0], level, locale)) + suffix
+
+
+def _play_key(
+    press: Press,
+    selection: Counter[Card],
+    hand: Sequence[Card],
+    level: Rank,
+    previous: Play | None,
+    locale: str,
+) -> Key:
+    """出牌, green when a tap plays the selection (plain when it would be refused)."""
+    found = _plays(selection, hand, level, previous)
+    style = KeyboardButtonStyle.SUCCESS if found else None
+    return _key(_play_text(selection, found, level, locale), press, style)
 
 
 class PassPlay(Enum):
@@ -221,18 +263,23 @@ def hand_keyboard(
     if pass_play is not None and not selection:
         rows.append([_key(pass_label(pass_play, locale), press(Op.PASS))])
     else:
-        rows.append([_key(play_label(selection, hand, level, previous, locale), press(Op.PLAY))])
+        rows.append([_play_key(press(Op.PLAY), selection, hand, level, previous, locale)])
     controls = [
         _key(_("Hint", locale), press(Op.HINT)),
         _key(_("Pass", locale), press(Op.PASS)),
         _key(_("Clear", locale), press(Op.CLEAR)),
     ]
     if not autoplay:  # 托管 on request: a player who must step away hands the seat to the bot
-        controls.append(_key(_("🤖 Auto", locale), press(Op.AUTOPLAY)))
+        controls.append(_key(_("🤖 Auto", locale), press(Op.AUTOPLAY), KeyboardButtonStyle.DANGER))
     rows.append(controls)
     if autoplay:
-        rows.append([_key(_("Cancel auto-play", locale), press(Op.CANCEL_AUTOPLAY))])
+        rows.append([_cancel_autoplay(scope, locale)])
     return _keys(rows)
+
+
+def _cancel_autoplay(scope: HandScope, locale: str) -> Key:
+    """取消托管: the way back to one's own seat, blue where the player looks for it."""
+    return _key(_("Cancel auto-play", locale), scope.press(Op.CANCEL_AUTOPLAY), KeyboardButtonStyle.PRIMARY)
 
 
 def readings_keyboard(scope: HandScope, *, options: Sequence[Play], level: Rank, locale: str) -> Keys:
@@ -265,7 +312,7 @@ def waiting_keyboard(scope: HandScope, *, autoplay: bool, locale: str) -> Keys |
     """While others exchange tributes: only 取消托管 if the seat is in auto-play."""
     if not autoplay:
         return None
-    return _keys([[_key(_("Cancel auto-play", locale), scope.press(Op.CANCEL_AUTOPLAY))]])
+    return _keys([[_cancel_autoplay(scope, locale)]])
 
 
 def lobby_keyboard(
@@ -314,11 +361,14 @@ def lobby_keyboard(
 
 
 def stop_keyboard(*, table_id: int, version: int, locale: str) -> InlineKeyboardMarkup:
+    """/stop's question: ending the match for all four is red; 否 stays plain."""
+    stop = Press(Area.STOP, table_id, version, 0, Op.CONFIRM)
+    keep = Press(Area.STOP, table_id, version, 0, Op.CANCEL)
     return InlineKeyboardMarkup(
         [
             [
-                _button(_("Yes, stop the match", locale), Press(Area.STOP, table_id, version, 0, Op.CONFIRM)),
-                _button(_("No", locale), Press(Area.STOP, table_id, version, 0, Op.CANCEL)),
+                _button(_("Yes, stop the match", locale), stop, KeyboardButtonStyle.DANGER),
+                _button(_("No", locale), keep),
             ]
         ]
     )

@@ -8,6 +8,7 @@ and ``/start <token>`` in the private chat completes the join.
 from __future__ import annotations
 
 import logging
+from functools import partial
 
 from telegram import (
     CallbackQuery,
@@ -38,9 +39,9 @@ from engine.names import clean_name
 from engine.players.policies import next_difficulty
 from engine.rules import PRESETS
 from handlers.platform.context import Context
-from handlers.platform.edits import not_modified
+from handlers.platform.edits import edit_later, not_modified
 from handlers.platform.locales import chat_locale, user_locale
-from handlers.platform.replies import refuse
+from handlers.platform.replies import answer, refuse
 from handlers.platform.scheduler import Priority, at_priority
 from handlers.table import flow, timers
 from handlers.table.keyboards import lobby_keyboard, stop_keyboard
@@ -346,7 +347,7 @@ async def _lobby_press(
         return
     else:
         raise TableError(TableRefusal.BAD_BUTTON)
-    await query.answer()
+    await answer(query)
     await redraw_lobby(context, table)
 
 
@@ -366,7 +367,7 @@ async def _take(query: CallbackQuery, context: Context, table: LiveTable, seat: 
         reachable = False
     if not reachable:  # the app opens the private chat at once; its Start button seats the player
         services.tables.pending_seats[(table.id, user.id)] = seat
-        await query.answer(error_text("open_private", locale), url=services.deep_link(table.record.token))
+        await answer(query, error_text("open_private", locale), url=services.deep_link(table.record.token))
         return False
     if occupant is not None:
         await services.tables.leave(table, seat=seat)
@@ -384,7 +385,7 @@ async def _start(query: CallbackQuery, context: Context, table: LiveTable, local
     if not await is_manager(context, table, query.from_user.id):
         raise TableError(TableRefusal.NOT_ALLOWED)
     outcome = await context.services.tables.start(table)
-    await query.answer()
+    await answer(query)
     await redraw_lobby(context, table)
     await flow.show_in(context, table, outcome)
 
@@ -400,15 +401,16 @@ async def _stop_press(
     if not await _may_answer_stop(query, context, table):
         raise TableError(TableRefusal.NOT_ALLOWED)
     if press.op is Op.CANCEL:
-        await query.answer()
-        await _edit_stop_message(query, _("The match goes on.", locale))
+        await answer(query)
+        _queue_stop_message(context, query, _("The match goes on.", locale))
         return
     await context.services.tables.stop(table)
     if context.job_queue is not None:
         timers.cancel(context.job_queue, table.id)
-    await query.answer()
-    await _edit_stop_message(query, _("The table was stopped.", locale))
-    await flow.close_hands(context, table)
+    stopped = _("The table was stopped.", locale)
+    await answer(query, stopped)
+    await flow.close_table(context, table)
+    _queue_stop_message(context, query, stopped)
     await redraw_lobby(context, table)
 
 
@@ -425,3 +427,11 @@ async def _edit_stop_message(query: CallbackQuery, text: str) -> None:
         await query.edit_message_text(text)
     except BadRequest as error:
         log.info("stop confirmation not edited: %s", error)
+
+
+def _queue_stop_message(context: Context, query: CallbackQuery, text: str) -> None:
+    """The confirmation's answer (本桌已结束, or the match goes on), at a reply's priority: the
+    handler holds the table lock, and the hand messages go first (:func:`flow.close_table`)."""
+    edit_later(
+        context.services.sender, query.message, partial(_edit_stop_message, query, text), Priority.REPLY
+    )

@@ -50,7 +50,7 @@ from engine.rules import WildcardDeclaration
 from handlers.platform.chats import received_at
 from handlers.platform.context import Context
 from handlers.platform.locales import seat_locale, user_locale
-from handlers.platform.replies import alert, refuse
+from handlers.platform.replies import alert, answer, refuse
 from handlers.table import flow
 from handlers.table.hand_message import post_hand
 from handlers.table.keyboards import play_label
@@ -93,9 +93,12 @@ async def on_hand_press(update: Update, context: Context) -> None:
     except TableError as error:
         if error.code == TableRefusal.NO_TABLE:  # its match ended (the last look may be on its way)
             locale = await user_locale(context.services.db, query.from_user.id)
-            await query.answer(_("This table has ended: its buttons no longer work.", locale))
+            await answer(query, _("This table has ended: its buttons no longer work.", locale))
             return
         await _refuse_presser(query, context, error.code)
+        return
+    if not _own_chat(query):
+        await _refuse_presser(query, context, TableRefusal.NOT_YOUR_HAND)
         return
     seat = table.seat_of(query.from_user.id)
     if press.area is not Area.HAND or seat is None:
@@ -109,6 +112,13 @@ async def on_hand_press(update: Update, context: Context) -> None:
             locale = await seat_locale(context.services.db, table.seats[seat])
             reply = refuse(query, TableRefusal.NOT_SAVED, locale)
     await reply
+
+
+def _own_chat(query: CallbackQuery) -> bool:
+    """Was the button pressed in the presser's own private chat, where their hand message is?
+    The press names a table, not a seat: the seat is the presser's, so a press on another seat's
+    message (forged: nobody sees another's private chat) would act on the presser's hand."""
+    return query.message is not None and query.message.chat.id == query.from_user.id
 
 
 async def _refuse_presser(query: CallbackQuery, context: Context, code: TableRefusal) -> None:
@@ -238,7 +248,7 @@ def _lag_or_refuse(
     不出, is on its way); once that look is there, 还没轮到你 is an answer, not lag."""
     lag = state.message.look_shown_at is None and state.message.turn_delivered if turn else _lagging(state)
     if lag:
-        return query.answer(_("Your hand is being updated: use the new buttons", locale))
+        return answer(query, _("Your hand is being updated: use the new buttons", locale))
     return refuse(query, code, locale)
 
 
@@ -260,11 +270,11 @@ def _for_current_hand(table: LiveTable, state: SeatState, press: Press) -> bool:
 
 
 async def _accepted(query: CallbackQuery, delivery: Delivery) -> None:
-    await asyncio.gather(query.answer(), delivery)
+    await asyncio.gather(answer(query), delivery)
 
 
 async def _quietly(query: CallbackQuery, text: str, delivery: Delivery) -> None:
-    await asyncio.gather(query.answer(text), delivery)
+    await asyncio.gather(answer(query, text), delivery)
 
 
 async def _refresh(context: Context, table: LiveTable, state: SeatState) -> Delivery:

@@ -54,7 +54,7 @@ from engine.rules import Rules
 from handlers.platform.context import Board, Context
 from handlers.platform.edits import edit_quietly, not_modified
 from handlers.platform.locales import user_locale
-from handlers.platform.replies import refuse
+from handlers.platform.replies import answer, refuse
 from handlers.platform.scheduler import Priority, at_priority
 from handlers.platform.sender import LatestWins
 from handlers.table.keyboards import Key, Keys
@@ -380,7 +380,7 @@ async def on_watch_press(update: Update, context: Context) -> None:
         await refuse(query, TableRefusal.BAD_BUTTON, locale)
         return
     except TableError:
-        await query.answer(_("This table has ended: its buttons no longer work.", locale))
+        await answer(query, _("This table has ended: its buttons no longer work.", locale))
         return
     chat = query.message.chat if query.message is not None else None
     if press.op is Op.UNWATCH:
@@ -390,7 +390,7 @@ async def on_watch_press(update: Update, context: Context) -> None:
         async with table.lock:
             left = await desk_of(context).leave(table, query.from_user.id)
         if left:
-            await query.answer(_("You stopped watching.", locale))
+            await answer(query, _("You stopped watching.", locale))
         else:
             await refuse(query, TableRefusal.NOT_WATCHING, locale)
         return
@@ -399,14 +399,14 @@ async def on_watch_press(update: Update, context: Context) -> None:
         return
     if not await _reachable(context.services.db, query.from_user.id):
         link = context.services.deep_link(WATCH_START + table.record.token)
-        await query.answer(_("Open the private chat with the bot: you will watch there.", locale), url=link)
+        await answer(query, _("Open the private chat with the bot: you will watch there.", locale), url=link)
         return
     async with table.lock:
         refusal = await desk_of(context).watch(table, query.from_user.id, display_name(query.from_user))
     if refusal is not None:
         await refuse(query, refusal, locale)
         return
-    await query.answer(_("Watching: follow the table in your private chat with the bot.", locale))
+    await answer(query, _("Watching: follow the table in your private chat with the bot.", locale))
 
 
 async def _reachable(db: Database, user_id: int) -> bool:

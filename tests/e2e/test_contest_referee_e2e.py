@@ -13,6 +13,7 @@ own /leave is then too late. ``/late`` at 16 minutes makes table 1 a walkover.
 
 from __future__ import annotations
 
+import functools
 from datetime import timedelta
 from pathlib import Path
 
@@ -24,7 +25,9 @@ from tests.e2e.contest_support import (
     CARD,
     Clock,
     contest_in,
+    details_of,
     near,
+    press,
     running_bot,
     sign_up_pairs,
     wait_text,
@@ -121,3 +124,65 @@ async def test_table_clocks_lateness_and_leave_at_physical_tables(
         await telegram.wait_message(HALL, lambda m: m.content == f"掼蛋{first.pairs[0]}组")
         await wait_text(telegram, HALL, "第 1 轮结束")
         assert not app.job_queue.get_jobs_by_name("contest:1:clock")
+
+
+DISPUTES = Chat.group(-7002, "异议群")
+
+
+async def test_disputes_are_settled_the_way_organisers_type_them(
+    emulator: Emulator, telegram: Telegram, token: str, tmp_path: Path
+) -> None:
+    """After 有异议 the organiser types the winner's group where the code goes: ``/result 掼蛋4组
+    有异议成立`` was told "“有异议成立”不是组号", and ``/result 4 有异议成立`` heard nothing (the same
+    answer, coalesced). The group now names its match, and the answer says which; a group with no
+    match or two groups are answered with what to type; and every /result is answered, from
+    anyone, in any chat, even twice in the same words."""
+    db_path = tmp_path / "disputes.db"
+    clock = Clock()
+    async with running_bot(emulator, token, db_path, clock):
+        await telegram.set_admins(DISPUTES, [ORGANISER, BOT])
+        await telegram.send(ORGANISER, DISPUTES, f"/contest new 异议杯 deadline={clock.typed(18)}")
+        await wait_text(telegram, DISPUTES, CARD)
+        await sign_up_pairs(telegram, DISPUTES, [(PLAYERS[i], PLAYERS[i + 1]) for i in range(0, 8, 2)])
+        await telegram.send(ORGANISER, DISPUTES, "/draw")
+        await wait_text(telegram, DISPUTES, "第 1 轮对阵")
+        contest = await contest_in(db_path, DISPUTES)
+        match = contest.rounds[0].matches[0]
+        reported, objecting = match.pairs
+        await telegram.send(person(contest.pair(reported).user_ids[0]), DISPUTES, f"掼蛋{reported}组")
+        details = await details_of(telegram, DISPUTES, match, "有异议")
+        await press(telegram, person(contest.pair(objecting).user_ids[0]), details, "有异议")
+        await wait_text(telegram, DISPUTES, f"/result {match.code} 获胜组 理由")
+
+        understood = f"{match.code}（{reported}组 对 {objecting}组）"
+        await telegram.send(ORGANISER, DISPUTES, f"/result 掼蛋{objecting}组 有异议成立")
+        await wait_text(telegram, DISPUTES, f"📌 {objecting}组指的是比赛 {understood}：{objecting}组 晋级。")
+        decision = f"组织者裁定比赛 {match.code}：{objecting}组 晋级。理由：有异议成立"
+        await wait_text(telegram, DISPUTES, decision)
+        await telegram.send(ORGANISER, DISPUTES, f"/result {reported} 复核后改判")
+        await wait_text(telegram, DISPUTES, f"📌 {reported}组指的是比赛 {understood}：{reported}组 晋级。")
+        decision = f"组织者裁定比赛 {match.code}：{reported}组 晋级。理由：复核后改判"
+        await wait_text(telegram, DISPUTES, decision)
+        decided = (await contest_in(db_path, DISPUTES)).match_by_code(match.code)
+        assert decided.winner == reported and decided.decision is not None
+
+        await telegram.send(ORGANISER, DISPUTES, f"/result {reported} {objecting} 有异议成立")
+        await wait_text(telegram, DISPUTES, f"写了两个组号：比赛 {understood} 是哪一组获胜？")
+        player = person(contest.pair(reported).user_ids[1])
+        for who, words, answer in (
+            (ORGANISER, "/result 掼蛋9组 有异议成立", "本次比赛没有9组。请输入 /result 对局码 胜方 理由。"),
+            (ORGANISER, "/result 有异议成立", "用法：/result 对局码 胜方"),
+            (ORGANISER, "/result", "用法：/result 对局码 胜方"),
+            (player, f"/result {reported} 有异议成立", "只有比赛的组织者"),
+        ):
+            for times in (1, 2):  # the same answer again within seconds: still answered
+                await telegram.send(who, DISPUTES, words)
+                answered = functools.partial(_answered, telegram, DISPUTES, answer, times)
+                await wait_for(answered, timeout=30, what=f"answer {times} to {words}")
+        await telegram.send(ORGANISER, Chat.private(ORGANISER), "/start")
+        await telegram.send(ORGANISER, Chat.private(ORGANISER), f"/result {reported} 有异议成立")
+        await wait_text(telegram, Chat.private(ORGANISER), "请在比赛群里使用")
+
+
+async def _answered(telegram: Telegram, chat: Chat, text: str, times: int) -> bool:
+    return sum(text in m.content for m in await telegram.messages(chat)) >= times

@@ -152,11 +152,18 @@ async def test_telegram_rules_the_real_bot_must_respect(emulator: Emulator, toke
             await bot.send_message(TABLE.id, "1 < 2", parse_mode="HTML")
         with pytest.raises(BadRequest, match=r"(?i)button_data_invalid"):
             await bot.send_message(TABLE.id, "x", reply_markup=keyboard(("x", "x" * 65)))
+        green = InlineKeyboardButton("出牌", callback_data="play", style="success")
+        await bot.send_message(TABLE.id, "styled", reply_markup=InlineKeyboardMarkup([[green]]))
+        styled = await telegram.wait_message(TABLE, lambda m: m.text == "styled")
+        assert [(b.text, b.style) for row in styled.buttons for b in row] == [("出牌", "success")]
+        with pytest.raises(BadRequest, match=r"(?i)unsupported style"):
+            pink = InlineKeyboardButton("x", callback_data="x", style="pink")
+            await bot.send_message(TABLE.id, "x", reply_markup=InlineKeyboardMarkup([[pink]]))
         edited = await bot.edit_message_text("plain", TABLE.id, sent.message_id)
         assert not isinstance(edited, bool) and edited.text == "plain" and edited.edit_date
         assert await bot.delete_message(TABLE.id, sent.message_id)
         shown = await telegram.messages(TABLE, include_deleted=True)
-        assert [(m.text, m.deleted) for m in shown] == [("plain", True)]
+        assert [(m.text, m.deleted) for m in shown] == [("plain", True), ("styled", False)]
 
 
 async def test_chat_queries_and_commands(emulator: Emulator, token: str) -> None:

@@ -19,6 +19,7 @@ from bench.group import (
     BOT,
     ORGANISER,
     answers_of,
+    bracket_behind_reports,
     draw_after,
     entries_stored,
     limited_bot,
@@ -55,6 +56,21 @@ async def test_every_report_gets_its_line_before_the_details(emulator: Emulator,
     figures = await reports(emulator, tmp_path / "reports.db", 8, token="737373:REPORT")
     assert figures.values["official_max_s"] < figures.values["details_done_s"], figures.values
     held(figures.values)
+
+
+async def test_a_command_is_answered_ahead_of_a_queue_of_announcements(
+    emulator: Emulator, tmp_path: Path
+) -> None:
+    """/bracket asked while twelve reports' announcements (an official line and its details
+    each) fill the group's minute is answered within seconds, and every line still goes out,
+    in order. The reply used to wait until the announcements had all gone and the group's
+    minute had emptied again: it came a minute later (issue 32: 60 s after 32 matches were
+    settled)."""
+    figures = await bracket_behind_reports(emulator, tmp_path / "bracket.db", 24, token="787878:BRACKET")
+    values = figures.values
+    assert values["bracket_reply_s"] < 15, values
+    assert values["lines_in_order"] is True, values
+    held(values)
 
 
 async def test_a_restart_in_the_middle_of_a_rush_loses_and_repeats_nothing(

@@ -1,8 +1,8 @@
 """Hostile input through the emulator, which parses HTML strictly and refuses malformed markup:
 bad ``/newgame`` settings get a localized answer naming the setting (finding 1, 3), a
 player named like markup and setting values that look like markup never break or inject
-into the lobby and the board (finding 2), and only a manager answers a /stop confirmation
-(finding 5)."""
+into the lobby and the board (finding 2), only a manager answers a /stop confirmation
+(finding 5), and a press on another seat's hand message acts for nobody (issue 32.3)."""
 
 from __future__ import annotations
 
@@ -16,7 +16,17 @@ from bot import build_application, close_services, open_services
 from emulator.client import Chat, Emulator, Telegram, User, wait_for
 from engine.names import clean_name
 from engine.rules import Rules
-from tests.e2e.test_match_e2e import SHORT_MATCH, Table, answer_to, buttons_by_op, running_bot
+from tests.e2e.test_match_e2e import (
+    BOB,
+    PINNED_MATCH,
+    SHORT_MATCH,
+    Table,
+    answer_to,
+    buttons_by_op,
+    running_bot,
+    set_up,
+    settled_hand,
+)
 
 ALICE = User(3001, "Alice")
 MALLORY = User(3002, '<b>x</i> &amp <a href="e.vil">\u202e🀄')
@@ -113,6 +123,32 @@ async def test_only_a_manager_answers_a_stop_confirmation(
         await telegram.wait_message(  # the edit follows the answer (slower on a slow network)
             table.group, lambda m: m.message_id == confirm.message_id and m.content == "比赛继续。"
         )
+
+
+async def test_a_press_on_another_seats_hand_is_not_yours(
+    emulator: Emulator, telegram: Telegram, token: str, tmp_path: Path
+):
+    """Issue 32.3: 提示 pressed on Bob's hand message by Alice, whose turn it was, gave Alice her
+    own hint and changed her selection (the seat was found by the presser). Nobody sees another's
+    private chat on Telegram, so such a press is forged: refused, and neither hand changes."""
+    table = Table(telegram, Chat.group(-4104, "别人的牌"), tmp_path / "g.db")
+    async with running_bot(emulator, token, table.db_path, seed=9):
+        await set_up(telegram, table, [ALICE, BOB], PINNED_MATCH)
+
+        async def turn() -> tuple[User, User] | None:
+            for mover, other in ((ALICE, BOB), (BOB, ALICE)):
+                if "轮到你" in (await settled_hand(telegram, mover)).content:
+                    return mover, other
+            return None
+
+        mover, other = await wait_for(turn, what="a human's turn")
+        mine, theirs = await settled_hand(telegram, mover), await settled_hand(telegram, other)
+        ops = buttons_by_op(theirs)
+        for data in (ops["h"][0], ops["t"][0]):
+            text, alert = await answer_to(telegram, mover, theirs, data)
+            assert alert and text == "这是别人的手牌，只有本人可以按这些按钮。", text
+        assert (await settled_hand(telegram, mover)).raw == mine.raw
+        assert (await settled_hand(telegram, other)).raw == theirs.raw
 
 
 async def test_a_lobby_that_cannot_be_sent_leaves_no_table_behind(

@@ -370,6 +370,8 @@ async def test_refusals_double_taps_language_and_stop(
         assert double_tap == [("", False), ("", False)]  # both mean what the label said: one copy
         selected = await settled_hand(telegram, mover)
         assert [b.text.startswith("✓") for row in selected.buttons for b in row].count(True) == 1
+        colours = {callback_op(b.data): b.style for row in selected.buttons for b in row}
+        assert (colours["p"], colours["x"], colours["o"]) == (None, None, "danger")  # 出牌 would be refused
         text, alert = await answer_to(telegram, mover, selected, buttons_by_op(selected)["p"][0])
         assert alert and text.startswith("打不过上家的"), text
 
@@ -389,6 +391,7 @@ async def test_refusals_double_taps_language_and_stop(
         assert not refused.buttons
         await telegram.send(ALICE, table.group, "/stop")
         confirm = await telegram.wait_message(table.group, lambda m: "Stop this table" in m.content)
+        assert [[b.style for b in row] for row in confirm.buttons] == [["danger", None]]
         await answer_to(telegram, ALICE, confirm, buttons_by_op(confirm)["y"][0])
         await telegram.wait_message(table.group, lambda m: m.content == "The table was stopped.")
         assert await final_status(table.db_path) == "stopped"

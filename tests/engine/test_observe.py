@@ -8,9 +8,9 @@ from collections import Counter
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from engine.actions import GiveTribute, Pass, Phase, PlayCards
+from engine.actions import DealEnded, DealStarted, GiveTribute, Pass, Phase, PlayCards
 from engine.cards import Card, Rank, parse_cards
-from engine.match import Match, observe
+from engine.match import Match, observe, observe_deal_end
 from engine.observation import Observation
 from engine.rules import CountVisibility, Rules
 from tools.selfplay import random_action
@@ -163,3 +163,28 @@ def test_the_play_to_beat_is_the_tables_unless_it_is_ones_own() -> None:
                 assert obs.play_to_beat(asked) == expected
         seat = match.to_act[0]
         match.apply(seat, random_action(match, seat, rng))
+
+
+def test_the_end_of_a_deal_stays_observable_once_the_next_is_dealt() -> None:
+    """The action that ends a deal deals the next one: each seat's last look at the deal keeps
+    the cards it was left with, the places, and nobody to act (the hand message's last look)."""
+    match, rng = Match.new(Rules.default(), 5), random.Random(5)
+    assert observe_deal_end(match, 0) is None
+    while not match.deal_results:
+        seat = match.to_act[0]
+        before = [list(match.hand(s)) for s in range(4)]
+        action = random_action(match, seat, rng)
+        events = match.apply(seat, action)
+    assert isinstance(action, PlayCards)
+    for card in action.play.cards:
+        before[seat].remove(card)
+    ended = next(e for e in events if isinstance(e, DealEnded))
+    assert any(isinstance(e, DealStarted) and e.deal_number == 2 for e in events)
+    for viewer in range(4):
+        obs = observe_deal_end(match, viewer)
+        assert obs is not None and obs.seat == viewer and obs.deal_number == 1
+        assert list(obs.hand) == before[viewer] and obs.level is Rank.TWO
+        assert obs.finish_order == ended.finish_order and obs.to_act == () and obs.table_play is None
+        assert [view.place for view in obs.seats] == [ended.finish_order.index(s) + 1 for s in range(4)]
+        assert obs.seats[viewer].cards_left == len(obs.hand)
+        assert observe(match, viewer).deal_number == 2

@@ -98,3 +98,31 @@ async def test_result_pictures_are_drawn_in_the_render_pool(db: Database) -> Non
     photos = [s for s in bot.sent if s.kind == "photo"]
     assert len(photos) == deals + 1  # every deal's result and the match summary
     assert len(drawn_in) == len(photos) and all(name.startswith("render") for name in drawn_in)
+
+
+async def test_a_restart_closes_the_deal_the_last_run_never_closed_in_its_own_message(db: Database) -> None:
+    """The deal's last play was logged, then the bot stopped before its board was closed: the
+    next run closes it in the message the group already has (issue 32.6), then the result goes."""
+    service, table = await seated_table(db, seed=3)
+    bot = FakeBot()
+    first = publisher(bot, service, db)
+    outcome = await service.start(table)
+    assert table.match is not None
+    while not any(isinstance(e, DealEnded) for e in outcome.events):
+        first.publish(table, outcome.events)
+        await first.drain(table.id)
+        seat = table.match.to_act[0]
+        outcome = await service.act(table, seat=seat, action=timeout_action(observe(table.match, seat)))
+    await first.close()  # stopped: the deal's end was never published
+    left = table.record.board_message_id
+    assert left is not None and "⏳" in bot.texts[left]
+    table.record = await db.tables.get(table_id=table.id)  # as the next run reads it
+    board = publisher(bot, service, db)
+    board.publish(table, ())
+    await board.drain(table.id)
+    await board.outbox.join()
+    assert "⏳" not in bot.texts[left] and "🏁" in bot.texts[left]
+    texts = [s for s in bot.sent if s.kind == "text"]
+    assert texts[-1].message_id != left  # the next deal's board follows in a new message
+    assert [s.kind for s in bot.sent if s.message_id > left].count("photo") == 1  # the result, once
+    assert not any("⏳" in bot.texts[s.message_id] for s in texts[:-1])

@@ -73,6 +73,27 @@ async def test_equal_replies_are_coalesced_and_a_flood_gets_one_notice() -> None
     await replies.close()
 
 
+async def test_a_repeated_answer_is_sent_again_yet_stays_within_the_backlog() -> None:
+    """``repeat`` (an organiser's /result, refused twice in the same words): each is answered,
+    where an ordinary equal reply is coalesced; a flood of them still meets the backlog."""
+    posted = Posted(gate=asyncio.Event())
+    replies = ChatReplies(ChatBudget(), notice, backlog=3)
+    group = FakeMessage(posted, -1)
+
+    def answer(text: str) -> bool:
+        async def send() -> None:
+            await group.reply_text(text)
+
+        return replies.send(group, text, send, "zh", repeat=True)  # type: ignore[arg-type]
+
+    assert [answer("不是组号") for _ in range(4)] == [True, True, True, False]
+    posted.gate.set()  # type: ignore[union-attr]
+    await settle()
+    assert posted.texts == [(-1, "too many (zh)"), *[(-1, "不是组号")] * 3]
+    assert answer("不是组号") and not replies.reply(group, "不是组号", "zh")  # type: ignore[arg-type]
+    await replies.close()
+
+
 async def test_replies_keep_the_reserve_free_and_owed_ones_may_use_it() -> None:
     posted = Posted()
     budget = ChatBudget(limit=5, window=60.0)
@@ -111,6 +132,24 @@ async def test_a_reply_still_waiting_for_the_budget_coalesces_its_equal_past_the
     assert replies.reply(group, "bracket", "zh")  # type: ignore[arg-type]
     assert replies.pending(-3) == 2
     await asyncio.wait_for(replies.close(), 10)  # "bracket" woke the worker: close stops it anyway
+
+
+async def test_a_reply_does_not_wait_for_a_minute_spent_on_announcements() -> None:
+    """Announcements that spent the group's budget do not hold a person's reply back (the
+    scheduler sends it ahead of them); replies count against their own share only. A reply
+    waited until the minute held fewer than 15 announcements: after 32 matches were settled,
+    /bracket came a minute later (issue 32)."""
+    posted = Posted()
+    budget = ChatBudget(limit=5, window=60.0)
+    replies = ChatReplies(budget, notice, backlog=10)
+    group = FakeMessage(posted, -4)
+    for _ in range(5):
+        await budget.acquire(-4)  # the outbox's announcements: the budget is spent
+    assert replies.reply(group, "bracket", "zh")  # type: ignore[arg-type]
+    await settle()
+    assert [text for _, text in posted.texts] == ["bracket"]
+    assert budget.used(-4) == 6  # counted there too: the next announcement waits for it
+    await replies.close()
 
 
 async def test_private_chats_do_not_use_the_group_budget() -> None:

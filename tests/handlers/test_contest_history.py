@@ -10,11 +10,13 @@ from pathlib import Path
 import pytest
 
 from app.contest import texts
-from app.records.texts import contest_record_line
+from app.records.texts import CAPTION_LIMIT, contest_record_line, stats_caption
 from engine.contest import Contest, DrawSeed, PairRecord, close_contest, draw, final_places, pair_record
 from storage import Database
+from storage.records import Figures, PartnerLine, PlayerTotals
 from tests.engine.contest.support import ON_TIME, signed_up
 from tests.engine.contest.test_formats import drawn, play_out
+from tests.handlers.test_hostile_texts import telegram_html
 
 CHAT, OTHER_CHAT = -3001, -3002
 
@@ -101,3 +103,23 @@ def test_stats_gives_a_line_per_contest(locale: str) -> None:
         assert "第 1 名（共 8 组）" in line and "3 场胜 3 场" in line
     else:
         assert "place 1 of 8" in line and "3 won of 3" in line
+
+
+def test_stats_of_a_long_career_is_a_caption_telegram_takes() -> None:
+    """Twelve contests named ``&&&…`` (each ``&amp;`` in the HTML): the /stats caption was cut at
+    1,024 characters wherever that fell, inside a ``&amp;`` or a ``</b>``, and Telegram refused
+    the whole reply. Now whole lines fit, then "…"."""
+    name = "&" * 60
+    contests = [closed_knockout(8, name=name, seed=n) for n in range(1, 13)]
+    lines = []
+    for contest in contests:
+        record = pair_record(contest, user_in(contest, 1))
+        assert record is not None
+        lines.append(contest_record_line(contest, record, "zh"))
+    partners = tuple(PartnerLine(f"u:{n}", "&<b>", 3, 2) for n in range(5))
+    totals = PlayerTotals(12, 7, 0, Figures(48, 15, 10, 12, 11, 5, 3, 30, 6, 9, 1), partners)
+    caption = stats_caption("<b>&</b>", None, totals, None, lines, "zh")
+    shown, tags = telegram_html(caption)
+    assert len(caption) <= CAPTION_LIMIT and caption.endswith("\n…")
+    assert shown.startswith("<b>&</b>") and name in shown
+    assert tags.count("<b>") == tags.count("</b>")

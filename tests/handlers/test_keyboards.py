@@ -16,6 +16,8 @@ from handlers.table.keyboards import (
     MAX_BUTTONS,
     ROW,
     HandScope,
+    Keys,
+    PassPlay,
     count_buttons,
     exchange_keyboard,
     face_label,
@@ -23,6 +25,8 @@ from handlers.table.keyboards import (
     lobby_keyboard,
     play_label,
     readings_keyboard,
+    stop_keyboard,
+    waiting_keyboard,
 )
 
 SCOPE = HandScope(table_id=123456789, version=99999, check=2**32 - 1)
@@ -150,3 +154,50 @@ def test_a_hand_keyboard_is_sent_as_the_markup_python_telegram_bot_would_send() 
     assert sent == keys.to_markup().to_dict()
     assert sent["inline_keyboard"][0][0] == {"text": "大王", "callback_data": keys.inline_keyboard[0][0][1]}
     assert "✓♠9¹" in keys.to_json()  # UTF-8, not \u escapes: shorter on the wire
+
+
+# ---------------------------------------------------------------- colours (Bot API 9.4's style)
+
+
+def _styles(markup) -> dict[str, str | None]:
+    return {b.text: b.style for row in markup.inline_keyboard for b in row}
+
+
+def _hand_keys(selection: str, *, autoplay: bool = False, pass_play: PassPlay | None = None) -> Keys:
+    return hand_keyboard(
+        SCOPE,
+        hand=parse_cards("S3 H4 C5 D6 S7 S9"),
+        level=Rank.TWO,
+        selection=Counter(parse_cards(selection)),
+        previous=None,
+        autoplay=autoplay,
+        locale="zh",
+        pass_play=pass_play,
+    )
+
+
+def test_the_play_button_is_green_only_when_a_tap_plays() -> None:
+    assert _styles(_hand_keys("S3 H4 C5 D6 S7"))["出牌：顺子 3-7"] == "success"
+    assert _styles(_hand_keys("S3 S9"))["出牌 ✖"] is None  # refused: no promise of a play
+    assert _styles(_hand_keys(""))["出牌"] is None  # nothing selected yet
+    passing = _styles(_hand_keys("", pass_play=PassPlay.NOTHING_BEATS))
+    assert passing["不出（要不起）"] is None and passing["不出"] is None  # passing stays plain
+
+
+def test_auto_play_and_stopping_are_red_and_the_way_back_is_blue() -> None:
+    controls = _styles(_hand_keys("S3"))
+    assert controls["🤖托管"] == "danger"
+    assert (controls["提示"], controls["清空"]) == (None, None)
+    assert _styles(_hand_keys("S3", autoplay=True))["取消托管"] == "primary"
+    waiting = waiting_keyboard(SCOPE, autoplay=True, locale="zh")
+    assert waiting is not None and _styles(waiting) == {"取消托管": "primary"}
+    assert _styles(stop_keyboard(table_id=1, version=2, locale="zh")) == {"确定结束": "danger", "不": None}
+
+
+def test_a_plain_button_is_sent_without_a_style_field() -> None:
+    """Clients that know no ``style`` lose nothing, and a plain button's JSON is as before."""
+    sent = json.loads(_hand_keys("S3 H4 C5 D6 S7").to_json())["inline_keyboard"]
+    fields = {button["text"]: set(button) for row in sent for button in row}
+    assert fields["出牌：顺子 3-7"] == {"text", "callback_data", "style"}
+    assert fields["提示"] == {"text", "callback_data"}
+    assert sent == _hand_keys("S3 H4 C5 D6 S7").to_markup().to_dict()["inline_keyboard"]

@@ -13,6 +13,7 @@ import pytest
 from telegram.error import RetryAfter
 
 from handlers.platform.scheduler import (
+    AGED_SHARE,
     GROUP_LIMIT,
     GROUP_SHARE,
     MARGIN,
@@ -113,11 +114,40 @@ async def test_refreshes_leave_part_of_the_groups_minute_to_announcements() -> N
     assert announced == "draw"  # at once, though forty refreshes wait
     await request(limiter, sent, "elsewhere", OTHER_GROUP)  # another group is not held up either
     assert len(sent) == GROUP_SHARE[Priority.REFRESH] + 2
-    await advance(limiter, clock, 61.0)  # a minute on: refreshes that waited that long take a reply's share
-    assert len(sent) == GROUP_SHARE[Priority.REFRESH] + 2 + GROUP_SHARE[Priority.REPLY]
+    await advance(limiter, clock, 61.0)  # a minute on: refreshes that waited that long take more
+    assert len(sent) == GROUP_SHARE[Priority.REFRESH] + 2 + AGED_SHARE
+    with at_priority(Priority.OWED):  # and still leave an announcement room
+        assert await asyncio.wait_for(request(limiter, sent, "result", GROUP), 5) == "result"
     for task in refreshes:
         task.cancel()
     await limiter.shutdown()
+
+
+async def test_a_reply_goes_ahead_of_queued_announcements_which_leave_it_room() -> None:
+    """A person who asks while announcements fill the group's minute is answered at once, and
+    the next one before the announcements still waiting; the announcements then all go, in
+    order. Announcements went first and used the whole minute: after 32 matches were settled,
+    /bracket came a minute later (issue 32)."""
+    clock = Clock()
+    limiter = PriorityLimiter(chat_burst=100, clock=clock)
+    sent: list[str] = []
+    with at_priority(Priority.OWED):
+        lines = [asyncio.create_task(request(limiter, sent, f"line {n}", GROUP)) for n in range(30)]
+    await settle()
+    owed = GROUP_SHARE[Priority.OWED]
+    assert sent == [f"line {n}" for n in range(owed)]
+    with at_priority(Priority.REPLY):
+        assert await asyncio.wait_for(request(limiter, sent, "bracket", GROUP), 5) == "bracket"
+        assert await asyncio.wait_for(request(limiter, sent, "standings", GROUP), 5) == "standings"
+        help_reply = asyncio.create_task(request(limiter, sent, "help", GROUP))
+    await settle()
+    assert "help" not in sent  # the minute is full: the first slot to free is the reply's
+    await advance(limiter, clock, 60.0 + MARGIN)
+    assert sent[owed + 2] == "help"
+    for _ in range(3):
+        await advance(limiter, clock, 60.0 + MARGIN)
+    await asyncio.gather(*lines, help_reply)
+    assert [name for name in sent if name.startswith("line")] == [f"line {n}" for n in range(30)]
 
 
 async def test_a_429_holds_the_chat_and_the_request_is_sent_again() -> None:
@@ -168,7 +198,7 @@ async def test_a_groups_minute_keeps_a_margin_for_arrival_jitter() -> None:
     clock = Clock()
     limiter = PriorityLimiter(chat_burst=GROUP_LIMIT, clock=clock)
     sent: list[str] = []
-    with at_priority(Priority.OWED):
+    with at_priority(Priority.REPLY):  # the whole minute is a reply's
         first = [asyncio.create_task(request(limiter, sent, f"m{n}", GROUP)) for n in range(GROUP_LIMIT)]
         await settle()
         assert len(sent) == GROUP_LIMIT
@@ -235,9 +265,9 @@ def count_looks(limiter: PriorityLimiter) -> list[int]:
     looked = [0]
     wait = limiter._wait
 
-    def counting(*args: Any) -> float:
+    def counting(*args: Any, **kwargs: Any) -> float:
         looked[0] += 1
-        return wait(*args)
+        return wait(*args, **kwargs)
 
     limiter._wait = counting  # type: ignore[method-assign]
     return looked

@@ -194,6 +194,11 @@ class FakeQuery:
     from_user: SimpleNamespace
     answers: list[tuple[str | None, bool]] = field(default_factory=list)
 
+    @property
+    def message(self) -> SimpleNamespace:
+        """The presser's own hand message, in their private chat."""
+        return SimpleNamespace(chat=SimpleNamespace(id=self.from_user.id))
+
     async def answer(self, text: str | None = None, show_alert: bool = False, **_: object) -> bool:
         self.answers.append((text, show_alert))
         return True

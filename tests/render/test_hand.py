@@ -8,11 +8,14 @@ from collections import Counter
 import pytest
 
 from engine.actions import Phase
-from engine.cards import Rank, parse_cards
+from engine.cards import Card, Rank, parse_cards, sort_hand
 from engine.classify import classify
 from engine.observation import Observation, SeatView, TributeView
 from render import samples
-from render.hand import WIDTH, hand_image, render_hand
+from render.arrange import hand_groups
+from render.faces import STRIP
+from render.hand import GROUP_GAP, WIDTH, hand_image, hand_layout, render_hand
+from render.theme import HAND_CARD
 from tests.render.helpers import decode, mean_difference, record_drawn_cards
 
 
@@ -122,3 +125,45 @@ def test_the_fixed_palette_keeps_the_picture_faithful() -> None:
         image = hand_image(obs, selected={2, 7}, labels=labels, four_color=four_color)
         data = render_hand(obs, selected={2, 7}, labels=labels, four_color=four_color)
         assert mean_difference(image, decode(data)) < 0.8
+
+
+# ---------------------------------------------------------------- 理牌: every corner in view, groups apart
+
+FIFTEEN = "RJ SA HK CQ DJ ST H9 S8 C7 H6 S6 D5 C4 D3 S2"  # one row, a rank change at every card
+GROUPED = "S9 H9 C9 D9 S9 H3 H4 H5 H6 H7 S5 S5 D5 C5 RJ RJ BJ BJ CT CJ CQ CK CA DA D2 S3 D3"
+
+
+def layouts() -> list[tuple[str, list[Card], Rank, bool]]:
+    """Seeded hands of every size, both arrangements, and the hands that crowd a row most."""
+    cases = [
+        (f"seed {seed}, {size} cards", samples.deal(seed, size)[2], Rank.SEVEN, group)
+        for seed in range(6)
+        for size in (1, 5, 14, 15, 16, 21, 27)
+        for group in (False, True)
+    ]
+    crowded = [(text, parse_cards(text), Rank.TWO) for text in (FIFTEEN, GROUPED)]
+    cases += [(*case, group) for case in crowded for group in (False, True)]
+    return cases
+
+
+@pytest.mark.parametrize(("name", "cards", "level", "group"), layouts())
+def test_every_card_keeps_its_corner_in_view_and_groups_stand_apart(
+    name: str, cards: list[Card], level: Rank, group: bool
+) -> None:
+    """Cards are drawn left to right: a card drawn later on the same row must not reach into
+    an earlier card's corner strip (rank, suit and button label), and a card of another run
+    (a bomb or straight flush set apart) must not touch it at all: bare felt between them."""
+    hand = sort_hand(cards, level)
+    slots = hand_layout(hand, level, group=group)
+    assert sorted(s.position for s in slots) == list(range(len(hand)))
+    strip, width = HAND_CARD.px(STRIP), HAND_CARD.width
+    for k, card in enumerate(slots):
+        assert card.x >= 0 and card.x + width <= WIDTH, (name, card)
+        for later in slots[k + 1 :]:
+            if later.row != card.row:
+                continue
+            reach = card.x + (strip if later.run == card.run else width + GROUP_GAP)
+            assert later.x >= reach, f"{name}: {hand[later.position]} covers {hand[card.position]}"
+    runs = [tuple(s.position for s in slots if s.run == run) for run in sorted({s.run for s in slots})]
+    groups = hand_groups(hand, level, group=group)
+    assert all(any(set(run) <= set(g) for g in groups) for run in runs)  # a run never mixes groups

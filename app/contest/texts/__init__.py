@@ -1,8 +1,9 @@
 """Every sentence of a contest, built for one locale (Chinese first) from the pure contest value.
 
-HTML messages escape whatever a person chose (contest and player names, reasons). The
-official report line is never built here: it is :func:`engine.contest.official_line`,
-``掼蛋{N}组`` and nothing else.
+HTML messages escape whatever a person chose (contest and player names, units, prizes, the
+venue, reasons, the event word: :func:`.words.report_example` for ``掼蛋3组`` in a sentence).
+The official report line is never built here: it is :func:`engine.contest.official_line`,
+``掼蛋{N}组`` and nothing else, posted as plain text.
 
 By topic: :mod:`.refusals`, :mod:`.words`, :mod:`.card` (and sign-up), :mod:`.rounds` (and
 table clocks), :mod:`.results` and :mod:`.standings`; this package gives them one name,
@@ -42,6 +43,8 @@ from app.contest.texts.results import (
     reminder_dm_text,
     reminder_text,
     round_complete_text,
+    unclear_match_text,
+    understood_text,
     withdrew_text,
 )
 from app.contest.texts.rounds import (
@@ -125,6 +128,8 @@ __all__ = [
     "tag_text",
     "time_up_rule",
     "time_up_text",
+    "unclear_match_text",
+    "understood_text",
     "which_contest_text",
     "withdrew_text",
 ]

@@ -4,13 +4,20 @@ answer; and the organiser's words about the mirror and partner changes.
 
 from __future__ import annotations
 
-from app.contest.texts.words import TEXT_LIMIT, _fitted, deadline_line, format_title, pair_label, phase_text
+from app.contest.texts.words import (
+    TEXT_LIMIT,
+    _fitted,
+    deadline_line,
+    format_title,
+    pair_label,
+    phase_text,
+    report_example,
+)
 from app.table.texts import _, escape, preset_title
 from engine.contest import (
     FORMATS,
     Contest,
     ContestPhase,
-    official_line,
 )
 from render.words import is_english
 
@@ -30,7 +37,7 @@ def card_text(contest: Contest, locale: str, budget: int = TEXT_LIMIT) -> str:
         _(
             "Report a result in this group as {example} (the winning pair's group number).",
             locale,
-            example=official_line(3, contest.settings.event_word),
+            example=report_example(contest.settings.event_word),
         ),
         phase_text(contest, locale),
     ]
@@ -120,7 +127,7 @@ def format_help(name: str, locale: str) -> str:
 
 def privacy_text(can_read_all: bool, is_admin: bool, event_word: str, locale: str) -> str:
     """Whether typed report lines will reach the bot in this group, and how to make it so."""
-    example = official_line(3, event_word)
+    example = report_example(event_word)
     if can_read_all or is_admin:
         return _(
             "✅ I can read this group's messages: a typed {example} line counts as a report.",

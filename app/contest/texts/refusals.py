@@ -166,13 +166,24 @@ def problem_text(code: Problem, detail: str, locale: str) -> str:
             return _(
                 "Usage: /result CODE WINNER [9:5] [levels=A:10] [3s=2:1] [time] [extra] REASON "
                 "(WINNER: a group number, 掼蛋3组, none for both out, or draw with levels= for a "
-                "match the clock ended with nobody past A).",
+                "match the clock ended with nobody past A). Without the code, the winner's group "
+                "names its match: /result 3 REASON.",
                 locale,
+            )
+        case Problem.NOT_A_MATCH:
+            return _(
+                "“{name}” is neither a match code nor a group number. Type /result CODE WINNER REASON "
+                "(the code is on the pairing message), or /result WINNER REASON: the winner's group "
+                "names its match, e.g. /result 3 有异议成立.",
+                locale,
+                name=shown,
             )
         case Problem.REASON_MISSING:
             return _("A decision needs a reason: /result CODE WINNER REASON.", locale)
         case Problem.BAD_WINNER:
-            return _("“{name}” is not a group number.", locale, name=shown)
+            return _(
+                "“{name}” is not a group number: write the group as 3, 3组 or 掼蛋3组.", locale, name=shown
+            )
         case Problem.BAD_LEVELS:
             return _(
                 "“{name}”: write the final levels as levels=A:10, the winner's first "

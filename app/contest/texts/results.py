@@ -7,8 +7,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from datetime import timedelta
 
+from app.contest.args import MatchUnclear, Unclear
 from app.contest.columns import signed
-from app.contest.texts.words import deadline_line, pair_label, pair_line
+from app.contest.texts.words import deadline_line, pair_label, pair_line, report_example
 from app.table.texts import _, escape
 from engine.contest import (
     Contest,
@@ -19,10 +20,10 @@ from engine.contest import (
     PlayMethod,
     WithdrawReason,
     late_forfeits_in_a_row,
-    official_line,
 )
 from engine.contest.contest import LATE_REASON
 from engine.rules import MatchFormat
+from render.words import is_english
 
 
 def method_text(result: MatchResult, reporter: str | None, locale: str) -> str:
@@ -114,7 +115,7 @@ def copy_label(line: str, locale: str) -> str:
 
 
 def duplicate_text(line: str, locale: str) -> str:
-    return _("Already reported: {line}. Thank you.", locale, line=line)
+    return _("Already reported: {line}. Thank you.", locale, line=escape(line))
 
 
 def contradiction_text(contest: Contest, match: ContestMatch, locale: str) -> str:
@@ -147,19 +148,75 @@ def dispute_text(contest: Contest, match: ContestMatch, who: str, organiser: str
 def decision_text(contest: Contest, match: ContestMatch, fact: MatchFact, locale: str) -> str:
     result = fact.result
     assert result is not None
-    if result.no_winner:
-        outcome = _("nobody won (time is up, nobody passed A)", locale)
-    elif result.winner is None:
-        outcome = _("both pairs are out", locale)
-    else:
-        outcome = _("{pair} goes on", locale, pair=pair_label(result.winner, locale))
     return _(
         "⚖️ The organiser decided match {code}: {outcome}. Reason: {reason}",
         locale,
         code=match.code,
-        outcome=outcome,
+        outcome=_outcome(result, locale),
         reason=reason_text(fact.reason, locale),
     )
+
+
+def _outcome(result: MatchResult, locale: str) -> str:
+    if result.no_winner:
+        return _("nobody won (time is up, nobody passed A)", locale)
+    if result.winner is None:
+        return _("both pairs are out", locale)
+    return _("{pair} goes on", locale, pair=pair_label(result.winner, locale))
+
+
+def understood_text(match: ContestMatch, result: MatchResult, group: int, locale: str) -> str:
+    """The answer to ``/result 掼蛋8组 理由``: which match the group was read as naming."""
+    return _(
+        "📌 Read {group} as match {match}: {outcome}.",
+        locale,
+        group=pair_label(group, locale),
+        match=_choice(match, locale),
+        outcome=_outcome(result, locale),
+    )
+
+
+def unclear_match_text(unclear: MatchUnclear, locale: str) -> str:
+    """A group typed in the code's place that names no single match, and what to type instead."""
+    group = pair_label(unclear.group, locale)
+    if unclear.why is Unclear.WHICH_WON:
+        match = unclear.matches[0]
+        return _(
+            "Two groups: which pair won match {match}? Type /result {code} WINNER REASON, "
+            "e.g. /result {code} {number} 有异议成立.",
+            locale,
+            match=_choice(match, locale),
+            code=match.code,
+            number=unclear.group,
+        )
+    separator = ", " if is_english(locale) else "、"
+    waiting = separator.join(_choice(m, locale) for m in unclear.matches[:MAX_CHOICES])
+    if not waiting:
+        waiting = _("none, every match of the round has a result", locale)
+    if unclear.why is Unclear.NO_PAIR:
+        return _(
+            "This contest has no {group}. Type /result CODE WINNER REASON. Matches waiting for a result: "
+            "{waiting}.",
+            locale,
+            group=group,
+            waiting=waiting,
+        )
+    return _(
+        "{group} plays no match in the round in play. Type /result CODE WINNER REASON. Matches waiting "
+        "for a result: {waiting}.",
+        locale,
+        group=group,
+        waiting=waiting,
+    )
+
+
+MAX_CHOICES = 8
+"""Matches listed in an unclear /result's answer: a large round's list would bury the advice."""
+
+
+def _choice(match: ContestMatch, locale: str) -> str:
+    a, b = match.pairs
+    return _("{code} ({a} v {b})", locale, code=match.code, a=pair_label(a, locale), b=pair_label(b, locale))
 
 
 def both_out_text(contest: Contest, matches: Sequence[ContestMatch], locale: str) -> str:
@@ -194,7 +251,7 @@ def reminder_text(contest: Contest, matches: Sequence[ContestMatch], left: timed
         lines.append(
             f"• {pair_label(match.pairs[0], locale)} v {pair_label(match.pairs[1], locale)}: {mentions}"
         )
-    lines.append(_("Report as {example}.", locale, example=official_line(3, contest.settings.event_word)))
+    lines.append(_("Report as {example}.", locale, example=report_example(contest.settings.event_word)))
     return "\n".join(lines)
 
 

@@ -8,7 +8,7 @@ from collections.abc import Sequence
 from datetime import datetime
 from typing import assert_never
 
-from app.contest.texts.words import TEXT_LIMIT, _fitted, pair_label, pair_line
+from app.contest.texts.words import TEXT_LIMIT, _fitted, pair_label, pair_line, report_example
 from app.table.texts import _, escape
 from engine.contest import (
     Contest,
@@ -18,7 +18,6 @@ from engine.contest import (
     Round,
     ScheduleKind,
     TableClock,
-    official_line,
 )
 from engine.contest.deadlines import zone
 from engine.contest.families import Bye
@@ -86,7 +85,7 @@ def _round_text(contest: Contest, number: int, locale: str, *, names: bool) -> s
             "{example}, or reply to this message. To play through the bot in any "
             "group: /newgame match=CODE.",
             locale,
-            example=official_line(3, contest.settings.event_word),
+            example=report_example(contest.settings.event_word),
         )
     )
     return "\n".join(lines)

@@ -9,6 +9,7 @@ from engine.contest import (
     Contest,
     ContestPhase,
     Pair,
+    official_line,
 )
 from render.words import is_english
 
@@ -22,6 +23,12 @@ def pair_line(pair: Pair, locale: str, names: bool = True) -> str:
     lot = " 🎲" if pair.by_lot else ""
     shown = f" {escape(pair.names)}" if names else ""
     return f"<b>{pair_label(pair.number, locale)}</b>{shown}{lot}"
+
+
+def report_example(event_word: str) -> str:
+    """``掼蛋3组`` in a contest's event word, inside an HTML message: the word is the
+    organiser's (``event=<b>`` made Telegram refuse the card and the privacy note)."""
+    return escape(official_line(3, event_word))
 
 
 TEXT_LIMIT = 4000

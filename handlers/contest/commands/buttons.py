@@ -5,6 +5,7 @@ mirror. A refusal is the press's alert."""
 from __future__ import annotations
 
 import logging
+from functools import partial
 
 from telegram import CallbackQuery, InlineKeyboardMarkup, Message, Update
 from telegram.constants import ParseMode
@@ -31,6 +32,9 @@ from handlers.contest.commands.standings import queue_standings
 from handlers.contest.common import desk_of, locale_of, may_organise, remember
 from handlers.contest.tables import open_match_table
 from handlers.platform.context import Context
+from handlers.platform.edits import edit_later
+from handlers.platform.replies import answer
+from handlers.platform.scheduler import Priority
 from handlers.table.lobby import display_name
 from storage import NotFound, StoredContest
 
@@ -47,12 +51,12 @@ async def on_contest_press(update: Update, context: Context) -> None:
         press = ContestPress.decode(query.data)
         stored = await context.services.db.contests.get(contest_id=press.contest_id)
     except (BadContestButton, NotFound):
-        await query.answer(error_text("bad_button", locale), show_alert=True)
+        await answer(query, error_text("bad_button", locale), show_alert=True)
         return
     try:
         await _press(query, context, stored, press, locale)
     except ContestError as error:
-        await query.answer(texts.refusal_text(error.code, locale), show_alert=True)
+        await answer(query, texts.refusal_text(error.code, locale), show_alert=True)
 
 
 async def _press(
@@ -65,7 +69,7 @@ async def _press(
         await open_match_table(query, context, press.arg, locale)
         return
     if op is ContestOp.STANDINGS:
-        await query.answer()
+        await answer(query)
         assert query.message is not None
         queue_standings(context, query.message, stored, locale)
         return
@@ -74,11 +78,11 @@ async def _press(
         return
     organiser_ops = (ContestOp.CLOSE_YES, ContestOp.CLOSE_NO, ContestOp.DRAW)
     if op in organiser_ops and not await may_organise(context, stored, user.id):
-        await query.answer(texts.problem_text(Problem.ORGANISER_ONLY, "", locale), show_alert=True)
+        await answer(query, texts.problem_text(Problem.ORGANISER_ONLY, "", locale), show_alert=True)
         return
     if op is ContestOp.CLOSE_NO:
-        await query.answer()
-        await _edit(query, _("The round goes on.", locale))
+        await answer(query)
+        _edit(context, query, _("The round goes on.", locale))
         return
     commands = {
         ContestOp.SIGN_UP: lambda c: sign_up(c, me),
@@ -95,20 +99,20 @@ async def _press(
         # The toast is the acknowledgement; the card follows as a refresh (desk.announce asked
         # for it), so a rush of presses is answered at once and the group sees one edit, not fifty.
         toast = _("✅ Signed up.", locale) if op is ContestOp.SIGN_UP else _("Withdrawn.", locale)
-        await query.answer(toast)
+        await answer(query, toast)
         return
-    await query.answer(_("Done.", locale))
+    await answer(query, _("Done.", locale))
     name = escape(me.name)
     if op is ContestOp.PARTNER_YES:
-        await _edit(query, _("{name} accepted: the pair is signed up.", locale, name=name))
+        _edit(context, query, _("{name} accepted: the pair is signed up.", locale, name=name))
     elif op is ContestOp.PARTNER_NO:
-        await _edit(query, _("{name} declined: the inviter is signed up alone.", locale, name=name))
+        _edit(context, query, _("{name} declined: the inviter is signed up alone.", locale, name=name))
     elif op is ContestOp.CONFIRM:
-        await _mark_details(query, _("✅ Confirmed by {name}.", locale, name=name))
+        _mark_details(context, query, _("✅ Confirmed by {name}.", locale, name=name))
     elif op is ContestOp.DISPUTE:
-        await _mark_details(query, _("⚠️ Disputed by {name}: the organisers decide.", locale, name=name))
+        _mark_details(context, query, _("⚠️ Disputed by {name}: the organisers decide.", locale, name=name))
     elif op is ContestOp.CLOSE_YES:
-        await _edit(query, _("The round is closed.", locale))
+        _edit(context, query, _("The round is closed.", locale))
 
 
 async def _choose_mirror(query: CallbackQuery, context: Context, stored: StoredContest, locale: str) -> None:
@@ -116,27 +120,39 @@ async def _choose_mirror(query: CallbackQuery, context: Context, stored: StoredC
     user_id = query.from_user.id
     url = desk_of(context).pending_mirrors.get(user_id)
     if stored.contest.organiser_id != user_id:
-        await query.answer(texts.problem_text(Problem.ORGANISER_ONLY, "", locale), show_alert=True)
+        await answer(query, texts.problem_text(Problem.ORGANISER_ONLY, "", locale), show_alert=True)
         return
     if url is None:
-        await query.answer(texts.problem_text(Problem.USAGE_WECHAT, "", locale), show_alert=True)
+        await answer(query, texts.problem_text(Problem.USAGE_WECHAT, "", locale), show_alert=True)
         return
     del desk_of(context).pending_mirrors[user_id]
-    await query.answer()
-    await _edit(query, await set_mirror(context, stored, user_id, url, locale))
+    await answer(query)
+    _edit(context, query, await set_mirror(context, stored, user_id, url, locale))
 
 
-async def _mark_details(query: CallbackQuery, note: str) -> None:
+def _mark_details(context: Context, query: CallbackQuery, note: str) -> None:
     """The details message keeps its copy button, loses 确认 / 有异议, and says who answered."""
     message = query.message
     if not isinstance(message, Message) or message.text_html is None:
         return
     keyboard = message.reply_markup.inline_keyboard if message.reply_markup else ()
     copy_row = [list(row) for row in keyboard if all(button.callback_data is None for button in row)]
-    await _edit(query, message.text_html + "\n" + note, InlineKeyboardMarkup(copy_row) if copy_row else None)
+    _edit(
+        context, query, message.text_html + "\n" + note, InlineKeyboardMarkup(copy_row) if copy_row else None
+    )
 
 
-async def _edit(query: CallbackQuery, text: str, markup: InlineKeyboardMarkup | None = None) -> None:
+def _edit(
+    context: Context, query: CallbackQuery, text: str, markup: InlineKeyboardMarkup | None = None
+) -> None:
+    """The pressed message says what the press did: queued at a refresh's priority, not awaited
+    (:func:`edit_later`; the press's toast has answered it). Awaited, each press held one of the
+    group's update slots until the group's budget let its edit go."""
+    edit = partial(_send_edit, query, text, markup)
+    edit_later(context.services.sender, query.message, edit, Priority.REFRESH)
+
+
+async def _send_edit(query: CallbackQuery, text: str, markup: InlineKeyboardMarkup | None) -> None:
     try:
         await query.edit_message_text(text, parse_mode=ParseMode.HTML, reply_markup=markup)
     except BadRequest as error:

@@ -8,11 +8,11 @@ import logging
 from telegram import Chat, Update
 
 from app.contest import texts
-from app.contest.args import parse_decision
+from app.contest.args import read_decision
 from app.contest.problems import Problem
 from engine.contest import ContestError, MatchNote, MatchUpdated, Refusal, decide, official_line, report_text
 from handlers.contest.common import (
-    answers_refusals,
+    answers_each_use,
     desk_of,
     here,
     locale_of,
@@ -109,18 +109,23 @@ async def _report(update: Update, context: Context, text: str, *, explicit: bool
                 await reply(context, message, texts.contradiction_text(stored.contest, event_.match, locale))
 
 
-@answers_refusals
+@answers_each_use
 async def result_command(update: Update, context: Context) -> None:
     """/result CODE WINNER [9:5] [levels=A:10] [3s=2:1] [time] [extra] REASON — the organiser's
-    decision, logged with its reason; the figures give scored formats their 级差 and round score."""
-    found = await here(update, context, organiser=True)
+    decision, logged with its reason; the figures give scored formats their 级差 and round score.
+    ``/result 掼蛋8组 REASON``: the winner's group names its match, and the answer says which."""
+    found = await here(update, context, organiser=True, repeat=True)
     if found is None:
         return
-    _message, user, _locale, stored = found
-    decision = parse_decision(context.args or [], stored.contest.settings.event_word)
+    message, user, locale, stored = found
+    decision = read_decision(context.args or [], stored.contest)
     result = decision.with_figures(stored.contest)
     log.info("contest %s: %s decides %s: %s (%s)", stored.id, user.id, decision.code, result, decision.reason)
     command = lambda c: decide(  # noqa: E731
         c, code=decision.code, result=result, by=user.id, reason=decision.reason, now=now(context)
     )
     await run(context, stored, command)
+    if decision.named_by is not None:
+        match = stored.contest.match_by_code(decision.code)
+        understood = texts.understood_text(match, result, decision.named_by, locale)
+        await reply(context, message, understood, repeat=True)

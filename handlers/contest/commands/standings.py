@@ -66,7 +66,7 @@ async def bracket_command(update: Update, context: Context) -> None:
 
     async def send() -> None:
         picture = await context.services.draw(render_bracket, view, locale=locale)
-        await message.reply_photo(picture, caption=escape(stored.contest.name))
+        await message.reply_photo(picture, caption=escape(stored.contest.name), parse_mode=ParseMode.HTML)
 
     key = f"bracket:{stored.id}:{hash(view)}"  # the same bracket asked again within seconds goes once
     context.services.replies.send(message, key, send, locale)

@@ -1,4 +1,4 @@
--- 0014_spectators: 观战 (issue 35). A group member who is not seated follows a running table
+-- 0015_spectators: 观战 (issue 35). A group member who is not seated follows a running table
 -- in the private chat: one message per spectator and deal, edited as the deal is played. The rows say who
 -- watches which table and which message to edit, so a restart resumes those messages; they
 -- go with their table (a finished or stopped table's rows are deleted when watching ends).

@@ -1,0 +1,83 @@
+"""The group's board across a restart (issue 32, item 6): the bot goes on editing the deal's
+live board message instead of opening a new one and leaving the old one saying ⏳ 轮到 forever.
+
+The bot is stopped in the middle of a deal, once the group's board shows whose turn it is, and
+started again on the same database; the match is then played out. A board left by a run from
+before its range was stored (board_deal NULL) is marked as moved, in one edit.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+
+import aiosqlite
+
+from emulator.client import BotMessage, Chat, Emulator, Telegram, wait_for
+from tests.e2e.test_match_e2e import (
+    ALICE,
+    BOB,
+    PINNED_MATCH,
+    SINGLE_DOWN_SEED,
+    Table,
+    assert_clean_finish,
+    play_out,
+    running_bot,
+    set_up,
+)
+
+HUMANS = [ALICE, BOB]
+
+
+async def live_board(telegram: Telegram, group: Chat) -> BotMessage | None:
+    """The board message showing whose turn it is, once a trick of the deal has been won."""
+    boards = [m for m in await telegram.messages(group) if "⏳ 轮到" in m.content and "✔" in m.content]
+    return boards[-1] if boards else None
+
+
+async def stop_mid_deal(emulator: Emulator, telegram: Telegram, token: str, table: Table) -> BotMessage:
+    """Play until the board shows a won trick and a turn; stop the players, then the bot."""
+    async with running_bot(emulator, token, table.db_path, seed=SINGLE_DOWN_SEED):
+        await set_up(telegram, table, HUMANS, PINNED_MATCH)
+        players = [asyncio.create_task(table.play(user)) for user in HUMANS]
+        await wait_for(lambda: live_board(telegram, table.group), timeout=60, what="a live board")
+        table.over.set()
+        await asyncio.gather(*players)
+        await telegram.wait_idle()
+    board = await live_board(telegram, table.group)
+    assert board is not None
+    table.over = asyncio.Event()
+    return board
+
+
+async def play_on(emulator: Emulator, telegram: Telegram, token: str, table: Table) -> list[BotMessage]:
+    async with running_bot(emulator, token, table.db_path, seed=SINGLE_DOWN_SEED):
+        await play_out(table, HUMANS)
+        await assert_clean_finish(telegram, table)
+    return await telegram.messages(table.group)
+
+
+async def test_a_restart_goes_on_editing_the_deals_board(
+    emulator: Emulator, telegram: Telegram, token: str, tmp_path: Path
+):
+    table = Table(telegram, Chat.group(-4401, "重启看板"), tmp_path / "g.db")
+    board = await stop_mid_deal(emulator, telegram, token, table)
+    messages = await play_on(emulator, telegram, token, table)
+    assert [m.content for m in messages if "⏳" in m.content] == []
+    resumed = next(m for m in messages if m.message_id == board.message_id)
+    heading = board.content.split("\n")[0]
+    assert resumed.edit_count > board.edit_count and resumed.content.startswith(heading)
+
+
+async def test_a_board_left_without_its_range_is_marked_as_moved(
+    emulator: Emulator, telegram: Telegram, token: str, tmp_path: Path
+):
+    table = Table(telegram, Chat.group(-4402, "旧看板"), tmp_path / "g.db")
+    board = await stop_mid_deal(emulator, telegram, token, table)
+    async with aiosqlite.connect(table.db_path) as db:  # as a run before migration 0014 left it
+        await db.execute("UPDATE game_tables SET board_deal = NULL, board_first = 0")
+        await db.commit()
+    messages = await play_on(emulator, telegram, token, table)
+    assert [m.content for m in messages if "⏳" in m.content] == []
+    moved = next(m for m in messages if m.message_id == board.message_id)
+    assert moved.content == "⏬ 本副的牌局移到了下方的新消息里。"
