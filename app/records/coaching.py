@@ -39,8 +39,8 @@ def coaching_to_json(coaching: Coaching) -> str:
             "turn": d.turn,
             "played": play_to_json(d.played) if d.played else None,
             "suggested": play_to_json(d.suggested) if d.suggested else None,
-            "cost": round(d.cost, 3),
-            "spread": round(d.spread, 3),
+            "cost": d.cost,
+            "spread": d.spread,
         }
         for d in coaching.decisions
     ]
