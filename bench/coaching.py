@@ -1,6 +1,6 @@
 """How good 复盘点评's estimate is: does the suggested play really do better?
 
-    python bench/coaching.py [--deals 200] [--seed 1] [--player easy] [--samples 12]
+    python bench/coaching.py [--deals 200] [--seed 1] [--player easy] [--samples 12] [--progress]
 
 Plays ``--deals`` first deals of the casual rules (one match seed each) with ``--player`` in
 the coached seat (north) and 标准 in the others, then takes the decisions
@@ -112,7 +112,7 @@ def truth(rules: Rules, seed: int, history: tuple[tuple[int | None, Action], ...
     raise LookupError(f"decision {decision} not in the deal")
 
 
-def run(rules: Rules, deals: int, seed: int, player: Policy, budget: Budget) -> Tally:
+def run(rules: Rules, deals: int, seed: int, player: Policy, budget: Budget, progress: bool = False) -> Tally:
     tally = Tally()
     for match_seed in range(seed, seed + deals):
         history = play_first_deal(rules, match_seed, player).history
@@ -122,6 +122,14 @@ def run(rules: Rules, deals: int, seed: int, player: Policy, budget: Budget) -> 
         tally.shown.append(len(coaching.decisions))
         for decision in coaching.decisions:
             tally.add(decision, truth(rules, match_seed, history, decision))
+        if progress:  # the running counts, so a long run on a busy machine can be read (or pooled) early
+            print(
+                f"seed {match_seed}: better {tally.better} same {tally.same} worse {tally.worse} "
+                f"estimated {sum(tally.estimated):.2f} true {sum(tally.true)} "
+                f"seconds {sum(tally.seconds):.0f}",
+                file=sys.stderr,
+                flush=True,
+            )
     return tally
 
 
@@ -157,13 +165,14 @@ def main() -> None:
     parser.add_argument("--player", choices=sorted(PLAYERS), default="easy")
     parser.add_argument("--samples", type=int, default=Budget().samples)
     parser.add_argument("--confidence", type=float, default=Budget().confidence)
+    parser.add_argument("--progress", action="store_true", help="running counts on stderr after each deal")
     args = parser.parse_args()
     budget = Budget(samples=args.samples, confidence=args.confidence)
     print(
         f"{args.deals} first deals from seed {args.seed}: {args.player} coached (north), 标准 elsewhere; "
         f"{budget.samples} draws a decision, shown from {budget.confidence} standard errors"
     )
-    report(run(Rules.default(), args.deals, args.seed, PLAYERS[args.player], budget))
+    report(run(Rules.default(), args.deals, args.seed, PLAYERS[args.player], budget, args.progress))
 
 
 if __name__ == "__main__":

@@ -8,6 +8,7 @@ from :mod:`app.records.texts`, every picture from :mod:`render.records`
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import io
 import logging
 from collections.abc import Coroutine
@@ -26,7 +27,7 @@ from telegram import (
     User,
 )
 from telegram.constants import ParseMode
-from telegram.error import Forbidden
+from telegram.error import Forbidden, TelegramError
 
 from app.records import callback_data, texts, views
 from app.records.callback_data import BadRecordButton, RecordOp, RecordPress
@@ -463,9 +464,13 @@ async def _coach_then_show(
         await desk_of(context.services).coach.of(match, deal, seat)
     except Exception:
         log.exception("coaching table %s deal %s seat %s failed", match.table_id, deal, seat)
-        await context.bot.send_message(message.chat.id, texts.coaching_failed_text(locale))
+        with contextlib.suppress(TelegramError):  # the player blocked the bot meanwhile
+            await context.bot.send_message(message.chat.id, texts.coaching_failed_text(locale))
         return
-    await _show_coaching(context, message, match, deal, seat, locale)
+    try:
+        await _show_coaching(context, message, match, deal, seat, locale)
+    except TelegramError as error:  # the replay message was deleted meanwhile: the 点评 is kept anyway
+        log.warning("coaching of table %s shown nowhere: %s", match.table_id, error)
 
 
 async def _show_coaching(
