@@ -396,7 +396,8 @@ def coaching_caption(
     else:
         body = [
             _(
-                "{n} Trick {trick} · you: {played} · the master: {suggested} (about {cost} levels a deal)",
+                "{n} Trick {trick} · you: {played} · the master: {suggested}, "
+                "about {cost} levels a deal better",
                 locale,
                 n=circled(i),
                 trick=trick,
