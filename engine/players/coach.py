@@ -1,25 +1,27 @@
-"""复盘点评: a seat's costliest decisions of one deal, judged as 大师 judges its own moves.
+"""复盘点评: a seat's costliest decisions of one deal, judged by 大师 from where the seat stood.
 
-At every play decision the seat had (a lead, or a follow it could have beaten), the judge
-stands where the seat stood — its :class:`~engine.observation.Observation` then, nothing
-the finished deal revealed later — and does what 大师 does
-(:mod:`engine.players.master`): it takes 大师's candidates (标准's choice, passing when
-following, 标准's next-best plays), adds what the seat really did, draws the hidden hands
-consistently with what was public (:func:`~engine.players.master.draw_hands`), and plays
-every candidate out on every draw with 标准 for all four seats, the same draws for every
-candidate so their differences are not luck.
+At every play decision the seat had (a lead, or a follow it could have beaten; tribute and
+return are 标准's for 大师 too and are not judged) the judge takes the seat's
+:class:`~engine.observation.Observation` then — nothing the finished deal revealed later:
 
-大师's choice among its candidates (:data:`~engine.players.master.MARGIN`) is the
-suggestion; the decision's cost is how many more levels a deal the suggestion made on
-those draws than the seat's own action (:func:`~engine.players.master.deal_levels`: the
-winners' level-up from the rules' ``level_ups``, negative when the other team wins).
-Unlike 大师 in play, the judge searches from the first trick on, with a fixed number of
-draws a decision, so early decisions are judged too (less surely: a long rollout is
-mostly the luck of the draw). The estimate's quality — how often the suggested play
-really did better with the true hidden hands — is measured by ``bench/coaching.py``.
+1. the suggestion is 大师's action there, exactly as a table seats 大师
+   (:func:`~engine.players.policies.seeded`), so where 大师 itself sat, the suggestion is
+   what it played and the deal costs nothing (before ~15 cards a seat 大师 plays 标准's
+   choice, which is then the suggestion);
+2. if the seat did something else, the hidden hands are drawn ``samples`` times from what
+   was public (:func:`~engine.players.master.draw_hands`, as 大师 draws them), and on each
+   draw the deal is played out twice by 标准 in all four seats, after the suggestion and
+   after the seat's own action — the same draws for both, so the difference is not luck;
+3. the cost is the mean difference of the two endings in levels for the seat's team
+   (:func:`~engine.players.master.deal_levels`: the winners' level-up from the rules'
+   ``level_ups``, negative when the other team wins), with its standard error.
 
-Deterministic: the draws come from a generator seeded by the match's seed, the deal and
-the seat, so the same log gives the same 点评 wherever and whenever it is computed.
+The three costliest decisions above :data:`MIN_COST` and ``confidence`` standard errors are
+shown. How often the suggested play really did better with the true hidden hands is measured
+by ``bench/coaching.py`` (docs/review.md).
+
+Deterministic: the draws come from a generator seeded by the match's seed, the deal and the
+seat, so the same log gives the same 点评 wherever and whenever it is computed.
 """
 
 from __future__ import annotations
