@@ -4,19 +4,15 @@ gathered, cut and dealt (engine.dealing), and /rules tells the group how."""
 
 from __future__ import annotations
 
-import json
 import random
 from collections import Counter
 from pathlib import Path
-
-import aiosqlite
 
 from emulator.client import Chat, Emulator, Telegram
 from engine import dealing
 from engine.actions import DealEnded, DealStarted, Played
 from engine.cards import Card, Rank
-from engine.match import Match, action_from_json, deal_seed
-from engine.rules import Rules
+from engine.match import Match, deal_seed
 from engine.variants import ShuffleProcedure
 from tests.e2e.test_match_e2e import (
     ALICE,
@@ -29,15 +25,7 @@ from tests.e2e.test_match_e2e import (
     running_bot,
     set_up,
 )
-
-
-async def stored_match(db_path: Path) -> Match:
-    async with aiosqlite.connect(db_path) as db:
-        async with db.execute("SELECT rules_json, seed FROM game_tables") as cursor:
-            rules_json, seed = await cursor.fetchone()
-        async with db.execute("SELECT seat, action_json FROM actions ORDER BY version") as cursor:
-            history = [(seat, action_from_json(json.loads(text))) for seat, text in await cursor.fetchall()]
-    return Match.replay(Rules.from_json(rules_json), int(seed), history)
+from tests.e2e.test_records_e2e import stored_match
 
 
 def second_deal_expected(match: Match) -> list[Counter[Card]]:
