@@ -12,6 +12,11 @@ ENV PYTHONDONTWRITEBYTECODE=1 \
 ENV TELEGRAM_WEBHOOK_LISTEN=0.0.0.0 \
     TELEGRAM_WEBHOOK_PORT=8080
 
+# /healthz and /metrics (docs/operations.md): on every interface, so Prometheus can scrape the
+# published port; the HEALTHCHECK below asks /healthz with the image's own Python (no curl).
+ENV GUANDAN_METRICS_PORT=9108 \
+    GUANDAN_METRICS_LISTEN=0.0.0.0
+
 # make runs the README's steps; the fonts come with the source (render/fonts/).
 RUN apt-get update \
     && apt-get install -y --no-install-recommends make \
@@ -35,5 +40,9 @@ COPY --chown=guandan:guandan . /app
 RUN make install translations
 
 VOLUME ["/data"]
-EXPOSE 8080
+EXPOSE 8080 9108
+# Unhealthy after three failed checks in a row: the event loop, the store or Telegram (the reason
+# is in `docker inspect`). The start period covers resuming many tables.
+HEALTHCHECK --interval=30s --timeout=12s --start-period=60s --retries=3 \
+    CMD [".venv/bin/python", "scripts/healthcheck.py"]
 CMD [".venv/bin/python", "bot.py"]

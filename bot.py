@@ -4,7 +4,9 @@ Environment: ``TELEGRAM_BOT_TOKEN`` (from @BotFather), ``GUANDAN_DB`` (SQLite fi
 default ``./guandan.db``), ``TELEGRAM_API_BASE`` (optional Bot API base URL, e.g. an
 emulator's ``http://127.0.0.1:PORT/bot``). Updates come by long polling unless
 ``TELEGRAM_WEBHOOK_URL`` is set: then by webhook (``handlers/platform/webhook.py``, which
-requires ``TELEGRAM_WEBHOOK_SECRET``).
+requires ``TELEGRAM_WEBHOOK_SECRET``). ``GUANDAN_METRICS_PORT`` serves ``/healthz`` and
+``/metrics`` on that port (``handlers/platform/monitor.py``; ``GUANDAN_METRICS_LISTEN``, default
+127.0.0.1, is the address it listens on); docs/operations.md.
 
 On start every unfinished table resumes: its match is replayed from the action
 log, the turn clocks are re-armed and each player's hand message is refreshed,
@@ -20,8 +22,9 @@ import gc
 import logging
 import os
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
 from typing import Any, cast
 
 from telegram import BotCommand, Update
@@ -38,6 +41,7 @@ from telegram.ext import (
     filters,
 )
 
+from app import metrics
 from app.contest.service import Clock
 from app.i18n import normalize_locale
 from app.records.desk import RecordDesk
@@ -54,12 +58,13 @@ from handlers.contest.desk import ContestDesk
 from handlers.platform.chats import ChatFairProcessor, ChatReplies, MessagesOnlyLimiter
 from handlers.platform.context import BotData, Context, Services
 from handlers.platform.locales import chat_locale, reply_locale, user_locale
+from handlers.platform.monitor import Monitor
 from handlers.platform.outbox import Payload, Sender
 from handlers.platform.replies import refuse
 from handlers.platform.scheduler import GROUP_LIMIT, PriorityLimiter, priority_limiter
 from handlers.platform.sender import TrackingLimiter
 from handlers.platform.transport import AiohttpRequest, UpdatesRequest
-from handlers.platform.webhook import WebhookConfig, WebhookConfigError, run_webhook
+from handlers.platform.webhook import WebhookConfig, run_webhook
 from handlers.records import commands as records
 from handlers.table import flow, lobby, members, play, timers
 from handlers.table.board import BoardPublisher
@@ -156,15 +161,19 @@ def build_application(
     rate_limiter: bool = True,
     group_per_minute: int = GROUP_LIMIT,
     after_open: Callable[[], None] | None = None,
+    monitor: MonitorConfig | None = None,
 ) -> App:
     """The bot's Application, handlers registered; services open in ``post_init``.
 
     ``group_per_minute`` is the group budget the scheduler spends (Telegram's 20; functional
     tests that are not about the budget give more, so a small test group is not a full one).
-    ``after_open`` runs once the services are open (``main`` settles the heap there)."""
+    ``after_open`` runs once the services are open (``main`` settles the heap there);
+    ``monitor``: where ``/healthz`` and ``/metrics`` are served (None: not at all)."""
 
     async def post_init(app: App) -> None:
         await open_services(app, db_path=db_path, board_interval=board_interval)
+        if monitor is not None:
+            start_monitor(app, monitor)
         if after_open is not None:
             after_open()
 
@@ -190,6 +199,35 @@ def build_application(
     app: App = builder.build()
     register_handlers(app)
     return app
+
+
+@dataclass(frozen=True)
+class MonitorConfig:
+    """``GUANDAN_METRICS_PORT`` and ``GUANDAN_METRICS_LISTEN``: where the monitor listens."""
+
+    port: int
+    host: str = "127.0.0.1"
+
+    @classmethod
+    def from_env(cls, env: Mapping[str, str]) -> MonitorConfig | None:
+        """None when the port is unset; :class:`ValueError` (said plainly) when it is no port."""
+        setting = env.get("GUANDAN_METRICS_PORT", "").strip()
+        if not setting:
+            return None
+        if not setting.isdigit() or not 0 < int(setting) < 65536:
+            raise ValueError(f"GUANDAN_METRICS_PORT={setting!r} is not a port number (1-65535)")
+        return cls(int(setting), env.get("GUANDAN_METRICS_LISTEN", "").strip() or "127.0.0.1")
+
+
+def start_monitor(app: App, config: MonitorConfig) -> Monitor:
+    """Serve ``/healthz`` and ``/metrics`` for the open services; :func:`close_services` stops it."""
+    services = app.bot_data.services
+    limiter = priority_limiter(app.bot.rate_limiter)
+    metrics.watch(open_tables=services.tables.open_tables, waiting=limiter.queued if limiter else None)
+    monitor = Monitor(asyncio.get_running_loop(), services.db, app.bot.get_me)
+    monitor.start(config.port, config.host)
+    services.monitor = monitor
+    return monitor
 
 
 def table_capacity(setting: str | None) -> int | None:
@@ -319,6 +357,8 @@ async def close_services(app: App) -> None:
     """
     services = app.bot_data.close()
     if services is not None:
+        if services.monitor is not None:
+            services.monitor.stop()
         if services.backfill is not None:
             services.backfill.cancel()
             await asyncio.gather(services.backfill, return_exceptions=True)
@@ -495,7 +535,8 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     try:
         webhook = WebhookConfig.from_env(os.environ)
-    except WebhookConfigError as error:
+        monitor = MonitorConfig.from_env(os.environ)
+    except ValueError as error:  # WebhookConfigError included
         print(error, file=sys.stderr)
         return 2
     tune_malloc()  # before any thread starts
@@ -505,6 +546,7 @@ def main(argv: list[str] | None = None) -> int:
         db_path=default_path(),
         base_url=os.environ.get("TELEGRAM_API_BASE") or None,
         after_open=settle_heap,
+        monitor=monitor,
     )
     if webhook is None:
         app.run_polling(allowed_updates=Update.ALL_TYPES)

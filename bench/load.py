@@ -70,11 +70,14 @@ import multiprocessing
 import os
 import pstats
 import random
+import shutil
 import subprocess
 import sys
 import tempfile
 import time
+import timeit
 import tracemalloc
+import urllib.request
 from collections import Counter
 from collections.abc import Callable
 from contextvars import ContextVar
@@ -86,12 +89,14 @@ ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))  # run as a script: the project's packages live one level up
 
+from prometheus_client import REGISTRY, generate_latest  # noqa: E402
 from telegram import Update  # noqa: E402
 from telegram.ext import BaseRateLimiter, TypeHandler  # noqa: E402
 from telegram.request import BaseRequest, RequestData  # noqa: E402
 
+from app import metrics  # noqa: E402
 from bench.tuned import build_application, open_services  # noqa: E402
-from bot import App, close_services  # noqa: E402
+from bot import App, MonitorConfig, close_services, start_monitor  # noqa: E402
 from emulator.client import (  # noqa: E402
     BotMessage,
     Chat,
@@ -764,7 +769,13 @@ async def run_bot(
             rate_limiter=not args.no_rate_limiter,
         )
         instrument(app, recorder)
+        args.db_path = db_path
+        if args.db:
+            shutil.copyfile(args.db, db_path)  # the bot starts on a copy of that store
         await open_services(app, db_path=db_path)
+        if args.metrics:
+            args.monitor_port = start_monitor(app, MonitorConfig(port=0)).port
+            args.thinking_runs = count_thinking(app)
         instrument_sqlite(app.bot_data.services.db.conn)
         seeds = random.Random(args.seed)
         app.bot_data.services.tables.new_seed = lambda: seeds.getrandbits(48)
@@ -795,6 +806,12 @@ async def measure(
     load = 0.0
     if profiler is not None:
         profiler.enable()
+    side: list[asyncio.Task[Any]] = []
+    if args.metrics:
+        side.append(asyncio.create_task(scrape(args.monitor_port, args.scrape)))
+    backups: list[Backup] = []
+    if args.backup_every:
+        side.append(asyncio.create_task(back_up(args.db_path, args.backup_every, backups)))
     done_line = asyncio.ensure_future(results.readline())
     give_up = time.monotonic() + args.max_seconds + 90
     while not done_line.done() and time.monotonic() < give_up:
@@ -803,6 +820,9 @@ async def measure(
         await asyncio.wait([done_line], timeout=MEMORY_SAMPLE)
     if profiler is not None:
         profiler.disable()
+    for task in side:
+        task.cancel()
+    scrapes = sum(n for n in await asyncio.gather(*side, return_exceptions=True) if isinstance(n, int))
     cpu, wall = time.process_time() - cpu_start, time.perf_counter() - wall_start
     peers = {name: cpu_seconds(pid) - peers_start[name] for name, pid in args.peer_pids.items()}
     recorder.recording = False
@@ -827,6 +847,150 @@ async def measure(
         "wall": wall,
         "peers": peers,
         "load": load,
+        "scrapes": scrapes,
+        "backups": backups,
+    }
+
+
+def count_thinking(app: App) -> Counter[str]:
+    """Count the thinking lanes' runs (each passes one metrics hook): a bench-side wrapper."""
+    thinking = app.bot_data.services.tables.thinking
+    run = thinking.run
+    runs: Counter[str] = Counter()
+
+    async def counted(lane: Any, work: Any, *args: Any) -> Any:
+        runs["thinking"] += 1
+        return await run(lane, work, *args)
+
+    thinking.run = counted  # type: ignore[method-assign]
+    return runs
+
+
+def hooks_cost(presses: int, thinking_runs: int) -> dict[str, float]:
+    """What the metrics hooks cost the bot's process in CPU during the run: every hook's calls
+    (as the metrics themselves counted them) times its own CPU per call (timed here, best of
+    five), plus a scrape of /metrics. Independent of the machine's other load, unlike the
+    run's own figures."""
+    value = REGISTRY.get_sample_value
+
+    def total(name: str, **labels: str) -> float:
+        return sum(
+            sample.value
+            for family in REGISTRY.collect()
+            for sample in family.samples
+            if sample.name == name and all(sample.labels.get(k) == v for k, v in labels.items())
+        )
+
+    def each(hook: Callable[[], object], n: int = 20_000) -> float:
+        return min(timeit.repeat(hook, number=n, repeat=5, timer=time.process_time)) / n
+
+    def press() -> None:
+        metrics.press_ended(metrics.press_received("h:x"))
+        metrics.press_answered(False)
+
+    def think() -> None:
+        with metrics.thinking("moves"):
+            pass
+
+    def edit() -> None:
+        metrics.edit_queued()
+        metrics.edit_done(False)
+
+    counted = {  # read before the hooks are timed: timing them counts too
+        "press (received, answered, ended)": total("guandan_presses_total"),
+        "Bot API request": total("guandan_telegram_requests_total"),
+        "store statement": value("guandan_store_seconds_count") or 0.0,
+        "edit (queued, done)": value("guandan_edits_queued_total") or 0.0,
+        "thinking run": float(thinking_runs),
+    }
+    hooks: dict[str, Callable[[], object]] = {
+        "press (received, answered, ended)": press,
+        "Bot API request": lambda: metrics.telegram_answered(200),
+        "store statement": lambda: metrics.store_answered(time.perf_counter(), False),
+        "edit (queued, done)": edit,
+        "thinking run": think,
+    }
+    metrics.switch_on()  # the monitor stopped with the bot, and a stopped monitor counts nothing
+    try:
+        calls = {name: (counted[name], each(hook)) for name, hook in hooks.items()}
+    finally:
+        metrics.switch_off()
+    scrapes = timeit.repeat(lambda: generate_latest(REGISTRY), number=20, repeat=5, timer=time.process_time)
+    scrape_s = min(scrapes) / 20
+    hooks_s = sum(count * seconds for count, seconds in calls.values())
+    for name, (count, seconds) in calls.items():
+        print(f"  {name:<36}{count / max(presses, 1):>7.1f} a press × {seconds * 1e6:5.2f} µs")
+    print(f"  a scrape of /metrics: {scrape_s * 1000:.2f} ms of CPU")
+    return {"hooks_us_per_press": hooks_s * 1e6 / max(presses, 1), "scrape_ms": scrape_s * 1000}
+
+
+async def scrape(port: int, every: float) -> int:
+    """GET /metrics and /healthz every ``every`` seconds, as Prometheus and Docker would (in a
+    thread, as another process's requests take none of the loop's time); returns how many."""
+
+    def get(path: str) -> None:
+        with urllib.request.urlopen(f"http://127.0.0.1:{port}{path}", timeout=30) as answer:
+            answer.read()
+
+    done = 0
+    try:
+        while True:
+            await asyncio.sleep(every)
+            await asyncio.to_thread(get, "/metrics")
+            await asyncio.to_thread(get, "/healthz")
+            done += 1
+    except asyncio.CancelledError:
+        return done
+
+
+@dataclass
+class Backup:
+    """One ``python -m storage backup`` run during play (``perf_counter`` moments)."""
+
+    started: float
+    ended: float
+    said: str
+
+
+async def back_up(db_path: str, every: float, backups: list[Backup]) -> None:
+    """Back the bot's store up every ``every`` seconds, as a cron job would: ``python -m storage
+    backup`` in a process of its own, while the bot plays on."""
+    with tempfile.TemporaryDirectory(prefix="guandan-backup-") as folder:
+        while True:
+            await asyncio.sleep(every)
+            started = time.perf_counter()
+            process = await asyncio.create_subprocess_exec(
+                sys.executable, "-m", "storage", "backup", "--force", str(Path(folder) / "backup.db"),
+                cwd=ROOT, env=os.environ | {"GUANDAN_DB": db_path},
+                stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.STDOUT,
+            )  # fmt: skip
+            said, _ = await process.communicate()
+            backups.append(Backup(started, time.perf_counter(), said.decode().strip()))
+
+
+def report_backups(presses: list[Handling], backups: list[Backup]) -> dict[str, Any]:
+    """Print the backups run during play, and the presses that arrived while one ran apart from
+    the rest; the figures for the summary."""
+    if not backups:
+        return {}
+    for backup in backups:
+        print(f"backup at {backup.started:.0f}: {backup.ended - backup.started:.2f} s; {backup.said}")
+    inside = [h for h in presses if any(b.started <= h.received <= b.ended for b in backups)]
+    outside = [h for h in presses if h not in inside]
+    during, apart = figures(inside), figures(outside)
+    for label, found in (("during backups", during), ("outside backups", apart)):
+        print(
+            f"presses {label}: {len(found['excl'])}, p99 excl. limiter"
+            f" {percentile(found['excl'], 99):.1f} ms, incl. {percentile(found['incl'], 99):.1f} ms"
+        )
+    return {
+        "backups": len(backups),
+        "backup_s_max": round(max(b.ended - b.started for b in backups), 2),
+        "presses_during_backups": len(during["excl"]),
+        "p99_ms_excl_limiter_during_backups": round(percentile(during["excl"], 99), 2),
+        "p99_ms_incl_limiter_during_backups": round(percentile(during["incl"], 99), 2),
+        "p99_ms_excl_limiter_outside_backups": round(percentile(apart["excl"], 99), 2),
+        "p99_ms_incl_limiter_outside_backups": round(percentile(apart["incl"], 99), 2),
     }
 
 
@@ -1028,6 +1192,20 @@ def report(args: argparse.Namespace, recorder: Recorder, run: dict[str, Any]) ->
         f"other CPU during play: {peers}; peak 1-min load average {run['load']:.1f} on "
         f"{os.cpu_count()} cores (other sessions' work included)"
     )
+    scraped = f"on, /metrics and /healthz scraped {run['scrapes']} times"
+    print(f"metrics: {scraped if args.metrics else 'off'}")
+    cost: dict[str, float] = {}
+    if args.metrics:
+        cost = hooks_cost(n_presses, args.thinking_runs["thinking"])
+        per_press = cost["hooks_us_per_press"] + cost["scrape_ms"] * 1000 * run["scrapes"] / n_presses
+        cost["metrics_cpu_share"] = per_press / (run["cpu"] * 1e6 / n_presses)
+        print(
+            f"metrics' CPU: {cost['hooks_us_per_press']:.1f} µs of hooks a press, with the scrapes"
+            f" {per_press:.1f} µs: {cost['metrics_cpu_share']:.2%} of the"
+            f" {run['cpu'] * 1000 / n_presses:.1f} ms of CPU a press (hooks timed alone: the machine's"
+            " other load does not blur it)"
+        )
+    during = report_backups(presses, run["backups"])
     print(
         f"memory: RSS {memory.baseline_rss / 2**20:.1f} MiB → peak {memory.peak_rss / 2**20:.1f} MiB "
         f"with {resident} tables resident: {rss_per_table / 2**20:.3f} MiB per table (RSS growth / N)"
@@ -1088,6 +1266,10 @@ def report(args: argparse.Namespace, recorder: Recorder, run: dict[str, Any]) ->
         "p99_ms_excl_limiter_steady": round(percentile(steady["excl"], 99), 2),
         "p99_ms_incl_limiter_steady": round(percentile(steady["incl"], 99), 2),
         "cpu_ms_per_press": round(run["cpu"] * 1000 / n_presses, 2),
+        "metrics": bool(args.metrics),
+        **{key: round(number, 5) for key, number in cost.items()},
+        "load_average_peak": round(run["load"], 2),
+        **during,
         "rss_mib_per_table": round(rss_per_table / 2**20, 3),
         "rss_mib_per_table_beyond_planner_memo": round(
             (memory.peak_rss - memory.baseline_rss - memory.planner_memo) / resident / 2**20, 3
@@ -1135,6 +1317,22 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
         "--pin",
         action="store_true",
         help="the bot on the first CPU, the emulator and the simulated users on the others (see pin_cpus)",
+    )
+    parser.add_argument(
+        "--metrics",
+        action="store_true",
+        help="serve /healthz and /metrics as GUANDAN_METRICS_PORT does, and scrape both every --scrape"
+        " seconds (without it no metric is counted: the cost of metrics is this flag's difference)",
+    )
+    parser.add_argument("--scrape", type=float, default=5.0, help="seconds between scrapes (default 5)")
+    parser.add_argument(
+        "--db", metavar="PATH", help="start the bot on a copy of this store (bench/backup.py)"
+    )
+    parser.add_argument(
+        "--backup-every",
+        type=float,
+        metavar="SECONDS",
+        help="run `python -m storage backup` every SECONDS of play (presses during backups reported apart)",
     )
     parser.add_argument("--tracemalloc", action="store_true", help="also trace Python heap growth (slow)")
     parser.add_argument("--profile", metavar="FILE", help="cProfile the bot during play; dump to FILE")

@@ -25,7 +25,14 @@ from storage.contest_sheets import ContestSheetRepository
 from storage.contests import ContestRepository
 from storage.outbox import OutboxRepository
 from storage.records import RecordRepository
-from storage.repositories import ActionLog, ChatRepository, SeatRepository, TableRepository, UserRepository
+from storage.repositories import (
+    ActionLog,
+    ChatRepository,
+    SeatRepository,
+    TableRepository,
+    UserRepository,
+    unavailable_as_error,
+)
 
 MIGRATIONS_DIR: Final = Path(__file__).with_name("migrations")
 DEFAULT_PATH: Final = "guandan.db"
@@ -33,6 +40,8 @@ _MIGRATION_NAME: Final = re.compile(r"^(\d{4})_[a-z0-9_]+\.sql$")
 BUSY_TIMEOUT: Final = 5.0
 """Seconds a write waits for another process's lock (sqlite3's default). A press waits that
 long at most before it is answered "not saved, try again"."""
+PING: Final = "UPDATE game_tables SET status = status WHERE id = -1"
+"""Matches no row (ids start at 1), yet takes the write lock: see :meth:`Database.ping`."""
 FOREIGN_KEYS_OFF: Final = "-- foreign_keys: off"
 """A migration holding this line rebuilds a parent table: it runs with foreign keys off
 (dropping the old table would otherwise cascade-delete its children) and commits only if
@@ -104,6 +113,14 @@ class Database:
 
     async def schema_version(self) -> int:
         return await _user_version(self.conn)
+
+    async def ping(self) -> None:
+        """Raise :class:`~storage.errors.StorageUnavailable` unless the store takes writes now
+        (the health check). A write that changes nothing: it still needs the write lock, so a
+        read-only, locked or failing database refuses it as it would a press's write."""
+        with unavailable_as_error():
+            async with self.conn.execute(PING):
+                pass
 
     async def close(self) -> None:
         await self.contests.close()

@@ -5,6 +5,7 @@ statement each (autocommit) and return domain records; a missing row raises
 from __future__ import annotations
 
 import sqlite3
+import time
 from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from datetime import UTC, datetime
@@ -12,6 +13,7 @@ from typing import Any
 
 import aiosqlite
 
+from app import metrics
 from storage.errors import NotFound, StorageConflict, StorageUnavailable
 from storage.models import ActionRecord, ChatRecord, SeatRecord, TableRecord, TableStatus, UserRecord
 
@@ -77,14 +79,20 @@ is a bug and stays an ``OperationalError``."""
 @contextmanager
 def unavailable_as_error() -> Iterator[None]:
     """Turn a storage fault into :class:`StorageUnavailable` (the statement changed nothing:
-    in autocommit mode SQLite rolls a failed statement back)."""
+    in autocommit mode SQLite rolls a failed statement back). Every statement's time goes to
+    the metrics."""
+    started = time.perf_counter()
+    unavailable = False
     try:
         yield
     except sqlite3.OperationalError as error:
         code = getattr(error, "sqlite_errorcode", None)
         if code is None or code & 0xFF not in UNAVAILABLE:
             raise
+        unavailable = True
         raise StorageUnavailable(str(error)) from error
+    finally:
+        metrics.store_answered(started, unavailable)
 
 
 class _Repository:

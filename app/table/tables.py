@@ -17,6 +17,7 @@ from collections.abc import Awaitable, Callable, Hashable, Iterable
 from dataclasses import dataclass, field, replace
 from enum import Enum
 
+from app import metrics
 from app.table.refusals import TableRefusal
 from app.table.seats import SeatState
 from app.table.selection import can_beat
@@ -250,6 +251,7 @@ class TableService:
         Refused with :class:`TablesFull` at the bot's capacity: a new table would slow every
         table in play, so it waits for one to end instead."""
         if self.capacity is not None and self.open_tables() >= self.capacity:
+            metrics.table_opened(admitted=False)
             raise TablesFull(self.open_tables(), self.capacity)
         try:
             record = await self.db.tables.create(
@@ -266,6 +268,7 @@ class TableService:
         if reserved:
             await self.db.reservations.reserve(table_id=record.id, sides=table.reserved)
         self.tables[record.id] = table
+        metrics.table_opened(admitted=True)
         return table
 
     async def take_seat(

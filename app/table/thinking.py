@@ -27,6 +27,8 @@ from enum import Enum
 from functools import partial
 from typing import TypeVar
 
+from app import metrics
+
 T = TypeVar("T")
 
 
@@ -71,7 +73,8 @@ class Thinking:
             pool = self._pools[lane] = ThreadPoolExecutor(
                 max_workers=lane.threads, thread_name_prefix=lane.value, initializer=yield_to_the_loop
             )
-        return await asyncio.get_running_loop().run_in_executor(pool, partial(work, *args))
+        with metrics.thinking(lane.value):
+            return await asyncio.get_running_loop().run_in_executor(pool, partial(work, *args))
 
     def close(self) -> None:
         """Let the threads end once their work is done (the bot is stopping)."""

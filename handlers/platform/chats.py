@@ -36,6 +36,7 @@ from typing import Any
 from telegram import MaybeInaccessibleMessage, Message, Update
 from telegram.ext import BaseUpdateProcessor
 
+from app import metrics
 from handlers.platform.scheduler import Priority, at_priority
 from handlers.platform.sender import DelegatingLimiter
 
@@ -323,6 +324,15 @@ class ChatFairProcessor(BaseUpdateProcessor):
 
     async def do_process_update(self, update: object, coroutine: Awaitable[Any]) -> None:
         mark_received()  # in this update's own task, where its handler's coroutine runs
+        press = None
+        if isinstance(update, Update) and update.callback_query is not None:
+            press = metrics.press_received(update.callback_query.data)
+        try:
+            await self._process(update, coroutine, press)
+        finally:
+            metrics.press_ended(press)
+
+    async def _process(self, update: object, coroutine: Awaitable[Any], press: metrics.Press | None) -> None:
         chat_id = update_chat(update)
         if chat_id is None:
             async with self._slots:
@@ -333,6 +343,8 @@ class ChatFairProcessor(BaseUpdateProcessor):
             gate = self._gates[chat_id] = _Gate(asyncio.Semaphore(self.per_chat))
         if gate.active - self.per_chat >= self.backlog:
             self.dropped += 1
+            if press is not None:
+                press.dropped = True
             log.warning("chat %s floods: an update was dropped", chat_id)
             if inspect.iscoroutine(coroutine):
                 coroutine.close()

@@ -45,6 +45,8 @@ from typing import Any
 from telegram.error import RetryAfter
 from telegram.ext import BaseRateLimiter
 
+from app import metrics
+
 log = logging.getLogger(__name__)
 
 
@@ -500,6 +502,7 @@ class PriorityLimiter(BaseRateLimiter[int]):
         seconds = retry_after.total_seconds()
         until = self.clock() + seconds + 0.1
         self.retried += 1
+        metrics.rate_limited(chat_id, seconds)
         log.info("429 for chat %s: holding it %.1f s", chat_id, seconds)
         if chat_id is None:
             self._held_until = max(self._held_until, until)

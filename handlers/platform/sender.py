@@ -26,6 +26,8 @@ from typing import Any
 
 from telegram.ext import BaseRateLimiter
 
+from app import metrics
+
 log = logging.getLogger(__name__)
 
 Send = Callable[[], Coroutine[Any, Any, None]]
@@ -156,6 +158,9 @@ class LatestWins:
             worker.add_done_callback(self._workers.discard)
         elif box.sending is not None and not box.sending.left:
             box.sending.superseded = True  # sent in its stead when its turn comes
+        if box.send is not None:  # queued behind the one under way, never started
+            metrics.edit_superseded()
+        metrics.edit_queued()
         box.send, box.context = send, contextvars.copy_context()
         box.submitted = time.perf_counter()
         box.waiters.append(done)
@@ -184,10 +189,12 @@ class LatestWins:
                 box.sending = box.task = None
                 error = None if task.cancelled() else task.exception()
                 if isinstance(error, Withdrawn):
+                    metrics.edit_superseded()
                     turn_since = error.turn_since
                     box.waiters[:0] = waiters  # the newer look answers them
                     continue
                 turn_since = None
+                metrics.edit_done(failed=error is not None or task.cancelled())
                 if error is not None:
                     log.error("edit of message %s failed", key, exc_info=error)
                 for waiter in waiters:

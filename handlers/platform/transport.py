@@ -21,6 +21,8 @@ from telegram._utils.types import ODVInput
 from telegram.error import NetworkError, TimedOut
 from telegram.request import BaseRequest, RequestData
 
+from app import metrics
+
 
 class AiohttpRequest(BaseRequest):
     """A PTB request backend on one :class:`aiohttp.ClientSession` with a bounded pool.
@@ -86,14 +88,31 @@ class AiohttpRequest(BaseRequest):
                 async with self._session.request(
                     method, url, data=body, headers=headers, timeout=timeout
                 ) as response:
-                    return response.status, await response.read()
+                    answer = response.status, await response.read()
             except TimeoutError as error:
+                metrics.telegram_failed("timed out")
                 raise TimedOut from error
             except aiohttp.ClientError as error:
                 if attempt == 0 and _never_sent(error):
                     continue  # a pooled connection the server had closed: once more, on a new one
-                raise NetworkError(f"aiohttp.{error.__class__.__name__}: {error}") from error
+                failure = f"aiohttp.{error.__class__.__name__}: {error}"
+                metrics.telegram_failed(failure)
+                raise NetworkError(failure) from error
+            _noted(url, request_data, answer[0])
+            return answer
         raise AssertionError("unreachable")
+
+
+ANSWER = "/answerCallbackQuery"
+
+
+def _noted(url: str, request_data: RequestData | None, status: int) -> None:
+    """Tell the metrics (and the health check) that the Bot API answered; a press's answer
+    that Telegram took ends the press's latency."""
+    metrics.telegram_answered(status)
+    if status == 200 and url.endswith(ANSWER):
+        alert = request_data is not None and request_data.parameters.get("show_alert") is True
+        metrics.press_answered(alert)
 
 
 class UpdatesRequest(AiohttpRequest):

@@ -63,12 +63,14 @@ async def running_bot(emulator: Emulator, token: str, db_path: Path, seed: int) 
 
 
 @contextlib.contextmanager
-def bot_process(emulator: Emulator, token: str, db_path: Path):
-    """The bot as its own process (``python bot.py``), so a test can SIGKILL it."""
+def bot_process(emulator: Emulator, token: str, db_path: Path, **settings: str):
+    """The bot as its own process (``python bot.py``), so a test can SIGKILL it; ``settings``:
+    more environment variables."""
     env = os.environ | {
         "TELEGRAM_BOT_TOKEN": token,
         "GUANDAN_DB": str(db_path),
         "TELEGRAM_API_BASE": emulator.base_url,
+        **settings,
     }
     process = subprocess.Popen([sys.executable, "bot.py"], cwd=ROOT, env=env)
     try:
