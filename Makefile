@@ -84,3 +84,4 @@ bench: install translations emulator
 	$(PY) bench/load.py
 	$(PY) bench/flood.py
 	$(PY) bench/records.py
+	$(PY) bench/failover.py
