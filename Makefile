@@ -85,3 +85,4 @@ bench: install translations emulator
 	$(PY) bench/flood.py
 	$(PY) bench/records.py
 	$(PY) bench/backup.py
+	$(PY) bench/failover.py

@@ -8,6 +8,11 @@ requires ``TELEGRAM_WEBHOOK_SECRET``). ``GUANDAN_METRICS_PORT`` serves ``/health
 ``/metrics`` on that port (``handlers/platform/monitor.py``; ``GUANDAN_METRICS_LISTEN``, default
 127.0.0.1, is the address it listens on); docs/operations.md.
 
+With ``GUANDAN_DB`` a PostgreSQL URL, several processes may run for one token: the one
+holding the token's lease leads, the others stand by and take over when it dies
+(``handlers/platform/leader.py``, docs/postgresql.md); a leader that loses its lease exits
+with status 75 for its supervisor to start it again, as a standby.
+
 On start every unfinished table resumes: its match is replayed from the action
 log, the turn clocks are re-armed and each player's hand message is refreshed,
 which makes buttons from before the restart stale (they answer so, never act).
@@ -22,9 +27,8 @@ import gc
 import logging
 import os
 import sys
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass
 from typing import Any, cast
 
 from telegram import BotCommand, Update
@@ -57,8 +61,9 @@ from handlers.contest import tables as contest_tables
 from handlers.contest.desk import ContestDesk
 from handlers.platform.chats import ChatFairProcessor, ChatReplies, MessagesOnlyLimiter
 from handlers.platform.context import BotData, Context, Services
+from handlers.platform.leader import serve
 from handlers.platform.locales import chat_locale, reply_locale, user_locale
-from handlers.platform.monitor import Monitor
+from handlers.platform.monitor import Monitor, MonitorConfig
 from handlers.platform.outbox import Payload, Sender
 from handlers.platform.replies import refuse
 from handlers.platform.scheduler import GROUP_LIMIT, PriorityLimiter, priority_limiter
@@ -69,7 +74,9 @@ from handlers.records import commands as records
 from handlers.table import flow, lobby, members, play, timers
 from handlers.table.board import BoardPublisher
 from storage import Database, StorageUnavailable, TableStatus
+from storage.backend import ONE_BOT, Session, is_postgresql
 from storage.database import default_path
+from storage.lease import Lease, bot_id_of
 
 log = logging.getLogger("guandan")
 
@@ -162,22 +169,29 @@ def build_application(
     group_per_minute: int = GROUP_LIMIT,
     after_open: Callable[[], None] | None = None,
     monitor: MonitorConfig | None = None,
+    lease: Lease | None = None,
 ) -> App:
     """The bot's Application, handlers registered; services open in ``post_init``.
 
     ``group_per_minute`` is the group budget the scheduler spends (Telegram's 20; functional
     tests that are not about the budget give more, so a small test group is not a full one).
     ``after_open`` runs once the services are open (``main`` settles the heap there);
-    ``monitor``: where ``/healthz`` and ``/metrics`` are served (None: not at all)."""
+    ``monitor``: where ``/healthz`` and ``/metrics`` are served (None: not at all).
+    ``lease``: one of several processes for this token (PostgreSQL): every Bot API request
+    waits for it and is refused without it, and the store's sessions are fenced by it."""
 
     async def post_init(app: App) -> None:
-        await open_services(app, db_path=db_path, board_interval=board_interval)
+        session = lease.session if lease is not None else ONE_BOT
+        await open_services(app, db_path=db_path, board_interval=board_interval, session=session)
         if monitor is not None:
             start_monitor(app, monitor)
         if after_open is not None:
             after_open()
 
     context_types = ContextTypes(context=Context, bot_data=BotData)
+    requests = AiohttpRequest(connections=CONNECTIONS), UpdatesRequest(connections=1)
+    for request in requests:
+        request.admit = lease.admit if lease is not None else None
     builder: ApplicationBuilder[Any, Any, Any, Any, Any, Any] = (
         Application.builder()
         .token(token)
@@ -187,8 +201,8 @@ def build_application(
         .post_init(post_init)
         .post_stop(stop_sending)
         .post_shutdown(close_services)
-        .request(AiohttpRequest(connections=CONNECTIONS))
-        .get_updates_request(UpdatesRequest(connections=1))
+        .request(requests[0])
+        .get_updates_request(requests[1])
     )
     if rate_limiter:
         limiter = PriorityLimiter(group_limit=group_per_minute)
@@ -199,24 +213,6 @@ def build_application(
     app: App = builder.build()
     register_handlers(app)
     return app
-
-
-@dataclass(frozen=True)
-class MonitorConfig:
-    """``GUANDAN_METRICS_PORT`` and ``GUANDAN_METRICS_LISTEN``: where the monitor listens."""
-
-    port: int
-    host: str = "127.0.0.1"
-
-    @classmethod
-    def from_env(cls, env: Mapping[str, str]) -> MonitorConfig | None:
-        """None when the port is unset; :class:`ValueError` (said plainly) when it is no port."""
-        setting = env.get("GUANDAN_METRICS_PORT", "").strip()
-        if not setting:
-            return None
-        if not setting.isdigit() or not 0 < int(setting) < 65536:
-            raise ValueError(f"GUANDAN_METRICS_PORT={setting!r} is not a port number (1-65535)")
-        return cls(int(setting), env.get("GUANDAN_METRICS_LISTEN", "").strip() or "127.0.0.1")
 
 
 def start_monitor(app: App, config: MonitorConfig) -> Monitor:
@@ -244,16 +240,23 @@ def table_capacity(setting: str | None) -> int | None:
 
 
 async def open_services(
-    app: App, *, db_path: str, board_interval: float = 3.0, clock: Clock | None = None
+    app: App,
+    *,
+    db_path: str,
+    board_interval: float = 3.0,
+    clock: Clock | None = None,
+    session: Session = ONE_BOT,
 ) -> None:
     """Open the database, build the services and resume unfinished tables.
 
     ``run_polling`` calls this as ``post_init``; an embedding (tests, the demo) calls
     it after ``app.initialize()``. ``clock`` is the contests' time (tests move it): given
-    here, it is the time the resumed contests' deadlines and clocks are armed by.
+    here, it is the time the resumed contests' deadlines and clocks are armed by. The
+    store's rows are this bot's (its id is the token's first part: several bots may share a
+    PostgreSQL store); ``session`` names and guards its PostgreSQL sessions (the lease).
     """
     await app.initialize()
-    db = await Database.open(db_path)
+    db = await Database.open(db_path, bot_id=bot_id_of(app.bot.token), session=session)
     tables = TableService(db, capacity=table_capacity(os.environ.get("GUANDAN_MAX_TABLES")))
     renderer = ThreadPoolExecutor(max_workers=2, thread_name_prefix="render", initializer=yield_to_the_loop)
     per_trick = os.environ.get("GUANDAN_BOARD", "deal").strip().lower() == "trick"
@@ -541,9 +544,12 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     tune_malloc()  # before any thread starts
     prefer_the_loop()
+    db_path = default_path()
+    if is_postgresql(db_path):
+        return serve_with_lease(token, db_path, webhook, monitor)
     app = build_application(
         token,
-        db_path=default_path(),
+        db_path=db_path,
         base_url=os.environ.get("TELEGRAM_API_BASE") or None,
         after_open=settle_heap,
         monitor=monitor,
@@ -554,6 +560,23 @@ def main(argv: list[str] | None = None) -> int:
         log.info("webhook mode: %s, served on %s:%s", webhook.url, webhook.listen, webhook.port)
         run_webhook(app, webhook)
     return 0
+
+
+def serve_with_lease(
+    token: str, db_path: str, webhook: WebhookConfig | None, monitor: MonitorConfig | None
+) -> int:
+    """On PostgreSQL: one of several processes for the token, leading only while it holds the
+    lease (handlers/platform/leader.py); the exit status says whether it stepped down. The
+    monitor's port answers a standby's ``/healthz`` until it leads, then the full monitor's."""
+    lease = Lease(db_path, bot_id_of(token))
+    app = build_application(
+        token,
+        db_path=db_path,
+        base_url=os.environ.get("TELEGRAM_API_BASE") or None,
+        lease=lease,
+        monitor=monitor,
+    )
+    return asyncio.run(serve(app, lease, webhook=webhook, health=monitor, after_open=settle_heap))
 
 
 if __name__ == "__main__":

@@ -88,14 +88,15 @@ def main() -> int:
             print(f"idle backup: {seconds:.2f} s for the whole command; {said}")
         print(f"copy: {dest.stat().st_size / 2**20:.1f} MiB")
         print(
-            f"\nunder play: bench/load.py --tables {args.tables} --db <the store> --backup-every {args.every}"
+            f"\nunder play: bench/load.py --tables {args.tables} --from-store <the store>"
+            f" --backup-every {args.every}"
         )
         load = [
             sys.executable,
             str(ROOT / "bench" / "load.py"),
             "--tables",
             str(args.tables),
-            "--db",
+            "--from-store",
             str(store),
         ]
         load += ["--backup-every", str(args.every), "--max-seconds", str(args.max_seconds)]

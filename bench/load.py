@@ -1,13 +1,16 @@
 """Load benchmark: N tables played at once against the Bot API emulator on loopback.
 
     python bench/load.py [--tables 100] [--deals 1] [--seed 1] [--think 1.0] [--max-seconds 300]
+                         [--db sqlite|postgresql|postgresql://…]
 
 What runs where:
 
 * the emulator (``emulator/server.js``, node) on a free 127.0.0.1 port;
 * this process: the real bot ``Application`` from ``bot.build_application`` (same
-  builder, the scheduler (``PriorityLimiter``) on unless ``--no-rate-limiter``, a temporary SQLite file),
-  long-polling the emulator; it measures;
+  builder, the scheduler (``PriorityLimiter``) on unless ``--no-rate-limiter``, a temporary SQLite file,
+  or with ``--db postgresql`` a throw-away PostgreSQL cluster started as the tests start theirs
+  (tests/postgresql.py; ``--db postgresql://…``: an empty database of yours), long-polling the
+  emulator; it measures;
 * a forked child: the simulated people. Each table is a group with one or two humans
   (alternating) and AI seats; the humans open their private chat, sit, add the AIs,
   start, and then play by pressing the bot's own buttons: 提示, then, as its toast says,
@@ -79,7 +82,7 @@ import timeit
 import tracemalloc
 import urllib.request
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from contextvars import ContextVar
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -96,7 +99,7 @@ from telegram.request import BaseRequest, RequestData  # noqa: E402
 
 from app import metrics  # noqa: E402
 from bench.tuned import build_application, open_services  # noqa: E402
-from bot import App, MonitorConfig, close_services, start_monitor  # noqa: E402
+from bot import App, close_services, start_monitor  # noqa: E402
 from emulator.client import (  # noqa: E402
     BotMessage,
     Chat,
@@ -107,8 +110,11 @@ from emulator.client import (  # noqa: E402
     callback_ops,
     polling,
 )
+from handlers.platform.monitor import MonitorConfig  # noqa: E402
 from handlers.platform.scheduler import PRIORITY, TOKEN_LIMIT, Priority, counts_in_chat  # noqa: E402
 from handlers.platform.sender import FLIGHT, DelegatingLimiter  # noqa: E402
+from storage.backend import POSTGRESQL_SCHEMES, PostgresConnection  # noqa: E402
+from tests.postgresql import Cluster, binaries  # noqa: E402
 
 TOKEN = "424242:BENCH"
 HAND_KINDS = {
@@ -152,7 +158,7 @@ class Handling:
     presser: int | None = None  # the user who pressed (a callback query)
     finished: float | None = None
     calls: list[ApiCall] = field(default_factory=list)
-    sqlite: list[tuple[float, float]] = field(default_factory=list)  # awaited SQLite operations
+    sqlite: list[tuple[float, float]] = field(default_factory=list)  # awaited store operations
 
     def last_issue(self) -> float | None:
         """When the last call the presser waits for left (a glance is not waited for)."""
@@ -177,7 +183,7 @@ class Handling:
         return self._covered(until, [(call.asked, call.done) for call in self.calls if call.awaited])
 
     def sqlite_wait(self, until: float) -> float:
-        """Time in [received, until] during which the handling awaited SQLite."""
+        """Time in [received, until] during which the handling awaited the store (SQLite or PostgreSQL)."""
         return self._covered(until, list(self.sqlite))
 
     def _covered(self, until: float, spans_in: list[tuple[float, float | None]]) -> float:
@@ -349,6 +355,42 @@ def instrument_sqlite(conn: Any) -> None:
                 handling.sqlite.append((start, time.perf_counter()))
 
     conn._execute = timed
+
+
+def instrument_postgresql(conn: PostgresConnection) -> None:
+    """Time every statement the bot awaits on its PostgreSQL connection, per update (lock wait
+    for the connection included, as aiosqlite's queue is in :func:`instrument_sqlite`)."""
+    run = conn._run
+
+    async def timed(call: Any) -> Any:
+        start = time.perf_counter()
+        try:
+            return await run(call)
+        finally:
+            handling = UPDATE.get()
+            if handling is not None and handling.finished is None:
+                handling.sqlite.append((start, time.perf_counter()))
+
+    conn._run = timed  # type: ignore[method-assign]
+
+
+@contextlib.contextmanager
+def database(choice: str) -> Iterator[str]:
+    """Where the bot stores: a temporary SQLite file, a throw-away PostgreSQL cluster, or a URL."""
+    if choice.startswith(POSTGRESQL_SCHEMES):
+        yield choice
+    elif choice == "postgresql":
+        bin_dir = binaries()
+        if bin_dir is None:
+            raise SystemExit("PostgreSQL is not installed (apt-get install postgresql)")
+        cluster = Cluster.start(bin_dir, durable=True)
+        try:
+            yield cluster.new_database()
+        finally:
+            cluster.stop()
+    else:
+        with tempfile.TemporaryDirectory(prefix="guandan-bench-") as folder:
+            yield str(Path(folder) / "bench.db")
 
 
 def cpu_seconds(pid: int) -> float:
@@ -759,8 +801,7 @@ async def run_bot(
     """The real bot on a temporary database, instrumented, until the users are done."""
     await pipe.open()
     results = await read_results(results_fd)
-    with tempfile.TemporaryDirectory(prefix="guandan-bench-") as folder:
-        db_path = str(Path(folder) / "bench.db")
+    with database(args.db) as db_path:
         app = build_application(
             TOKEN,
             db_path=db_path,
@@ -770,13 +811,17 @@ async def run_bot(
         )
         instrument(app, recorder)
         args.db_path = db_path
-        if args.db:
-            shutil.copyfile(args.db, db_path)  # the bot starts on a copy of that store
+        if args.from_store:
+            shutil.copyfile(args.from_store, db_path)  # the bot starts on a copy of that store
         await open_services(app, db_path=db_path)
         if args.metrics:
             args.monitor_port = start_monitor(app, MonitorConfig(port=0)).port
             args.thinking_runs = count_thinking(app)
-        instrument_sqlite(app.bot_data.services.db.conn)
+        store = app.bot_data.services.db.conn
+        if isinstance(store, PostgresConnection):
+            instrument_postgresql(store)
+        else:
+            instrument_sqlite(app.bot_data.services.db.sqlite)
         seeds = random.Random(args.seed)
         app.bot_data.services.tables.new_seed = lambda: seeds.getrandbits(48)
         warm_up()
@@ -1162,6 +1207,11 @@ def report(args: argparse.Namespace, recorder: Recorder, run: dict[str, Any]) ->
         f"  round trip to the emulator (request issued → reply read, incl. waiting for a pooled "
         f"connection): p50 {percentile(trips, 50):.1f} ms, p99 {percentile(trips, 99):.1f} ms"
     )
+    store_ops = [(stop - start) * 1000 for h in presses for start, stop in h.sqlite]
+    print(
+        f"  store ({args.db.split('://')[0]}): each awaited operation p50 {percentile(store_ops, 50):.2f}"
+        f" ms, p99 {percentile(store_ops, 99):.2f} ms ({len(store_ops)} operations)"
+    )
     background = Counter(c.endpoint for c in recorder.background)
     print(f"  {'background':<14}" + ", ".join(f"{name} {count}" for name, count in background.most_common()))
     lobby = figures([h for h in recorder.handlings if h.kind in ("command", "lobby")])
@@ -1242,6 +1292,7 @@ def report(args: argparse.Namespace, recorder: Recorder, run: dict[str, Any]) ->
     p99 = percentile(overall["excl"], 99)
     summary = {
         "revision": revision(),
+        "db": args.db.split("://")[0],
         "pinned": bool(args.pin),
         "tables": args.tables,
         "deals": args.deals,
@@ -1260,6 +1311,8 @@ def report(args: argparse.Namespace, recorder: Recorder, run: dict[str, Any]) ->
         "p50_ms_incl_limiter": round(percentile(overall["incl"], 50), 2),
         "p99_ms_incl_limiter": round(percentile(overall["incl"], 99), 2),
         "p99_ms_handled": round(percentile(overall["handled"], 99), 2),
+        "store_op_p50_ms": round(percentile(store_ops, 50), 3),
+        "store_op_p99_ms": round(percentile(store_ops, 99), 3),
         "warmup_s": args.warmup,
         "steady_presses": len(steady["excl"]),
         "p99_ms_bot_only_steady": round(percentile(steady["own"], 99), 2),
@@ -1326,13 +1379,21 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     )
     parser.add_argument("--scrape", type=float, default=5.0, help="seconds between scrapes (default 5)")
     parser.add_argument(
-        "--db", metavar="PATH", help="start the bot on a copy of this store (bench/backup.py)"
+        "--from-store",
+        metavar="PATH",
+        help="start the bot on a copy of this SQLite store (bench/backup.py)",
     )
     parser.add_argument(
         "--backup-every",
         type=float,
         metavar="SECONDS",
         help="run `python -m storage backup` every SECONDS of play (presses during backups reported apart)",
+    )
+    parser.add_argument(
+        "--db",
+        default="sqlite",
+        help="sqlite (a temporary file, the default), postgresql (a throw-away cluster) or the "
+        "postgresql:// URL of an empty database",
     )
     parser.add_argument("--tracemalloc", action="store_true", help="also trace Python heap growth (slow)")
     parser.add_argument("--profile", metavar="FILE", help="cProfile the bot during play; dump to FILE")

@@ -643,6 +643,12 @@ class Telegram:
     async def pending_updates(self) -> int:
         return int(await self._call("/pendingUpdates", {"token": self.token}))
 
+    async def poll_stats(self) -> tuple[int, int]:
+        """(getUpdates calls, overlaps): an overlap is two calls of this token open together on
+        live connections 100 ms after the later came, i.e. two processes polling at once."""
+        stats = await self._call("/pollStats", {"token": self.token})
+        return int(stats["polls"]), int(stats["overlaps"])
+
     async def wait_idle(self, timeout: float = DEFAULT_TIMEOUT) -> None:
         """Waits until the bot has fetched (not necessarily handled) every update sent so far."""
 

@@ -1,5 +1,6 @@
-"""SQLite persistence behind a small interface: tables, seats, the action log, users, contests.
+"""Persistence behind a small interface: tables, seats, the action log, users, contests.
 
+SQLite (a file, the default) or PostgreSQL (a ``postgresql://`` URL, docs/postgresql.md).
 Open with :meth:`Database.open`; the repositories hang off it. A match is never
 stored as state, only as rules + seed + its ordered action log (replayed on start).
 """

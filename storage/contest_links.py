@@ -3,12 +3,15 @@ messages, the WeChat mirror's webhook and known @usernames.
 
 Kept apart from :mod:`storage.contests`, which stores only the pure contest's facts: these
 rows are the Telegram side's own bookkeeping. Every method is one statement (autocommit).
+``ORDER BY rowid`` is the order rows were added: SQLite's own rowid, a column of that name in
+PostgreSQL (storage/migrations/postgresql/0006_contest_links.sql).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
+from storage.backend import Dialect
 from storage.repositories import _now, _Repository
 
 
@@ -67,8 +70,9 @@ class ContestLinkRepository(_Repository):
         self, *, chat_id: int, message_id: int, contest_id: int, round_: int | None
     ) -> None:
         await self._write(
-            "INSERT OR REPLACE INTO contest_messages (chat_id, message_id, contest_id, round)"
-            " VALUES (?, ?, ?, ?)",
+            "INSERT INTO contest_messages (chat_id, message_id, contest_id, round) VALUES (?, ?, ?, ?)"
+            " ON CONFLICT (chat_id, message_id) DO UPDATE SET contest_id = excluded.contest_id,"
+            " round = excluded.round",
             (chat_id, message_id, contest_id, round_),
             f"contest message {message_id}",
         )
@@ -84,8 +88,9 @@ class ContestLinkRepository(_Repository):
     async def messages_of(self, *, contest_id: int, round_: int | None) -> list[tuple[int, int]]:
         """(chat id, message id) of a round's pairing messages, or (``round_`` None) of the
         contest's cards, oldest first."""
+        same_round = "round IS ?" if self._conn.dialect is Dialect.SQLITE else "round IS NOT DISTINCT FROM ?"
         rows = await self._all(
-            "SELECT chat_id, message_id FROM contest_messages WHERE contest_id = ? AND round IS ?"
+            f"SELECT chat_id, message_id FROM contest_messages WHERE contest_id = ? AND {same_round}"
             " ORDER BY rowid",
             (contest_id, round_),
         )
@@ -96,7 +101,9 @@ class ContestLinkRepository(_Repository):
             await self._write("DELETE FROM contest_mirrors WHERE contest_id = ?", (contest_id,), "mirror")
             return
         await self._write(
-            "INSERT OR REPLACE INTO contest_mirrors (contest_id, url, set_by, set_at) VALUES (?, ?, ?, ?)",
+            "INSERT INTO contest_mirrors (contest_id, url, set_by, set_at) VALUES (?, ?, ?, ?)"
+            " ON CONFLICT (contest_id) DO UPDATE SET url = excluded.url, set_by = excluded.set_by,"
+            " set_at = excluded.set_at",
             (contest_id, url, set_by, _now()),
             f"mirror of contest {contest_id}",
         )
@@ -107,7 +114,8 @@ class ContestLinkRepository(_Repository):
 
     async def remember_username(self, *, username: str, user_id: int, name: str) -> None:
         await self._write(
-            "INSERT OR REPLACE INTO known_usernames (username, user_id, name) VALUES (?, ?, ?)",
+            "INSERT INTO known_usernames (username, user_id, name) VALUES (?, ?, ?)"
+            " ON CONFLICT (username) DO UPDATE SET user_id = excluded.user_id, name = excluded.name",
             (username.lower().lstrip("@"), user_id, name),
             f"username {username}",
         )

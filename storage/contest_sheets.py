@@ -51,8 +51,9 @@ class ContestSheetRepository(_Repository):
 
     async def add_message(self, *, chat_id: int, message_id: int, contest_id: int, code: str) -> None:
         await self._write(
-            "INSERT OR REPLACE INTO contest_sheet_messages (chat_id, message_id, contest_id, code)"
-            " VALUES (?, ?, ?, ?)",
+            "INSERT INTO contest_sheet_messages (chat_id, message_id, contest_id, code) VALUES (?, ?, ?, ?)"
+            " ON CONFLICT (chat_id, message_id) DO UPDATE SET contest_id = excluded.contest_id,"
+            " code = excluded.code",
             (chat_id, message_id, contest_id, code),
             f"sheet message {message_id}",
         )

@@ -1,4 +1,4 @@
-"""Contests in SQLite: the facts of :mod:`engine.contest`, written atomically, read back whole.
+"""Contests in the database: the facts of :mod:`engine.contest`, written atomically, read back whole.
 
 Handlers load a contest (:meth:`ContestRepository.get`), call a pure command, and
 hand its events to :meth:`ContestRepository.record`, which writes every row they
@@ -12,9 +12,9 @@ moment. A ``BEGIN`` on it would silently pull their writes into our transaction
 taking a lock. A dedicated writer connection cannot be joined by anyone: SQLite's
 own write lock serialises it against the shared connection (WAL: readers are never
 blocked; a competing single-statement write waits in the busy handler, ≤ 5 s, and
-a contest transaction is a few milliseconds), and an :class:`asyncio.Lock`
-serialises contest transactions among themselves. Reads use the shared connection
-and see only committed data.
+a contest transaction is a few milliseconds; PostgreSQL locks only the rows written),
+and an :class:`asyncio.Lock` serialises contest transactions among themselves. Reads
+use the shared connection and see only committed data.
 
 This module returns engine.contest values (the aggregate *is* the pure contest
 value; a parallel set of records would only be copied field by field).
@@ -23,14 +23,11 @@ value; a parallel set of records would only be copied field by field).
 from __future__ import annotations
 
 import asyncio
-import sqlite3
 from collections.abc import AsyncIterator, Iterable, Sequence
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import Any
-
-import aiosqlite
 
 from engine.contest import (
     ClockStarted,
@@ -70,14 +67,14 @@ from engine.contest import (
 )
 from engine.contest.serialize import settings_from_json, settings_to_json
 from engine.figures import MatchFigures
+from storage.backend import Connection
 from storage.errors import NotFound, StorageConflict
-from storage.repositories import unavailable_as_error
 
 _CONTEST_COLUMNS = "id, chat_id, name, organiser_id, settings_json, seed_hex, opened_at, closed_at"
 _FACT_COLUMNS = (
     "code, kind, at, by_user, winner, method, points_a, points_b, extra_deal, reason, text, figures_json"
 )
-_BUSY_SECONDS = 5.0  # sqlite3's default: how long a write waits for the other connection's lock
+_BUSY_SECONDS = 5.0  # as the shared connection's: how long a write waits for another connection's lock
 
 
 @dataclass(frozen=True, slots=True)
@@ -100,9 +97,10 @@ def _time(text: str | None) -> datetime | None:
 class ContestRepository:
     """Contests, their sign-ups, pairs, rounds, matches and fact history."""
 
-    def __init__(self, conn: aiosqlite.Connection) -> None:
+    def __init__(self, conn: Connection, *, bot_id: int = 0) -> None:
         self._conn = conn
-        self._writer: aiosqlite.Connection | None = None
+        self._bot_id = bot_id  # the bot whose contests these are (migration 0015)
+        self._writer: Connection | None = None
         self._lock = asyncio.Lock()
 
     async def close(self) -> None:
@@ -114,48 +112,34 @@ class ContestRepository:
     # ------------------------------------------------------------ transactions
 
     @asynccontextmanager
-    async def transaction(self) -> AsyncIterator[aiosqlite.Connection]:
-        """``BEGIN IMMEDIATE`` … ``COMMIT`` on the writer connection; any error rolls back.
+    async def transaction(self) -> AsyncIterator[Connection]:
+        """A transaction on the writer connection (SQLite: ``BEGIN IMMEDIATE``); any error
+        rolls back.
 
         Inside it, use only the connection it yields: a statement on the shared connection
         would queue behind another handler's write that is itself waiting for our lock
         (a deadlock until the busy timeout). Never await the network inside it either.
         """
         async with self._lock:
-            writer = await self._writer_connection()
-            await writer.execute("BEGIN IMMEDIATE")
+            if self._writer is None:
+                self._writer = await self._conn.open_another(busy_timeout=_BUSY_SECONDS)
+            writer = self._writer
+            await writer.begin()
             try:
                 yield writer
             except BaseException:
-                await writer.execute("ROLLBACK")
+                await writer.rollback()
                 raise
-            await writer.execute("COMMIT")
-
-    async def _writer_connection(self) -> aiosqlite.Connection:
-        if self._writer is None:
-            path = await self._database_file()
-            writer = await aiosqlite.connect(path, isolation_level=None, timeout=_BUSY_SECONDS)
-            await writer.execute("PRAGMA foreign_keys = ON")
-            await writer.execute("PRAGMA synchronous = NORMAL")
-            self._writer = writer
-        return self._writer
-
-    async def _database_file(self) -> str:
-        async with self._conn.execute("PRAGMA database_list") as cursor:
-            rows = await cursor.fetchall()
-        path = next((str(row[2]) for row in rows if row[1] == "main"), "")
-        if not path:
-            raise RuntimeError("contest transactions need a database file, not :memory:")
-        return path
+            await writer.commit()
 
     # ------------------------------------------------------------ writes
 
     async def create(self, *, chat_id: int, contest: Contest) -> StoredContest:
         """Store a new contest (and whatever it already holds); a second open one in the chat conflicts."""
         async with self._writing(f"contest in chat {chat_id}") as conn:
-            cursor = await conn.execute(
+            row = await conn.fetchone(
                 "INSERT INTO contests (chat_id, name, organiser_id, settings_json, seed_hex, commitment,"
-                " opened_at, closed_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                " opened_at, closed_at, bot_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
                 (
                     chat_id,
                     contest.name,
@@ -165,11 +149,11 @@ class ContestRepository:
                     contest.seed.commitment,
                     _iso(contest.opened_at),
                     _iso(contest.closed_at),
+                    self._bot_id,
                 ),
             )
-            contest_id = cursor.lastrowid
-            await cursor.close()
-            assert contest_id is not None
+            assert row is not None
+            contest_id = int(row[0])
             for event in _events_of(contest):
                 await _write_event(conn, contest_id, event)
         return await self.get(contest_id=contest_id)
@@ -183,15 +167,14 @@ class ContestRepository:
                 await _write_event(conn, contest_id, event)
 
     @asynccontextmanager
-    async def _writing(self, what: str) -> AsyncIterator[aiosqlite.Connection]:
-        """A transaction whose conflicts are :class:`StorageConflict` and whose storage faults
-        (locked, read-only, full) are :class:`StorageUnavailable`: nothing was written, and
-        the person is told "not saved, try again"."""
+    async def _writing(self, what: str) -> AsyncIterator[Connection]:
+        """A transaction whose conflicts are :class:`StorageConflict` (saying what was written)
+        and whose storage faults (locked, read-only, full) are :class:`StorageUnavailable`:
+        nothing was written, and the person is told "not saved, try again"."""
         try:
-            with unavailable_as_error():
-                async with self.transaction() as conn:
-                    yield conn
-        except sqlite3.IntegrityError as error:
+            async with self.transaction() as conn:
+                yield conn
+        except StorageConflict as error:
             raise StorageConflict(f"{what}: {error}") from error
 
     # ------------------------------------------------------------ reads
@@ -207,7 +190,9 @@ class ContestRepository:
         """The group's contest that is not closed yet."""
         async with self._lock:
             row = await self._one(
-                f"SELECT {_CONTEST_COLUMNS} FROM contests WHERE chat_id = ? AND closed_at IS NULL", (chat_id,)
+                f"SELECT {_CONTEST_COLUMNS} FROM contests"
+                " WHERE bot_id = ? AND chat_id = ? AND closed_at IS NULL",
+                (self._bot_id, chat_id),
             )
             if row is None:
                 raise NotFound(f"open contest in chat {chat_id}")
@@ -236,10 +221,11 @@ class ContestRepository:
             return [await self._load(row) for row in rows]
 
     async def unfinished(self) -> list[StoredContest]:
-        """Contests to resume on start (deadline and reminder jobs are re-armed from these)."""
+        """This bot's contests to resume on start (deadline and reminder jobs are re-armed from these)."""
         async with self._lock:
             rows = await self._all(
-                f"SELECT {_CONTEST_COLUMNS} FROM contests WHERE closed_at IS NULL ORDER BY id", ()
+                f"SELECT {_CONTEST_COLUMNS} FROM contests WHERE bot_id = ? AND closed_at IS NULL ORDER BY id",
+                (self._bot_id,),
             )
             return [await self._load(row) for row in rows]
 
@@ -362,15 +348,10 @@ class ContestRepository:
         )
 
     async def _one(self, sql: str, params: tuple[Any, ...]) -> tuple[Any, ...] | None:
-        with unavailable_as_error():
-            async with self._conn.execute(sql, params) as cursor:
-                row = await cursor.fetchone()
-        return tuple(row) if row is not None else None
+        return await self._conn.fetchone(sql, params)
 
     async def _all(self, sql: str, params: tuple[Any, ...]) -> list[tuple[Any, ...]]:
-        with unavailable_as_error():
-            async with self._conn.execute(sql, params) as cursor:
-                return [tuple(row) for row in await cursor.fetchall()]
+        return await self._conn.fetchall(sql, params)
 
 
 # ---------------------------------------------------------------- rows ↔ values
@@ -408,12 +389,11 @@ def _events_of(contest: Contest) -> Iterable[Event]:
     yield from (PairWithdrew(w) for w in contest.withdrawals)
 
 
-async def _exists(conn: aiosqlite.Connection, contest_id: int) -> bool:
-    async with conn.execute("SELECT 1 FROM contests WHERE id = ?", (contest_id,)) as cursor:
-        return await cursor.fetchone() is not None
+async def _exists(conn: Connection, contest_id: int) -> bool:
+    return await conn.fetchone("SELECT 1 FROM contests WHERE id = ?", (contest_id,)) is not None
 
 
-async def _write_event(conn: aiosqlite.Connection, contest_id: int, event: Event) -> None:
+async def _write_event(conn: Connection, contest_id: int, event: Event) -> None:
     """The rows one event adds or changes; events with nothing to store are skipped."""
     match event:
         case SignedUp(entry):
@@ -425,15 +405,13 @@ async def _write_event(conn: aiosqlite.Connection, contest_id: int, event: Event
         case Withdrew(_, removed, remaining):
             await _withdraw_entry(conn, contest_id, removed, remaining)
         case PairWithdrew(w):
-            await _exec(
-                conn,
+            await conn.execute(
                 "INSERT INTO contest_withdrawals (contest_id, pair, by_user, at, reason)"
                 " VALUES (?, ?, ?, ?, ?)",
                 (contest_id, w.number, w.by, _iso(w.at), w.reason.value),
             )
         case PartnerChanged(pair):
-            await _exec(
-                conn,
+            await conn.execute(
                 "DELETE FROM contest_pairs WHERE contest_id = ? AND number = ?",
                 (contest_id, pair.number),
             )
@@ -453,18 +431,12 @@ async def _write_event(conn: aiosqlite.Connection, contest_id: int, event: Event
                 [(contest_id, number, c.table, _iso(c.started_at), c.minutes) for c in clocks],
             )
         case ContestClosed(at):
-            await _exec(conn, "UPDATE contests SET closed_at = ? WHERE id = ?", (_iso(at), contest_id))
+            await conn.execute("UPDATE contests SET closed_at = ? WHERE id = ?", (_iso(at), contest_id))
 
 
-async def _exec(conn: aiosqlite.Connection, sql: str, params: tuple[Any, ...]) -> None:
-    cursor = await conn.execute(sql, params)
-    await cursor.close()
-
-
-async def _insert_entry(conn: aiosqlite.Connection, contest_id: int, entry: Entry) -> None:
+async def _insert_entry(conn: Connection, contest_id: int, entry: Entry) -> None:
     partner = entry.partner
-    await _exec(
-        conn,
+    await conn.execute(
         "INSERT INTO contest_entries (contest_id, user_id, name, partner_id, partner_name, confirmed, tag)"
         " VALUES (?, ?, ?, ?, ?, ?, ?)",
         (
@@ -479,11 +451,10 @@ async def _insert_entry(conn: aiosqlite.Connection, contest_id: int, entry: Entr
     )
 
 
-async def _replace_entry(conn: aiosqlite.Connection, contest_id: int, user_id: int, entry: Entry) -> None:
+async def _replace_entry(conn: Connection, contest_id: int, user_id: int, entry: Entry) -> None:
     """Rewrite one sign-up in place (keeping its position in the sign-up order)."""
     partner = entry.partner
-    await _exec(
-        conn,
+    await conn.execute(
         "UPDATE contest_entries SET user_id = ?, name = ?, partner_id = ?, partner_name = ?, confirmed = ?,"
         " tag = ? WHERE contest_id = ? AND user_id = ?",
         (
@@ -499,12 +470,9 @@ async def _replace_entry(conn: aiosqlite.Connection, contest_id: int, user_id: i
     )
 
 
-async def _withdraw_entry(
-    conn: aiosqlite.Connection, contest_id: int, removed: Entry, remaining: Entry | None
-) -> None:
+async def _withdraw_entry(conn: Connection, contest_id: int, removed: Entry, remaining: Entry | None) -> None:
     if remaining is None:
-        await _exec(
-            conn,
+        await conn.execute(
             "DELETE FROM contest_entries WHERE contest_id = ? AND user_id = ?",
             (contest_id, removed.player.user_id),
         )
@@ -512,7 +480,7 @@ async def _withdraw_entry(
         await _replace_entry(conn, contest_id, removed.player.user_id, remaining)
 
 
-async def _insert_pairs(conn: aiosqlite.Connection, contest_id: int, pairs: Sequence[Pair]) -> None:
+async def _insert_pairs(conn: Connection, contest_id: int, pairs: Sequence[Pair]) -> None:
     await conn.executemany(
         "INSERT INTO contest_pairs (contest_id, number, user_a, name_a, user_b, name_b, by_lot, tag)"
         " VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
@@ -532,10 +500,9 @@ async def _insert_pairs(conn: aiosqlite.Connection, contest_id: int, pairs: Sequ
     )
 
 
-async def _insert_round(conn: aiosqlite.Connection, contest_id: int, played: Round) -> None:
+async def _insert_round(conn: Connection, contest_id: int, played: Round) -> None:
     schedule, deadline = played.schedule, played.schedule.deadline
-    await _exec(
-        conn,
+    await conn.execute(
         "INSERT INTO contest_rounds (contest_id, number, schedule, closes_at, zone, starts_at, venue, stage)"
         " VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
         (
@@ -563,11 +530,10 @@ async def _insert_round(conn: aiosqlite.Connection, contest_id: int, played: Rou
     )
 
 
-async def _insert_fact(conn: aiosqlite.Connection, contest_id: int, code: str, fact: MatchFact) -> None:
+async def _insert_fact(conn: Connection, contest_id: int, code: str, fact: MatchFact) -> None:
     result = fact.result
     points = result.points if result is not None and result.points is not None else (None, None)
-    await _exec(
-        conn,
+    await conn.execute(
         f"INSERT INTO contest_facts (contest_id, {_FACT_COLUMNS}) VALUES ({', '.join('?' * 13)})",
         (
             contest_id,
@@ -588,19 +554,17 @@ async def _insert_fact(conn: aiosqlite.Connection, contest_id: int, code: str, f
 
 
 async def _move_deadline(
-    conn: aiosqlite.Connection, contest_id: int, round_number: int | None, deadline: Deadline
+    conn: Connection, contest_id: int, round_number: int | None, deadline: Deadline
 ) -> None:
     if round_number is not None:
-        await _exec(
-            conn,
+        await conn.execute(
             "UPDATE contest_rounds SET closes_at = ?, zone = ? WHERE contest_id = ? AND number = ?",
             (_iso(deadline.closes_at), deadline.zone_name, contest_id, round_number),
         )
         return
-    async with conn.execute("SELECT settings_json FROM contests WHERE id = ?", (contest_id,)) as cursor:
-        row = await cursor.fetchone()
+    row = await conn.fetchone("SELECT settings_json FROM contests WHERE id = ?", (contest_id,))
     assert row is not None
     settings = replace(settings_from_json(row[0]), deadline=deadline)
-    await _exec(
-        conn, "UPDATE contests SET settings_json = ? WHERE id = ?", (settings_to_json(settings), contest_id)
+    await conn.execute(
+        "UPDATE contests SET settings_json = ? WHERE id = ?", (settings_to_json(settings), contest_id)
     )

@@ -14,10 +14,9 @@ from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from typing import Any, Final
 
-import aiosqlite
-
+from storage.backend import Connection, Dialect
 from storage.errors import NotFound
-from storage.repositories import _Repository, unavailable_as_error
+from storage.repositories import _Repository
 
 _BUSY_SECONDS: Final = 5.0  # as the shared connection's busy timeout (storage/database.py)
 ANONYMOUS: Final = "anon"
@@ -140,6 +139,8 @@ def _match(row: Sequence[Any], players: tuple[PlayerRow, ...] = ()) -> MatchRow:
     return MatchRow(table_id, chat_id, preset, ended_at, winner_team, reason, deals, summary_json, players)
 
 
+_COUNT_WON: Final = "COALESCE(SUM(CASE WHEN result = 1 THEN 1 ELSE 0 END), 0)"
+"""Matches won (PostgreSQL has no SUM of a comparison, SQLite's 0 or 1)."""
 _MATCH_COLUMNS: Final = "table_id, chat_id, preset, ended_at, winner_team, reason, deals, summary_json"
 
 
@@ -151,9 +152,9 @@ class RecordRepository(_Repository):
     never takes in another handler's statement.
     """
 
-    def __init__(self, conn: aiosqlite.Connection) -> None:
-        super().__init__(conn)
-        self._writer: aiosqlite.Connection | None = None
+    def __init__(self, conn: Connection, *, bot_id: int = 0) -> None:
+        super().__init__(conn, bot_id=bot_id)
+        self._writer: Connection | None = None
         self._lock = asyncio.Lock()
 
     async def close(self) -> None:
@@ -163,38 +164,26 @@ class RecordRepository(_Repository):
                 self._writer = None
 
     @asynccontextmanager
-    async def _transaction(self) -> AsyncIterator[aiosqlite.Connection]:
-        """``BEGIN IMMEDIATE`` … ``COMMIT`` on the writer connection; any error rolls back."""
+    async def _transaction(self) -> AsyncIterator[Connection]:
+        """A transaction on the writer connection; any error rolls back."""
         async with self._lock:
-            with unavailable_as_error():
-                writer = await self._writer_connection()
-                await writer.execute("BEGIN IMMEDIATE")
+            if self._writer is None:
+                self._writer = await self._conn.open_another(busy_timeout=_BUSY_SECONDS)
+            writer = self._writer
+            await writer.begin()
             try:
-                with unavailable_as_error():
-                    yield writer
+                yield writer
             except BaseException:
-                await writer.execute("ROLLBACK")
+                await writer.rollback()
                 raise
-            with unavailable_as_error():
-                await writer.execute("COMMIT")
-
-    async def _writer_connection(self) -> aiosqlite.Connection:
-        if self._writer is None:
-            async with self._conn.execute("PRAGMA database_list") as cursor:
-                rows = await cursor.fetchall()
-            path = next((str(row[2]) for row in rows if row[1] == "main"), "")
-            if not path:
-                raise RuntimeError("record writes need a database file, not :memory:")
-            writer = await aiosqlite.connect(path, isolation_level=None, timeout=_BUSY_SECONDS)
-            await writer.execute("PRAGMA foreign_keys = ON")
-            self._writer = writer
-        return self._writer
+            await writer.commit()
 
     async def write(self, match: MatchRow) -> None:
         """Store one match and its four seats in one transaction (or nothing, if it exists)."""
         async with self._transaction() as conn:
-            cursor = await conn.execute(
-                f"INSERT OR IGNORE INTO match_records ({_MATCH_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+            added = await conn.execute(
+                f"INSERT INTO match_records ({_MATCH_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?)"
+                " ON CONFLICT DO NOTHING",
                 (
                     match.table_id,
                     match.chat_id,
@@ -206,18 +195,18 @@ class RecordRepository(_Repository):
                     match.summary_json,
                 ),
             )
-            if cursor.rowcount:
+            if added:
                 await conn.executemany(
                     f"INSERT INTO match_players ({_PLAYER_COLUMNS}) VALUES ({', '.join('?' * 21)})",
                     [_player_params(match, player) for player in match.players],
                 )
 
     async def missing(self) -> list[int]:
-        """Finished tables without a record (the back-fill's work), oldest first."""
+        """This bot's finished tables without a record (the back-fill's work), oldest first."""
         rows = await self._all(
-            "SELECT id FROM game_tables WHERE status = 'finished'"
+            "SELECT id FROM game_tables WHERE bot_id = ? AND status = 'finished'"
             " AND id NOT IN (SELECT table_id FROM match_records) ORDER BY id",
-            (),
+            (self._bot_id,),
         )
         return [int(row[0]) for row in rows]
 
@@ -297,13 +286,14 @@ class RecordRepository(_Repository):
         where, params = _scope(user_id, chat_id)
         sums = ", ".join(f"COALESCE(SUM({name.strip()}), 0)" for name in _FIGURES.split(","))
         row = await self._one(
-            f"SELECT COUNT(*), COALESCE(SUM(result = 1), 0), COALESCE(SUM(result IS NULL), 0), {sums}"
+            f"SELECT COUNT(*), {_COUNT_WON}, COALESCE(SUM(CASE WHEN result IS NULL THEN 1 ELSE 0 END), 0),"
+            f" {sums}"
             f" FROM match_players WHERE {where}",
             params,
             f"user {user_id}",
         )
         partners = await self._all(
-            "SELECT partner, MAX(partner_name), COUNT(*), COALESCE(SUM(result = 1), 0) FROM match_players"
+            f"SELECT partner, MAX(partner_name), COUNT(*), {_COUNT_WON} FROM match_players"
             f" WHERE {where} GROUP BY partner ORDER BY COUNT(*) DESC, partner LIMIT 10",
             params,
         )
@@ -323,10 +313,17 @@ class RecordRepository(_Repository):
         """People who played in the group under ``name`` (any case), most recent first."""
         rows = await self._all(
             "SELECT user_id FROM match_players WHERE chat_id = ? AND user_id IS NOT NULL"
-            " AND name = ? COLLATE NOCASE GROUP BY user_id ORDER BY MAX(table_id) DESC",
+            f" AND {self._same_text('name')} GROUP BY user_id ORDER BY MAX(table_id) DESC",
             (chat_id, name),
         )
         return [int(row[0]) for row in rows]
+
+    def _same_text(self, column: str) -> str:
+        """``column`` equals a parameter, ignoring case: SQLite's NOCASE (the column's index
+        serves it), PostgreSQL's lower() (an index on lower(column) serves it)."""
+        if self._conn.dialect is Dialect.SQLITE:
+            return f"{column} = ? COLLATE NOCASE"
+        return f"lower({column}) = lower(?)"
 
     # ---------------------------------------------------------------- ratings
 
@@ -379,7 +376,7 @@ class RecordRepository(_Repository):
 
     async def by_username(self, *, username: str) -> KnownUser:
         row = await self._one(
-            "SELECT user_id, username, name FROM known_users WHERE username = ? COLLATE NOCASE",
+            f"SELECT user_id, username, name FROM known_users WHERE {self._same_text('username')}",
             (username,),
             f"@{username}",
         )
@@ -390,11 +387,10 @@ class RecordRepository(_Repository):
         matches stay for the other players. Returns how many match seats were anonymised."""
         key = f"u:{user_id}"
         async with self._transaction() as conn:
-            cursor = await conn.execute(
+            seats = await conn.execute(
                 "UPDATE match_players SET user_id = NULL, name = '', player = ? WHERE user_id = ?",
                 (ANONYMOUS, user_id),
             )
-            seats = cursor.rowcount
             await conn.execute(
                 "UPDATE match_players SET partner = ?, partner_name = '' WHERE partner = ?", (ANONYMOUS, key)
             )
@@ -423,7 +419,7 @@ class RecordRepository(_Repository):
         return int(row[0]), int(row[1])
 
 
-async def _put_ratings(conn: aiosqlite.Connection, ratings: Sequence[Rating]) -> None:
+async def _put_ratings(conn: Connection, ratings: Sequence[Rating]) -> None:
     await conn.executemany(
         "INSERT INTO ratings (chat_id, player, name, mu, sigma, matches) VALUES (?, ?, ?, ?, ?, ?)"
         " ON CONFLICT (chat_id, player) DO UPDATE SET name = excluded.name, mu = excluded.mu,"

@@ -1,19 +1,15 @@
 """One repository per aggregate. Methods take keyword-only arguments, run one
 statement each (autocommit) and return domain records; a missing row raises
-:class:`NotFound`."""
+:class:`NotFound`. The statements are the same for SQLite and PostgreSQL
+(:mod:`storage.backend`)."""
 
 from __future__ import annotations
 
-import sqlite3
-import time
-from collections.abc import Iterable, Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Iterable, Sequence
 from datetime import UTC, datetime
 from typing import Any
 
-import aiosqlite
-
-from app import metrics
+from storage.backend import Connection
 from storage.errors import NotFound, StorageConflict, StorageUnavailable
 from storage.models import ActionRecord, ChatRecord, SeatRecord, TableRecord, TableStatus, UserRecord
 
@@ -22,7 +18,7 @@ _TABLE_COLUMNS = (
     " started_at, status_reason, board_deal, board_first"
 )
 MAX_REASON = 500  # characters of a quarantine reason kept (an exception's first lines)
-_CHUNK = 500  # rows per INSERT: 2,500 parameters, far below SQLite's limit
+_CHUNK = 500  # rows per INSERT: 2,500 parameters, far below SQLite's and PostgreSQL's limits
 _SEAT_COLUMNS = "table_id, seat, user_id, name, is_ai, locale, dm_message_id, autoplay, timeouts, difficulty"
 
 
@@ -67,70 +63,36 @@ def _seat(row: Iterable[Any]) -> SeatRecord:
     )
 
 
-UNAVAILABLE = frozenset(
-    {sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED, sqlite3.SQLITE_READONLY, sqlite3.SQLITE_IOERR}
-    | {sqlite3.SQLITE_FULL, sqlite3.SQLITE_CANTOPEN}
-)
-"""Primary result codes that say the storage, not the statement, is at fault: read-only,
-locked beyond the busy timeout, full, or failing. Anything else (a missing table, bad SQL)
-is a bug and stays an ``OperationalError``."""
-
-
-@contextmanager
-def unavailable_as_error() -> Iterator[None]:
-    """Turn a storage fault into :class:`StorageUnavailable` (the statement changed nothing:
-    in autocommit mode SQLite rolls a failed statement back). Every statement's time goes to
-    the metrics."""
-    started = time.perf_counter()
-    unavailable = False
-    try:
-        yield
-    except sqlite3.OperationalError as error:
-        code = getattr(error, "sqlite_errorcode", None)
-        if code is None or code & 0xFF not in UNAVAILABLE:
-            raise
-        unavailable = True
-        raise StorageUnavailable(str(error)) from error
-    finally:
-        metrics.store_answered(started, unavailable)
-
-
 class _Repository:
-    def __init__(self, conn: aiosqlite.Connection) -> None:
+    def __init__(self, conn: Connection, *, bot_id: int = 0) -> None:
         self._conn = conn
+        # The bot whose tables and outbox rows this repository reads and writes (migration
+        # 0015: several bots may share one store); 0 for an embedding of one bot.
+        self._bot_id = bot_id
 
     async def _one(self, sql: str, params: tuple[Any, ...], what: str) -> tuple[Any, ...]:
-        with unavailable_as_error():
-            async with self._conn.execute(sql, params) as cursor:
-                row = await cursor.fetchone()
+        row = await self._conn.fetchone(sql, params)
         if row is None:
             raise NotFound(what)
-        return tuple(row)
+        return row
 
     async def _all(self, sql: str, params: tuple[Any, ...]) -> list[tuple[Any, ...]]:
-        with unavailable_as_error():
-            async with self._conn.execute(sql, params) as cursor:
-                return [tuple(row) for row in await cursor.fetchall()]
+        return await self._conn.fetchall(sql, params)
 
     async def _insert(self, sql: str, params: tuple[Any, ...], what: str) -> None:
-        """Run one INSERT in a single trip to the database thread (``_write`` takes two:
-        the statement, then closing its cursor). The action log's writes are on every
-        press's path, where each trip waits for the event loop to hand over the GIL."""
+        """Run one INSERT the quickest way (:meth:`Connection.insert`): the action log's writes
+        are on every press's path."""
         try:
-            with unavailable_as_error():
-                await self._conn.execute_insert(sql, params)
-        except sqlite3.IntegrityError as error:
+            await self._conn.insert(sql, params)
+        except StorageConflict as error:
             raise StorageConflict(f"{what}: {error}") from error
 
     async def _write(self, sql: str, params: tuple[Any, ...], what: str) -> int:
-        """Run one write; return its rowcount. A missing target row raises NotFound."""
+        """Run one write; return its rowcount."""
         try:
-            with unavailable_as_error():
-                cursor = await self._conn.execute(sql, params)
-        except sqlite3.IntegrityError as error:
+            return await self._conn.execute(sql, params)
+        except StorageConflict as error:
             raise StorageConflict(f"{what}: {error}") from error
-        await cursor.close()
-        return cursor.rowcount
 
 
 class TableRepository(_Repository):
@@ -141,18 +103,15 @@ class TableRepository(_Repository):
     ) -> TableRecord:
         """A new table in the lobby; a second active table in the chat is a conflict."""
         try:
-            with unavailable_as_error():
-                cursor = await self._conn.execute(
-                    "INSERT INTO game_tables (chat_id, token, creator_id, status, preset, rules_json, seed,"
-                    " created_at) VALUES (?, ?, ?, 'lobby', ?, ?, ?, ?)",
-                    (chat_id, token, creator_id, preset, rules_json, seed, _now()),
-                )
-        except sqlite3.IntegrityError as error:
+            row = await self._conn.fetchone(
+                "INSERT INTO game_tables (chat_id, token, creator_id, status, preset, rules_json, seed,"
+                f" created_at, bot_id) VALUES (?, ?, ?, 'lobby', ?, ?, ?, ?, ?) RETURNING {_TABLE_COLUMNS}",
+                (chat_id, token, creator_id, preset, rules_json, seed, _now(), self._bot_id),
+            )
+        except StorageConflict as error:
             raise StorageConflict(f"chat {chat_id} already has an active table") from error
-        table_id = cursor.lastrowid
-        await cursor.close()
-        assert table_id is not None
-        return await self.get(table_id=table_id)
+        assert row is not None
+        return _table(row)
 
     async def get(self, *, table_id: int) -> TableRecord:
         row = await self._one(
@@ -168,17 +127,20 @@ class TableRepository(_Repository):
 
     async def active_in_chat(self, *, chat_id: int) -> TableRecord:
         row = await self._one(
-            f"SELECT {_TABLE_COLUMNS} FROM game_tables WHERE chat_id = ? AND status IN ('lobby', 'playing')",
-            (chat_id,),
+            f"SELECT {_TABLE_COLUMNS} FROM game_tables"
+            " WHERE bot_id = ? AND chat_id = ? AND status IN ('lobby', 'playing')",
+            (self._bot_id, chat_id),
             f"active table in chat {chat_id}",
         )
         return _table(row)
 
     async def unfinished(self) -> list[tuple[int, int]]:
-        """Tables to resume on start, lobbies and matches in progress, as (id, chat id): each is
+        """This bot's tables to resume on start, lobbies and matches in progress, as (id, chat id): each is
         then read on its own, so one damaged row cannot keep the others from resuming."""
         rows = await self._all(
-            "SELECT id, chat_id FROM game_tables WHERE status IN ('lobby', 'playing') ORDER BY id", ()
+            "SELECT id, chat_id FROM game_tables WHERE bot_id = ? AND status IN ('lobby', 'playing')"
+            " ORDER BY id",
+            (self._bot_id,),
         )
         return [(int(id_), int(chat_id)) for id_, chat_id in rows]
 

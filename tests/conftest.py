@@ -1,4 +1,9 @@
-"""The suite's markers.
+"""The suite's markers, and the two stores storage tests run against.
+
+``store``: a database target, once an SQLite file and once a PostgreSQL database on the
+session's own throw-away cluster (tests/postgresql.py). Without PostgreSQL's binaries the
+PostgreSQL half is skipped on a developer's machine but fails in CI (``CI=true``), where
+`make test` has installed them (scripts/system-deps.sh).
 
 ``calendar``: tests that read dates, deadlines or clocks. CI runs them a second time under
 libfaketime 400 days ahead (``scripts/calendar-check.sh``), so a test that holds a calendar
@@ -7,7 +12,14 @@ date the real calendar will overtake fails the day it is written, not months lat
 
 from __future__ import annotations
 
+import os
+from collections.abc import Iterator
+from pathlib import Path
+
 import pytest
+
+from tests import postgresql
+from tests.postgresql import Cluster
 
 CALENDAR_TESTS = (
     "tests/engine/contest/",
@@ -35,3 +47,27 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
         where = item.path.relative_to(root).as_posix()
         if where.startswith(CALENDAR_TESTS):
             item.add_marker(pytest.mark.calendar)
+
+
+@pytest.fixture(scope="session")
+def postgresql_cluster() -> Iterator[Cluster]:
+    bin_dir = postgresql.binaries()
+    if bin_dir is None:
+        why = "PostgreSQL is not installed (apt-get install postgresql, or `make system-deps`)"
+        if os.environ.get("CI") == "true":
+            pytest.fail(why)
+        pytest.skip(why)
+    cluster = Cluster.start(bin_dir)
+    try:
+        yield cluster
+    finally:
+        cluster.stop()
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def store(request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    """Where a test's database lives: an SQLite file, or a fresh PostgreSQL database's URL."""
+    if request.param == "sqlite":
+        return str(tmp_path / "guandan.db")
+    cluster: Cluster = request.getfixturevalue("postgresql_cluster")
+    return cluster.new_database()

@@ -40,9 +40,9 @@ class StorageFault:
 
     async def on(self) -> None:
         if self.kind == "read_only":
-            await self.db.conn.execute("PRAGMA query_only = ON")
+            await self.db.sqlite.execute("PRAGMA query_only = ON")
         elif self.kind == "locked":
-            await self.db.conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
+            await self.db.sqlite.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
             self._holder = sqlite3.connect(self.path, isolation_level=None)
             self._holder.execute("BEGIN EXCLUSIVE")
         else:
@@ -50,18 +50,18 @@ class StorageFault:
 
     async def off(self) -> None:
         if self.kind == "read_only":
-            await self.db.conn.execute("PRAGMA query_only = OFF")
+            await self.db.sqlite.execute("PRAGMA query_only = OFF")
         elif self.kind == "locked":
             assert self._holder is not None
             self._holder.execute("ROLLBACK")
             self._holder.close()
             self._holder = None
         else:
-            await self.db.conn.execute(f"PRAGMA max_page_count = {NO_LIMIT}")
+            await self.db.sqlite.execute(f"PRAGMA max_page_count = {NO_LIMIT}")
 
     async def _fill(self) -> None:
         """Cap the file, then log probe actions (for a table of their own) until nothing fits."""
-        conn = self.db.conn
+        conn = self.db.sqlite
         if self._probe_table is None:
             cursor = await conn.execute(
                 "INSERT INTO game_tables (chat_id, token, creator_id, status, preset, rules_json, seed,"

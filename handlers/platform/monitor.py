@@ -20,7 +20,8 @@ from __future__ import annotations
 import asyncio
 import logging
 import threading
-from collections.abc import Callable, Coroutine, Iterable
+from collections.abc import Callable, Coroutine, Iterable, Mapping
+from dataclasses import dataclass
 from socketserver import ThreadingMixIn
 from typing import Any
 from wsgiref.simple_server import WSGIRequestHandler, WSGIServer, make_server
@@ -46,6 +47,24 @@ TELEGRAM_TIMEOUT = 4.0
 """Seconds the ``getMe`` probe may take."""
 
 Probe = Callable[[], Coroutine[Any, Any, object]]
+
+
+@dataclass(frozen=True)
+class MonitorConfig:
+    """``GUANDAN_METRICS_PORT`` and ``GUANDAN_METRICS_LISTEN``: where the monitor listens."""
+
+    port: int
+    host: str = "127.0.0.1"
+
+    @classmethod
+    def from_env(cls, env: Mapping[str, str]) -> MonitorConfig | None:
+        """None when the port is unset; :class:`ValueError` (said plainly) when it is no port."""
+        setting = env.get("GUANDAN_METRICS_PORT", "").strip()
+        if not setting:
+            return None
+        if not setting.isdigit() or not 0 < int(setting) < 65536:
+            raise ValueError(f"GUANDAN_METRICS_PORT={setting!r} is not a port number (1-65535)")
+        return cls(int(setting), env.get("GUANDAN_METRICS_LISTEN", "").strip() or "127.0.0.1")
 
 
 class Monitor:

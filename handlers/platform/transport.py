@@ -12,6 +12,7 @@ timeouts become :class:`~telegram.error.TimedOut`, connection failures
 from __future__ import annotations
 
 import errno
+from collections.abc import Awaitable, Callable
 from typing import Any
 from urllib.parse import urlencode
 
@@ -23,14 +24,22 @@ from telegram.request import BaseRequest, RequestData
 
 from app import metrics
 
+Admit = Callable[[], Awaitable[None]]
+"""Asked before every request: returns when the request may go, raises when it may not (the
+lease, ``storage/lease.py``: a standby that just took over waits, one that lost it stops)."""
+
 
 class AiohttpRequest(BaseRequest):
     """A PTB request backend on one :class:`aiohttp.ClientSession` with a bounded pool.
 
     ``connections`` bounds the requests in flight; a request waits at most
     ``pool_timeout`` for one to free up. aiohttp has no write timeout: a request that
-    cannot be written within its read timeout fails as timed out instead.
+    cannot be written within its read timeout fails as timed out instead. ``admit``, when
+    set, is awaited before each request; what it raises fails the request as a
+    :class:`~telegram.error.NetworkError`, sent nowhere.
     """
+
+    admit: Admit | None = None
 
     def __init__(
         self,
@@ -73,6 +82,11 @@ class AiohttpRequest(BaseRequest):
     ) -> tuple[int, bytes]:
         if self._session is None or self._session.closed:
             raise RuntimeError("This AiohttpRequest is not initialized!")
+        if self.admit is not None:
+            try:
+                await self.admit()
+            except Exception as refused:
+                raise NetworkError(f"not sent: {refused}") from refused
         read = self._read_timeout if isinstance(read_timeout, DefaultValue) else read_timeout
         connect = self._connect_timeout if isinstance(connect_timeout, DefaultValue) else connect_timeout
         pool = self._pool_timeout if isinstance(pool_timeout, DefaultValue) else pool_timeout

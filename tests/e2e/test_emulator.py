@@ -213,6 +213,26 @@ async def test_long_polling_waits_for_updates_and_honours_offset(emulator: Emula
         assert await telegram.pending_updates() == 0
 
 
+async def test_two_pollers_of_one_token_are_counted_as_an_overlap(emulator: Emulator, token: str) -> None:
+    """What the failover test relies on: polls one after another are no overlap, a poll left
+    open by a client that went away is none either, and two open at once are one."""
+    url = f"{emulator.base_url}{token}/getUpdates"
+    async with Telegram(emulator, token) as telegram, httpx.AsyncClient(timeout=10) as one:
+        for _ in range(2):
+            assert (await one.post(url, json={"timeout": 0})).status_code == 200
+        assert await telegram.poll_stats() == (2, 0)
+        async with httpx.AsyncClient(timeout=10) as gone:
+            abandoned = asyncio.create_task(gone.post(url, json={"timeout": 3}))
+            await asyncio.sleep(0.3)
+            abandoned.cancel()
+            await asyncio.gather(abandoned, return_exceptions=True)
+        await one.post(url, json={"timeout": 1})
+        assert await telegram.poll_stats() == (4, 0)
+        async with httpx.AsyncClient(timeout=10) as two:
+            await asyncio.gather(one.post(url, json={"timeout": 1}), two.post(url, json={"timeout": 1}))
+        assert await telegram.poll_stats() == (6, 1)
+
+
 async def test_captions_resent_photos_and_deleted_messages(emulator: Emulator, token: str) -> None:
     async with Telegram(emulator, token) as telegram, toy_bot(emulator, token) as app:
         bot = app.bot

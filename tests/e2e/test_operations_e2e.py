@@ -26,8 +26,9 @@ from collections.abc import AsyncIterator
 from pathlib import Path
 from urllib.parse import urlsplit
 
-from bot import App, MonitorConfig, build_application, close_services, open_services, start_monitor
+from bot import App, build_application, close_services, open_services, start_monitor
 from emulator.client import Chat, Emulator, Telegram, polling, wait_for
+from handlers.platform.monitor import MonitorConfig
 from tests.e2e.test_match_e2e import (
     ALICE,
     BOB,

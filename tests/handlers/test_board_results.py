@@ -1,11 +1,11 @@
 """Deal results and the match's end are owed to the group (issue 8, finding 6): a failed send
-is retried, not lost, and a restart announces what the last run may have lost, once."""
+is retried, not lost, and a restart announces what the last run may have lost, once; on both
+stores, since a restart reads the live board's range back from the database (0014_board_range)."""
 
 from __future__ import annotations
 
 import threading
 from concurrent.futures import ThreadPoolExecutor
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -21,8 +21,8 @@ from tests.handlers.test_board import FakeBot, play_fast, seated_table
 
 
 @pytest.fixture
-async def db(tmp_path: Path):
-    database = await Database.open(tmp_path / "r.db")
+async def db(store: str):
+    database = await Database.open(store)
     yield database
     await database.close()
 

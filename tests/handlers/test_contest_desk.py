@@ -4,7 +4,6 @@ each reminder goes out once, and again for a deadline the organiser moved."""
 from __future__ import annotations
 
 from datetime import UTC, date, datetime, timedelta
-from pathlib import Path
 from types import SimpleNamespace
 from typing import Any, cast
 
@@ -24,8 +23,8 @@ from tests.engine.contest.support import DEADLINE, ON_TIME, signed_up
 LEFT = int(timedelta(hours=48).total_seconds())
 
 
-async def test_a_reminder_goes_once_per_deadline(tmp_path: Path) -> None:
-    db = await Database.open(tmp_path / "desk.db")
+async def test_a_reminder_goes_once_per_deadline(store: str) -> None:
+    db = await Database.open(store)
     outbox = Outbox(db.outbox)
     desk = ContestDesk(cast(Any, None), db, outbox, ChatBudget(), cast(Any, None))
     sent: list[tuple[int, str]] = []
@@ -61,7 +60,7 @@ async def test_a_reminder_goes_once_per_deadline(tmp_path: Path) -> None:
     ids=["contest-time", "ten-years-behind-the-deadline", "long-past-the-deadline"],
 )
 async def test_jobs_are_due_by_the_desks_clock_however_far_it_is_from_the_wall(
-    tmp_path: Path, desk_now: datetime
+    store: str, desk_now: datetime
 ) -> None:
     """The JobQueue runs on the wall clock, the desk on its own: a job is due the interval the
     desk's clock gives (a past deadline at once), never at the desk's date read on the wall,
@@ -69,7 +68,7 @@ async def test_jobs_are_due_by_the_desks_clock_however_far_it_is_from_the_wall(
     app = ApplicationBuilder().token("1:TEST").build()
     assert app.job_queue is not None
     await app.job_queue.start()
-    db = await Database.open(tmp_path / "desk.db")
+    db = await Database.open(store)
     outbox = Outbox(db.outbox)
     desk = ContestDesk(cast(Any, None), db, outbox, ChatBudget(), cast(Any, None), job_queue=app.job_queue)
     desk.clock = lambda: desk_now
@@ -100,12 +99,12 @@ class _SendingBot:
 
 
 async def test_a_card_sent_while_the_database_is_locked_is_linked_later_not_sent_again(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    store: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """The card reached the group, then storing which message shows it failed: the outbox sent
     the whole card again (two cards, the first never edited). Only the link is tried again."""
     monkeypatch.setattr(channels, "LINK_RETRY", 0.01)
-    db = await Database.open(tmp_path / "desk.db")
+    db = await Database.open(store)
     outbox = Outbox(db.outbox, first_delay=0.01)
     bot = _SendingBot()
     ContestDesk(cast(Any, bot), db, outbox, ChatBudget(), cast(Any, None))  # registers its senders

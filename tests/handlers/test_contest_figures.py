@@ -6,7 +6,6 @@ from __future__ import annotations
 
 from dataclasses import replace
 from fractions import Fraction
-from pathlib import Path
 from typing import Any, cast
 
 import pytest
@@ -167,8 +166,8 @@ def test_levels_on_time_that_give_the_winner_less_are_refused() -> None:
 # ---------------------------------------------------------------- through the desk
 
 
-async def test_a_decision_with_levels_is_stored_and_scored(tmp_path: Path) -> None:
-    db = await Database.open(tmp_path / "figures.db")
+async def test_a_decision_with_levels_is_stored_and_scored(store: str) -> None:
+    db = await Database.open(store)
     outbox = Outbox(db.outbox)
     desk = ContestDesk(cast(Any, None), db, outbox, ChatBudget(), cast(Any, None))
     sent: list[dict[str, Any]] = []

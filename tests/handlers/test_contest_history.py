@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import dataclasses
 from datetime import timedelta
-from pathlib import Path
 
 import pytest
 
@@ -54,8 +53,8 @@ def test_a_contest_closed_before_it_was_decided_says_so() -> None:
     assert "未定名次" in contest_record_line(contest, record, "zh")
 
 
-async def test_past_contests_are_listed_latest_first_and_only_closed_ones(tmp_path: Path) -> None:
-    db = await Database.open(tmp_path / "history.db")
+async def test_past_contests_are_listed_latest_first_and_only_closed_ones(store: str) -> None:
+    db = await Database.open(store)
     try:
         await db.contests.create(chat_id=CHAT, contest=closed_knockout(name="春季杯", days=1, seed=1))
         await db.contests.create(chat_id=CHAT, contest=closed_knockout(name="秋季杯", days=100, seed=2))

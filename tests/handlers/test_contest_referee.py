@@ -6,7 +6,6 @@ own words. The pairing message of a physical round gives tables and seats."""
 from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
-from pathlib import Path
 from typing import Any, cast
 
 import pytest
@@ -73,8 +72,8 @@ class Desk:
 
 
 @pytest.fixture
-async def desk(tmp_path: Path) -> Any:
-    db = await Database.open(tmp_path / "referee.db")
+async def desk(store: str) -> Any:
+    db = await Database.open(store)
     made = Desk(db)
     try:
         yield made

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
-from pathlib import Path
 from types import SimpleNamespace
 from typing import Any, cast
 
@@ -150,8 +149,8 @@ class Table:
 
 
 @pytest.fixture
-async def table(tmp_path: Path) -> Any:
-    db = await Database.open(tmp_path / "sheets.db")
+async def table(store: str) -> Any:
+    db = await Database.open(store)
     made = Table(db)
     try:
         yield made
@@ -298,9 +297,8 @@ async def test_the_organisers_submission_is_a_decision_with_its_reason(table: Ta
     assert fact.kind is FactKind.DECISION and fact.reason == sheets.SHEET_REASON and fact.by == ORGANISER
 
 
-async def test_undo_then_a_restart_shows_the_same_sheet(tmp_path: Path) -> None:
-    path = tmp_path / "restart.db"
-    db = await Database.open(path)
+async def test_undo_then_a_restart_shows_the_same_sheet(store: str) -> None:
+    db = await Database.open(store)
     first = Table(db)
     await first.create(at_tables())
     recorder = first.player()
@@ -312,7 +310,7 @@ async def test_undo_then_a_restart_shows_the_same_sheet(tmp_path: Path) -> None:
     await first.outbox.close()
     await db.close()
 
-    db = await Database.open(path)
+    db = await Database.open(store)
     second = Table(db)
     second.stored = await db.contests.get(contest_id=first.stored.id)
     second.markup = shown  # the message in the recorder's chat, pressed after the restart

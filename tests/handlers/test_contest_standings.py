@@ -10,7 +10,6 @@ import csv
 import dataclasses
 import io
 from datetime import timedelta
-from pathlib import Path
 from typing import Any, cast
 
 import pytest
@@ -299,10 +298,10 @@ def test_final_text_names_the_prize_tiers() -> None:
     assert [line.split(".")[0] for line in lines[1:5]] == ["1", "2", "3", "4"]
 
 
-async def test_final_places_are_announced_exactly_once(tmp_path: Path) -> None:
+async def test_final_places_are_announced_exactly_once(store: str) -> None:
     """Deciding and closing go through the desk; announcing the same events again, even from a
     new outbox after a restart, posts nothing more (the outbox keys are kept)."""
-    db = await Database.open(tmp_path / "final.db")
+    db = await Database.open(store)
     sent: list[tuple[str, str]] = []
 
     def desk_on(outbox: Outbox) -> ContestDesk:

@@ -17,6 +17,7 @@ from telegram.error import RetryAfter
 import bot
 from app import metrics
 from handlers.platform.chats import ChatFairProcessor
+from handlers.platform.monitor import MonitorConfig
 from handlers.platform.scheduler import PriorityLimiter
 from handlers.platform.sender import LatestWins
 from storage import Database, StorageUnavailable
@@ -165,13 +166,11 @@ def test_a_metrics_port_that_is_no_port_stops_the_start_with_a_plain_message(
 
 
 def test_the_monitor_listens_where_the_environment_says() -> None:
-    assert bot.MonitorConfig.from_env({}) is None
-    assert bot.MonitorConfig.from_env({"GUANDAN_METRICS_PORT": " "}) is None
-    assert bot.MonitorConfig.from_env({"GUANDAN_METRICS_PORT": "9108"}) == bot.MonitorConfig(
-        9108, "127.0.0.1"
-    )
+    assert MonitorConfig.from_env({}) is None
+    assert MonitorConfig.from_env({"GUANDAN_METRICS_PORT": " "}) is None
+    assert MonitorConfig.from_env({"GUANDAN_METRICS_PORT": "9108"}) == MonitorConfig(9108, "127.0.0.1")
     docker = {"GUANDAN_METRICS_PORT": "9108", "GUANDAN_METRICS_LISTEN": "0.0.0.0"}
-    assert bot.MonitorConfig.from_env(docker) == bot.MonitorConfig(9108, "0.0.0.0")
+    assert MonitorConfig.from_env(docker) == MonitorConfig(9108, "0.0.0.0")
 
 
 ANSWERS = [(200, True), (400, True), (403, True), (429, True), (401, False), (404, False), (409, False)]

@@ -4,7 +4,6 @@ dropped only when Telegram refuses for good, in order per chat, resent by the ne
 from __future__ import annotations
 
 import asyncio
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -15,8 +14,8 @@ from storage import Database
 
 
 @pytest.fixture
-async def db(tmp_path: Path):
-    database = await Database.open(tmp_path / "o.db")
+async def db(store: str):
+    database = await Database.open(store)
     yield database
     await database.close()
 

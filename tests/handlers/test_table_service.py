@@ -1,9 +1,8 @@
-"""The table service on a real SQLite file: lobby rules, persistence before display,
-replay on restart, timeouts into 托管, and whole matches."""
+"""The table service on a real store (an SQLite file, a PostgreSQL database): lobby rules,
+persistence before display, replay on restart, timeouts into 托管, and whole matches."""
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -21,8 +20,8 @@ SHORT = ["wechat-6-deals", "points_deals=2"]
 
 
 @pytest.fixture
-async def db(tmp_path: Path):
-    database = await Database.open(tmp_path / "t.db")
+async def db(store: str):
+    database = await Database.open(store)
     yield database
     await database.close()
 

@@ -4,7 +4,6 @@ finished match writes equal what replaying its log gives, ratings, /forgetme, go
 from __future__ import annotations
 
 import random
-from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -28,8 +27,8 @@ PEOPLE: list[tuple[int | None, str]] = [(11, "Alice"), (12, "Bob"), (13, "Carol"
 
 
 @pytest.fixture
-async def db(tmp_path: Path):
-    database = await Database.open(tmp_path / "records.db")
+async def db(store: str):
+    database = await Database.open(store)
     yield database
     await database.close()
 

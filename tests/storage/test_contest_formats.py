@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 
 from engine.cards import Rank
@@ -30,8 +28,8 @@ CHAT = -1002
 
 
 @pytest.fixture
-async def db(tmp_path: Path):
-    database = await Database.open(tmp_path / "formats.db")
+async def db(store: str):
+    database = await Database.open(store)
     yield database
     await database.close()
 

@@ -3,8 +3,6 @@ and a reopened database replays the same sheet."""
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 
 from engine.contest.sheet import ScoreSheet, SheetEntry
@@ -22,9 +20,8 @@ def replayed(presses: list[str]) -> ScoreSheet:
     return sheet
 
 
-async def test_presses_survive_a_restart_and_replay_to_the_same_sheet(tmp_path: Path) -> None:
-    path = tmp_path / "sheets.db"
-    db = await Database.open(path)
+async def test_presses_survive_a_restart_and_replay_to_the_same_sheet(store: str) -> None:
+    db = await Database.open(store)
     stored = await db.contests.create(chat_id=CHAT, contest=new_contest())
     cid = stored.id
     typed = ["NS 1·2", "EW 1·3", "undo", "EW 1·4", "time"]
@@ -34,7 +31,7 @@ async def test_presses_survive_a_restart_and_replay_to_the_same_sheet(tmp_path: 
     before = replayed([p.entry for p in await db.contest_sheets.presses(contest_id=cid, code="ABCD2345")])
     await db.close()
 
-    again = await Database.open(path)
+    again = await Database.open(store)
     presses = await again.contest_sheets.presses(contest_id=cid, code="ABCD2345")
     assert [p.entry for p in presses] == typed and [p.seq for p in presses] == [1, 2, 3, 4, 5]
     assert all(p.by == 77 and p.at for p in presses)
@@ -45,8 +42,8 @@ async def test_presses_survive_a_restart_and_replay_to_the_same_sheet(tmp_path: 
     await again.close()
 
 
-async def test_a_second_press_with_the_same_version_is_a_conflict(tmp_path: Path) -> None:
-    db = await Database.open(tmp_path / "taps.db")
+async def test_a_second_press_with_the_same_version_is_a_conflict(store: str) -> None:
+    db = await Database.open(store)
     stored = await db.contests.create(chat_id=CHAT, contest=new_contest())
     await db.contest_sheets.append(contest_id=stored.id, code="ABCD2345", seq=1, entry="NS 1·2", by=1)
     with pytest.raises(StorageConflict):

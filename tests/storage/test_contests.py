@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 from pathlib import Path
 
+import asyncpg
 import pytest
 
 from engine.contest import (
@@ -27,14 +28,16 @@ from engine.contest import (
     withdraw,
 )
 from storage import Database, NotFound, StorageConflict
+from storage.backend import Dialect
 from tests.engine.contest.support import DEADLINE, ON_TIME, new_contest, player, signed_up
+from tests.postgresql import Cluster
 
 CHAT = -1001
 
 
 @pytest.fixture
-async def db(tmp_path: Path):
-    database = await Database.open(tmp_path / "contests.db")
+async def db(store: str):
+    database = await Database.open(store)
     yield database
     await database.close()
 
@@ -133,21 +136,23 @@ async def test_a_failure_mid_draw_leaves_nothing(db: Database) -> None:
         await db.contests.record(contest_id=two.id, events=draw(two.contest, now=ON_TIME).events)
     assert (await db.contests.get(contest_id=two.id)).contest == two.contest
     for table in ("contest_pairs", "contest_rounds", "contest_matches"):
-        async with db.conn.execute(f"SELECT COUNT(*) FROM {table} WHERE contest_id = ?", (two.id,)) as cursor:
-            assert (await cursor.fetchone())[0] == 0, table
+        row = await db.conn.fetchone(f"SELECT COUNT(*) FROM {table} WHERE contest_id = ?", (two.id,))
+        assert row == (0,), table
 
 
 async def test_other_handlers_writes_never_join_a_contest_transaction(db: Database) -> None:
     """A write on the shared connection while a contest transaction is open is its own:
-    it waits for SQLite's write lock, and the contest's rollback does not undo it."""
+    it waits for SQLite's write lock (PostgreSQL locks only the rows written, so there it goes
+    through at once), and the contest's rollback does not undo it."""
     stored = await db.contests.create(chat_id=CHAT, contest=signed_up(pairs=4))
     other: asyncio.Task[None] | None = None
     with pytest.raises(RuntimeError, match="boom"):
         async with db.contests.transaction() as conn:
             await conn.execute("UPDATE contests SET name = 'changed' WHERE id = ?", (stored.id,))
             other = asyncio.create_task(db.users.set_locale(user_id=42, locale="en"))
-            await asyncio.sleep(0.05)  # the other handler's write is under way, waiting for the lock
-            assert not other.done()
+            await asyncio.sleep(0.05)  # the other handler's write is under way
+            if db.conn.dialect is Dialect.SQLITE:
+                assert not other.done()  # waiting for the database's write lock
             raise RuntimeError("boom")
     assert other is not None
     await asyncio.wait_for(other, timeout=10)
@@ -199,4 +204,34 @@ async def test_a_locked_database_is_storage_unavailable_and_writes_nothing(
         assert len((await db.contests.get(contest_id=stored.id)).contest.entries) == 1
     finally:
         holder.close()
+        await db.close()
+
+
+async def test_a_table_locked_on_postgresql_is_storage_unavailable_and_writes_nothing(
+    postgresql_cluster: Cluster, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The same on PostgreSQL: another connection locks the table written; the contest
+    transaction (and a single-statement write) waits ``lock_timeout``, SQLite's busy timeout,
+    then fails as StorageUnavailable, and nothing changes."""
+    import storage.contests
+    from storage import StorageUnavailable
+
+    monkeypatch.setattr(storage.contests, "_BUSY_SECONDS", 0.2)
+    url = postgresql_cluster.new_database()
+    db = await Database.open(url, busy_timeout=0.2)
+    holder = await asyncpg.connect(url)
+    try:
+        stored = await db.contests.create(chat_id=CHAT, contest=new_contest())
+        _contest, events = sign_up(stored.contest, player(7))
+        async with holder.transaction():
+            await holder.execute("LOCK TABLE contest_entries, users IN EXCLUSIVE MODE")
+            with pytest.raises(StorageUnavailable):
+                await db.contests.record(contest_id=stored.id, events=events)
+            with pytest.raises(StorageUnavailable):
+                await db.users.set_locale(user_id=7, locale="en")
+        assert (await db.contests.get(contest_id=stored.id)).contest.entries == ()
+        await db.contests.record(contest_id=stored.id, events=events)
+        assert len((await db.contests.get(contest_id=stored.id)).contest.entries) == 1
+    finally:
+        await holder.close()
         await db.close()

@@ -1,4 +1,4 @@
-"""Storage on a real SQLite file: migrations, repositories, NotFound, conflicts."""
+"""Storage on a real SQLite file and a PostgreSQL database: migrations, repositories, NotFound, conflicts."""
 
 from __future__ import annotations
 
@@ -11,12 +11,12 @@ from engine.match import Match, observe
 from engine.players.easy import choose_action
 from engine.rules import Rules
 from storage import Database, NotFound, StorageConflict, TableStatus
-from storage.database import migrations
+from storage.database import POSTGRESQL_MIGRATIONS, migrations
 
 
 @pytest.fixture
-async def db(tmp_path: Path):
-    database = await Database.open(tmp_path / "guandan.db")
+async def db(store: str):
+    database = await Database.open(store)
     yield database
     await database.close()
 
@@ -31,7 +31,7 @@ async def test_migrations_set_user_version_and_wal(tmp_path: Path) -> None:
     db = await Database.open(tmp_path / "a.db")
     try:
         assert await db.schema_version() == len(migrations())
-        async with db.conn.execute("PRAGMA journal_mode") as cursor:
+        async with db.sqlite.execute("PRAGMA journal_mode") as cursor:
             assert (await cursor.fetchone())[0] == "wal"
     finally:
         await db.close()
@@ -40,15 +40,18 @@ async def test_migrations_set_user_version_and_wal(tmp_path: Path) -> None:
     await again.close()
 
 
-async def test_failed_migration_rolls_back(tmp_path: Path) -> None:
+async def test_failed_migration_rolls_back(tmp_path: Path, store: str) -> None:
     folder = tmp_path / "migrations"
-    folder.mkdir()
-    (folder / "0001_ok.sql").write_text("-- ok\nCREATE TABLE a (x INTEGER);\n")
-    (folder / "0002_broken.sql").write_text("-- broken\nCREATE TABLE b (y INTEGER);\nNOT SQL;\n")
+    dialects = (folder, folder / POSTGRESQL_MIGRATIONS)
+    for dialect in dialects:
+        dialect.mkdir(parents=True)
+        (dialect / "0001_ok.sql").write_text("-- ok\nCREATE TABLE a (x INTEGER);\n")
+        (dialect / "0002_broken.sql").write_text("-- broken\nCREATE TABLE b (y INTEGER);\nNOT SQL;\n")
     with pytest.raises(Exception, match="syntax"):
-        await Database.open(tmp_path / "m.db", migrations_dir=folder)
-    (folder / "0002_broken.sql").write_text("-- fixed\nCREATE TABLE b (y INTEGER);\n")
-    db = await Database.open(tmp_path / "m.db", migrations_dir=folder)
+        await Database.open(store, migrations_dir=folder)
+    for dialect in dialects:
+        (dialect / "0002_broken.sql").write_text("-- fixed\nCREATE TABLE b (y INTEGER);\n")
+    db = await Database.open(store, migrations_dir=folder)
     assert await db.schema_version() == 2
     await db.close()
 
@@ -65,7 +68,8 @@ async def test_table_lifecycle(db: Database) -> None:
     assert (await db.tables.by_token(token="tok1")).id == table.id
     assert (await db.tables.active_in_chat(chat_id=-100)).id == table.id
     await db.tables.set_status(table_id=table.id, status=TableStatus.PLAYING)
-    await db.tables.set_board_message(table_id=table.id, message_id=55)
+    assert (table.board_deal, table.board_first) == (None, 0)  # 0014_board_range's defaults
+    await db.tables.set_board_message(table_id=table.id, message_id=55, deal=3, first=2)
     await db.tables.set_rules(table_id=table.id, preset="short", rules_json='{"a": 1}')
     got = await db.tables.get(table_id=table.id)
     assert (got.status, got.board_message_id, got.preset, got.rules_json) == (
@@ -74,6 +78,7 @@ async def test_table_lifecycle(db: Database) -> None:
         "short",
         '{"a": 1}',
     )
+    assert (got.board_deal, got.board_first) == (3, 2)
     assert await db.tables.unfinished() == [(table.id, -100)]
     await db.tables.set_status(table_id=table.id, status=TableStatus.FINISHED)
     assert await db.tables.unfinished() == []
@@ -139,12 +144,12 @@ async def test_action_log_is_ordered_and_versions_unique(db: Database) -> None:
     assert [a.version for a in await db.actions.of_table(table_id=table.id)] == [1, 2, 3]
 
 
-async def test_action_survives_reopen(tmp_path: Path) -> None:
-    db = await Database.open(tmp_path / "d.db")
+async def test_action_survives_reopen(store: str) -> None:
+    db = await Database.open(store)
     table = await _table(db)
     await db.actions.append(table_id=table.id, version=1, seat=0, action_json='{"pass": true}')
     await db.close()
-    reopened = await Database.open(tmp_path / "d.db")
+    reopened = await Database.open(store)
     assert [a.action_json for a in await reopened.actions.of_table(table_id=table.id)] == ['{"pass": true}']
     await reopened.close()
 
@@ -167,11 +172,11 @@ async def test_start_records_when_the_match_began(db: Database) -> None:
     assert started.status is TableStatus.PLAYING and started.started_at is not None
 
 
-async def test_action_log_replays_the_match(tmp_path: Path) -> None:
+async def test_action_log_replays_the_match(store: str) -> None:
     """What the log holds is enough to rebuild a match exactly (hands, turn, version)."""
     rules = Rules.default()
     match = Match.new(rules, seed=11)
-    db = await Database.open(tmp_path / "r.db")
+    db = await Database.open(store)
     table = await _table(db)
     for _ in range(60):
         seat = match.to_act[0]
@@ -181,7 +186,7 @@ async def test_action_log_replays_the_match(tmp_path: Path) -> None:
             table_id=table.id, version=match.version, seat=seat, action_json=encode_action(action)
         )
     await db.close()
-    reopened = await Database.open(tmp_path / "r.db")
+    reopened = await Database.open(store)
     rows = await reopened.actions.of_table(table_id=table.id)
     await reopened.close()
     again = Match.replay(rules, 11, [(row.seat, decode_action(row.action_json)) for row in rows])

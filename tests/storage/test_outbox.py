@@ -2,16 +2,14 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 
 from storage import Database
 
 
 @pytest.fixture
-async def db(tmp_path: Path):
-    database = await Database.open(tmp_path / "o.db")
+async def db(store: str):
+    database = await Database.open(store)
     yield database
     await database.close()
 

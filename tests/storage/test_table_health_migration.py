@@ -56,7 +56,7 @@ async def test_rebuild_keeps_children_and_ids(tmp_path: Path) -> None:
             chat_id=-1, token="t2", creator_id=1, preset="default", rules_json="{}", seed=1
         )
         assert new.id == 10  # after the highest id ever given, not after the highest kept
-        async with db.conn.execute("PRAGMA foreign_keys") as cursor:
+        async with db.sqlite.execute("PRAGMA foreign_keys") as cursor:
             assert (await cursor.fetchone())[0] == 1
     finally:
         await db.close()
