@@ -67,13 +67,29 @@ def bot_process(
 
 
 def health(process: subprocess.Popen[bytes]) -> tuple[int, str]:
-    """compose.yaml's health check, by hand: /healthz's status and text."""
-    url = f"http://127.0.0.1:{process.health_port}/healthz"  # type: ignore[attr-defined]
-    try:
-        with urllib.request.urlopen(url, timeout=9) as answer:
-            return answer.status, answer.read().decode()
-    except urllib.error.HTTPError as refused:
-        return refused.code, refused.read().decode()
+    """compose.yaml's health check (the image's scripts/healthcheck.py) against the process:
+    its exit status and what it printed (/healthz's text)."""
+    port = process.health_port  # type: ignore[attr-defined]
+    check = subprocess.run(
+        [sys.executable, "scripts/healthcheck.py"],
+        cwd=ROOT,
+        env=os.environ | {"GUANDAN_METRICS_PORT": port},
+        capture_output=True,
+        text=True,
+        timeout=30,
+    )
+    return check.returncode, check.stdout
+
+
+async def monitored_as_leader(process: subprocess.Popen[bytes]) -> bool:
+    """The process answers the health check as a working leader (not "standby") and serves
+    /metrics on the same port: the monitor took the port over from the standby's server."""
+    status, text = await asyncio.to_thread(health, process)
+    if status != 0 or "standby" in text:
+        return False
+    url = f"http://127.0.0.1:{process.health_port}/metrics"  # type: ignore[attr-defined]
+    with urllib.request.urlopen(url, timeout=9) as answer:
+        return "guandan_presses_total" in answer.read().decode()
 
 
 async def lease_holder(url: str, token: str) -> int | None:
@@ -192,7 +208,8 @@ async def test_the_standby_takes_over_a_killed_leader_mid_deal(
         with bot_process(emulator, token, url) as second:
             await wait_for(lambda: standing_by(url, token, second.pid), timeout=60, what="a standby")
             status, text = await asyncio.to_thread(health, second)
-            assert status == 200 and "standby" in text  # compose's health check passes a standby
+            assert status == 0 and "standby" in text  # compose's health check passes a standby
+            await wait_for(lambda: monitored_as_leader(first), timeout=30, what="the leader's monitor")
             await set_up(telegram, table, humans, SHORT_MATCH + " turn_seconds=null first_turn_seconds=null")
             players = Players(telegram, humans)
             try:
@@ -253,6 +270,7 @@ async def test_a_leader_that_loses_its_lease_connection_steps_down(
                 assert ended == 1
                 assert await asyncio.to_thread(first.wait, 30) == STEP_DOWN_EXIT
                 await wait_for(lambda: leading(url, token, second), timeout=30, what="the standby to lead")
+                await wait_for(lambda: monitored_as_leader(second), timeout=30, what="the leader's monitor")
                 moved_on = (await actions(url))[0] + 6
                 await wait_for(lambda: _logged(url, moved_on), timeout=90, what="play to go on")
             finally:
