@@ -4,17 +4,20 @@ positive cost; 大师's own deal costs nothing; every decision points at its tur
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass, field
 
-from engine.actions import Action, Pass, Phase, PlayCards, partner_of
+from engine.actions import Action, DealStarted, Pass, Phase, PlayCards, partner_of
+from engine.cards import Card
 from engine.match import Match, observe
 from engine.observation import Observation
 from engine.players import planner
 from engine.players.coach import MIN_COST, SHOWN, Decision, coach_deal, costliest, positions
 from engine.players.policies import MASTER, seeded
 from engine.review import review
-from engine.rules import Rules
+from engine.rules import Rules, ShuffleProcedure
 
 RULES = Rules.default()
+NO_SHUFFLE = RULES.replace(shuffle=ShuffleProcedure.NONE)
 NORTH = 0
 
 Blunder = Callable[[Match, Observation], Action | None]
@@ -24,17 +27,40 @@ Blunder = Callable[[Match, Observation], Action | None]
 def first_deal(seed: int, blunder: Blunder) -> tuple[tuple[tuple[int | None, Action], ...], list[int]]:
     """Deal 1 of match ``seed`` by 标准, north blundering where ``blunder`` says; the history and
     the versions north blundered at."""
-    match, at = Match.new(RULES, seed), []
-    while not match.deal_results:
-        seat = match.to_act[0]
+    played = play_deals(RULES, seed, 1, blunder)
+    return played.history, played.blundered
+
+
+@dataclass
+class Played:
+    """Deals played live: the history, the versions north blundered at (last deal), each
+    deal's hands as dealt (sorted), and what north observed at each play turn of the last deal."""
+
+    history: tuple[tuple[int | None, Action], ...] = ()
+    blundered: list[int] = field(default_factory=list)
+    dealt: list[list[tuple[Card, ...]]] = field(default_factory=list)
+    seen: dict[int, Observation] = field(default_factory=dict)
+
+
+def play_deals(rules: Rules, seed: int, deals: int, blunder: Blunder) -> Played:
+    """``deals`` deals of match ``seed`` by 标准, north blundering in the last where ``blunder`` says."""
+    match, played = Match.new(rules, seed), Played()
+    played.dealt.append([tuple(sorted(hand)) for hand in match.hands])
+    while len(match.deal_results) < deals:
+        seat, last = match.to_act[0], len(match.deal_results) == deals - 1
         obs = observe(match, seat)
-        action = blunder(match, obs) if seat == NORTH and match.phase is Phase.PLAY else None
+        action = None
+        if seat == NORTH and match.phase is Phase.PLAY and last:
+            played.seen[obs.version] = obs
+            action = blunder(match, obs)
         if action is None:
-            action = planner.choose_action(obs, RULES)
+            action = planner.choose_action(obs, rules)
         else:
-            at.append(obs.version)
-        match.apply(seat, action)
-    return match.history, at
+            played.blundered.append(obs.version)
+        if any(isinstance(event, DealStarted) for event in match.apply(seat, action)):
+            played.dealt.append([tuple(sorted(hand)) for hand in match.hands])
+    played.history = match.history
+    return played
 
 
 def bomb_the_partner(match: Match, obs: Observation) -> Action | None:
@@ -108,3 +134,22 @@ def test_the_costliest_shown_are_sure_enough_and_in_the_deals_order() -> None:
     shown = costliest(judged, confidence=1.0)
     assert len(shown) == SHOWN
     assert [(d.trick, d.cost) for d in shown] == [(0, 2.0), (3, 0.5), (4, 3.0)]
+
+
+def test_a_no_shuffle_deal_is_judged_and_replayed_from_the_hands_it_dealt() -> None:
+    """不洗牌: deal 2 is dealt from deal 1's table, not from its seed. The 点评 rebuilds it from
+    the history: north's every decision seen exactly as north saw it live, and at its turn in
+    the 复盘, which shows the hands that were dealt."""
+    played = play_deals(NO_SHUFFLE, 22, 2, bomb_the_partner)
+    shuffled = play_deals(RULES, 22, 2, bomb_the_partner)
+    assert played.dealt[1] != shuffled.dealt[1]  # the seed alone does not give this deal
+    deals = review(NO_SHUFFLE, 22, played.history)
+    assert [[tuple(sorted(hand)) for hand in deal.hands] for deal in deals] == played.dealt
+    found = positions(NO_SHUFFLE, 22, played.history, 1, NORTH)
+    assert len(found) > 10
+    for position in found:
+        assert position.observation == played.seen[position.observation.version]
+        done = position.action.play if isinstance(position.action, PlayCards) else None
+        assert deals[1].tricks[position.trick].turns[position.turn] == (NORTH, done)
+    coaching = coach_deal(NO_SHUFFLE, 22, played.history, 1, NORTH)
+    assert {(d.trick, d.turn) for d in coaching.decisions} <= {(p.trick, p.turn) for p in found}
