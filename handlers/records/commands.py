@@ -474,10 +474,7 @@ async def _coach_then_show(
         with contextlib.suppress(TelegramError):  # the player blocked the bot meanwhile
             await context.bot.send_message(message.chat.id, texts.coaching_failed_text(locale))
         return
-    try:
-        await _show_coaching(context, message, match, deal, seat, locale)
-    except TelegramError as error:  # the replay message was deleted meanwhile: the 点评 is kept anyway
-        log.warning("coaching of table %s shown nowhere: %s", match.table_id, error)
+    await _show_coaching(context, message, match, deal, seat, locale)
 
 
 async def _show_coaching(
@@ -492,7 +489,14 @@ async def _show_coaching(
     target = marks[0] if marks else (shown if shown is not None else 0)
     replays.show(message.chat.id, message.message_id, target)
     png, caption, keyboard = await _look(context, match, target, locale, seat)
-    await _edit_step(message, png, caption, keyboard)
+
+    async def edit() -> None:
+        await _edit_step(message, png, caption, keyboard)
+
+    # queued behind the message's ◀ ▶ edits, never beside them: a ▶ pressed while judging and
+    # sent after this would leave the picture at a step the replay no longer thinks it shows,
+    # and every press on it would be refused as stale. A deleted message is logged there.
+    edit_later(context.services.sender, message, edit, Priority.REPLY)
 
 
 # ---------------------------------------------------------------- /forgetme
