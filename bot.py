@@ -48,6 +48,7 @@ from telegram.ext import (
 from app import metrics
 from app.contest.service import Clock
 from app.i18n import normalize_locale
+from app.records.coaching import Coach
 from app.records.desk import RecordDesk
 from app.records.keeper import RecordKeeper
 from app.records.replays import Replays
@@ -288,7 +289,7 @@ async def open_services(
             renderer=renderer,
             replies=replies,
             contests=contests,
-            records=RecordDesk(keeper, Replays(db)),
+            records=RecordDesk(keeper, Replays(db), Coach(db)),
             job_queue=app.job_queue,
             unreachable=members.unreachable,
         )
@@ -372,6 +373,8 @@ async def close_services(app: App) -> None:
             await services.contests.close()
         services.renderer.shutdown(wait=True)
         services.tables.thinking.close()
+        if services.records is not None:
+            services.records.coach.close()
         await services.db.close()
     await app.shutdown()  # returns at once if already shut down
 

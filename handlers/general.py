@@ -147,6 +147,11 @@ def help_text(locale: str) -> str:
                 "/newgame noshuffle — 不洗牌: each deal from the last one's cards, unshuffled (/rules)",
                 locale,
             ),
+            _(
+                "/history — your last matches. Replay shows one step by step; in your private chat, 🎓 Coach "
+                "this deal marks your three costliest decisions and what the master would have played",
+                locale,
+            ),
         ]
     )
 

@@ -26,6 +26,8 @@ _CARD_STEP: Final = 34  # 27 cards in one row: 26 steps + a card fit the board's
 _ROW_GAP: Final = 14
 _PLAY_STEP: Final = 70  # a play's cards barely overlap: every face reads whole
 _SPREAD_CARDS: Final = 12
+_MARKED: Final = theme.LOSE  # a decision the coaching marks: outlined in the losing red
+_MARK_WIDTH: Final = 5
 
 
 @dataclass(frozen=True, slots=True)
@@ -108,6 +110,8 @@ class ReviewRow:
     label: str  # "北 Alice"
     note: str  # "27 张", "顺子 3-7", "不出", "进贡 ♥A → 东 Bob"
     cards: tuple[Card, ...] = ()
+    mark: str = ""  # 复盘点评: "①" on a decision the coaching marks, whose row is outlined
+    suggested: bool = False  # 复盘点评: the master's play under a marked decision, on gold
 
 
 @dataclass(frozen=True, slots=True)
@@ -156,10 +160,17 @@ def _draw_review_row(
     english: bool,
 ) -> None:
     team = team_of(row.seat)
-    draw.rectangle((MARGIN, top + 4, WIDTH - MARGIN, top + height - 4), fill=theme.TEAM_TINTS[team])
-    draw.rectangle((MARGIN, top + 4, MARGIN + 8, top + height - 4), fill=theme.TEAM_COLOURS[team])
+    tint, bar = (
+        (theme.PAPER_LEVEL, theme.GOLD)
+        if row.suggested
+        else (theme.TEAM_TINTS[team], theme.TEAM_COLOURS[team])
+    )
+    box = (MARGIN, top + 4, WIDTH - MARGIN, top + height - 4)
+    draw.rectangle(box, fill=tint, outline=_MARKED if row.mark else None, width=_MARK_WIDTH)
+    draw.rectangle((MARGIN, top + 4, MARGIN + 8, top + height - 4), fill=_MARKED if row.mark else bar)
     bold = font(30, bold=True)
-    draw.text((MARGIN + 24, top + 30), fit(row.label, bold, 380), font=bold, fill=theme.INK, anchor="lm")
+    label = f"{row.mark} {row.label}" if row.mark else row.label
+    draw.text((MARGIN + 24, top + 30), fit(label, bold, 380), font=bold, fill=theme.INK, anchor="lm")
     face = font(28)
     room = WIDTH - 2 * MARGIN - 440
     draw.text(

@@ -364,6 +364,27 @@ class RecordRepository(_Repository):
         )
         return Rating(*row)
 
+    # ---------------------------------------------------------------- 复盘点评
+
+    async def coaching(self, *, table_id: int, deal: int, seat: int, judge: str) -> str:
+        """The stored 点评 (JSON) of a seat's deal by ``judge``; NotFound if none is stored."""
+        row = await self._one(
+            "SELECT coaching_json FROM coaching WHERE table_id = ? AND deal = ? AND seat = ? AND judge = ?",
+            (table_id, deal, seat, judge),
+            f"coaching {table_id}/{deal}/{seat}",
+        )
+        return str(row[0])
+
+    async def put_coaching(self, *, table_id: int, deal: int, seat: int, judge: str, text: str) -> None:
+        """Keep a computed 点评 (a newer judge's replaces an older one's)."""
+        await self._write(
+            "INSERT INTO coaching (table_id, deal, seat, judge, coaching_json) VALUES (?, ?, ?, ?, ?)"
+            " ON CONFLICT (table_id, deal, seat) DO UPDATE SET judge = excluded.judge,"
+            " coaching_json = excluded.coaching_json",
+            (table_id, deal, seat, judge, text),
+            f"coaching {table_id}/{deal}/{seat}",
+        )
+
     # ---------------------------------------------------------------- who is who
 
     async def note_user(self, *, user_id: int, username: str | None, name: str) -> None:

@@ -2,7 +2,8 @@
 
 ``r:v:T`` opens match T's replay, ``r:x:T`` exports its transcript, ``r:s:T:SHOWN:TO`` steps a
 replay showing step SHOWN to step TO (a press whose SHOWN is not what the message shows is
-stale), ``r:o:T`` lists matches older than T, ``r:f:y`` / ``r:f:n`` answer /forgetme.
+stale), ``r:c:T:SHOWN`` asks for the 点评 of the deal a replay showing step SHOWN is at,
+``r:o:T`` lists matches older than T, ``r:f:y`` / ``r:f:n`` answer /forgetme.
 """
 
 from __future__ import annotations
@@ -15,11 +16,19 @@ class RecordOp(Enum):
     REPLAY = "v"
     EXPORT = "x"
     STEP = "s"
+    COACH = "c"
     OLDER = "o"
     FORGET = "f"
 
 
-_ARITY = {RecordOp.REPLAY: 1, RecordOp.EXPORT: 1, RecordOp.STEP: 3, RecordOp.OLDER: 1, RecordOp.FORGET: 1}
+_ARITY = {
+    RecordOp.REPLAY: 1,
+    RecordOp.EXPORT: 1,
+    RecordOp.STEP: 3,
+    RecordOp.COACH: 2,
+    RecordOp.OLDER: 1,
+    RecordOp.FORGET: 1,
+}
 
 
 class BadRecordButton(ValueError):
@@ -62,6 +71,10 @@ def export(table_id: int) -> str:
 
 def step(table_id: int, shown: int, target: int) -> str:
     return RecordPress(RecordOp.STEP, (table_id, shown, target)).encode()
+
+
+def coach(table_id: int, shown: int) -> str:
+    return RecordPress(RecordOp.COACH, (table_id, shown)).encode()
 
 
 def older(table_id: int) -> str:

@@ -28,6 +28,7 @@ class Refusal(Enum):
     STALE = "stale"  # a ◀ ▶ press on a replay that has moved on
     GONE = "gone"  # the match is no longer stored
     PRIVATE_ONLY = "private_only"  # /forgetme in a group
+    COACH_PRIVATE = "coach_private"  # 点评 asked in a group, or by someone who did not play
     SEATED = "seated"  # /forgetme while sitting at an open table
 
 
@@ -40,6 +41,7 @@ _REFUSALS: dict[Refusal, str] = {
     Refusal.STALE: N_("This button is out of date; use the replay's newest buttons."),
     Refusal.GONE: N_("That match is no longer stored."),
     Refusal.PRIVATE_ONLY: N_("Send /forgetme to me in the private chat."),
+    Refusal.COACH_PRIVATE: N_("Coaching is for your own deals only, in your private chat with me."),
     Refusal.SEATED: N_("Leave your open table first, then send /forgetme again."),
 }
 
@@ -366,6 +368,80 @@ def replay_sent_text(locale: str) -> str:
 
 def transcript_caption(table_id: int, locale: str) -> str:
     return _("Transcript of match #{id}: one action per line (README: Transcripts).", locale, id=table_id)
+
+
+# ---------------------------------------------------------------- 复盘点评
+
+_CIRCLED = "①②③④⑤⑥⑦⑧⑨"
+
+
+def circled(number: int) -> str:
+    """①, ②, ③: a marked decision's number, in the caption and on the picture."""
+    return _CIRCLED[number - 1] if 0 < number <= len(_CIRCLED) else f"({number})"
+
+
+def coach_button(locale: str) -> str:
+    return _("🎓 Coach this deal", locale)
+
+
+def coach_jump_button(direction: int, locale: str) -> str:
+    return _("◀ Coaching", locale) if direction < 0 else _("Coaching ▶", locale)
+
+
+def coaching_wait_text(locale: str) -> str:
+    return _("The master is going over your decisions in this deal (under a minute)…", locale)
+
+
+def coaching_failed_text(locale: str) -> str:
+    return _("The coaching could not be worked out just now; tap again later.", locale)
+
+
+def levels_text(cost: float) -> str:
+    return f"{cost:.1f}"
+
+
+def coaching_caption(
+    deal_number: int,
+    seat_label: str,
+    lines: list[tuple[int, str, str, float]],
+    weighed: int,
+    locale: str,
+) -> str:
+    """The 点评 under a replay picture (HTML): each marked decision (trick, played, suggested,
+    cost), then how it was judged. ``played`` and ``suggested`` are worded already."""
+    heading = _("🎓 Coaching · deal {deal} · {seat}", locale, deal=deal_number, seat=escape(seat_label))
+    if not lines:
+        body = [_("No costly decision found ({weighed} of your decisions weighed).", locale, weighed=weighed)]
+    else:
+        body = [
+            _(
+                "{n} Trick {trick} · you: {played} · the master: {suggested}, "
+                "about {cost} levels a deal better",
+                locale,
+                n=circled(i),
+                trick=trick,
+                played=escape(played),
+                suggested=escape(suggested),
+                cost=levels_text(cost),
+            )
+            for i, (trick, played, suggested, cost) in enumerate(lines, start=1)
+        ]
+        body.append(
+            _(
+                "Judged from the cards you could see then, not from the hands the deal showed later. "
+                "◀ Coaching ▶ jumps to each moment.",
+                locale,
+            )
+        )
+    return whole_lines([f"<b>{heading}</b>", *body], CAPTION_LIMIT)
+
+
+def suggestion_label(locale: str) -> str:
+    return _("Master would play", locale)
+
+
+def suggestion_note(cost: float, locale: str) -> str:
+    return _("about {cost} levels a deal better", locale, cost=levels_text(cost))
 
 
 # ---------------------------------------------------------------- /forgetme

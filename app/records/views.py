@@ -6,6 +6,7 @@ from collections.abc import Sequence
 
 from app.records import texts
 from app.table.texts import _
+from engine.players.coach import Coaching
 from engine.review import DealReview, Frame
 from render.records import ReviewRow, ReviewView, StatsCardView
 from render.words import place_name, rank_text, seat_name
@@ -52,8 +53,10 @@ def review_view(
     index: int,
     names: Sequence[str],
     locale: str,
+    coaching: Coaching | None = None,
 ) -> ReviewView:
-    """Step ``index`` of a match's replay as a picture view."""
+    """Step ``index`` of a match's replay as a picture view; ``coaching`` (the viewer's own
+    点评 of the deal shown) marks its decisions and shows the master's play under each."""
     frame = steps[index]
     deal = deals[frame.deal]
     labels = [f"{seat_name(seat, locale)} {names[seat]}".strip() for seat in range(4)]
@@ -75,9 +78,8 @@ def review_view(
             _tribute_rows(deal, labels, locale),
         )
     trick = deal.tricks[frame.trick]
-    rows = tuple(
-        ReviewRow(seat, labels[seat], texts.play_note(play, deal.level, locale), play.cards if play else ())
-        for seat, play in trick.turns
+    rows = _trick_rows(
+        frame, deal, labels, locale, coaching if coaching and coaching.deal == frame.deal else None
     )
     counts = " · ".join(
         f"{seat_name(seat, locale)} {texts.cards_left_note(trick.cards_left[seat], locale)}"
@@ -91,6 +93,65 @@ def review_view(
         footer = counts
     heading = texts.trick_heading(trick.number, len(deal.tricks), locale)
     return ReviewView(title, f"{heading} · {step}", deal.level, rows, footer)
+
+
+def _trick_rows(
+    frame: Frame, deal: DealReview, labels: list[str], locale: str, coaching: Coaching | None
+) -> tuple[ReviewRow, ...]:
+    """A trick's turns in order; a marked decision is numbered and the master's play follows it."""
+    marks = {
+        d.turn: (number, d)
+        for number, d in enumerate(coaching.decisions if coaching else (), start=1)
+        if d.trick == frame.trick
+    }
+    rows: list[ReviewRow] = []
+    for turn, (seat, play) in enumerate(deal.tricks[frame.trick].turns):
+        note = texts.play_note(play, deal.level, locale)
+        marked = marks.get(turn)
+        if marked is None:
+            rows.append(ReviewRow(seat, labels[seat], note, play.cards if play else ()))
+            continue
+        number, decision = marked
+        rows.append(
+            ReviewRow(seat, labels[seat], note, play.cards if play else (), mark=texts.circled(number))
+        )
+        suggested = decision.suggested
+        gain = texts.suggestion_note(decision.cost, locale)
+        rows.append(
+            ReviewRow(
+                seat,
+                texts.suggestion_label(locale),
+                gain if suggested else f"{texts.passed_word(locale)} · {gain}",
+                suggested.cards if suggested else (),
+                suggested=True,
+            )
+        )
+    return tuple(rows)
+
+
+def marked_steps(steps: Sequence[Frame], coaching: Coaching) -> list[int]:
+    """The replay steps that show the coaching's decisions (a trick with two shows once)."""
+    tricks = {d.trick for d in coaching.decisions}
+    return [
+        i
+        for i, frame in enumerate(steps)
+        if frame.deal == coaching.deal and frame.kind == "trick" and frame.trick in tricks
+    ]
+
+
+def coaching_caption(deal: DealReview, coaching: Coaching, names: Sequence[str], locale: str) -> str:
+    """The 点评 written under the deal's pictures: the marked decisions and how they were judged."""
+    lines = [
+        (
+            d.trick + 1,
+            texts.play_note(d.played, deal.level, locale),
+            texts.play_note(d.suggested, deal.level, locale),
+            d.cost,
+        )
+        for d in coaching.decisions
+    ]
+    seat = f"{seat_name(coaching.seat, locale)} {names[coaching.seat]}".strip()
+    return texts.coaching_caption(deal.deal_number, seat, lines, coaching.weighed, locale)
 
 
 def _tribute_rows(deal: DealReview, labels: list[str], locale: str) -> tuple[ReviewRow, ...]:

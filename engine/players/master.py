@@ -110,7 +110,7 @@ def choose_action(
     in_play = sum(_counts(obs))
     if in_play > budget.search_from:
         return base
-    candidates = _candidates(obs, rules, base, budget.candidates)
+    candidates = candidate_actions(obs, rules, base, budget.candidates)
     if len(candidates) < 2:
         return base
     samples = budget.cards // (len(candidates) * max(in_play, 1))
@@ -128,7 +128,7 @@ def choose_action(
     return candidates[0]
 
 
-def _candidates(obs: Observation, rules: Rules, base: Action, limit: int) -> list[Action]:
+def candidate_actions(obs: Observation, rules: Rules, base: Action, limit: int) -> list[Action]:
     """标准's choice first, then passing when following, then 标准's next-best plays: ``limit``."""
     out: list[Action] = [base]
     if obs.table_play is not None and Pass() not in out:
@@ -266,6 +266,22 @@ def _above(card: Card, top: Card, obs: Observation) -> bool:
 # ---------------------------------------------------------------- playing a deal out
 
 
+def deal_levels(rules: Rules, order: Sequence[int], seat: int) -> int:
+    """Levels a finished deal is worth to ``seat``'s team: the winners' level-up (the rules'
+    ``level_ups``, or :data:`FALLBACK_GAINS` when they keep points), negative when the other
+    team won."""
+    outcome = list(order).index(partner_of(order[0])) - 1  # 双下, 1-3, 1-4
+    gain = level_gain(rules, outcome) if rules.uses_levels else FALLBACK_GAINS[outcome]
+    return gain if team_of(order[0]) == team_of(seat) else -gain
+
+
+def finish_order(
+    obs: Observation, rules: Rules, hands: list[list[Card]], first: Action
+) -> tuple[int, ...] | None:
+    """How the deal ends after ``first`` on ``hands``, 标准 playing the rest for every seat."""
+    return _Rollout(obs, rules, hands).ending(first)
+
+
 def play_out(obs: Observation, rules: Rules, hands: list[list[Card]], first: Action) -> float:
     """The deal's result for ``obs``'s team after ``first`` on ``hands``, 标准 playing the rest:
     its level result plus :data:`WIN_WORTH`, negative when the other team wins."""
@@ -298,13 +314,18 @@ class _Rollout:
 
     def value(self, first: Action) -> float:
         """The deal's level result for this seat's team after ``first``, the rest by 标准."""
+        order = self.ending(first)
+        return 0.0 if order is None else self._score(order)
+
+    def ending(self, first: Action) -> tuple[int, ...] | None:
+        """The deal's finish order after ``first``, 标准 playing the rest (``None``: it never ended)."""
         action = first
         for _ in range(400):
             order = self._act(self.to_act, action)
             if order is not None:
-                return self._score(order)
+                return order
             action = planner.choose_action(self._observe(self.to_act), self.rules)
-        return 0.0
+        return None
 
     def _act(self, seat: int, action: Action) -> tuple[int, ...] | None:
         if isinstance(action, PlayCards):
@@ -369,8 +390,7 @@ class _Rollout:
         return (*self.finish, *rest)
 
     def _score(self, order: tuple[int, ...]) -> float:
-        outcome = order.index(partner_of(order[0])) - 1  # 双下, 1-3, 1-4
-        gain = level_gain(self.rules, outcome) if self.rules.uses_levels else FALLBACK_GAINS[outcome]
+        gain = abs(deal_levels(self.rules, order, self.me))
         worth = gain + WIN_WORTH
         return worth if team_of(order[0]) == team_of(self.me) else -worth
 

@@ -1,4 +1,4 @@
-"""/stats, /top, /history, /forgetme and the records' buttons (复盘 ◀ ▶, 导出, older matches).
+"""/stats, /top, /history, /forgetme and the records' buttons (复盘 ◀ ▶, 点评, 导出, older matches).
 
 Thin: every figure comes from :mod:`storage.records` in one indexed query, every sentence
 from :mod:`app.records.texts`, every picture from :mod:`render.records`
@@ -7,7 +7,11 @@ from :mod:`app.records.texts`, every picture from :mod:`render.records`
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import io
+import logging
+from collections.abc import Coroutine
 from typing import Any
 
 from telegram import (
@@ -23,7 +27,7 @@ from telegram import (
     User,
 )
 from telegram.constants import ParseMode
-from telegram.error import Forbidden
+from telegram.error import Forbidden, TelegramError
 
 from app.records import callback_data, texts, views
 from app.records.callback_data import BadRecordButton, RecordOp, RecordPress
@@ -33,6 +37,7 @@ from app.records.replays import StoredMatch
 from app.records.texts import Refusal, refusal_text
 from app.table.texts import error_text, escape
 from engine.contest import pair_record
+from engine.players.coach import Coaching
 from handlers.platform.context import Context, Services
 from handlers.platform.edits import already_shown_is_done, edit_later
 from handlers.platform.locales import reply_locale, user_locale
@@ -44,6 +49,8 @@ from storage import NotFound
 
 HISTORY_SIZE = 5  # matches per /history page: five lines and ten buttons fit a phone screen
 TOP_SIZE = 20
+
+log = logging.getLogger(__name__)
 
 
 def desk_of(services: Services) -> RecordDesk:
@@ -245,6 +252,8 @@ async def _press(query: CallbackQuery, press: RecordPress, context: Context, loc
         return Refusal.OTHER_GROUP
     if press.op is RecordOp.STEP:
         return await _step(query, message, match, press.args[1], press.args[2], context)
+    if press.op is RecordOp.COACH:
+        return await _coach(query, message, match, press.args[1], context, locale)
     return await _open(query, message, match, press.op, context)
 
 
@@ -258,6 +267,14 @@ async def _older(query: CallbackQuery, message: Message, before: int, context: C
 
 def _may_see(match: StoredMatch, user: User, in_group: bool) -> bool:
     return user.id in match.user_ids or (in_group and match.rules.replay_in_group)
+
+
+def _coached_seat(match: StoredMatch, user_id: int, chat_id: int) -> int | None:
+    """Whose 点评 a replay may show: the viewer's own seat, in the viewer's private chat only;
+    nobody's in a group (a player's mistakes are theirs to see)."""
+    if chat_id != user_id or user_id not in match.user_ids:
+        return None
+    return match.user_ids.index(user_id)
 
 
 async def _open(
@@ -277,7 +294,7 @@ async def _open(
         if op is RecordOp.EXPORT:
             await _send_transcript(context, chat_id, match, locale)
         else:
-            await _send_step(context, chat_id, match, 0, locale)
+            await _send_step(context, chat_id, match, 0, locale, _coached_seat(match, user.id, chat_id))
 
     if in_group and here:  # answered first; the group's copy waits for its quota in the reply queue
         await answer(query)
@@ -299,12 +316,25 @@ async def _send_transcript(context: Context, chat_id: int, match: StoredMatch, l
     )
 
 
-async def _frame(context: Context, match: StoredMatch, index: int, locale: str) -> bytes:
-    view = views.review_view(match.table_id, match.deals, match.steps, index, match.names, locale)
-    return await context.services.draw(render_review, view, english=is_english(locale))
+async def _look(
+    context: Context, match: StoredMatch, index: int, locale: str, seat: int | None
+) -> tuple[bytes, str | None, InlineKeyboardMarkup]:
+    """Step ``index`` as sent: its picture, the caption (the viewer's 点评 of the deal, if
+    computed) and the keyboard. ``seat``: the viewer's own seat in their private chat."""
+    coaching = None
+    if seat is not None:
+        coaching = await desk_of(context.services).coach.stored(match.table_id, match.steps[index].deal, seat)
+    view = views.review_view(match.table_id, match.deals, match.steps, index, match.names, locale, coaching)
+    png = await context.services.draw(render_review, view, english=is_english(locale))
+    caption = None
+    if coaching is not None:
+        caption = views.coaching_caption(match.deals[coaching.deal], coaching, match.names, locale)
+    return png, caption, _step_keyboard(match, index, locale, seat, coaching)
 
 
-def _step_keyboard(match: StoredMatch, index: int, locale: str) -> InlineKeyboardMarkup:
+def _step_keyboard(
+    match: StoredMatch, index: int, locale: str, seat: int | None = None, coaching: Coaching | None = None
+) -> InlineKeyboardMarkup:
     last = len(match.steps) - 1
     moves = [("◀", max(0, index - 1)), ("▶", min(last, index + 1))]
     deal = match.steps[index].deal
@@ -326,12 +356,40 @@ def _step_keyboard(match: StoredMatch, index: int, locale: str) -> InlineKeyboar
             if to is not None
         ]
     )
+    if seat is not None:
+        rows.append(_coaching_row(match, index, locale, coaching))
     return InlineKeyboardMarkup([row for row in rows if row])
 
 
-async def _send_step(context: Context, chat_id: int, match: StoredMatch, index: int, locale: str) -> None:
-    png = await _frame(context, match, index, locale)
-    sent = await context.bot.send_photo(chat_id, png, reply_markup=_step_keyboard(match, index, locale))
+def _coaching_row(
+    match: StoredMatch, index: int, locale: str, coaching: Coaching | None
+) -> list[InlineKeyboardButton]:
+    """🎓 点评本副 until the deal's 点评 is computed; then ◀ 点评 ▶, to the marked moments."""
+    if coaching is None:
+        return [
+            InlineKeyboardButton(
+                texts.coach_button(locale), callback_data=callback_data.coach(match.table_id, index)
+            )
+        ]
+    marks = views.marked_steps(match.steps, coaching)
+    before = [i for i in marks if i < index]
+    after = [i for i in marks if i > index]
+    jumps = [(texts.coach_jump_button(-1, locale), before[-1] if before else None)]
+    jumps.append((texts.coach_jump_button(1, locale), after[0] if after else None))
+    return [
+        InlineKeyboardButton(label, callback_data=callback_data.step(match.table_id, index, to))
+        for label, to in jumps
+        if to is not None
+    ]
+
+
+async def _send_step(
+    context: Context, chat_id: int, match: StoredMatch, index: int, locale: str, seat: int | None
+) -> None:
+    png, caption, keyboard = await _look(context, match, index, locale, seat)
+    sent = await context.bot.send_photo(
+        chat_id, png, caption=caption, parse_mode=ParseMode.HTML, reply_markup=keyboard
+    )
     desk_of(context.services).replays.show(chat_id, sent.message_id, index)
 
 
@@ -351,18 +409,94 @@ async def _step(
         return None
     locale = await reply_locale(context.services.db, message.chat)
     replays.show(message.chat.id, message.message_id, target)  # a second fast press is stale now
-    png = await _frame(context, match, target, locale)
+    seat = _coached_seat(match, query.from_user.id, message.chat.id)
+    png, caption, keyboard = await _look(context, match, target, locale, seat)
     await answer(query)
 
     async def edit() -> None:
-        await already_shown_is_done(
-            message.edit_media(InputMediaPhoto(png), reply_markup=_step_keyboard(match, target, locale))
-        )
+        await _edit_step(message, png, caption, keyboard)
 
     # queued, not awaited: in a busy group the edit waits for the budget, and the press held one
     # of the group's update slots that long (the presser waits for it: a reply's priority)
     edit_later(context.services.sender, message, edit, Priority.REPLY)
     return None
+
+
+async def _edit_step(
+    message: Message, png: bytes, caption: str | None, keyboard: InlineKeyboardMarkup
+) -> None:
+    media = InputMediaPhoto(png, caption=caption, parse_mode=ParseMode.HTML)
+    await already_shown_is_done(message.edit_media(media, reply_markup=keyboard))
+
+
+# ---------------------------------------------------------------- 复盘点评
+
+_background: set[asyncio.Task[None]] = set()
+
+
+def _start(job: Coroutine[Any, Any, None]) -> None:
+    """Judging takes seconds: it goes on after the press is answered, in a task kept here."""
+    task = asyncio.create_task(job)
+    _background.add(task)
+    task.add_done_callback(_background.discard)
+
+
+async def _coach(
+    query: CallbackQuery, message: Message, match: StoredMatch, shown: int, context: Context, locale: str
+) -> Refusal | None:
+    """🎓 点评本副: the viewer's own three costliest decisions of the deal shown, judged once (in
+    the judge's process) and kept; the replay then moves to the first of them."""
+    seat = _coached_seat(match, query.from_user.id, message.chat.id)
+    if seat is None:
+        return Refusal.COACH_PRIVATE
+    replays, coach = desk_of(context.services).replays, desk_of(context.services).coach
+    known = replays.shown(message.chat.id, message.message_id)
+    if shown >= len(match.steps) or (known is not None and known != shown):
+        return Refusal.STALE
+    deal = match.steps[shown].deal
+    if coach.kept(match.table_id, deal, seat) is not None:
+        await answer(query)
+        await _show_coaching(context, message, match, deal, seat, locale)
+        return None
+    await answer(query, texts.coaching_wait_text(locale))
+    if not coach.running(match.table_id, deal, seat):
+        _start(_coach_then_show(context, message, match, deal, seat, locale))
+    return None
+
+
+async def _coach_then_show(
+    context: Context, message: Message, match: StoredMatch, deal: int, seat: int, locale: str
+) -> None:
+    try:
+        await desk_of(context.services).coach.of(match, deal, seat)
+    except Exception:
+        log.exception("coaching table %s deal %s seat %s failed", match.table_id, deal, seat)
+        with contextlib.suppress(TelegramError):  # the player blocked the bot meanwhile
+            await context.bot.send_message(message.chat.id, texts.coaching_failed_text(locale))
+        return
+    await _show_coaching(context, message, match, deal, seat, locale)
+
+
+async def _show_coaching(
+    context: Context, message: Message, match: StoredMatch, deal: int, seat: int, locale: str
+) -> None:
+    """The replay message at the 点评's first marked moment (where it is, if none), captioned."""
+    coaching = await desk_of(context.services).coach.stored(match.table_id, deal, seat)
+    assert coaching is not None
+    replays = desk_of(context.services).replays
+    marks = views.marked_steps(match.steps, coaching)
+    shown = replays.shown(message.chat.id, message.message_id)
+    target = marks[0] if marks else (shown if shown is not None else 0)
+    replays.show(message.chat.id, message.message_id, target)
+    png, caption, keyboard = await _look(context, match, target, locale, seat)
+
+    async def edit() -> None:
+        await _edit_step(message, png, caption, keyboard)
+
+    # queued behind the message's ◀ ▶ edits, never beside them: a ▶ pressed while judging and
+    # sent after this would leave the picture at a step the replay no longer thinks it shows,
+    # and every press on it would be refused as stale. A deleted message is logged there.
+    edit_later(context.services.sender, message, edit, Priority.REPLY)
 
 
 # ---------------------------------------------------------------- /forgetme

@@ -202,7 +202,7 @@ def test_each_sample_is_one_draw_and_every_candidate_is_played_out_on_it(
     monkeypatch.setattr(master, "sample_hands", counted_draw)
     monkeypatch.setattr(master._Rollout, "__init__", counted_start)
     master.choose_action(obs, RULES, random.Random(0), budget)
-    candidates = master._candidates(obs, RULES, planner.choose_action(obs, RULES), budget.candidates)
+    candidates = master.candidate_actions(obs, RULES, planner.choose_action(obs, RULES), budget.candidates)
     assert len(candidates) >= 2
     in_play = sum(master._counts(obs))
     samples = max(budget.min_samples, min(budget.max_samples, budget.cards // (len(candidates) * in_play)))

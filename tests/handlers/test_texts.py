@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 from app.i18n import normalize_locale, translator
+from app.records.texts import coach_button
 from app.table.texts import board_text, cannot_beat, error_text
 from engine.actions import PlayCards, Played
 from engine.cards import Rank, parse_cards
 from engine.classify import classify
 from engine.match import Match, observe
 from engine.rules import CountVisibility, Rules
+from handlers.general import help_text
 from render.words import card_text
 
 
@@ -83,3 +85,11 @@ def test_a_seat_in_autoplay_says_so_in_every_look_not_only_the_first() -> None:
     off = hand_caption(obs=obs, names=names, rules=match.rules, locale="zh", note=None)
     assert "🤖 已托管；按「取消托管」恢复自己出牌。" in on
     assert "托管" not in off
+
+
+def test_help_says_where_the_coaching_is_with_the_buttons_own_words() -> None:
+    """/help leads to 复盘点评 naming /history and the 🎓 button exactly as the replay shows it."""
+    for locale in ("zh", "en"):
+        text = help_text(locale)
+        assert "/history" in text
+        assert coach_button(locale) in text

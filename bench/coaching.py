@@ -1,0 +1,179 @@
+"""How good 复盘点评's estimate is: does the suggested play really do better?
+
+    python bench/coaching.py [--deals 200] [--seed 1] [--player easy] [--samples 12] [--progress]
+
+Plays ``--deals`` first deals of the casual rules (one match seed each) with ``--player`` in
+the coached seat (north) and 标准 in the others, then takes the decisions
+:func:`engine.players.coach.coach_deal` shows north (its three costliest) and checks each
+against the truth: from the position of that decision, with the same hidden hands, the deal
+is finished twice by 标准 in every seat — once after north's own action, once after the
+suggestion — and the two results are compared in levels for north's team. It prints how
+often the suggestion ended better, the same and worse, the rate of "better" among the
+decisions whose two endings differed (a Wilson 95% interval), the mean estimated and the
+mean true gain, and the time a deal's 点评 took (what a player waits for).
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import random
+import statistics
+import sys
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from engine.actions import Action, DealEnded, Pass, PlayCards
+from engine.match import Match, observe
+from engine.observation import Observation
+from engine.players import master, planner, policies
+from engine.players.coach import Budget, Decision, coach_deal, positions
+from engine.rules import Rules
+
+Policy = Callable[[Observation, Rules, random.Random], Action]
+PLAYERS: dict[str, Policy] = {
+    "random": policies.random_policy,
+    "easy": policies.easy_policy,
+    "normal": policies.normal_policy,
+}
+COACHED = 0
+
+
+@dataclass
+class Tally:
+    better: int = 0
+    same: int = 0
+    worse: int = 0
+    estimated: list[float] = field(default_factory=list)
+    true: list[int] = field(default_factory=list)
+    seconds: list[float] = field(default_factory=list)
+    shown: list[int] = field(default_factory=list)  # decisions shown a deal
+
+    def add(self, decision: Decision, gain: int) -> None:
+        self.estimated.append(decision.cost)
+        self.true.append(gain)
+        if gain > 0:
+            self.better += 1
+        elif gain < 0:
+            self.worse += 1
+        else:
+            self.same += 1
+
+
+def wilson(successes: int, trials: int, z: float = 1.96) -> tuple[float, float]:
+    """The Wilson score interval of a rate (95% by default)."""
+    if trials == 0:
+        return 0.0, 1.0
+    p = successes / trials
+    centre = (p + z * z / (2 * trials)) / (1 + z * z / trials)
+    half = z * math.sqrt(p * (1 - p) / trials + z * z / (4 * trials * trials)) / (1 + z * z / trials)
+    return centre - half, centre + half
+
+
+def play_first_deal(rules: Rules, seed: int, player: Policy) -> Match:
+    """Deal 1 of match ``seed``: ``player`` in the coached seat, 标准 elsewhere."""
+    match, rng = Match.new(rules, seed), random.Random(seed)
+    while not match.deal_results and not match.is_over:
+        seat = match.to_act[0]
+        obs = observe(match, seat)
+        action = player(obs, rules, rng) if seat == COACHED else planner.choose_action(obs, rules)
+        match.apply(seat, action)
+    return match
+
+
+def finish(match: Match, first: Action) -> int:
+    """Levels for the coached team once 标准 has finished the deal after ``first``."""
+    match = match.copy()
+    events = match.apply(COACHED, first)
+    while not any(isinstance(e, DealEnded) for e in events):
+        seat = match.to_act[0]
+        events = match.apply(seat, planner.choose_action(observe(match, seat), match.rules))
+    ended = next(e for e in events if isinstance(e, DealEnded))
+    return master.deal_levels(match.rules, ended.finish_order, COACHED)
+
+
+def truth(rules: Rules, seed: int, history: tuple[tuple[int | None, Action], ...], decision: Decision) -> int:
+    """The suggestion's true gain over the action taken, in levels, from that very position."""
+    position = next(
+        p
+        for p in positions(rules, seed, history, 0, COACHED)
+        if (p.trick, p.turn) == (decision.trick, decision.turn)
+    )
+    match = Match.new(rules, seed)
+    for seat, action in history:
+        if match.version == position.observation.version:
+            suggested: Action = Pass() if decision.suggested is None else PlayCards(decision.suggested)
+            return finish(match, suggested) - finish(match, position.action)
+        match.apply(seat, action)
+    raise LookupError(f"decision {decision} not in the deal")
+
+
+def run(rules: Rules, deals: int, seed: int, player: Policy, budget: Budget, progress: bool = False) -> Tally:
+    tally = Tally()
+    for match_seed in range(seed, seed + deals):
+        history = play_first_deal(rules, match_seed, player).history
+        started = time.perf_counter()
+        coaching = coach_deal(rules, match_seed, history, 0, COACHED, budget)
+        tally.seconds.append(time.perf_counter() - started)
+        tally.shown.append(len(coaching.decisions))
+        for decision in coaching.decisions:
+            tally.add(decision, truth(rules, match_seed, history, decision))
+        if progress:  # the running counts, so a long run on a busy machine can be read (or pooled) early
+            print(
+                f"seed {match_seed}: better {tally.better} same {tally.same} worse {tally.worse} "
+                f"estimated {sum(tally.estimated):.2f} true {sum(tally.true)} "
+                f"seconds {sum(tally.seconds):.0f}",
+                file=sys.stderr,
+                flush=True,
+            )
+    return tally
+
+
+def report(tally: Tally) -> None:
+    decided = tally.better + tally.worse
+    shown = len(tally.true)
+    low, high = wilson(tally.better, decided)
+    print(f"decisions shown: {shown} ({statistics.fmean(tally.shown):.2f} a deal)")
+    print(f"the suggestion ended better {tally.better}, the same {tally.same}, worse {tally.worse}")
+    if decided:
+        print(
+            f"better when the endings differed: {tally.better / decided:.1%} "
+            f"(95% CI {low:.1%}–{high:.1%}, n={decided})"
+        )
+    if shown:
+        low_all, high_all = wilson(tally.better, shown)
+        print(f"better of all shown: {tally.better / shown:.1%} (95% CI {low_all:.1%}–{high_all:.1%})")
+        print(
+            f"gain a shown decision, levels a deal: estimated {statistics.fmean(tally.estimated):+.2f}, "
+            f"true {statistics.fmean(tally.true):+.2f}"
+        )
+    seconds = sorted(tally.seconds)
+    print(
+        f"点评 of a deal: median {statistics.median(seconds):.1f} s, "
+        f"max {seconds[-1]:.1f} s (this process, one core)"
+    )
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--deals", type=int, default=200)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--player", choices=sorted(PLAYERS), default="easy")
+    parser.add_argument("--samples", type=int, default=Budget().samples)
+    parser.add_argument("--confidence", type=float, default=Budget().confidence)
+    parser.add_argument("--progress", action="store_true", help="running counts on stderr after each deal")
+    args = parser.parse_args()
+    budget = Budget(samples=args.samples, confidence=args.confidence)
+    print(
+        f"{args.deals} first deals from seed {args.seed}: {args.player} coached (north), 标准 elsewhere; "
+        f"{budget.samples} draws a decision, shown from {budget.confidence} standard errors"
+    )
+    report(run(Rules.default(), args.deals, args.seed, PLAYERS[args.player], budget, args.progress))
+
+
+if __name__ == "__main__":
+    main()

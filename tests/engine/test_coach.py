@@ -1,0 +1,155 @@
+"""复盘点评 (engine/players/coach.py): clear blunders are flagged with the right suggestion and a
+positive cost; 大师's own deal costs nothing; every decision points at its turn in the 复盘."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from engine.actions import Action, DealStarted, Pass, Phase, PlayCards, partner_of
+from engine.cards import Card
+from engine.match import Match, observe
+from engine.observation import Observation
+from engine.players import planner
+from engine.players.coach import MIN_COST, SHOWN, Decision, coach_deal, costliest, positions
+from engine.players.policies import MASTER, seeded
+from engine.review import review
+from engine.rules import Rules, ShuffleProcedure
+
+RULES = Rules.default()
+NO_SHUFFLE = RULES.replace(shuffle=ShuffleProcedure.NONE)
+NORTH = 0
+
+Blunder = Callable[[Match, Observation], Action | None]
+"""North's mistake at this moment, or ``None`` to play as 标准."""
+
+
+def first_deal(seed: int, blunder: Blunder) -> tuple[tuple[tuple[int | None, Action], ...], list[int]]:
+    """Deal 1 of match ``seed`` by 标准, north blundering where ``blunder`` says; the history and
+    the versions north blundered at."""
+    played = play_deals(RULES, seed, 1, blunder)
+    return played.history, played.blundered
+
+
+@dataclass
+class Played:
+    """Deals played live: the history, the versions north blundered at (last deal), each
+    deal's hands as dealt (sorted), and what north observed at each play turn of the last deal."""
+
+    history: tuple[tuple[int | None, Action], ...] = ()
+    blundered: list[int] = field(default_factory=list)
+    dealt: list[list[tuple[Card, ...]]] = field(default_factory=list)
+    seen: dict[int, Observation] = field(default_factory=dict)
+
+
+def play_deals(rules: Rules, seed: int, deals: int, blunder: Blunder) -> Played:
+    """``deals`` deals of match ``seed`` by 标准, north blundering in the last where ``blunder`` says."""
+    match, played = Match.new(rules, seed), Played()
+    played.dealt.append([tuple(sorted(hand)) for hand in match.hands])
+    while len(match.deal_results) < deals:
+        seat, last = match.to_act[0], len(match.deal_results) == deals - 1
+        obs = observe(match, seat)
+        action = None
+        if seat == NORTH and match.phase is Phase.PLAY and last:
+            played.seen[obs.version] = obs
+            action = blunder(match, obs)
+        if action is None:
+            action = planner.choose_action(obs, rules)
+        else:
+            played.blundered.append(obs.version)
+        if any(isinstance(event, DealStarted) for event in match.apply(seat, action)):
+            played.dealt.append([tuple(sorted(hand)) for hand in match.hands])
+    played.history = match.history
+    return played
+
+
+def bomb_the_partner(match: Match, obs: Observation) -> Action | None:
+    """Break a bomb to beat the partner's (non-bomb) play that stands — once."""
+    if obs.table_play is None or obs.table_seat != partner_of(NORTH) or obs.table_play.kind.is_bomb:
+        return None
+    bombs = [play for play in match.legal_plays(NORTH) if play.kind.is_bomb]
+    return PlayCards(bombs[0]) if bombs else None
+
+
+def hold_the_last_cards(match: Match, obs: Observation) -> Action | None:
+    """Pass instead of playing out the last cards when following."""
+    out = [play for play in match.legal_plays(NORTH) if play.size == len(obs.hand)]
+    return Pass() if obs.table_play is not None and out else None
+
+
+def test_breaking_a_bomb_on_the_partners_winning_play_is_flagged() -> None:
+    history, at = first_deal(22, bomb_the_partner)
+    assert len(at) == 1
+    blunder = next(p for p in positions(RULES, 22, history, 0, NORTH) if p.observation.version == at[0])
+    coaching = coach_deal(RULES, 22, history, 0, NORTH)
+    flagged = next(d for d in coaching.decisions if (d.trick, d.turn) == (blunder.trick, blunder.turn))
+    assert flagged.played is not None and flagged.played.kind.is_bomb
+    assert flagged.suggested is None  # 不出: the partner's play was winning
+    assert flagged.cost >= 1.0
+
+
+def test_passing_when_the_last_cards_would_go_out_is_flagged() -> None:
+    history, at = first_deal(1, hold_the_last_cards)
+    coaching = coach_deal(RULES, 1, history, 0, NORTH)
+    held = {
+        (p.trick, p.turn): p for p in positions(RULES, 1, history, 0, NORTH) if p.observation.version in at
+    }
+    flagged = [d for d in coaching.decisions if (d.trick, d.turn) in held]
+    assert flagged, coaching
+    for decision in flagged:
+        hand = held[decision.trick, decision.turn].observation.hand
+        assert decision.played is None
+        assert decision.suggested is not None and sorted(decision.suggested.cards) == sorted(hand)
+        assert decision.cost >= MIN_COST
+
+
+def test_a_deal_master_played_itself_costs_nothing() -> None:
+    """Where 大师 sat (seeded as a table seats it) every suggestion is what it played."""
+    master = seeded(MASTER)
+    history, _ = first_deal(3, lambda match, obs: master(obs, RULES))
+    coaching = coach_deal(RULES, 3, history, 0, NORTH)
+    assert coaching.weighed > 10
+    assert coaching.decisions == ()
+
+
+def test_each_decision_points_at_its_turn_in_the_replay() -> None:
+    history, _ = first_deal(22, bomb_the_partner)
+    tricks = review(RULES, 22, history)[0].tricks
+    found = positions(RULES, 22, history, 0, NORTH)
+    assert len(found) > 10
+    for position in found:
+        played = position.action.play if isinstance(position.action, PlayCards) else None
+        assert tricks[position.trick].turns[position.turn] == (NORTH, played)
+
+
+def test_the_costliest_shown_are_sure_enough_and_in_the_deals_order() -> None:
+    judged = [
+        Decision(0, 1, None, None, 2.0, 0.5),
+        Decision(1, 0, None, None, 0.2, 0.0),  # below the least cost shown
+        Decision(2, 3, None, None, 1.0, 1.5),  # less than one standard error sure
+        Decision(3, 0, None, None, 0.5, 0.1),
+        Decision(4, 2, None, None, 3.0, 0.4),
+        Decision(5, 1, None, None, 0.3, 0.1),
+    ]
+    shown = costliest(judged, confidence=1.0)
+    assert len(shown) == SHOWN
+    assert [(d.trick, d.cost) for d in shown] == [(0, 2.0), (3, 0.5), (4, 3.0)]
+
+
+def test_a_no_shuffle_deal_is_judged_and_replayed_from_the_hands_it_dealt() -> None:
+    """不洗牌: deal 2 is dealt from deal 1's table, not from its seed. The 点评 rebuilds it from
+    the history: north's every decision seen exactly as north saw it live, and at its turn in
+    the 复盘, which shows the hands that were dealt."""
+    played = play_deals(NO_SHUFFLE, 22, 2, bomb_the_partner)
+    shuffled = play_deals(RULES, 22, 2, bomb_the_partner)
+    assert played.dealt[1] != shuffled.dealt[1]  # the seed alone does not give this deal
+    deals = review(NO_SHUFFLE, 22, played.history)
+    assert [[tuple(sorted(hand)) for hand in deal.hands] for deal in deals] == played.dealt
+    found = positions(NO_SHUFFLE, 22, played.history, 1, NORTH)
+    assert len(found) > 10
+    for position in found:
+        assert position.observation == played.seen[position.observation.version]
+        done = position.action.play if isinstance(position.action, PlayCards) else None
+        assert deals[1].tricks[position.trick].turns[position.turn] == (NORTH, done)
+    coaching = coach_deal(NO_SHUFFLE, 22, played.history, 1, NORTH)
+    assert {(d.trick, d.turn) for d in coaching.decisions} <= {(p.trick, p.turn) for p in found}
