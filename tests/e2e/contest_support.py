@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import sqlite3
 from collections.abc import AsyncIterator, Callable, Iterable, Sequence
 from dataclasses import replace
 from datetime import UTC, date, datetime, timedelta
@@ -170,8 +171,13 @@ async def running_bot(
 
 
 async def contest_in(db_path: Path, chat: Chat) -> Contest:
-    """The contest open in ``chat``, as stored now."""
-    db = await Database.open(db_path)
+    """The contest open in ``chat``, as stored now, read as the bot that runs it (contests
+    belong to a bot: migration 0015; the tests' bot id comes from their fresh token)."""
+    with contextlib.closing(sqlite3.connect(db_path)) as raw:
+        found = raw.execute(
+            "SELECT bot_id FROM contests WHERE chat_id = ? AND closed_at IS NULL", (chat.id,)
+        ).fetchone()
+    db = await Database.open(db_path, bot_id=found[0] if found else 0)
     try:
         return (await db.contests.open_in_chat(chat_id=chat.id)).contest
     finally:
