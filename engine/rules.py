@@ -193,6 +193,11 @@ class Rules:
     # the contest presets turn it off (their V31 lets a player look at the current trick only),
     # and an organiser may turn it on again (card_counter=on).
     card_counter: bool = True
+    # Not a rule of play: 观战, whether a group member who is not seated may follow the table in
+    # the private chat (the public board live, the hands once a deal is over; issue 35). On for
+    # every preset: during a deal a spectator sees only what the group's board shows. An
+    # organiser turns it off with spectators=off.
+    spectators: bool = True
 
     VERSION: ClassVar[int] = 1
 

@@ -26,6 +26,7 @@ from storage.contests import ContestRepository
 from storage.outbox import OutboxRepository
 from storage.records import RecordRepository
 from storage.repositories import ActionLog, ChatRepository, SeatRepository, TableRepository, UserRepository
+from storage.spectators import SpectatorRepository
 
 MIGRATIONS_DIR: Final = Path(__file__).with_name("migrations")
 DEFAULT_PATH: Final = "guandan.db"
@@ -78,6 +79,7 @@ class Database:
         self.reservations = ReservationRepository(conn)
         self.contest_links = ContestLinkRepository(conn)
         self.contest_sheets = ContestSheetRepository(conn)
+        self.spectators = SpectatorRepository(conn)  # 观战 (migration 0015)
         self.records = RecordRepository(
             conn
         )  # match records (issue 21); multi-row writes on its own connection

@@ -138,6 +138,14 @@ def refusal_text(code: TableRefusal, locale: str) -> str:
             return _("A contest match is played with the contest's rules.", locale)
         case TableRefusal.BUSY:
             return _("The bot is busy with many tables: try again in a few minutes.", locale)
+        case TableRefusal.NO_SPECTATORS:
+            return _("This table does not take spectators.", locale)
+        case TableRefusal.PLAYING_HERE:
+            return _("You play at this table: your hand is in your private chat with the bot.", locale)
+        case TableRefusal.SPECTATORS_FULL:
+            return _("This table has as many spectators as it takes.", locale)
+        case TableRefusal.NOT_WATCHING:
+            return _("You are not watching this table.", locale)
         case _:
             assert_never(code)
 
