@@ -198,6 +198,13 @@ class Rules:
     # every preset: during a deal a spectator sees only what the group's board shows. An
     # organiser turns it off with spectators=off.
     spectators: bool = True
+    # Not a rule of play: 观战看牌, whether a spectator may choose one seat and follow its hand
+    # a trick behind (as it was when the trick in play began, never as it is now). Off by
+    # default and in every preset: with the board's plays, a hand a trick behind tells what the
+    # seat holds, so only a table of friends that wants it (teaching, a family game) turns it
+    # on with watch_hand=on. Never at a 不洗牌 table (app/table/watching.py: its leftover
+    # hands are the next deal's pack).
+    watch_hand: bool = False
 
     VERSION: ClassVar[int] = 1
 

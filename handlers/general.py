@@ -147,6 +147,11 @@ def help_text(locale: str) -> str:
                 "/newgame noshuffle — 不洗牌: each deal from the last one's cards, unshuffled (/rules)",
                 locale,
             ),
+            _(
+                "👀 Watch on a table's board — follow it in your private chat; the hands once a deal is over",
+                locale,
+            ),
+            _("/newgame … watch_hand=on — spectators may follow one seat's hand, a trick behind", locale),
         ]
     )
 

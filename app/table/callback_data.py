@@ -46,6 +46,7 @@ class Op(Enum):
     CANCEL = "n"
     WATCH = "v"  # the board: follow the table in the private chat (观战)
     UNWATCH = "u"  # the spectator's message: stop watching
+    FOLLOW = "f"  # the spectator's message: follow a seat's hand a trick behind (arg: the seat)
 
 
 class BadCallback(ValueError):

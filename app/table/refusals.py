@@ -39,3 +39,4 @@ class TableRefusal(StrEnum):
     PLAYING_HERE = "playing_here"  # a seated player pressed 观战
     SPECTATORS_FULL = "spectators_full"
     NOT_WATCHING = "not_watching"
+    NO_WATCH_HAND = "no_watch_hand"  # this table shows spectators no seat's hand (watch_hand=off)

@@ -146,6 +146,8 @@ def refusal_text(code: TableRefusal, locale: str) -> str:
             return _("This table has as many spectators as it takes.", locale)
         case TableRefusal.NOT_WATCHING:
             return _("You are not watching this table.", locale)
+        case TableRefusal.NO_WATCH_HAND:
+            return _("This table shows spectators no player's hand.", locale)
         case _:
             assert_never(code)
 

@@ -6,6 +6,10 @@ plays, the counts as the table's 报牌 rule shows them, who finished, the level
 is built from the same public observation (``observe(match, None)``) and the deal's public
 events. Each deal has its own message; its last look adds the deal's hands
 (:class:`EndedHands`), and :func:`spectator_text` refuses hands of a deal that is not over.
+
+Where the table allows it (``watch_hand=on``), a spectator may follow one seat's hand a trick
+behind: :func:`hand_before_trick` turns that seat's observation into the hand it held when the
+trick in play began, the one thing of a seat's own observation a look ever carries.
 """
 
 from __future__ import annotations
@@ -28,7 +32,7 @@ from app.table.texts import (
     who,
 )
 from engine.actions import DealEnded, DealStarted, Event, Phase
-from engine.cards import Card, Rank
+from engine.cards import Card, Rank, sort_hand
 from engine.observation import Observation
 from engine.rules import Rules, ShuffleProcedure
 
@@ -58,15 +62,67 @@ def hands_after_deal(rules: Rules) -> bool:
     return rules.shuffle is not ShuffleProcedure.NONE
 
 
-def watchers_line(names: Sequence[str], locale: str) -> str:
-    """👀 观战：张三、李四 (the first :data:`MAX_NAMES`, then how many more); "" for nobody."""
+def follows_hands(rules: Rules) -> bool:
+    """Whether a spectator may follow one seat's hand a trick behind: the table turned it on
+    (``watch_hand=on``), and it is not a 不洗牌 table, whose leftover hands (which a hand a
+    trick behind and the last trick's plays give away) are the top of the next deal's pack."""
+    return rules.spectators and rules.watch_hand and hands_after_deal(rules)
+
+
+@dataclass(frozen=True, slots=True)
+class SeatHand:
+    """One seat's hand as it was when the trick in play began (:func:`hand_before_trick`)."""
+
+    seat: int
+    trick: int  # the deal's trick in play, from 0
+    cards: tuple[Card, ...]
+
+
+def hand_before_trick(obs: Observation) -> SeatHand | None:
+    """The seat's hand when the trick in play began: its cards now and those it has played in
+    this trick (public on the board), never its hand as it stands. None outside the play
+    (tribute, returns, a deal over): no trick has begun, and the hand is changing hands."""
+    assert obs.seat is not None, "a seat's own observation"
+    if obs.phase is not Phase.PLAY:
+        return None
+    history = obs.history
+    trick = 0 if not history else history[-1].trick + (1 if obs.table_play is None else 0)
+    played = [
+        card
+        for turn in history
+        if turn.trick == trick and turn.seat == obs.seat and turn.play
+        for card in turn.play.cards
+    ]
+    return SeatHand(obs.seat, trick, tuple(sort_hand([*obs.hand, *played], obs.level)))
+
+
+def seat_hand_lines(hand: SeatHand, names: dict[int, str], locale: str) -> list[str]:
+    """The followed seat's hand a trick behind, under a heading that says when it was taken."""
+    seat = who(hand.seat, names.get(hand.seat, ""), locale)
+    heading = _(
+        "<b>👁 {seat}: the hand before trick {number} ({count} cards)</b>",
+        locale,
+        seat=seat,
+        number=hand.trick + 1,
+        count=len(hand.cards),
+    )
+    return [heading, cards_text(hand.cards, locale) if hand.cards else _("(no cards left)", locale)]
+
+
+def watchers_line(names: Sequence[str], locale: str, following: Sequence[str] = ()) -> str:
+    """👀 观战：张三、李四 (the first :data:`MAX_NAMES`, then how many more); "" for nobody.
+    ``following``: the seats whose hands some spectator follows a trick behind, so the
+    players know (👁 看牌：南 李四)."""
     if not names:
         return ""
     shown = "、".join(escape(name) for name in names[:MAX_NAMES])
     more = len(names) - MAX_NAMES
     if more > 0:
         shown += _(" and {count} more", locale, count=more)
-    return _("👀 Watching: {names}", locale, names=shown)
+    line = _("👀 Watching: {names}", locale, names=shown)
+    if following:
+        line += "\n" + _("👁 Hands followed a trick behind: {seats}", locale, seats="、".join(following))
+    return line
 
 
 def hands_lines(ended: EndedHands, names: dict[int, str], locale: str) -> list[str]:
@@ -89,6 +145,7 @@ class SpectatorView:
     rules: Rules
     hands: EndedHands | None = None  # the deal's hands, once it is over and they may be shown
     stopped: bool = False  # the table was stopped (/stop)
+    followed: tuple[SeatHand, ...] = ()  # the followed seats' hands a trick behind (deal in play)
 
     @property
     def deal_number(self) -> int:
@@ -110,9 +167,10 @@ class SpectatorView:
         return self.final or self.result is not None
 
 
-def spectator_text(view: SpectatorView, locale: str) -> str:
+def spectator_text(view: SpectatorView, locale: str, seat: int | None = None) -> str:
     """The spectator's message of one deal: a title, the deal as the board shows it (its latest
-    tricks when the whole deal would be too long), and its hands once it is over."""
+    tricks when the whole deal would be too long), and its hands once it is over; while it is
+    played, the hand of the ``seat`` the spectator follows, a trick behind."""
     if view.hands is not None:
         assert view.over and view.hands.deal_number == view.deal_number, "hands only of a deal that is over"
     title = _("👀 You are watching this table.", locale)
@@ -121,6 +179,9 @@ def spectator_text(view: SpectatorView, locale: str) -> str:
     elif view.obs.phase is Phase.MATCH_OVER:
         title = _("👀 Watching has ended: the match is over.", locale)
     tail = hands_lines(view.hands, view.names, locale) if view.hands is not None else []
+    followed = next((hand for hand in view.followed if hand.seat == seat), None)
+    if followed is not None and not view.over:
+        tail = seat_hand_lines(followed, view.names, locale)
     room = TEXT_LIMIT - len(title) - sum(len(line) + 1 for line in tail) - 2
     deal = _deal_text(view, locale, room)
     return "\n\n".join(part for part in (title, deal, "\n".join(tail)) if part)

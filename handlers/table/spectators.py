@@ -18,6 +18,12 @@ dictionary look-up per change.
 Who watches what, with the message to edit, is stored (``storage/spectators.py``): after a
 restart the first change of a table loads its spectators and edits their messages again.
 Watching ends with the match (or /stop): the last look says so and the rows are deleted.
+
+Where the table allows it (``watch_hand=on``, :func:`app.table.watching.follows_hands`), the
+spectator's message carries a button per seat: a spectator may follow one seat's hand a trick
+behind. Each change takes, under the table lock, the followed seats' hands as they were when
+the trick in play began (:func:`app.table.watching.hand_before_trick`), never as they are; the
+board names the seats followed, so the players know.
 """
 
 from __future__ import annotations
@@ -30,7 +36,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from functools import partial
 
-from telegram import Chat, Update
+from telegram import CallbackQuery, Chat, Update
 from telegram.constants import ParseMode
 from telegram.error import BadRequest, Forbidden, TelegramError
 from telegram.ext import ExtBot
@@ -39,11 +45,13 @@ from app.table.callback_data import Area, BadCallback, Op, Press
 from app.table.refusals import TableRefusal
 from app.table.results import deal_events
 from app.table.tables import LiveTable, TableError
-from app.table.texts import _, error_text
+from app.table.texts import _, error_text, who
 from app.table.watching import (
     MAX_SPECTATORS,
     EndedHands,
     SpectatorView,
+    follows_hands,
+    hand_before_trick,
     hands_after_deal,
     spectator_text,
     watchers_line,
@@ -59,6 +67,7 @@ from handlers.platform.scheduler import Priority, at_priority
 from handlers.platform.sender import LatestWins
 from handlers.table.keyboards import Key, Keys
 from handlers.table.lobby import display_name
+from render.words import seat_name
 from storage import Database, NotFound, StorageUnavailable, TableStatus
 
 log = logging.getLogger(__name__)
@@ -74,7 +83,8 @@ class _Watcher:
     name: str
     messages: dict[int, int] = field(default_factory=dict)  # deal → its message (the latest two)
     locale: str | None = None  # read once, at the first look
-    shown: dict[int, str] = field(default_factory=dict)  # deal → the text last handed to the sender
+    shown: dict[int, str] = field(default_factory=dict)  # deal → the look last handed to the sender
+    seat: int | None = None  # the seat whose hand they follow a trick behind (watch_hand=on)
 
 
 @dataclass
@@ -112,6 +122,12 @@ class SpectatorDesk:
         watch = self._watches.get(table_id)
         return [w.name for w in watch.watchers.values()] if watch is not None else []
 
+    def followed(self, table_id: int) -> list[int]:
+        """The seats whose hands some spectator of the table follows, in playing order."""
+        watch = self._watches.get(table_id)
+        seats = {w.seat for w in watch.watchers.values()} if watch is not None else set()
+        return sorted(seat for seat in seats if seat is not None)
+
     def board_extras(self, table: LiveTable, locale: str) -> tuple[str, Keys | None]:
         """The board's 👀 line and its 观战 button (none once the match is over, or when the
         table takes no spectators)."""
@@ -123,7 +139,11 @@ class SpectatorDesk:
         )
         if not running:
             return "", None
-        line = watchers_line(self.names(table.id), locale)
+        seats = self.followed(table.id) if follows_hands(table.rules) else []
+        names = table.names()
+        line = watchers_line(
+            self.names(table.id), locale, [who(seat, names.get(seat, ""), locale) for seat in seats]
+        )
         press = Press(Area.WATCH, table.id, 0, 0, Op.WATCH)
         return ("\n" + line if line else ""), Keys(((Key(_("👀 Watch", locale), press.encode()),),))
 
@@ -163,7 +183,11 @@ class SpectatorDesk:
             if not any(isinstance(e, DealEnded) and e.deal_number == result.deal_number for e in live):
                 closed = tuple(deal_events(every, result.deal_number))
                 watch.closing.append(SpectatorView(obs, closed, every, names, table.rules))
-        watch.view = SpectatorView(obs, live, every, names, table.rules, stopped=stopped)
+        followed = self.followed(table.id) if follows_hands(table.rules) and not stopped else []
+        hands = (hand_before_trick(table.observe(seat)) for seat in followed)
+        watch.view = SpectatorView(
+            obs, live, every, names, table.rules, stopped=stopped, followed=tuple(h for h in hands if h)
+        )
 
     async def _run(self, table: LiveTable, watch: _Watch) -> None:
         """Redraw while something changed, at most every ``interval`` seconds."""
@@ -196,7 +220,8 @@ class SpectatorDesk:
             rows = await self.db.spectators.of_table(table_id=table_id)
             for row in rows:
                 messages = {row.deal: row.message_id} if row.deal is not None and row.message_id else {}
-                watch.watchers.setdefault(row.user_id, _Watcher(row.user_id, row.name, messages))
+                watcher = _Watcher(row.user_id, row.name, messages, seat=row.seat)
+                watch.watchers.setdefault(row.user_id, watcher)
             watch.loaded = True
             return bool(rows)
 
@@ -212,8 +237,9 @@ class SpectatorDesk:
             for watcher in list(watch.watchers.values()):
                 if watcher.locale is None:
                     watcher.locale = await user_locale(self.db, watcher.user_id)
-                text = spectator_text(shown, watcher.locale)
-                self._show(table.id, watcher, shown.deal_number, text, keep=keep)
+                text = spectator_text(shown, watcher.locale, watcher.seat)
+                markup = _keys(table.id, watcher, shown) if keep else None
+                self._show(table.id, watcher, shown.deal_number, text, markup)
         if live is not None and live.final:
             await self.db.spectators.end(table_id=table.id)
             return True
@@ -232,18 +258,14 @@ class SpectatorDesk:
             watch.hands[deal] = found
         return replace(view, hands=watch.hands[deal])
 
-    def _show(self, table_id: int, watcher: _Watcher, deal: int, text: str, *, keep: bool) -> None:
-        """Queue one look of a deal's message (``keep``: with its 停止观战 button); an unchanged
+    def _show(self, table_id: int, watcher: _Watcher, deal: int, text: str, markup: Keys | None) -> None:
+        """Queue one look of a deal's message (the deal in play keeps its buttons); an unchanged
         one is not sent. Each deal's message has its own mailbox: a deal's last look is never
         replaced by the next deal's first."""
-        if watcher.shown.get(deal) == text:
+        look = text + (markup.to_json() if markup is not None else "")
+        if watcher.shown.get(deal) == look:
             return
-        watcher.shown = {d: t for d, t in watcher.shown.items() if d >= deal - 1} | {deal: text}
-        locale = watcher.locale or "zh"
-        markup = None
-        if keep:
-            press = Press(Area.WATCH, table_id, 0, 0, Op.UNWATCH)
-            markup = Keys(((Key(_("Stop watching", locale), press.encode()),),))
+        watcher.shown = {d: t for d, t in watcher.shown.items() if d >= deal - 1} | {deal: look}
         # The first look answers the 观战 press, which the spectator waits for; later ones yield
         first = not watcher.messages
         with at_priority(Priority.REPLY if first else Priority.WATCH):
@@ -336,9 +358,25 @@ class SpectatorDesk:
         del watch.watchers[user_id]
         locale = watcher.locale or await user_locale(self.db, user_id)
         deal = max(watcher.messages, default=table.match.deal_number if table.match is not None else 0)
-        self._show(table.id, watcher, deal, _("👀 You stopped watching this table.", locale), keep=False)
+        self._show(table.id, watcher, deal, _("👀 You stopped watching this table.", locale), None)
         self.board.publish(table)
         return True
+
+    async def follow(self, table: LiveTable, user_id: int, seat: int) -> TableRefusal | int | None:
+        """``user_id`` follows ``seat``'s hand a trick behind, or stops when they followed it
+        already (table lock held): the seat now followed (None), or a refusal."""
+        watch = self._watches.get(table.id)
+        watcher = watch.watchers.get(user_id) if watch is not None else None
+        if watch is None or watcher is None:
+            return TableRefusal.NOT_WATCHING
+        if not follows_hands(table.rules):
+            return TableRefusal.NO_WATCH_HAND
+        chosen = None if watcher.seat == seat else seat
+        await self.db.spectators.follow(table_id=table.id, user_id=user_id, seat=chosen)
+        watcher.seat = chosen
+        self.publish(table)
+        self.board.publish(table)  # the players see which hands are followed
+        return chosen
 
     async def close(self) -> None:
         for watch in self._watches.values():
@@ -346,6 +384,22 @@ class SpectatorDesk:
                 watch.task.cancel()
                 with contextlib.suppress(asyncio.CancelledError):
                     await watch.task
+
+
+def _keys(table_id: int, watcher: _Watcher, view: SpectatorView) -> Keys:
+    """The deal in play's buttons: a seat's hand to follow (where the table allows it; ✓ on the
+    one followed), and 停止观战."""
+    locale = watcher.locale or "zh"
+    rows: list[tuple[Key, ...]] = []
+    if follows_hands(view.rules):
+        seats = []
+        for seat in range(4):
+            label = ("✓" if watcher.seat == seat else "👁") + seat_name(seat, locale)
+            seats.append(Key(label, Press(Area.WATCH, table_id, 0, 0, Op.FOLLOW, seat).encode()))
+        rows.append(tuple(seats))
+    stop = Press(Area.WATCH, table_id, 0, 0, Op.UNWATCH)
+    rows.append((Key(_("Stop watching", locale), stop.encode()),))
+    return Keys(tuple(rows))
 
 
 async def _hands(
@@ -367,13 +421,17 @@ def desk_of(context: Context) -> SpectatorDesk:
 
 
 async def on_watch_press(update: Update, context: Context) -> None:
-    """观战 on the board, or 停止观战 on the spectator's message."""
+    """观战 on the board, or 停止观战 or a seat's hand on the spectator's message."""
     query = update.callback_query
     assert query is not None and query.data is not None
     locale = await user_locale(context.services.db, query.from_user.id)
     try:
         press = Press.decode(query.data)
-        if press.area is not Area.WATCH or press.op not in (Op.WATCH, Op.UNWATCH):
+        if press.area is not Area.WATCH or press.op not in (Op.WATCH, Op.UNWATCH, Op.FOLLOW):
+            raise BadCallback(query.data)
+        if (press.op is Op.FOLLOW) != (press.arg is not None) or press.count is not None:
+            raise BadCallback(query.data)
+        if press.arg is not None and press.arg > 3:
             raise BadCallback(query.data)
         table = context.services.tables.get(press.table_id)
     except BadCallback:
@@ -383,6 +441,9 @@ async def on_watch_press(update: Update, context: Context) -> None:
         await answer(query, _("This table has ended: its buttons no longer work.", locale))
         return
     chat = query.message.chat if query.message is not None else None
+    if press.op is Op.FOLLOW:
+        await _follow(query, context, table, press.arg, locale)
+        return
     if press.op is Op.UNWATCH:
         if chat is None or chat.id != query.from_user.id:  # a spectator's own message only
             await refuse(query, TableRefusal.BAD_BUTTON, locale)
@@ -407,6 +468,28 @@ async def on_watch_press(update: Update, context: Context) -> None:
         await refuse(query, refusal, locale)
         return
     await answer(query, _("Watching: follow the table in your private chat with the bot.", locale))
+
+
+async def _follow(
+    query: CallbackQuery, context: Context, table: LiveTable, seat: int | None, locale: str
+) -> None:
+    """A seat's button on the spectator's own message: follow that seat's hand a trick behind."""
+    assert seat is not None
+    chat = query.message.chat if query.message is not None else None
+    if chat is None or chat.id != query.from_user.id:  # a spectator's own message only
+        await refuse(query, TableRefusal.BAD_BUTTON, locale)
+        return
+    async with table.lock:
+        outcome = await desk_of(context).follow(table, query.from_user.id, seat)
+        name = table.names().get(seat, "")
+    if isinstance(outcome, TableRefusal):
+        await refuse(query, outcome, locale)
+    elif outcome is None:
+        await answer(query, _("You no longer follow a hand.", locale))
+    else:
+        await answer(
+            query, _("Following {seat}'s hand a trick behind.", locale, seat=who(seat, name, locale))
+        )
 
 
 async def _reachable(db: Database, user_id: int) -> bool:

@@ -9,5 +9,6 @@ CREATE TABLE spectators (
     name TEXT NOT NULL,
     message_id INTEGER,                            -- the spectator's private message of the deal, edited
     deal INTEGER,                                  -- the deal that message shows
+    seat INTEGER CHECK (seat BETWEEN 0 AND 3),     -- whose hand they follow a trick behind (watch_hand=on)
     PRIMARY KEY (table_id, user_id)
 );

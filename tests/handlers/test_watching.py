@@ -1,7 +1,7 @@
 """观战's texts and records (app/table/watching.py, storage/spectators.py) and the spectators'
 place in the token's queue: a spectator's look never names a card of a hand in play, shows a
-deal's hands only once it is over (at a 不洗牌 table only once the match is), and waits behind
-every player's request."""
+deal's hands only once it is over (at a 不洗牌 table only once the match is), a followed seat's
+hand only as it was when the trick in play began, and waits behind every player's request."""
 
 from __future__ import annotations
 
@@ -13,15 +13,19 @@ import pytest
 from app.table.watching import (
     MAX_NAMES,
     EndedHands,
+    SeatHand,
     SpectatorView,
+    follows_hands,
+    hand_before_trick,
     hands_after_deal,
     spectator_text,
     watchers_line,
 )
-from engine.actions import DealEnded, DealStarted, Event
-from engine.cards import sort_hand
+from engine.actions import DealEnded, DealStarted, Event, Phase
+from engine.cards import Card, sort_hand
 from engine.match import Match, observe
 from engine.players.easy import timeout_action
+from engine.players.policies import seeded
 from engine.rules import PRESETS, Rules
 from handlers.platform.scheduler import Priority, PriorityLimiter, at_priority
 from render.words import card_text
@@ -104,6 +108,77 @@ def test_the_watchers_line_is_escaped_and_short() -> None:
     assert watchers_line(["张三", "<b>李四"], "zh") == "👀 观战：张三、&lt;b&gt;李四"
     crowd = [f"P{i}" for i in range(MAX_NAMES + 3)]
     assert watchers_line(crowd, "zh").endswith("P7 等 3 人")
+    following = watchers_line(["张三"], "zh", ["南 李四"])
+    assert following == "👀 观战：张三\n👁 滞后一轮看牌：南 李四"
+
+
+def test_a_seats_hand_is_followed_only_where_the_table_allows_it() -> None:
+    """Off by default and in every preset; never at a 不洗牌 table, whose leftover hands are
+    the next deal's pack; nor where the table takes no spectators."""
+    assert not follows_hands(Rules.default())
+    assert not any(follows_hands(preset.rules) for preset in PRESETS.values())
+    assert follows_hands(Rules.default().replace(watch_hand=True))
+    assert not follows_hands(PRESETS["noshuffle"].rules.replace(watch_hand=True))
+    assert not follows_hands(Rules.default().replace(watch_hand=True, spectators=False))
+
+
+def test_a_followed_hand_is_the_hand_the_seat_held_when_the_trick_in_play_began() -> None:
+    """A whole match played by the 标准 player: after every action, each seat's followed hand
+    is the seat's true hand at the lead of the trick in play (taken from the match itself at
+    each lead), never the hand it holds once it has played in that trick."""
+    rules = Rules.default().replace(watch_hand=True)
+    match, policy = Match.new(rules, seed=21), seeded("normal")
+    at_lead: dict[int, tuple[Card, ...]] = {}
+    tricks, deal, behind, checked = -1, 0, 0, 0
+    while not match.is_over:
+        public = observe(match, None)
+        if public.deal_number != deal:
+            tricks, deal = -1, public.deal_number
+        if public.phase is Phase.PLAY and public.table_play is None:  # a trick is led next
+            tricks += 1
+            at_lead = {seat: tuple(sort_hand(hand, public.level)) for seat, hand in enumerate(match.hands)}
+        for seat in range(4):
+            shown = hand_before_trick(observe(match, seat))
+            if public.phase is not Phase.PLAY:
+                assert shown is None
+                continue
+            assert shown is not None and (shown.trick, shown.cards) == (tricks, at_lead[seat])
+            live = tuple(sort_hand(match.hands[seat], public.level))
+            assert set(live) <= set(shown.cards)
+            behind += shown.cards != live
+            checked += 1
+        seat = match.to_act[0]
+        match.apply(seat, policy(observe(match, seat), rules))
+    assert checked > 1000 and behind > 300  # many looks where the seat had played in the trick
+
+
+def test_a_look_shows_the_followed_seat_and_no_other_hand() -> None:
+    match = Match.new(RULES.replace(watch_hand=True), 7)
+    play_until(match, lambda m: len(m.played) >= 12 and observe(m, None).table_play is not None)
+    followed = hand_before_trick(observe(match, 1))
+    assert followed is not None and followed.trick > 0
+    view = view_of(match, deal_events(match, 1))
+    view = SpectatorView(view.obs, view.events, (), NAMES, view.rules, followed=(followed,))
+    text = spectator_text(view, "zh", seat=1)
+    heading = f"👁 西 AI 乙：第 {followed.trick + 1} 轮之前的手牌（{len(followed.cards)} 张）"
+    assert heading in text
+    cards = text.split(heading, 1)[1]
+    assert set(FACE_PATTERN.findall(cards)) == {card_text(card) for card in followed.cards}
+    assert spectator_text(view, "zh", seat=None) == spectator_text(view, "zh", seat=2)  # only its own
+    assert "👁" not in spectator_text(view, "zh", seat=None)
+    assert "the hand before trick" in spectator_text(view, "en", seat=1)
+    out = SpectatorView(view.obs, view.events, (), NAMES, view.rules, followed=(SeatHand(1, 3, ()),))
+    assert "（已出完）" in spectator_text(out, "zh", seat=1)
+
+
+def test_a_finished_deal_shows_no_followed_hand_but_the_hands_as_dealt() -> None:
+    match = Match.new(RULES, 7)
+    hands = dealt(match)
+    play_until(match, lambda m: any(isinstance(e, DealEnded) for e in m.events))
+    view = view_of(match, deal_events(match, 1), hands)
+    stale = SeatHand(0, 5, hands.hands[0])
+    shown = SpectatorView(view.obs, view.events, view.match_events, NAMES, RULES, hands, followed=(stale,))
+    assert "之前的手牌" not in spectator_text(shown, "zh", seat=0)
 
 
 async def test_who_watches_is_stored_with_the_message_of_the_deal(tmp_path: Path) -> None:
@@ -116,11 +191,14 @@ async def test_who_watches_is_stored_with_the_message_of_the_deal(tmp_path: Path
         await db.spectators.watch(table_id=table.id, user_id=6, name="Dave")
         await db.spectators.set_message(table_id=table.id, user_id=5, message_id=42, deal=2)
         await db.spectators.watch(table_id=table.id, user_id=5, name="Carol 2")  # again: keeps the message
+        await db.spectators.follow(table_id=table.id, user_id=6, seat=3)
         rows = await db.spectators.of_table(table_id=table.id)
-        assert [(r.user_id, r.name, r.message_id, r.deal) for r in rows] == [
-            (5, "Carol 2", 42, 2),
-            (6, "Dave", None, None),
+        assert [(r.user_id, r.name, r.message_id, r.deal, r.seat) for r in rows] == [
+            (5, "Carol 2", 42, 2, None),
+            (6, "Dave", None, None, 3),
         ]
+        await db.spectators.follow(table_id=table.id, user_id=6, seat=None)
+        assert (await db.spectators.of_table(table_id=table.id))[1].seat is None
         await db.spectators.leave(table_id=table.id, user_id=6)
         assert [r.user_id for r in await db.spectators.of_table(table_id=table.id)] == [5]
         await db.spectators.end(table_id=table.id)
