@@ -4,7 +4,9 @@ change the game, can stop; the setting turns it off; a restart resumes the messa
 
 Every request the bot makes into a spectator's chat is recorded as it leaves (the bot runs in
 this process), with the match as it stands at that moment: a text may name only cards already
-played or exchanged in the deal it shows, and hands only under the heading of a deal that is over.
+played or exchanged in the deal it shows, hands only under the heading of a deal that is over,
+and (at a watch_hand=on table) a followed seat's hand only as it was when the trick in play, or
+an earlier one, began.
 """
 
 from __future__ import annotations
@@ -24,7 +26,8 @@ from telegram.ext import Application
 from app.table.tables import LiveTable
 from emulator.client import BotMessage, Chat, Emulator, Telegram, User, wait_for
 from engine.actions import DealEnded, DealStarted, Played, TributeGiven, TributeReturned
-from render.words import card_text
+from engine.match import Match, observe
+from render.words import card_text, seat_name
 from tests.e2e.test_match_e2e import (
     ALICE,
     CAROL,
@@ -43,6 +46,7 @@ from tests.e2e.test_match_e2e import (
 )
 
 HANDS_HEADING = re.compile(r"第 (\d+) 副的手牌（发牌时）")
+FOLLOWED_HEADING = re.compile(r"👁 (\S) .*：第 (\d+) 轮之前的手牌（(\d+) 张）")
 DEAL_HEADING = re.compile(r"第 (\d+) 副")
 
 
@@ -61,30 +65,66 @@ class Recorder:
     table: LiveTable | None = None
     chats: set[int] = field(default_factory=set)
     seen: dict[int, list[Seen]] = field(default_factory=dict)
+    followed: int = 0  # looks with a followed hand
+    behind: int = 0  # ... that differed from the seat's hand as it stood when the look left
 
     def check(self, chat_id: int, text: str) -> None:
         assert self.table is not None and self.table.match is not None
         events = self.table.match.events
         ended = {e.deal_number for e in events if isinstance(e, DealEnded)}
         lines = text.split("\n")
-        cut = next((i for i, line in enumerate(lines) if HANDS_HEADING.search(line)), len(lines))
+        cut = next(
+            (i for i, line in enumerate(lines) if HANDS_HEADING.search(line) or "👁" in line), len(lines)
+        )
         board, leaks = "\n".join(lines[:cut]), []
         heading = DEAL_HEADING.search(board)
         if heading is not None:
             public = public_faces(events, int(heading.group(1)))
             shown = set(FACE_PATTERN.findall(board))
             leaks += [f"{face} of deal {heading.group(1)} not played yet" for face in shown - public]
-        if cut < len(lines):
+        followed = FOLLOWED_HEADING.search(lines[cut]) if cut < len(lines) else None
+        if followed is not None:
+            deal = int(heading.group(1)) if heading is not None else 0
+            leaks += self.check_followed(followed, lines[cut + 1], deal, ended)
+        elif cut < len(lines):
             deal = int(HANDS_HEADING.search(lines[cut]).group(1))  # type: ignore[union-attr]
             if deal not in ended and not self.table.match.is_over:
                 leaks.append(f"the hands of deal {deal}, still in play")
         self.seen.setdefault(chat_id, []).append(Seen(text, leaks))
+
+    def check_followed(self, heading: re.Match[str], cards: str, deal: int, ended: set[int]) -> list[str]:
+        """A followed hand must be the seat's hand at the lead of a trick of the deal in play no
+        later than the trick in play now (a look may leave a little after it was taken)."""
+        match = self.table.match if self.table is not None else None
+        assert match is not None
+        if deal != match.deal_number or deal in ended:
+            return []  # that deal is over: none of its hands is in play
+        seat = next(s for s in range(4) if seat_name(s) == heading.group(1))
+        trick = int(heading.group(2)) - 1
+        self.followed += 1
+        return followed_leaks(match, seat, trick, FACE_PATTERN.findall(cards), self)
 
     def leaks(self) -> list[str]:
         return [leak for seen in self.seen.values() for one in seen for leak in one.leaks]
 
     def texts(self, user: User) -> list[str]:
         return [one.text for one in self.seen.get(user.id, [])]
+
+
+def followed_leaks(match: Match, seat: int, trick: int, shown: list[str], recorder: Recorder) -> list[str]:
+    """What is wrong with ``shown`` as ``seat``'s hand before ``trick``: its true hand then is
+    its hand now with every card it has played since that trick's lead."""
+    obs = observe(match, seat)
+    history = obs.history
+    now = 0 if not history else history[-1].trick + (1 if obs.table_play is None else 0)
+    if trick > now:
+        return [f"seat {seat}'s hand before trick {trick}, which is not led yet (now {now})"]
+    since = [c for t in history if t.seat == seat and t.trick >= trick and t.play for c in t.play.cards]
+    expected = sorted(card_text(card) for card in (*obs.hand, *since))
+    recorder.behind += sorted(card_text(card) for card in obs.hand) != sorted(shown)
+    if sorted(shown) != expected:
+        return [f"seat {seat}'s hand before trick {trick} shown as {shown}, was {expected}"]
+    return []
 
 
 def public_faces(events: Any, deal: int) -> set[str]:
@@ -285,6 +325,9 @@ async def test_spectators_cannot_touch_the_game(
         for number, data in enumerate(forged):
             text, alert = await forged_press(app, CAROL, mine, data, number)
             assert alert, (data, text)
+        assert "f" not in buttons_by_op(mine)  # no seat's hand at this table (watch_hand is off)
+        text, alert = await forged_press(app, CAROL, mine, f"w:{live.id}:0:0:f:1", 50)
+        assert alert and "本桌不向观战者显示手牌" in text
         hand = await telegram.wait_message(Chat.private(ALICE), lambda m: bool(m.photo_id))
         text, alert = await forged_press(app, ALICE, hand, f"w:{live.id}:0:0:v", 99)
         assert alert  # not from the group's board
@@ -292,6 +335,80 @@ async def test_spectators_cannot_touch_the_game(
         assert alert and "你在本桌打牌" in text
         assert await logged_count(table.db_path) == before and live.version == version
         assert live.record.status.value == "playing"
+
+
+async def test_a_spectator_follows_one_seats_hand_a_trick_behind(
+    emulator: Emulator, telegram: Telegram, token: str, tmp_path: Path
+) -> None:
+    """At a watch_hand=on table Carol presses 西 on her message: every look after it carries
+    西's hand as it was when the trick in play began (checked as each look leaves against the
+    match at that moment), never as it stands once 西 has played in the trick; the board tells
+    the players which hand is followed; a deal that is over shows the hands as dealt instead."""
+    table = Table(telegram, Chat.group(-4605, "观战看牌"), tmp_path / "g.db")
+    recorder = Recorder(chats={CAROL.id})
+    async with running_bot(emulator, token, table.db_path, seed=SINGLE_DOWN_SEED) as app:
+        with recording(app, recorder):
+            await set_up(telegram, table, [ALICE], PINNED_MATCH + " watch_hand=on")
+            recorder.table = live_table(app, table)
+            await open_private_chat(telegram, CAROL)
+            assert (await watch(telegram, table, CAROL))[1] is False
+            mine = await telegram.wait_message(Chat.private(CAROL), lambda m: "f" in buttons_by_op(m))
+            follow = buttons_by_op(mine)["f"]
+            assert len(follow) == 4 and "u" in buttons_by_op(mine)
+            text, alert = await answer_to(telegram, CAROL, mine, follow[1])
+            assert not alert and text.startswith("正在看西") and "滞后一轮" in text
+            # 西 led trick 1 and it is Alice's turn (no clock): the table waits for her
+            first = await spectator_message(telegram, CAROL, "轮之前的手牌")
+            assert "👁 西 AI 乙：第 1 轮之前的手牌（27 张）" in first.content
+            await wait_for(lambda: _board_names(telegram, table, "👁 滞后一轮看牌：西 "), what="board says")
+            await play_until_over(table, ALICE)
+            await wait_for(lambda: _shows(telegram, CAROL, "观战结束：比赛已结束"), what="watching ended")
+    assert recorder.leaks() == []
+    assert recorder.followed >= 1 and recorder.behind >= 1, (recorder.followed, recorder.behind)
+    watching = [m for m in await telegram.messages(Chat.private(CAROL)) if "观战" in m.content]
+    assert all("轮之前的手牌" not in m.content for m in watching)  # each deal ends with its hands
+    assert "第 1 副的手牌（发牌时）" in watching[0].content
+
+
+async def test_only_a_spectator_follows_a_hand_and_never_changes_the_game(
+    emulator: Emulator, telegram: Telegram, token: str, tmp_path: Path
+) -> None:
+    """Hostile presses of a seat's hand button: from the group, from a member not watching, from
+    the seated player (who may not watch), with a seat that does not exist or forged data. Each
+    is refused with an alert and shows no hand; Carol's own presses change only her message."""
+    table = Table(telegram, Chat.group(-4606, "看牌不改局"), tmp_path / "g.db")
+    recorder = Recorder(chats={CAROL.id, DAVE.id})
+    async with running_bot(emulator, token, table.db_path, seed=SINGLE_DOWN_SEED) as app:
+        with recording(app, recorder):
+            await set_up(telegram, table, [ALICE], PINNED_MATCH + " watch_hand=on")
+            live = recorder.table = live_table(app, table)
+            await open_private_chat(telegram, CAROL)
+            await open_private_chat(telegram, DAVE)
+            assert (await watch(telegram, table, CAROL))[1] is False
+            mine = await telegram.wait_message(Chat.private(CAROL), lambda m: "f" in buttons_by_op(m))
+            before, version = await logged_count(table.db_path), live.version
+            group_board = await board(telegram, table)
+            dave = await telegram.wait_message(Chat.private(DAVE))
+            alice = await telegram.wait_message(Chat.private(ALICE), lambda m: bool(m.photo_id))
+            forged = [
+                (CAROL, group_board, f"w:{live.id}:0:0:f:0", "这个按钮无效"),  # not her own message
+                (DAVE, dave, f"w:{live.id}:0:0:f:0", "你没有在观战本桌"),
+                (ALICE, alice, f"w:{live.id}:0:0:f:1", "你没有在观战本桌"),  # a player sees no other hand
+                (CAROL, mine, f"w:{live.id}:0:0:f:4", "这个按钮无效"),
+                (CAROL, mine, f"w:{live.id}:0:0:f", "这个按钮无效"),
+                (CAROL, mine, f"w:{live.id}:0:0:f:1:2", "这个按钮无效"),
+                (CAROL, mine, f"w:{live.id}:0:0:v:1", "这个按钮无效"),
+            ]
+            for number, (user, message, data, words) in enumerate(forged):
+                text, alert = await forged_press(app, user, message, data, number)
+                assert alert and words in text, (data, text)
+            for number, data in enumerate([f"w:{live.id}:0:0:f:2", f"w:{live.id}:0:0:f:2"]):
+                text, alert = await forged_press(app, CAROL, mine, data, 20 + number)
+                assert not alert, text  # 南 followed, then no hand
+            assert await logged_count(table.db_path) == before and live.version == version
+            assert live.record.status.value == "playing"
+    assert recorder.leaks() == []
+    assert [t for t in recorder.texts(DAVE) if "轮之前的手牌" in t] == []
 
 
 async def test_spectators_off_hides_the_button_and_refuses(
