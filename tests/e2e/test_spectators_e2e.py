@@ -430,16 +430,19 @@ async def test_a_restart_resumes_the_spectators_messages(
     emulator: Emulator, telegram: Telegram, token: str, tmp_path: Path
 ) -> None:
     """The bot stops and starts again mid-deal: Carol's message of the deal is the same one,
-    edited on (a later deal gets its own)."""
+    edited on (a later deal gets its own), and still follows the seat she chose."""
     table = Table(telegram, Chat.group(-4604, "重启观战"), tmp_path / "g.db")
     async with running_bot(emulator, token, table.db_path, seed=SINGLE_DOWN_SEED):
-        await set_up(telegram, table, [ALICE], PINNED_MATCH)
+        await set_up(telegram, table, [ALICE], PINNED_MATCH + " watch_hand=on")
         await open_private_chat(telegram, CAROL)
         await watch(telegram, table, CAROL)
-        first = await spectator_message(telegram, CAROL, "你正在观战本桌")
+        first = await telegram.wait_message(Chat.private(CAROL), lambda m: "f" in buttons_by_op(m))
+        await answer_to(telegram, CAROL, first, buttons_by_op(first)["f"][1])
+        first = await spectator_message(telegram, CAROL, "👁 西 AI 乙：第")
     edits = first.edit_count
     async with running_bot(emulator, token, table.db_path, seed=SINGLE_DOWN_SEED):
         await wait_for(lambda: _board_names(telegram, table, "👀 观战：Carol"), what="the board naming Carol")
+        await wait_for(lambda: _board_names(telegram, table, "👁 滞后一轮看牌：西 "), what="西 followed")
         logged = await logged_count(table.db_path)
         player = asyncio.create_task(table.play(ALICE))
         try:
@@ -461,7 +464,7 @@ async def _logged_beyond(table: Table, count: int) -> bool:
 async def _edited_since(telegram: Telegram, message: BotMessage, edits: int) -> bool:
     chat = Chat.private(CAROL)
     now = next(m for m in await telegram.messages(chat) if m.message_id == message.message_id)
-    return now.edit_count > edits and "你正在观战本桌" in now.content
+    return now.edit_count > edits and "你正在观战本桌" in now.content and "👁 西 AI 乙：第" in now.content
 
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
