@@ -238,7 +238,10 @@ class SpectatorDesk:
                 if watcher.locale is None:
                     watcher.locale = await user_locale(self.db, watcher.user_id)
                 text = spectator_text(shown, watcher.locale, watcher.seat)
-                markup = _keys(table.id, watcher, shown) if keep else None
+                seats = follows_hands(shown.rules)
+                markup = (
+                    spectator_keyboard(table.id, watcher.seat, watcher.locale, seats=seats) if keep else None
+                )
                 self._show(table.id, watcher, shown.deal_number, text, markup)
         if live is not None and live.final:
             await self.db.spectators.end(table_id=table.id)
@@ -386,17 +389,16 @@ class SpectatorDesk:
                     await watch.task
 
 
-def _keys(table_id: int, watcher: _Watcher, view: SpectatorView) -> Keys:
-    """The deal in play's buttons: a seat's hand to follow (where the table allows it; ✓ on the
-    one followed), and 停止观战."""
-    locale = watcher.locale or "zh"
+def spectator_keyboard(table_id: int, followed: int | None, locale: str, *, seats: bool) -> Keys:
+    """The buttons of the deal in play's message: with ``seats`` (the table allows it) a seat's
+    hand to follow, ✓ on the one ``followed``; and 停止观战."""
     rows: list[tuple[Key, ...]] = []
-    if follows_hands(view.rules):
-        seats = []
+    if seats:
+        keys = []
         for seat in range(4):
-            label = ("✓" if watcher.seat == seat else "👁") + seat_name(seat, locale)
-            seats.append(Key(label, Press(Area.WATCH, table_id, 0, 0, Op.FOLLOW, seat).encode()))
-        rows.append(tuple(seats))
+            label = ("✓" if followed == seat else "👁") + seat_name(seat, locale)
+            keys.append(Key(label, Press(Area.WATCH, table_id, 0, 0, Op.FOLLOW, seat).encode()))
+        rows.append(tuple(keys))
     stop = Press(Area.WATCH, table_id, 0, 0, Op.UNWATCH)
     rows.append((Key(_("Stop watching", locale), stop.encode()),))
     return Keys(tuple(rows))
