@@ -250,6 +250,8 @@ def cannot_beat(previous: Play, level: Rank, locale: str) -> str:
 def lobby_text(*, names: dict[int, str], preset: str, rules: Rules, locale: str) -> str:
     lines = [_("<b>Guandan table</b> — rules: {preset}", locale, preset=escape(preset_title(preset, locale)))]
     lines.append(format_summary(rules, locale))
+    if rules.spectators_follow_hands:  # the players know before they sit
+        lines.append(_("👁 Spectators may follow one seat's hand, a trick behind.", locale))
     for team in (0, 1):
         seats = [seat for seat in range(4) if seat % 2 == team]
         members = joined(

@@ -7,9 +7,10 @@ is built from the same public observation (``observe(match, None)``) and the dea
 events. Each deal has its own message; its last look adds the deal's hands
 (:class:`EndedHands`), and :func:`spectator_text` refuses hands of a deal that is not over.
 
-Where the table allows it (``watch_hand=on``), a spectator may follow one seat's hand a trick
-behind: :func:`hand_before_trick` turns that seat's observation into the hand it held when the
-trick in play began, the one thing of a seat's own observation a look ever carries.
+Where the table allows it (``Rules.spectators_follow_hands``), a spectator may follow one
+seat's hand a trick behind: :func:`hand_before_trick` turns that seat's observation into the
+hand it held when the trick in play began, the one thing of a seat's own observation a look
+ever carries.
 """
 
 from __future__ import annotations
@@ -60,13 +61,6 @@ def hands_after_deal(rules: Rules) -> bool:
     whole pack, and with a few plays of the next deal could tell where it was cut — every
     hand. There the hands are shown once the match is over."""
     return rules.shuffle is not ShuffleProcedure.NONE
-
-
-def follows_hands(rules: Rules) -> bool:
-    """Whether a spectator may follow one seat's hand a trick behind: the table turned it on
-    (``watch_hand=on``), and it is not a 不洗牌 table, whose leftover hands (which a hand a
-    trick behind and the last trick's plays give away) are the top of the next deal's pack."""
-    return rules.spectators and rules.watch_hand and hands_after_deal(rules)
 
 
 @dataclass(frozen=True, slots=True)

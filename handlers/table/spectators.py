@@ -19,7 +19,7 @@ Who watches what, with the message to edit, is stored (``storage/spectators.py``
 restart the first change of a table loads its spectators and edits their messages again.
 Watching ends with the match (or /stop): the last look says so and the rows are deleted.
 
-Where the table allows it (``watch_hand=on``, :func:`app.table.watching.follows_hands`), the
+Where the table allows it (``watch_hand=on``, ``Rules.spectators_follow_hands``), the
 spectator's message carries a button per seat: a spectator may follow one seat's hand a trick
 behind. Each change takes, under the table lock, the followed seats' hands as they were when
 the trick in play began (:func:`app.table.watching.hand_before_trick`), never as they are; the
@@ -50,7 +50,6 @@ from app.table.watching import (
     MAX_SPECTATORS,
     EndedHands,
     SpectatorView,
-    follows_hands,
     hand_before_trick,
     hands_after_deal,
     spectator_text,
@@ -139,7 +138,7 @@ class SpectatorDesk:
         )
         if not running:
             return "", None
-        seats = self.followed(table.id) if follows_hands(table.rules) else []
+        seats = self.followed(table.id) if table.rules.spectators_follow_hands else []
         names = table.names()
         line = watchers_line(
             self.names(table.id), locale, [who(seat, names.get(seat, ""), locale) for seat in seats]
@@ -183,7 +182,7 @@ class SpectatorDesk:
             if not any(isinstance(e, DealEnded) and e.deal_number == result.deal_number for e in live):
                 closed = tuple(deal_events(every, result.deal_number))
                 watch.closing.append(SpectatorView(obs, closed, every, names, table.rules))
-        followed = self.followed(table.id) if follows_hands(table.rules) and not stopped else []
+        followed = self.followed(table.id) if table.rules.spectators_follow_hands and not stopped else []
         hands = (hand_before_trick(table.observe(seat)) for seat in followed)
         watch.view = SpectatorView(
             obs, live, every, names, table.rules, stopped=stopped, followed=tuple(h for h in hands if h)
@@ -238,7 +237,7 @@ class SpectatorDesk:
                 if watcher.locale is None:
                     watcher.locale = await user_locale(self.db, watcher.user_id)
                 text = spectator_text(shown, watcher.locale, watcher.seat)
-                seats = follows_hands(shown.rules)
+                seats = shown.rules.spectators_follow_hands
                 markup = (
                     spectator_keyboard(table.id, watcher.seat, watcher.locale, seats=seats) if keep else None
                 )
@@ -372,7 +371,7 @@ class SpectatorDesk:
         watcher = watch.watchers.get(user_id) if watch is not None else None
         if watch is None or watcher is None:
             return TableRefusal.NOT_WATCHING
-        if not follows_hands(table.rules):
+        if not table.rules.spectators_follow_hands:
             return TableRefusal.NO_WATCH_HAND
         chosen = None if watcher.seat == seat else seat
         await self.db.spectators.follow(table_id=table.id, user_id=user_id, seat=chosen)

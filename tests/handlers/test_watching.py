@@ -10,12 +10,12 @@ from pathlib import Path
 
 import pytest
 
+from app.table.texts import lobby_text
 from app.table.watching import (
     MAX_NAMES,
     EndedHands,
     SeatHand,
     SpectatorView,
-    follows_hands,
     hand_before_trick,
     hands_after_deal,
     spectator_text,
@@ -115,11 +115,14 @@ def test_the_watchers_line_is_escaped_and_short() -> None:
 def test_a_seats_hand_is_followed_only_where_the_table_allows_it() -> None:
     """Off by default and in every preset; never at a 不洗牌 table, whose leftover hands are
     the next deal's pack; nor where the table takes no spectators."""
-    assert not follows_hands(Rules.default())
-    assert not any(follows_hands(preset.rules) for preset in PRESETS.values())
-    assert follows_hands(Rules.default().replace(watch_hand=True))
-    assert not follows_hands(PRESETS["noshuffle"].rules.replace(watch_hand=True))
-    assert not follows_hands(Rules.default().replace(watch_hand=True, spectators=False))
+    assert not Rules.default().spectators_follow_hands
+    assert not any(preset.rules.spectators_follow_hands for preset in PRESETS.values())
+    assert Rules.default().replace(watch_hand=True).spectators_follow_hands
+    assert not PRESETS["noshuffle"].rules.replace(watch_hand=True).spectators_follow_hands
+    assert not Rules.default().replace(watch_hand=True, spectators=False).spectators_follow_hands
+    said = "观战者可选一家看牌（滞后一轮）"
+    assert said in lobby_text(names={}, preset="default", rules=RULES.replace(watch_hand=True), locale="zh")
+    assert said not in lobby_text(names={}, preset="default", rules=RULES, locale="zh")
 
 
 def test_a_followed_hand_is_the_hand_the_seat_held_when_the_trick_in_play_began() -> None:
