@@ -72,8 +72,9 @@ from handlers.platform.sender import TrackingLimiter
 from handlers.platform.transport import AiohttpRequest, UpdatesRequest
 from handlers.platform.webhook import WebhookConfig, run_webhook
 from handlers.records import commands as records
-from handlers.table import flow, lobby, members, play, timers
+from handlers.table import flow, lobby, members, play, spectators, timers
 from handlers.table.board import BoardPublisher
+from handlers.table.spectators import SpectatorDesk
 from storage import Database, StorageUnavailable, TableStatus
 from storage.backend import ONE_BOT, Session, is_postgresql
 from storage.database import default_path
@@ -294,6 +295,9 @@ async def open_services(
             unreachable=members.unreachable,
         )
     )
+    watchers = SpectatorDesk(app.bot, db, app.bot_data.services.sender, board, interval=board_interval)
+    app.bot_data.services.spectators = watchers  # 观战
+    board.extras = watchers.board_extras
     board.outbox.register(members.AWAY_NOTICE, members.away_sender(app.bot, db, board.budget))
     board.outbox.register(QUARANTINE_NOTICE, quarantine_sender(app))
     await board.outbox.start()  # what the last run stored and never sent goes out first
@@ -348,6 +352,8 @@ async def stop_sending(app: App) -> None:
     if services.contests is not None:
         await services.contests.stop_sending()
     await services.board.close()
+    if services.spectators is not None:
+        await services.spectators.close()
     await services.replies.close()
     await services.outbox.close()
 
@@ -367,6 +373,8 @@ async def close_services(app: App) -> None:
             services.backfill.cancel()
             await asyncio.gather(services.backfill, return_exceptions=True)
         await services.board.close()
+        if services.spectators is not None:
+            await services.spectators.close()
         await services.replies.close()
         await services.outbox.close()
         if services.contests is not None:
@@ -390,6 +398,8 @@ def register_handlers(app: App) -> None:
     match_game = filters.Regex(r"(?i)\bmatch=") & NEW_MESSAGES
     app.add_handler(CommandHandler("newgame", contest_tables.new_match_game, match_game))
     app.add_handler(CommandHandler("newgame", lobby.new_game, NEW_MESSAGES))
+    watch_link = filters.Regex(rf"^/start(@\w+)? {spectators.WATCH_START}") & NEW_MESSAGES
+    app.add_handler(CommandHandler("start", spectators.on_start_watch, watch_link))
     app.add_handler(CommandHandler("start", lobby.start, NEW_MESSAGES))
     app.add_handler(CommandHandler("stop", lobby.stop, NEW_MESSAGES))
     app.add_handler(CommandHandler("lang", general.lang, NEW_MESSAGES))
@@ -406,6 +416,7 @@ def register_handlers(app: App) -> None:
     app.add_handler(ChatMemberHandler(members.on_my_chat_member, ChatMemberHandler.MY_CHAT_MEMBER))
     app.add_handler(CallbackQueryHandler(play.on_hand_press, pattern=r"^h:"))
     app.add_handler(CallbackQueryHandler(lobby.on_lobby_press, pattern=r"^[ls]:"))
+    app.add_handler(CallbackQueryHandler(spectators.on_watch_press, pattern=r"^w:"))
     app.add_handler(CallbackQueryHandler(contest_sheets.on_sheet_press, pattern=r"^k:(so|sh):"))
     app.add_handler(CallbackQueryHandler(contest_commands.on_contest_press, pattern=r"^k:"))
     app.add_handler(CallbackQueryHandler(unknown_button))

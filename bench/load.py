@@ -2,6 +2,7 @@
 
     python bench/load.py [--tables 100] [--deals 1] [--seed 1] [--think 1.0] [--max-seconds 300]
                          [--db sqlite|postgresql|postgresql://…]
+                         [--spectators 0]
 
 What runs where:
 
@@ -54,6 +55,11 @@ Memory per table: growth of this process's resident set (VmRSS, and with
 ``--tracemalloc`` the Python heap traced by tracemalloc, which slows everything down)
 from a warmed-up baseline with no table to the peak with all N tables resident, / N.
 "Resident" is the most tables the table service held at once (finished tables leave it).
+
+With ``--spectators N`` each table also has N group members who are not seated and press
+观战 on the board once the match started: each then follows the table in a private message
+the bot edits (handlers/table/spectators.py). Their requests are background calls, made at the
+scheduler's lowest priority (``Priority.WATCH``); the report counts them per press apart.
 
 The run is bounded: setup and play stop at ``--max-seconds`` even if tables are
 unfinished (they are counted). The last line printed is a JSON summary.
@@ -145,6 +151,7 @@ class ApiCall:
     issued: float | None = None
     done: float | None = None
     awaited: bool = True  # False: a GLANCE look nobody waits for (the press's answer named it)
+    watch: bool = False  # a spectator's look (观战), at the lowest priority
     chat_id: int | None = None  # None: not addressed to a chat (answerCallbackQuery)
 
 
@@ -309,7 +316,8 @@ class TimedLimiter(DelegatingLimiter):
         rate_limit_args: int | None,
     ) -> Any:
         call = self.recorder.new_call(endpoint)
-        call.awaited = PRIORITY.get() is not Priority.GLANCE
+        call.awaited = PRIORITY.get() not in (Priority.GLANCE, Priority.WATCH)
+        call.watch = PRIORITY.get() is Priority.WATCH
         with contextlib.suppress(KeyError, TypeError, ValueError):
             call.chat_id = int(data["chat_id"])
         flight = FLIGHT.get()
@@ -464,6 +472,7 @@ class UserConfig:
     think: float
     max_seconds: float
     concurrency: int = 10
+    spectators: int = 0  # group members per table who press 观战 (not seated)
 
 
 @dataclass
@@ -471,6 +480,7 @@ class TableRun:
     index: int
     group: Chat
     humans: list[User]
+    spectators: list[User] = field(default_factory=list)
     over: bool = False
     setup_failed: str | None = None
     refused: bool = False  # /newgame answered that the bot is busy (its capacity, issue 23)
@@ -586,6 +596,18 @@ class People:
         answer = await self.press(first, lobby, callback_ops(lobby)["go"][0], "lobby")
         if answer is None or answer[1]:
             raise RuntimeError(f"could not start: {answer}")
+        for user in table.spectators:
+            await self.watch_table(table, user)
+
+    async def watch_table(self, table: TableRun, user: User) -> None:
+        """A member who is not seated opens the private chat and presses 观战 on the board."""
+        dm = Chat.private(user)
+        await self.telegram.send(user, dm, "/start")
+        await self.newest(dm, lambda m: True, 60)
+        board = await self.newest(table.group, lambda m: bool(callback_ops(m).get("v")), 60)
+        answer = await self.press(user, board, callback_ops(board)["v"][0], "lobby")
+        if answer is None or answer[1]:
+            raise RuntimeError(f"could not watch: {answer}")
 
     # ---- play
 
@@ -668,7 +690,9 @@ def tables_for(config: UserConfig) -> list[TableRun]:
     for index in range(config.tables):
         base = 10_000_000 + index * 10
         humans = [User(base + k, f"P{index}-{k}") for k in range(1 + index % 2)]
-        runs.append(TableRun(index, Chat.group(-(10_000_000 + index), f"bench {index}"), humans))
+        spectators = [User(base + 5 + k, f"S{index}-{k}") for k in range(config.spectators)]
+        group = Chat.group(-(10_000_000 + index), f"bench {index}")
+        runs.append(TableRun(index, group, humans, spectators))
     return runs
 
 
@@ -1203,6 +1227,16 @@ def report(args: argparse.Namespace, recorder: Recorder, run: dict[str, Any]) ->
         for c in calls
         if c.issued is not None and c.done is not None
     ]
+    watched = [c for c in recorder.background if c.watch and c.issued is not None]
+    presses_sent = sum(h.sent() for h in presses)
+    others = sum(c.issued is not None and not c.watch for c in recorder.background)
+    n_press = max(len(presses), 1)
+    print(
+        f"requests sent per press: {presses_sent / n_press:.2f} by the press, {others / n_press:.2f} in the "
+        f"background (boards, clocks), {len(watched) / n_press:.2f} to spectators "
+        f"({args.spectators} a table; edits {sum(c.endpoint.startswith('edit') for c in watched)}, "
+        f"sends {sum(c.endpoint.startswith('send') for c in watched)})"
+    )
     print(
         f"  round trip to the emulator (request issued → reply read, incl. waiting for a pooled "
         f"connection): p50 {percentile(trips, 50):.1f} ms, p99 {percentile(trips, 99):.1f} ms"
@@ -1304,6 +1338,9 @@ def report(args: argparse.Namespace, recorder: Recorder, run: dict[str, Any]) ->
         "token_demand_per_table": round(token_demand(presses, recorder, run, users)[0], 4),
         "tables_finished": users.get("tables_finished"),
         "presses": len(overall["excl"]),
+        "spectators_per_table": args.spectators,
+        "spectator_requests_per_press": round(len(watched) / n_press, 3),
+        "requests_per_press": round((presses_sent + others + len(watched)) / n_press, 3),
         "p50_ms_bot_only": round(percentile(overall["own"], 50), 2),
         "p99_ms_bot_only": round(percentile(overall["own"], 99), 2),
         "p50_ms_excl_limiter": round(percentile(overall["excl"], 50), 2),
@@ -1395,11 +1432,19 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
         help="sqlite (a temporary file, the default), postgresql (a throw-away cluster) or the "
         "postgresql:// URL of an empty database",
     )
+    parser.add_argument(
+        "--spectators",
+        type=int,
+        default=0,
+        help="group members per table (up to 4) who press 观战 and follow it in private (default 0)",
+    )
     parser.add_argument("--tracemalloc", action="store_true", help="also trace Python heap growth (slow)")
     parser.add_argument("--profile", metavar="FILE", help="cProfile the bot during play; dump to FILE")
     args = parser.parse_args(argv)
     if args.tables < 1 or args.deals < 1 or args.max_seconds <= 0 or args.think < 0:
         parser.error("--tables and --deals must be ≥ 1, --max-seconds > 0, --think ≥ 0")
+    if not 0 <= args.spectators <= 4:
+        parser.error("--spectators must be 0 to 4")
     return args
 
 
@@ -1427,7 +1472,15 @@ def main(argv: list[str] | None = None) -> int:
     emulator = Emulator.start()
     commands_read, commands_write = os.pipe()
     results_read, results_write = os.pipe()
-    config = UserConfig(emulator.url, args.tables, args.deals, args.seed, args.think, args.max_seconds)
+    config = UserConfig(
+        emulator.url,
+        args.tables,
+        args.deals,
+        args.seed,
+        args.think,
+        args.max_seconds,
+        spectators=args.spectators,
+    )
     child = multiprocessing.get_context("fork").Process(
         target=people_process, args=(config, commands_read, results_write), daemon=True
     )

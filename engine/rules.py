@@ -193,6 +193,17 @@ class Rules:
     # the contest presets turn it off (their V31 lets a player look at the current trick only),
     # and an organiser may turn it on again (card_counter=on).
     card_counter: bool = True
+    # Not a rule of play: 观战, whether a group member who is not seated may follow the table in
+    # the private chat (the public board live, the hands once a deal is over; issue 35). On for
+    # every preset: during a deal a spectator sees only what the group's board shows. An
+    # organiser turns it off with spectators=off.
+    spectators: bool = True
+    # Not a rule of play: 观战看牌, whether a spectator may choose one seat and follow its hand
+    # a trick behind (as it was when the trick in play began, never as it is now). Off by
+    # default and in every preset: with the board's plays, a hand a trick behind tells what the
+    # seat holds, so only a table of friends that wants it (teaching, a family game) turns it
+    # on with watch_hand=on. Never at a 不洗牌 table (spectators_follow_hands).
+    watch_hand: bool = False
 
     VERSION: ClassVar[int] = 1
 
@@ -236,6 +247,13 @@ class Rules:
         if unknown:
             raise ValueError(f"unknown rule settings: {', '.join(sorted(map(str, unknown)))}")
         return cls(**{name: SETTINGS[name].decode(value) for name, value in data.items()})
+
+    @property
+    def spectators_follow_hands(self) -> bool:
+        """Whether a spectator may follow one seat's hand a trick behind: ``watch_hand`` and
+        ``spectators`` on, and not a 不洗牌 table, whose leftover hands (which a hand a trick
+        behind and the last trick's plays give away) are the top of the next deal's pack."""
+        return self.spectators and self.watch_hand and self.shuffle is not ShuffleProcedure.NONE
 
     @property
     def uses_levels(self) -> bool:

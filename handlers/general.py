@@ -152,6 +152,11 @@ def help_text(locale: str) -> str:
                 "this deal marks your three costliest decisions and what the master would have played",
                 locale,
             ),
+            _(
+                "👀 Watch on a table's board — follow it in your private chat; the hands once a deal is over",
+                locale,
+            ),
+            _("/newgame … watch_hand=on — spectators may follow one seat's hand, a trick behind", locale),
         ]
     )
 

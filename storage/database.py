@@ -37,6 +37,7 @@ from storage.repositories import (
     TableRepository,
     UserRepository,
 )
+from storage.spectators import SpectatorRepository
 
 MIGRATIONS_DIR: Final = Path(__file__).with_name("migrations")
 POSTGRESQL_MIGRATIONS: Final = "postgresql"
@@ -95,6 +96,7 @@ class Database:
         self.reservations = ReservationRepository(conn)
         self.contest_links = ContestLinkRepository(conn)
         self.contest_sheets = ContestSheetRepository(conn)
+        self.spectators = SpectatorRepository(conn)  # 观战 (migration 0017)
         # match records (issue 21); multi-row writes on its own connection
         self.records = RecordRepository(conn, bot_id=bot_id)
 

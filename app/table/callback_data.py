@@ -21,6 +21,7 @@ class Area(Enum):
     HAND = "h"  # a player's private hand message
     LOBBY = "l"  # the lobby message in the group
     STOP = "s"  # the /stop confirmation
+    WATCH = "w"  # 观战: the board's button and the spectator's private message
 
 
 class Op(Enum):
@@ -43,6 +44,9 @@ class Op(Enum):
     PRESET = "pr"  # lobby: the next rule preset
     CONFIRM = "y"
     CANCEL = "n"
+    WATCH = "v"  # the board: follow the table in the private chat (观战)
+    UNWATCH = "u"  # the spectator's message: stop watching
+    FOLLOW = "f"  # the spectator's message: follow a seat's hand a trick behind (arg: the seat)
 
 
 class BadCallback(ValueError):

@@ -35,3 +35,8 @@ class TableRefusal(StrEnum):
     RESERVED_TABLE = "reserved_table"
     RESERVED_RULES = "reserved_rules"
     BUSY = "busy"
+    NO_SPECTATORS = "no_spectators"  # 观战 is turned off at this table (spectators=off)
+    PLAYING_HERE = "playing_here"  # a seated player pressed 观战
+    SPECTATORS_FULL = "spectators_full"
+    NOT_WATCHING = "not_watching"
+    NO_WATCH_HAND = "no_watch_hand"  # this table shows spectators no seat's hand (watch_hand=off)

@@ -138,6 +138,16 @@ def refusal_text(code: TableRefusal, locale: str) -> str:
             return _("A contest match is played with the contest's rules.", locale)
         case TableRefusal.BUSY:
             return _("The bot is busy with many tables: try again in a few minutes.", locale)
+        case TableRefusal.NO_SPECTATORS:
+            return _("This table does not take spectators.", locale)
+        case TableRefusal.PLAYING_HERE:
+            return _("You play at this table: your hand is in your private chat with the bot.", locale)
+        case TableRefusal.SPECTATORS_FULL:
+            return _("This table has as many spectators as it takes.", locale)
+        case TableRefusal.NOT_WATCHING:
+            return _("You are not watching this table.", locale)
+        case TableRefusal.NO_WATCH_HAND:
+            return _("This table shows spectators no player's hand.", locale)
         case _:
             assert_never(code)
 
@@ -240,6 +250,8 @@ def cannot_beat(previous: Play, level: Rank, locale: str) -> str:
 def lobby_text(*, names: dict[int, str], preset: str, rules: Rules, locale: str) -> str:
     lines = [_("<b>Guandan table</b> — rules: {preset}", locale, preset=escape(preset_title(preset, locale)))]
     lines.append(format_summary(rules, locale))
+    if rules.spectators_follow_hands:  # the players know before they sit
+        lines.append(_("👁 Spectators may follow one seat's hand, a trick behind.", locale))
     for team in (0, 1):
         seats = [seat for seat in range(4) if seat % 2 == team]
         members = joined(

@@ -7,7 +7,7 @@ Handlers reach the database, the table service and the board publisher through
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable, Coroutine
+from collections.abc import Callable, Coroutine, Sequence
 from concurrent.futures import Executor
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Protocol, TypeVar
@@ -51,6 +51,14 @@ class Board(Protocol):
     async def close(self) -> None: ...
 
 
+class Watching(Protocol):
+    """What the table's flow needs of 观战 (``handlers.table.spectators.SpectatorDesk``)."""
+
+    def publish(self, table: LiveTable, events: Sequence[Event] = ()) -> None: ...
+
+    async def close(self) -> None: ...
+
+
 _T = TypeVar("_T")
 
 
@@ -67,6 +75,7 @@ class Services:
     # contest commands, announcements and deadline jobs: a handlers.contest.desk.ContestDesk, which
     # the contest handlers take back by type (the shared plumbing does not import a feature)
     contests: Closing | None = None
+    spectators: Watching | None = None  # 观战 (handlers/table/spectators.py)
     records: RecordDesk | None = None  # /stats, /top, /history, 复盘 (handlers/records)
     backfill: asyncio.Task[None] | None = None  # the records back-fill started on start
     job_queue: JobQueue[Any] | None = None  # the clocks, for work that starts outside a handler (a 403)

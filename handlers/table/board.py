@@ -59,6 +59,7 @@ from handlers.platform.edits import edit_quietly, not_modified
 from handlers.platform.locales import chat_locale
 from handlers.platform.outbox import Outbox, Payload, Undeliverable
 from handlers.platform.scheduler import Priority, PriorityLimiter, at_priority
+from handlers.table.keyboards import Keys
 from render.results import render_deal_result, render_match_summary
 from storage import Database, NotFound, TableStatus
 
@@ -104,6 +105,9 @@ class _Board:
     table: LiveTable | None = None  # results are rebuilt from it while the board lives
 
 
+BoardExtras = Callable[[LiveTable, str], tuple[str, Keys | None]]
+"""What the live board message adds for 观战 in a locale: a line after its text, and a keyboard."""
+
 DEAL_RESULT = "deal_result"  # outbox kinds: {"table_id", "deal"}
 MATCH_END = "match_end"  # {"table_id"}
 CLOSE_WAIT = 30.0
@@ -145,6 +149,7 @@ class BoardPublisher:
         self.interval = interval
         self.reserve = reserve  # sends kept free for results and the lobby
         self.text_limit = text_limit
+        self.extras: BoardExtras | None = None  # 观战's line and button (handlers/table/spectators.py)
         self._boards: dict[int, _Board] = {}
         self._locales: dict[int, str] = {}
         self.outbox = outbox or Outbox(db.outbox)
@@ -339,16 +344,25 @@ class BoardPublisher:
         ranges: Sequence[tuple[int, int]],
         text: Callable[[int, int], str],
     ) -> None:
-        """The live message gets the first range; each further range is a new message."""
+        """The live message gets the first range; each further range is a new message. The
+        last one, which stays live, carries the :attr:`extras`."""
         chat_id = table.record.chat_id
+        line, keys = self.extras(table, await self._locale(chat_id)) if self.extras else ("", None)
         for first, last in ranges:
-            shown = text(first, last)
+            live = (first, last) == ranges[-1]
+            shown = text(first, last) + (line if live else "")
+            markup = keys if live else None
             message_id = table.record.board_message_id if first == board.first else None
             if message_id is not None and shown != board.shown_text:
-                message_id = message_id if await self._edit(chat_id, message_id, shown) else None
+                message_id = message_id if await self._edit(chat_id, message_id, shown, markup) else None
             if message_id is None:
                 await self.budget.acquire(chat_id)
-                sent = await self.bot.send_message(chat_id, shown, parse_mode=ParseMode.HTML)
+                sent = await self.bot.send_message(
+                    chat_id,
+                    shown,
+                    parse_mode=ParseMode.HTML,
+                    reply_markup=markup.to_markup() if markup is not None else None,
+                )
                 await self.tables.set_board_message(table, sent.message_id, deal=board.deal, first=first)
             board.first, board.shown_text = first, shown
 
@@ -459,7 +473,7 @@ class BoardPublisher:
             await self.tables.set_board_message(table, None)
             await self._edit(table.record.chat_id, left, moved_board_text(locale))
 
-    async def _edit(self, chat_id: int, message_id: int, text: str) -> bool:
+    async def _edit(self, chat_id: int, message_id: int, text: str, markup: Keys | None = None) -> bool:
         """False if the message can no longer be edited (deleted in the group): its plays go to a new one."""
         try:  # quietly: Telegram's answer repeats the board, every line's entities parsed for nothing
             await edit_quietly(
@@ -469,6 +483,7 @@ class BoardPublisher:
                 message_id=message_id,
                 text=text,
                 parse_mode=ParseMode.HTML,
+                reply_markup=markup.to_json() if markup is not None else None,
             )
         except BadRequest as error:
             if not not_modified(error):

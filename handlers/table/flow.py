@@ -52,6 +52,8 @@ async def post(
     delivery = await post_hands(bot, services, table)
     think_ahead(services.tables, table)
     services.board.publish(table, outcome.events)
+    if services.spectators is not None:
+        services.spectators.publish(table, outcome.events)
     if job_queue is not None:
         timers.rearm(job_queue, table, CLOCKS)
         if services.tables.needs_recovery:
@@ -77,6 +79,8 @@ async def close_table(context: Context, table: LiveTable) -> None:
     turn line. Nothing is left saying whose turn it is or counting down a clock."""
     await post_hands(context.bot, context.services, table)
     context.services.board.publish(table)
+    if context.services.spectators is not None:  # their last look says the table was stopped
+        context.services.spectators.publish(table)
 
 
 # ---------------------------------------------------------------- clocks ringing

@@ -42,6 +42,7 @@ from handlers.table.keyboards import (
     play_label,
     readings_keyboard,
 )
+from handlers.table.spectators import spectator_keyboard
 from render.text import FONT_DIR, has_glyph
 
 SCOPE = HandScope(table_id=1234567, version=9999, check=2**32 - 1)
@@ -153,3 +154,12 @@ def test_exchange_readings_and_play_buttons_fit(locale: str) -> None:
     for play in legal_plays(hand, Rank.TWO, None):
         label = play_label(Counter(play.cards), hand, Rank.TWO, None, locale)
         assert measured(label) <= PHONE.room(1), label
+
+
+@pytest.mark.parametrize("locale", LOCALES)
+def test_a_spectators_seat_buttons_fit_four_in_a_row(locale: str) -> None:
+    """观战看牌: four seats a row under the spectator's long text message (as wide as a photo's)."""
+    for followed in (None, 0, 1, 2, 3):
+        markup = spectator_keyboard(2**40, followed, locale, seats=True)
+        assert len(markup.inline_keyboard[0]) == 4
+        assert overflowing(markup) == []

@@ -265,9 +265,9 @@ def count_looks(limiter: PriorityLimiter) -> list[int]:
     looked = [0]
     wait = limiter._wait
 
-    def counting(*args: Any) -> float:
+    def counting(*args: Any, **kwargs: Any) -> float:
         looked[0] += 1
-        return wait(*args)
+        return wait(*args, **kwargs)
 
     limiter._wait = counting  # type: ignore[method-assign]
     return looked
