@@ -51,6 +51,7 @@ from handlers.table.keyboards import (
     HandScope,
     Keys,
     PassPlay,
+    deal_replay_keys,
     exchange_keyboard,
     hand_keyboard,
     readings_keyboard,
@@ -263,7 +264,7 @@ def _closing(table: LiveTable, state: SeatState, now: Observation, locale: str) 
     picture = observe_deal_end(table.match, state.record.seat)
     if picture is not None and picture.deal_number != deal:
         picture = None  # several deals ended since it was shown: the caption says how this one did
-    return Closing(message_id, _ending_caption(table, deal, now, locale), picture)
+    return Closing(message_id, _ending_caption(table, deal, now, locale), picture, deal)
 
 
 def _awaited(state: SeatState, look: _Look) -> bool:
@@ -459,10 +460,14 @@ async def _edit(request: object) -> None:
 async def _close(
     bot: ExtBot[None], services: Services, state: SeatState, closing: Closing, look: _Look
 ) -> None:
-    """The deal's last look in its message, without buttons: a new picture only when the hand
-    changed since the message showed it (the play that ended the deal)."""
+    """The deal's last look in its message, its one button 🎓 复盘点评 (the player's replay of
+    the deal, at once, while the match goes on): a new picture only when the hand changed since
+    the message showed it (the play that ended the deal)."""
     assert state.record.user_id is not None
-    ending = replace(look, caption=closing.caption, markup=None)
+    markup = (
+        None if closing.ended is None else deal_replay_keys(state.record.table_id, closing.ended, look.locale)
+    )
+    ending = replace(look, caption=closing.caption, markup=markup)
     kind = _Kind.CAPTION
     if closing.picture is not None:
         ending = replace(ending, obs=closing.picture)
