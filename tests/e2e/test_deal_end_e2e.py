@@ -9,6 +9,7 @@ old message is left saying 轮到你了 or counting down a clock.
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import aiosqlite
@@ -84,9 +85,13 @@ async def test_each_deal_message_ends_with_the_deals_result_and_the_players_plac
 
 
 async def closed_pair(telegram: Telegram, user: User) -> tuple[BotMessage, BotMessage] | None:
-    """The player's two deal messages once both lost their buttons (the match has two deals)."""
+    """The player's two deal messages once both lost their hand's buttons (the match has two
+    deals): deal 1's keeps one, 🎓 复盘点评, its replay (tests/e2e/test_deal_replay_e2e.py)."""
     hands = await hand_messages(telegram, user)
-    if len(hands) != 2 or any(m.buttons for m in hands):
+    if len(hands) != 2 or hands[1].buttons:
+        return None
+    kept = [(b.text, b.data or "") for row in hands[0].buttons for b in row]
+    if len(kept) != 1 or kept[0][0] != "🎓 复盘点评" or not re.fullmatch(r"r:d:\d+:1", kept[0][1]):
         return None
     return hands[0], hands[1]
 
