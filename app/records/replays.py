@@ -17,7 +17,7 @@ from app.table.tables import decode_action
 from engine.actions import Action
 from engine.notation import write_transcript
 from engine.review import DealReview, Frame, frames, review, review_through
-from engine.rules import Rules
+from engine.rules import Rules, ShuffleProcedure
 from storage import Database, NotFound, TableStatus
 
 KEPT: Final = 16
@@ -28,6 +28,12 @@ SHOWN_KEPT: Final = 512  # replay messages whose shown step is remembered
 
 class NotEnded(Exception):
     """The deal asked for is still being played (or never ended): its 复盘 does not exist yet."""
+
+
+class NextDealDealtFromIt(Exception):
+    """不洗牌: the deal asked for is the one the deal in play was dealt from, unshuffled — its
+    replay (the order its cards were played in, the hands left) would give that deal's hands
+    away, so it opens once the deal in play has ended too."""
 
 
 class NotSeated(Exception):
@@ -101,7 +107,8 @@ class Replays:
         """Table ``table_id``'s deals 1 to ``deal_number`` for one of its seated players, once
         that deal has ended, whether the match goes on or not: a replay of them never reaches
         a later deal. NotFound: no such table; NotSeated: ``user_id`` has no seat there;
-        NotEnded: the deal is being played. A replay's presses reuse it (kept, like matches)."""
+        NotEnded: the deal is being played; NextDealDealtFromIt: at a 不洗牌 table, the deal in
+        play was dealt from it. A replay's presses reuse it (kept, like matches)."""
         key = (table_id, deal_number)
         kept = self._through.get(key)
         if kept is not None:
@@ -120,6 +127,9 @@ class Replays:
         reviewed = review_through(rules, record.seed, logged, deal_number) if deal_number > 0 else None
         if reviewed is None:
             raise NotEnded(table_id, deal_number)
+        unshuffled = rules.shuffle is ShuffleProcedure.NONE and record.status is TableStatus.PLAYING
+        if unshuffled and review_through(rules, record.seed, logged, deal_number + 1) is None:
+            raise NextDealDealtFromIt(table_id, deal_number)
         deals, used = reviewed
         names = tuple(seats[seat].name if seat in seats else "" for seat in range(4))
         started = record.started_at.isoformat(timespec="minutes") if record.started_at else ""

@@ -32,6 +32,7 @@ class Refusal(Enum):
     SEATED = "seated"  # /forgetme while sitting at an open table
     DEAL_NOT_ENDED = "deal_not_ended"  # a deal's replay asked for while the deal is played
     DEAL_NOT_SEATED = "deal_not_seated"  # a deal's replay asked by a non-player, or not in private
+    DEAL_UNSHUFFLED = "deal_unshuffled"  # 不洗牌: the deal in play was dealt from the deal asked for
 
 
 _REFUSALS: dict[Refusal, str] = {
@@ -46,6 +47,10 @@ _REFUSALS: dict[Refusal, str] = {
     Refusal.COACH_PRIVATE: N_("Coaching is for your own deals only, in your private chat with me."),
     Refusal.SEATED: N_("Leave your open table first, then send /forgetme again."),
     Refusal.DEAL_NOT_ENDED: N_("That deal is still being played: its replay opens once it has ended."),
+    Refusal.DEAL_UNSHUFFLED: N_(
+        "No shuffle: the deal being played was dealt from this deal's cards in the order they were "
+        "played, so its replay opens once the deal being played has ended."
+    ),
     Refusal.DEAL_NOT_SEATED: N_(
         "Only the table's players can replay its deals, each in their private chat with me."
     ),

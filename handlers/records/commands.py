@@ -33,7 +33,7 @@ from app.records import callback_data, texts, views
 from app.records.callback_data import BadRecordButton, RecordOp, RecordPress
 from app.records.desk import RecordDesk
 from app.records.rating import MIN_MATCHES
-from app.records.replays import NotEnded, NotSeated, StoredMatch
+from app.records.replays import NextDealDealtFromIt, NotEnded, NotSeated, StoredMatch
 from app.records.texts import Refusal, refusal_text
 from app.table.texts import error_text, escape
 from engine.contest import pair_record
@@ -280,6 +280,8 @@ async def _deal_press(
         return Refusal.DEAL_NOT_SEATED
     except NotEnded:
         return Refusal.DEAL_NOT_ENDED
+    except NextDealDealtFromIt:
+        return Refusal.DEAL_UNSHUFFLED
     if press.op is RecordOp.DEAL_STEP:
         return await _step(query, message, match, press.args[2], press.args[3], context)
     if press.op is RecordOp.DEAL_COACH:

@@ -84,8 +84,10 @@ def keyboard_for(table: LiveTable, state: SeatState, obs: Observation, locale: s
         )
     if obs.phase is Phase.RETURN_TRIBUTE and seat in obs.to_act and not state.is_bot:
         return exchange_keyboard(scope, choices=obs.may_return, level=obs.level, giving=False, locale=locale)
-    if obs.phase is Phase.MATCH_OVER or table.record.status is TableStatus.STOPPED:
+    if table.record.status is TableStatus.STOPPED:
         return None
+    if obs.phase is Phase.MATCH_OVER:
+        return _last_deal_keys(table, obs, locale)
     if obs.phase is not Phase.PLAY or not obs.hand:
         return waiting_keyboard(scope, autoplay=state.record.autoplay, locale=locale)
     if state.selection.readings:
@@ -101,6 +103,15 @@ def keyboard_for(table: LiveTable, state: SeatState, obs: Observation, locale: s
         locale=locale,
         pass_play=pass_play(state, obs),
     )
+
+
+def _last_deal_keys(table: LiveTable, obs: Observation, locale: str) -> Keys | None:
+    """The match is over: the last deal's message keeps 🎓 复盘点评 (its replay, like every ended
+    deal's), unless the match's clock cut that deal short."""
+    assert table.match is not None
+    if deal_ending(table.match.events, obs.deal_number)[0] is None:
+        return None
+    return deal_replay_keys(table.id, obs.deal_number, locale)
 
 
 def pass_play(state: SeatState, obs: Observation) -> PassPlay | None:

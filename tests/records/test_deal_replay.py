@@ -10,9 +10,10 @@ import pytest
 
 from app.records import callback_data
 from app.records.callback_data import RecordOp, RecordPress
-from app.records.replays import NotEnded, NotSeated, Replays
+from app.records.replays import NextDealDealtFromIt, NotEnded, NotSeated, Replays
 from engine.match import Match
 from engine.review import frames, review, review_through
+from engine.rules import ShuffleProcedure
 from storage import Database, NotFound
 from tests.records.support import SHORT, played, store_match
 
@@ -26,14 +27,14 @@ async def db(tmp_path: Path):
     await database.close()
 
 
-def deal_one_end(match: Match) -> int:
-    """How many of the match's actions play deal 1 to its end (worked out by replaying)."""
+def deal_one_end(match: Match, deals: int = 1) -> int:
+    """How many of the match's actions play deals 1 to ``deals`` to their end (by replaying)."""
     replayed = Match.new(match.rules, match.seed)
     for used, (seat, action) in enumerate(match.history, start=1):
         replayed.apply(seat, action)
-        if replayed.deal_results:
+        if len(replayed.deal_results) == deals:
             return used
-    raise AssertionError("deal 1 never ended")
+    raise AssertionError(f"deal {deals} never ended")
 
 
 @pytest.mark.parametrize("seed", [3, 8, 21])
@@ -77,6 +78,21 @@ async def test_a_playing_tables_ended_deal_loads_for_its_players_and_the_deal_in
         await replays.load_through(table_id + 1, 1, 11)
     with pytest.raises(NotFound):  # the finished-match 复盘 of /history does not open it either
         await replays.load(table_id)
+
+
+async def test_at_a_no_shuffle_table_the_deal_the_one_in_play_was_dealt_from_waits(db: Database) -> None:
+    """不洗牌: deal N+1 is dealt from deal N's cards in the order they were played, so deal N's
+    replay would give the deal in play away: it opens once deal N+1 has ended too."""
+    rules = SHORT.replace(points_deals=3, shuffle=ShuffleProcedure.NONE)
+    match = played(rules, 5)
+    third = Match.replay(rules, 5, match.history[: deal_one_end(match, 2) + 3])  # deal 3 under way
+    playing = await store_match(db, third, chat_id=-7102, people=PEOPLE, playing=True)
+    replays = Replays(db)
+    assert (await replays.load_through(playing, 1, 11)).deals == review(rules, 5, match.history)[:1]
+    with pytest.raises(NextDealDealtFromIt):
+        await replays.load_through(playing, 2, 11)
+    stopped = await store_match(db, third, chat_id=-7103, people=PEOPLE, finished=False)
+    assert len((await replays.load_through(stopped, 2, 11)).deals) == 2  # nothing is in play any more
 
 
 def test_a_deal_replays_buttons_name_its_last_deal_and_fit_telegrams_64_bytes() -> None:
