@@ -23,6 +23,25 @@ TWO_DEALS = "/newgame wechat-6-deals points_deals=2 turn_seconds=null first_turn
 """No turn clock: once the players stop pressing, the match waits in deal 2 for them."""
 
 
+async def play_deal_one(table: Table, command: str) -> BotMessage:
+    """Alice (passing when she may) and Bob play deal 1 to its end, then stop: the match waits
+    in deal 2. Alice's deal-1 message, closed, with its button."""
+    await set_up(table.telegram, table, [ALICE, BOB], command)
+    players = [
+        asyncio.create_task(pass_when_following(table, ALICE)),
+        asyncio.create_task(table.play(BOB)),
+    ]
+    try:
+        ended = await wait_for(
+            lambda: deal_one_closed(table.telegram, ALICE), timeout=240, what="deal 1's end"
+        )
+    finally:
+        table.over.set()
+        await asyncio.gather(*players, return_exceptions=True)
+    await table.telegram.wait_idle()
+    return ended
+
+
 async def deal_one_closed(telegram: Telegram, user: User) -> BotMessage | None:
     """The player's deal-1 hand message once deal 2's has replaced it (with its one button)."""
     hands = await hand_messages(telegram, user)
@@ -78,17 +97,7 @@ async def test_a_player_replays_and_coaches_an_ended_deal_while_the_match_goes_o
     table = Table(telegram, group, tmp_path / "d.db")
     alice = Chat.private(ALICE)
     async with running_bot(emulator, token, table.db_path, seed=PASSING_SEED):
-        await set_up(telegram, table, [ALICE, BOB], TWO_DEALS)
-        players = [
-            asyncio.create_task(pass_when_following(table, ALICE)),
-            asyncio.create_task(table.play(BOB)),
-        ]
-        try:
-            ended = await wait_for(lambda: deal_one_closed(telegram, ALICE), timeout=240, what="deal 1's end")
-        finally:
-            table.over.set()  # the players stop: the match waits in deal 2
-            await asyncio.gather(*players, return_exceptions=True)
-        await telegram.wait_idle()
+        ended = await play_deal_one(table, TWO_DEALS)
         assert labels(ended) == ["🎓 复盘点评"] and "下一副在下方的新消息里" in ended.content
         button = button_data(ended, "🎓")
         table_id = int(button.split(":")[2])
@@ -170,3 +179,17 @@ async def test_a_player_replays_and_coaches_an_ended_deal_while_the_match_goes_o
 async def newest_replay(telegram: Telegram, chat: Chat, besides: int | None = None) -> BotMessage | None:
     found = [m for m in await replays_in(telegram, chat) if m.message_id != besides]
     return found[-1] if found else None
+
+
+async def test_at_a_no_shuffle_table_the_deal_the_one_in_play_was_dealt_from_waits(
+    emulator: Emulator, telegram: Telegram, token: str, tmp_path: Path
+):
+    """不洗牌: deal 2 is dealt from deal 1's cards in the order they were played; deal 1's replay
+    with Alice's new hand would give deal 2's hands away, so it waits for deal 2's end."""
+    table = Table(telegram, Chat.group(-4052, "不洗牌复盘"), tmp_path / "n.db")
+    async with running_bot(emulator, token, table.db_path, seed=PASSING_SEED):
+        ended = await play_deal_one(table, TWO_DEALS + " shuffle=none")
+        assert labels(ended) == ["🎓 复盘点评"]
+        assert "不洗牌" in await refused(telegram, ALICE, ended, button_data(ended, "🎓"))
+        await telegram.wait_idle()
+        assert await replays_in(telegram, Chat.private(ALICE)) == []
