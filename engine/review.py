@@ -105,6 +105,26 @@ def review(rules: Rules, seed: int, history: Sequence[tuple[int | None, Action]]
     return tuple(deal.frozen() for deal in deals)
 
 
+def review_through(
+    rules: Rules, seed: int, history: Sequence[tuple[int | None, Action]], deal_number: int
+) -> tuple[tuple[DealReview, ...], int] | None:
+    """Deals 1 to ``deal_number`` of a match still being played, once that deal has ended, and
+    how many of ``history``'s actions played them; None while it is played (or never ended).
+
+    A 复盘 opened mid-match is built from this alone: the actions after that deal's end — the
+    deal in play, which the same last action dealt — are never replayed, so nothing of it (its
+    hands, its plays) can reach the replay, its 点评 or anything made from them."""
+    match = Match.new(rules, seed)
+    deals: list[_Deal] = []
+    _note(match, match.events, deals)
+    for used, (seat, action) in enumerate(history, start=1):
+        events = match.apply(seat, action)
+        _note(match, events, deals)
+        if any(isinstance(event, DealEnded) and event.deal_number == deal_number for event in events):
+            return tuple(d.frozen() for d in deals if d.started.deal_number <= deal_number), used
+    return None
+
+
 def _note(match: Match, events: Sequence[Event], deals: list[_Deal]) -> None:
     for event in events:
         if isinstance(event, DealStarted):

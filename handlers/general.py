@@ -149,7 +149,8 @@ def help_text(locale: str) -> str:
             ),
             _(
                 "/history — your last matches. Replay shows one step by step; in your private chat, 🎓 Coach "
-                "this deal marks your three costliest decisions and what the master would have played",
+                "this deal marks your three costliest decisions and what the master would have played. "
+                "While a match goes on, 🎓 Replay and coaching under a deal's ended hand opens that deal",
                 locale,
             ),
             _(

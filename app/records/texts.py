@@ -30,6 +30,9 @@ class Refusal(Enum):
     PRIVATE_ONLY = "private_only"  # /forgetme in a group
     COACH_PRIVATE = "coach_private"  # 点评 asked in a group, or by someone who did not play
     SEATED = "seated"  # /forgetme while sitting at an open table
+    DEAL_NOT_ENDED = "deal_not_ended"  # a deal's replay asked for while the deal is played
+    DEAL_NOT_SEATED = "deal_not_seated"  # a deal's replay asked by a non-player, or not in private
+    DEAL_UNSHUFFLED = "deal_unshuffled"  # 不洗牌: the deal in play was dealt from the deal asked for
 
 
 _REFUSALS: dict[Refusal, str] = {
@@ -43,6 +46,14 @@ _REFUSALS: dict[Refusal, str] = {
     Refusal.PRIVATE_ONLY: N_("Send /forgetme to me in the private chat."),
     Refusal.COACH_PRIVATE: N_("Coaching is for your own deals only, in your private chat with me."),
     Refusal.SEATED: N_("Leave your open table first, then send /forgetme again."),
+    Refusal.DEAL_NOT_ENDED: N_("That deal is still being played: its replay opens once it has ended."),
+    Refusal.DEAL_UNSHUFFLED: N_(
+        "No shuffle: the deal being played was dealt from this deal's cards in the order they were "
+        "played, so its replay opens once the deal being played has ended."
+    ),
+    Refusal.DEAL_NOT_SEATED: N_(
+        "Only the table's players can replay its deals, each in their private chat with me."
+    ),
 }
 
 
@@ -382,6 +393,11 @@ def circled(number: int) -> str:
 
 def coach_button(locale: str) -> str:
     return _("🎓 Coach this deal", locale)
+
+
+def deal_replay_button(locale: str) -> str:
+    """Under a deal's hand message once the deal has ended: its replay, with 🎓, at once."""
+    return _("🎓 Replay and coaching", locale)
 
 
 def coach_jump_button(direction: int, locale: str) -> str:

@@ -72,12 +72,14 @@ class Selection:
 @dataclass(frozen=True, slots=True)
 class Closing:
     """The last look of a deal's hand message, sent when the next deal's message replaces it:
-    how the deal ended, without buttons. Kept on the seat until then, so a newer look of the
-    new deal that takes the queued one's place still closes the old message."""
+    how the deal ended, with one button (the deal's replay) instead of the hand's. Kept on the
+    seat until then, so a newer look of the new deal that takes the queued one's place still
+    closes the old message."""
 
     message_id: int
     caption: str
     picture: Observation | None  # the hand as the deal ended; None: the picture stays as it is
+    ended: int | None = None  # the deal's number once it ended: its 🎓 复盘点评 button opens its replay
 
 
 @dataclass

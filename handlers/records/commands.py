@@ -33,7 +33,7 @@ from app.records import callback_data, texts, views
 from app.records.callback_data import BadRecordButton, RecordOp, RecordPress
 from app.records.desk import RecordDesk
 from app.records.rating import MIN_MATCHES
-from app.records.replays import StoredMatch
+from app.records.replays import NextDealDealtFromIt, NotEnded, NotSeated, StoredMatch
 from app.records.texts import Refusal, refusal_text
 from app.table.texts import error_text, escape
 from engine.contest import pair_record
@@ -243,6 +243,8 @@ async def _press(query: CallbackQuery, press: RecordPress, context: Context, loc
         return await _forget_answer(query, message, bool(press.args[0]), context, locale)
     if press.op is RecordOp.OLDER:
         return await _older(query, message, press.args[0], context)
+    if press.op in _DEAL_OPS:
+        return await _deal_press(query, message, press, context, locale)
     try:
         match = await desk_of(context.services).replays.load(press.args[0])
     except NotFound:
@@ -255,6 +257,42 @@ async def _press(query: CallbackQuery, press: RecordPress, context: Context, loc
     if press.op is RecordOp.COACH:
         return await _coach(query, message, match, press.args[1], context, locale)
     return await _open(query, message, match, press.op, context)
+
+
+_DEAL_OPS = (RecordOp.DEAL, RecordOp.DEAL_STEP, RecordOp.DEAL_COACH)
+
+
+async def _deal_press(
+    query: CallbackQuery, message: Message, press: RecordPress, context: Context, locale: str
+) -> Refusal | None:
+    """A deal's replay opened from its hand message while the match may go on, or one of that
+    replay's buttons: the presser's own, in their private chat, of deals that have ended only
+    (the data names the last of them; it is checked against the stored log, never trusted)."""
+    user = query.from_user
+    if message.chat.id != user.id:
+        return Refusal.DEAL_NOT_SEATED
+    table_id, through = press.args[0], press.args[1]
+    try:
+        match = await desk_of(context.services).replays.load_through(table_id, through, user.id)
+    except NotFound:
+        return Refusal.GONE
+    except NotSeated:
+        return Refusal.DEAL_NOT_SEATED
+    except NotEnded:
+        return Refusal.DEAL_NOT_ENDED
+    except NextDealDealtFromIt:
+        return Refusal.DEAL_UNSHUFFLED
+    if press.op is RecordOp.DEAL_STEP:
+        return await _step(query, message, match, press.args[2], press.args[3], context)
+    if press.op is RecordOp.DEAL_COACH:
+        return await _coach(query, message, match, press.args[2], context, locale)
+    await answer(query)  # before the picture is drawn and sent
+    start = next(i for i, frame in enumerate(match.steps) if frame.deal == len(match.deals) - 1)
+    try:
+        await _send_step(context, user.id, match, start, locale, _coached_seat(match, user.id, user.id))
+    except Forbidden:
+        log.info("user %s blocked the bot before their deal's replay was sent", user.id)
+    return None
 
 
 async def _older(query: CallbackQuery, message: Message, before: int, context: Context) -> Refusal | None:
@@ -345,13 +383,17 @@ def _step_keyboard(
     jumps.append((texts.deal_button(1, locale), later[0] if later else None))
     rows = [
         [
-            InlineKeyboardButton(label, callback_data=callback_data.step(match.table_id, index, to))
+            InlineKeyboardButton(
+                label, callback_data=callback_data.step(match.table_id, index, to, match.through)
+            )
             for label, to in moves
         ]
     ]
     rows.append(
         [
-            InlineKeyboardButton(label, callback_data=callback_data.step(match.table_id, index, to))
+            InlineKeyboardButton(
+                label, callback_data=callback_data.step(match.table_id, index, to, match.through)
+            )
             for label, to in jumps
             if to is not None
         ]
@@ -368,7 +410,8 @@ def _coaching_row(
     if coaching is None:
         return [
             InlineKeyboardButton(
-                texts.coach_button(locale), callback_data=callback_data.coach(match.table_id, index)
+                texts.coach_button(locale),
+                callback_data=callback_data.coach(match.table_id, index, match.through),
             )
         ]
     marks = views.marked_steps(match.steps, coaching)
@@ -377,7 +420,9 @@ def _coaching_row(
     jumps = [(texts.coach_jump_button(-1, locale), before[-1] if before else None)]
     jumps.append((texts.coach_jump_button(1, locale), after[0] if after else None))
     return [
-        InlineKeyboardButton(label, callback_data=callback_data.step(match.table_id, index, to))
+        InlineKeyboardButton(
+            label, callback_data=callback_data.step(match.table_id, index, to, match.through)
+        )
         for label, to in jumps
         if to is not None
     ]

@@ -51,6 +51,7 @@ from handlers.table.keyboards import (
     HandScope,
     Keys,
     PassPlay,
+    deal_replay_keys,
     exchange_keyboard,
     hand_keyboard,
     readings_keyboard,
@@ -83,8 +84,10 @@ def keyboard_for(table: LiveTable, state: SeatState, obs: Observation, locale: s
         )
     if obs.phase is Phase.RETURN_TRIBUTE and seat in obs.to_act and not state.is_bot:
         return exchange_keyboard(scope, choices=obs.may_return, level=obs.level, giving=False, locale=locale)
-    if obs.phase is Phase.MATCH_OVER or table.record.status is TableStatus.STOPPED:
+    if table.record.status is TableStatus.STOPPED:
         return None
+    if obs.phase is Phase.MATCH_OVER:
+        return _last_deal_keys(table, obs, locale)
     if obs.phase is not Phase.PLAY or not obs.hand:
         return waiting_keyboard(scope, autoplay=state.record.autoplay, locale=locale)
     if state.selection.readings:
@@ -100,6 +103,15 @@ def keyboard_for(table: LiveTable, state: SeatState, obs: Observation, locale: s
         locale=locale,
         pass_play=pass_play(state, obs),
     )
+
+
+def _last_deal_keys(table: LiveTable, obs: Observation, locale: str) -> Keys | None:
+    """The match is over: the last deal's message keeps 🎓 复盘点评 (its replay, like every ended
+    deal's), unless the match's clock cut that deal short."""
+    assert table.match is not None
+    if deal_ending(table.match.events, obs.deal_number)[0] is None:
+        return None
+    return deal_replay_keys(table.id, obs.deal_number, locale)
 
 
 def pass_play(state: SeatState, obs: Observation) -> PassPlay | None:
@@ -263,7 +275,7 @@ def _closing(table: LiveTable, state: SeatState, now: Observation, locale: str) 
     picture = observe_deal_end(table.match, state.record.seat)
     if picture is not None and picture.deal_number != deal:
         picture = None  # several deals ended since it was shown: the caption says how this one did
-    return Closing(message_id, _ending_caption(table, deal, now, locale), picture)
+    return Closing(message_id, _ending_caption(table, deal, now, locale), picture, deal)
 
 
 def _awaited(state: SeatState, look: _Look) -> bool:
@@ -459,10 +471,14 @@ async def _edit(request: object) -> None:
 async def _close(
     bot: ExtBot[None], services: Services, state: SeatState, closing: Closing, look: _Look
 ) -> None:
-    """The deal's last look in its message, without buttons: a new picture only when the hand
-    changed since the message showed it (the play that ended the deal)."""
+    """The deal's last look in its message, its one button 🎓 复盘点评 (the player's replay of
+    the deal, at once, while the match goes on): a new picture only when the hand changed since
+    the message showed it (the play that ended the deal)."""
     assert state.record.user_id is not None
-    ending = replace(look, caption=closing.caption, markup=None)
+    markup = (
+        None if closing.ended is None else deal_replay_keys(state.record.table_id, closing.ended, look.locale)
+    )
+    ending = replace(look, caption=closing.caption, markup=markup)
     kind = _Kind.CAPTION
     if closing.picture is not None:
         ending = replace(ending, obs=closing.picture)

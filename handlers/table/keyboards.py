@@ -26,6 +26,8 @@ from typing import NamedTuple
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 from telegram.constants import KeyboardButtonStyle
 
+from app.records import callback_data as record_callbacks
+from app.records.texts import deal_replay_button
 from app.table.callback_data import Area, Op, Press
 from app.table.selection import faces, next_count, readings
 from app.table.texts import N_, _, colon
@@ -81,6 +83,12 @@ class Keys:
                 for row in rows
             ]
         )
+
+
+def deal_replay_keys(table_id: int, deal_number: int, locale: str) -> Keys:
+    """An ended deal's hand message's one button: the player's own 复盘 of that deal, with its
+    🎓 点评, opened in the private chat while the match goes on (handled by the records)."""
+    return _keys([[Key(deal_replay_button(locale), record_callbacks.deal(table_id, deal_number))]])
 
 
 def _keys(rows: Sequence[Sequence[Key]]) -> Keys:

@@ -9,6 +9,7 @@ old message is left saying 轮到你了 or counting down a clock.
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import aiosqlite
@@ -84,11 +85,19 @@ async def test_each_deal_message_ends_with_the_deals_result_and_the_players_plac
 
 
 async def closed_pair(telegram: Telegram, user: User) -> tuple[BotMessage, BotMessage] | None:
-    """The player's two deal messages once both lost their buttons (the match has two deals)."""
+    """The player's two deal messages once both lost their hand's buttons (the match has two
+    deals): each keeps one, 🎓 复盘点评, its deal's replay (tests/e2e/test_deal_replay_e2e.py)."""
     hands = await hand_messages(telegram, user)
-    if len(hands) != 2 or any(m.buttons for m in hands):
+    if len(hands) != 2 or not all(replay_only(hand, deal) for deal, hand in enumerate(hands, start=1)):
         return None
     return hands[0], hands[1]
+
+
+def replay_only(hand: BotMessage, deal: int) -> bool:
+    kept = [(b.text, b.data or "") for row in hand.buttons for b in row]
+    return (
+        len(kept) == 1 and kept[0][0] == "🎓 复盘点评" and bool(re.fullmatch(rf"r:d:\d+:{deal}", kept[0][1]))
+    )
 
 
 PLACES = ("上游", "二游", "三游", "下游")

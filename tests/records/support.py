@@ -34,8 +34,10 @@ async def store_match(
     people: list[tuple[int | None, str]],
     preset: str = "wechat-6-deals",
     finished: bool = True,
+    playing: bool = False,
 ) -> int:
-    """Lobby, seats (``None``: an AI seat), the whole action log and the final status."""
+    """Lobby, seats (``None``: an AI seat), the whole action log and the final status (none:
+    ``playing``, a match still being played, its log so far)."""
     record = await db.tables.create(
         chat_id=chat_id,
         token=f"t{random.getrandbits(40)}",
@@ -49,6 +51,8 @@ async def store_match(
     await db.tables.start(table_id=record.id)
     rows = [(version, seat, encode_action(action)) for version, (seat, action) in enumerate(match.history, 1)]
     await db.actions.append_many(table_id=record.id, actions=rows)
+    if playing:
+        return record.id
     status = TableStatus.FINISHED if finished else TableStatus.STOPPED
     await db.tables.set_status(table_id=record.id, status=status)
     return record.id
