@@ -64,6 +64,7 @@ from emulator.client import (  # noqa: E402
 )
 from engine.contest import Contest  # noqa: E402
 from storage import Database  # noqa: E402
+from storage.lease import bot_id_of  # noqa: E402
 
 BOT = User(666, "GuandanTestBot")
 ORGANISER = User(9000, "Olga", username="olga9")
@@ -157,8 +158,9 @@ async def group_figures(telegram: Telegram, group: Chat, figures: Figures) -> No
     figures.values["too_old_answers"] = stats.too_old_callbacks
 
 
-async def entries_stored(db_path: Path) -> int:
-    db = await Database.open(db_path)
+async def entries_stored(db_path: Path, token: str) -> int:
+    """Sign-ups stored in the contests of the bot with ``token`` (contests belong to a bot)."""
+    db = await Database.open(db_path, bot_id=bot_id_of(token))
     try:
         contests = await db.contests.unfinished()
         return sum(len(stored.contest.entries) for stored in contests)
@@ -230,7 +232,7 @@ async def rush(emulator: Emulator, db_path: Path, people: int, *, token: str = "
             answer_p99_s=percentile(times, 0.99),
             answer_max_s=max(times),
             alerts=sum(a.show_alert for a in answers),
-            stored=await entries_stored(db_path),
+            stored=await entries_stored(db_path, telegram.token),
             card_complete_s=time.perf_counter() - last_press,
         )
         await group_figures(telegram, group, figures)
@@ -272,7 +274,7 @@ async def drawn_contest(
     await sign_up_many(telegram, group, card, users)
     await telegram.send(ORGANISER, group, "/draw")
     await telegram.wait_message(group, lambda m: "第 1 轮对阵" in m.content, timeout=WAIT)
-    db = await Database.open(db_path)
+    db = await Database.open(db_path, bot_id=bot_id_of(telegram.token))
     try:
         (stored,) = await db.contests.unfinished()
     finally:

@@ -100,7 +100,7 @@ async def test_a_restart_in_the_middle_of_a_rush_loses_and_repeats_nothing(
             return signed_up_count(shown) == len(users)
 
         await wait_for(everyone, timeout=120, what="the card with everyone")
-        assert await entries_stored(db_path) == len(users)
+        assert await entries_stored(db_path, token) == len(users)
         shown = await telegram.messages(group)
         assert sum("重启杯" in m.content and "抽签种子" in m.content for m in shown) == 1  # one card
         names = re.findall(r"B\d+", next(m for m in shown if m.message_id == card.message_id).content)
