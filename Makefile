@@ -85,4 +85,5 @@ bench: install translations emulator
 	$(PY) bench/flood.py
 	$(PY) bench/records.py
 	$(PY) bench/backup.py
+	$(PY) bench/storage_copy.py
 	$(PY) bench/failover.py
