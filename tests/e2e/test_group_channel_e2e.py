@@ -21,6 +21,7 @@ from bench.group import (
     answers_of,
     bracket_behind_reports,
     draw_after,
+    draw_after_signup_rush,
     entries_stored,
     limited_bot,
     open_contest,
@@ -49,6 +50,28 @@ async def test_a_rush_of_presses_is_answered_stored_and_shown(emulator: Emulator
 async def test_the_draw_is_announced_after_a_sign_up_rush(emulator: Emulator, tmp_path: Path) -> None:
     figures = await draw_after(emulator, tmp_path / "draw.db", 60, token="727272:DRAW")
     assert figures.values["draw_announced_s"] < 15, figures.values
+    held(figures.values)
+
+
+async def test_the_draw_reaches_the_group_within_seconds_of_draw_after_a_000e_sign_up_rush(
+    emulator: Emulator, tmp_path: Path
+) -> None:
+    """000-E as a group lives it: six pairs sign up by the partner's 接受, a few seconds apart,
+    then four singles type /signup, and the organiser types /draw: the group numbers are in the
+    group within 5 s of the command (the emulator stamps both). The invitations, their edits,
+    the card's edits and the singles' replies used to fill the minute at a reply's share, and
+    the draw waited 46 s for it to free (issue 40)."""
+    figures = await draw_after_signup_rush(emulator, tmp_path / "e000.db", spacing=3.0, token="797979:E000")
+    assert figures.values["draw_announced_s"] < 5, figures.values
+    held(figures.values)
+
+
+async def test_six_invitations_typed_at_once_all_reach_the_group(emulator: Emulator, tmp_path: Path) -> None:
+    """Six /signup @partner typed in the same second: each partner gets their invitation (its
+    接受 is their only way in), and the draw still follows /draw within 5 s. The reply queue's
+    backlog of three dropped one, and its partner had nothing to press (issue 40)."""
+    figures = await draw_after_signup_rush(emulator, tmp_path / "e000.db", spacing=0.0, token="808080:E000")
+    assert figures.values["draw_announced_s"] < 5, figures.values
     held(figures.values)
 
 

@@ -75,7 +75,7 @@ async def signup_command(update: Update, context: Context) -> None:
                 ]
             ]
         )
-    await reply(context, message, text, markup)
+    await reply(context, message, text, markup, keep=partner is not None)
 
 
 async def _partner(context: Context, message: Message) -> Player | None:
