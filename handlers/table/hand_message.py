@@ -1,4 +1,5 @@
-"""The private hand message of each human seat: one photo per deal, edited in place.
+"""The private hand message of each human seat: one photo per deal, edited in place, and a new
+one after every start (the store may not know the chat's newest message: a restore).
 
 The image (``render_hand``) changes only when the hand does, so most refreshes
 are ``editMessageCaption`` or ``editMessageReplyMarkup``; every refresh is a new
