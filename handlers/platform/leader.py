@@ -115,9 +115,13 @@ async def serve(
     try:
         if not await _first(lease.acquire(), stopping.wait()):
             return 0
-        await standby.close()
-        await lease.fence()
-        lost = await _lead(app, lease, webhook, stopping, after_open)
+        keeping = asyncio.create_task(lease.keep())  # renewing from the first moment: the
+        try:  # fence and the taker's wait together may outlast one validity
+            await standby.close()
+            await lease.fence()
+            lost = await _lead(app, lease, keeping, webhook, stopping, after_open)
+        finally:
+            keeping.cancel()
     finally:
         await standby.close()
         await lease.close()
@@ -127,12 +131,12 @@ async def serve(
 async def _lead(
     app: App,
     lease: Lease,
+    keeping: asyncio.Task[None],
     webhook: WebhookConfig | None,
     stopping: asyncio.Event,
     after_open: Callable[[], None] | None,
 ) -> bool:
     """Serve the token until a stop signal (False) or the lease is lost (True)."""
-    keeping = asyncio.create_task(lease.keep())
     try:
         try:
             started = await _first(_start(app, webhook, after_open), lease.lost.wait(), stopping.wait())
