@@ -29,7 +29,7 @@ from aiohttp import web
 from emulator.client import Chat, Emulator, Telegram, User, wait_for
 from handlers.platform.leader import STEP_DOWN_EXIT
 from storage.lease import LEASE_PREFIX, bot_id_of
-from tests.e2e.test_failover_e2e import Players
+from tests.e2e.test_failover_e2e import Players, free_port
 from tests.e2e.test_match_e2e import ROOT, SHORT_MATCH, Table, set_up
 from tests.postgresql import Cluster
 from tests.test_compose import bot_environment
@@ -97,6 +97,7 @@ async def proxied_bot(
     proxy = Proxy(emulator.base_url)
     await proxy.start()
     env = os.environ | bot_environment(token, url) | {"TELEGRAM_API_BASE": proxy.base_url}
+    env["GUANDAN_METRICS_PORT"] = str(free_port())  # both on one machine here
     env |= extra or {}
     process = subprocess.Popen([sys.executable, "bot.py"], cwd=ROOT, env=env)
     try:
