@@ -177,7 +177,8 @@ def main(argv: list[str] | None = None) -> int:
     folder.mkdir(parents=True, exist_ok=True)
     print(f"load average before: {' '.join(f'{x:.2f}' for x in os.getloadavg())} ({os.cpu_count()} cores)")
     how = signal.SIGKILL if args.signal == "kill" else signal.SIGSTOP
-    heads = ("signal", 7), ("tables", 6), ("resumed", 7), ("lease s", 8), ("first s", 8), ("last s", 8), ("load", 5)
+    heads = [("signal", 7), ("tables", 6), ("resumed", 7), ("lease s", 8), ("first s", 8)]
+    heads += [("last s", 8), ("load", 5)]
     print(" ".join(f"{head:>{width}}" for head, width in heads))
     for tables in args.tables or [10, 100]:
         figures = asyncio.run(run(tables, args.timeout, folder, how))
