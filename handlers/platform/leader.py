@@ -13,11 +13,13 @@ around it:
   ended), initializes the bot, in webhook mode starts its own webhook server and registers it
   with ``setWebhook`` (so Telegram's retries reach it), then opens the services (``post_init``:
   every table resumes from its action log), starts, and in polling mode polls;
-* **leading** it checks the lease every second; when that fails it steps down: every Bot API
-  request is refused at once, the application stops within :data:`STOP_TIMEOUT`, and the
-  process exits with :data:`STEP_DOWN_EXIT` for its supervisor to start it again, as a standby;
+* **leading** it renews the lease every second, from the moment it took it (the fence and the
+  taker's wait may outlast one validity); when a renewal fails it steps down: every Bot API
+  request and statement is refused at once, the application stops within
+  :data:`STOP_TIMEOUT`, and the process exits with :data:`STEP_DOWN_EXIT` for its supervisor to
+  start it again, as a standby. A leader woken from a freeze does the same: its row was taken;
 * **stopped** (SIGTERM, SIGINT: a deploy stops the old process once the new one stands by) it
-  stops the application and only then lets go of the lease, so the standby takes it at once.
+  stops the application and only then releases the lease, so the standby takes it at once.
 """
 
 from __future__ import annotations
