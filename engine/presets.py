@@ -75,7 +75,8 @@ DOCUMENTS: tuple[Document, ...] = (
         "default",
         "标准规则",
         "Standard rules",
-        "The bot's defaults (docs/rules.md §3): 3/2/1, pass A with partner not last, 3 failures at A reset to 2.",
+        "The bot's defaults (docs/rules.md §3): 3/2/1, pass A with partner not last, "
+        "3 failures at A reset to 2.",
         ("003-A", "001-E"),
     ),
     _document(

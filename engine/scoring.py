@@ -1,4 +1,4 @@
-"""Scoring a finished deal: outcome class, level-ups, the A rules and points (V01–V04, docs/rules.md §1.8–§1.9, §1.13).
+"""Scoring a deal: outcome class, level-ups, the A rules and points (V01–V04, docs/rules.md §1.8–§1.13).
 
 Everything here is a pure function of frozen values, so the match only has to
 swap its :class:`Standing` for the one :func:`settle_deal` returns.
@@ -286,7 +286,8 @@ def deal_verdict(
     """
     if rules.match_format is MatchFormat.POINTS:
         if sudden_death:
-            return Verdict(result.winner_team, EndReason.POINTS)  # 加赛一副: its winner, any class (docs/rules.md §1.13)
+            # 加赛一副: its winner, whatever the class (docs/rules.md §1.13)
+            return Verdict(result.winner_team, EndReason.POINTS)
         return points_verdict(settled.standing, deals_played, result.winner_team, rules, time_expired)
     if settled.game_won is not None and settled.reason is not None:
         return Verdict(settled.game_won, settled.reason)

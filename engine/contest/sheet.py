@@ -1,4 +1,4 @@
-"""A recorder's score sheet for one match at a physical table (issue 11, docs/rules.md §1.8–§1.9, §1.13, §4.9).
+"""A recorder's score sheet for one match at a physical table (issue 11; docs/rules.md §1.8–§1.13, §4.9).
 
 After each deal the table's recorder writes down who went out first (上游) and where the
 上游's partner finished: 2nd (双下 of the opponents), 3rd or 4th. With A1 (each deal is

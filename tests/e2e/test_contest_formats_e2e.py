@@ -465,7 +465,7 @@ SWISS_PAIRS = people(7101, "S", 6)
 
 
 def swiss_places(contest: Contest) -> dict[int, tuple[int, Fraction, int]]:
-    """积分, Σ 级差 and 对手分 of every pair, added up here from the stored results (2/0, docs/rules.md §4.6)."""
+    """积分, Σ 级差 and 对手分 of every pair, summed from the stored results (2/0, docs/rules.md §4.6)."""
     points: Counter[int] = Counter()
     difference: dict[int, Fraction] = {p.number: Fraction(0) for p in contest.pairs}
     opponents: dict[int, list[int]] = {p.number: [] for p in contest.pairs}

@@ -226,7 +226,7 @@ def test_swiss_match_points_and_tie_breaks_are_settings() -> None:
     assert sorted(s.match_points for s in scores.values()) == [1, 1, 3, 3]
 
 
-# ---------------------------------------------------------------- 积分淘汰制 (002-D) and 001-A (docs/rules.md §4.4)
+# ------------------------------------------------------- 积分淘汰制 (002-D) and 001-A (docs/rules.md §4.4)
 
 
 def test_score_knockout_walkover_is_worth_level_difference_12() -> None:
@@ -381,7 +381,7 @@ def test_table_draw_places_round_two_winners_by_who_passed_a_first() -> None:
     assert [p.place for p in places[:3]] == [1, 2, 3]
 
 
-# ---------------------------------------------------------------- lateness, leave, partner change (docs/rules.md §4.7)
+# ------------------------------------------------------- lateness, leave, partner change (docs/rules.md §4.7)
 
 
 def test_lateness_forfeits_at_the_threshold_and_disqualifies_after_repeats() -> None:
