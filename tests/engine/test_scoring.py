@@ -1,4 +1,4 @@
-"""Level-ups, the A rules and match verdicts (V01–V04, V34/V35, §3)."""
+"""Level-ups, the A rules and match verdicts (V01–V04, V34/V35, docs/rules.md §1.8–§1.9, §1.13)."""
 
 from __future__ import annotations
 
