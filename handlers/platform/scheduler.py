@@ -39,7 +39,7 @@ import itertools
 import logging
 import time
 from collections import deque
-from collections.abc import Callable, Coroutine, Iterator
+from collections.abc import Awaitable, Callable, Coroutine, Iterable, Iterator
 from dataclasses import dataclass, field
 from datetime import timedelta
 from enum import IntEnum
@@ -287,6 +287,9 @@ class PriorityLimiter(BaseRateLimiter[int]):
         self._closed = False  # stops a dispatcher whose cancellation wait_for swallowed (3.11)
         self.waited: dict[Priority, float] = dict.fromkeys(Priority, 0.0)  # seconds waited, by priority
         self.retried = 0  # 429s answered
+        self.journal: Callable[[int], Awaitable[None]] | None = None
+        """Awaited with a group's id before each message into it leaves (``minute.GroupMinutes``
+        stores it, so the next process counts it)."""
 
     async def initialize(self) -> None:
         """Nothing to open: the dispatcher starts with the first request that must wait."""
@@ -328,6 +331,19 @@ class PriorityLimiter(BaseRateLimiter[int]):
             heapq.heapify(self._parked)
             self._kick()
 
+    def remember(self, sends: Iterable[tuple[int, float]], wall_now: float) -> None:
+        """Count group messages an earlier process sent (``(chat_id, sent_at)``, sent_at by the
+        wall clock, ``wall_now`` the wall clock now) in their groups' minutes: Telegram counts
+        them whichever process sent them (issue 40)."""
+        now = self.clock()
+        for chat_id, at in sorted(sends, key=lambda send: send[1]):
+            moment = now - max(0.0, wall_now - at)
+            chat = self._chat(chat_id, now)
+            if now - moment < chat.minute.span:
+                chat.minute.sent.append(moment)
+        for chat in self._chats.values():
+            chat.minute.sent = deque(sorted(chat.minute.sent))
+
     def queued(self) -> int:
         """Requests waiting for their turn (the benchmark, admission control)."""
         return len(self._queue) + len(self._parked) + len(self._free)
@@ -354,6 +370,8 @@ class PriorityLimiter(BaseRateLimiter[int]):
         retries = rate_limit_args if rate_limit_args is not None else self.retries
         for attempt in range(retries + 1):
             await self._turn(priority, chat_id if counted else None, counted)
+            if self.journal is not None and counted and chat_id is not None and chat_id < 0:
+                await self.journal(chat_id)
             try:
                 return await callback(*args, **kwargs)
             except RetryAfter as error:
