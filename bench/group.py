@@ -97,16 +97,19 @@ class Figures:
 
 @contextlib.asynccontextmanager
 async def limited_bot(
-    emulator: Emulator, token: str, db_path: Path, *, keep: bool = False
+    emulator: Emulator, token: str, db_path: Path, *, keep: bool = False, crash: bool = False
 ) -> AsyncIterator[Telegram]:
     """``python bot.py`` in its own process, as deployed, against the emulator enforcing
     Telegram's limits; the people poll the emulator from this process, so their load is never
     the bot's. Sends and edits share a group's 20 a minute (tdlib/td#2592). ``keep``: the
-    database of an earlier run (a restart)."""
+    database of an earlier run (a restart), and Telegram's count of its messages goes on (the
+    limits are turned on afresh only for a new database). ``crash``: the bot is ended by
+    ``kill -9``, in the middle of whatever it was doing."""
     for old in [] if keep else db_path.parent.glob(f"{db_path.name}*"):  # a kept --workdir starts afresh
         old.unlink()
     async with Telegram(emulator, token) as telegram:
-        await telegram.enforce_limits(group_edit_weight=1)
+        if not keep:
+            await telegram.enforce_limits(group_edit_weight=1)
         env = {
             **os.environ,
             "TELEGRAM_BOT_TOKEN": token,
@@ -120,7 +123,10 @@ async def limited_bot(
         try:
             yield telegram
         finally:
-            bot.terminate()
+            if crash:
+                bot.kill()
+            else:
+                bot.terminate()
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(bot.wait(), 20)
             if bot.returncode is None:
