@@ -2,7 +2,8 @@
 Telegram's limits (20 messages a minute into a group, edits included; about one a second into
 a chat; 30 requests a second per token; a button's answer refused after 15 s).
 
-    python bench/group.py [--rush 50] [--signups 200] [--pairs 16] [--only rush,draw,reports,bracket]
+    python bench/group.py [--rush 50] [--signups 200] [--pairs 16] [--spacing 3]
+        [--only rush,draw,reports,bracket,e000,restart]
 
 What runs where: the Bot API emulator (node, limits on for this token) on 127.0.0.1; in this
 process the real bot ``Application`` from ``bot.build_application`` with its scheduler
@@ -443,7 +444,39 @@ async def draw_after_signup_rush(
     return figures
 
 
-SCENARIOS = ("rush", "draw", "reports", "bracket", "e000")
+async def restart_mid_rush(
+    emulator: Emulator, db_path: Path, invitations: int = 28, *, token: str = "565656:RESTART"
+) -> Figures:
+    """Half of ``invitations`` typed a second apart (``/signup @partner``), the bot killed
+    (``kill -9``) right after, and the other half typed to the restarted bot: the 429s Telegram
+    gave and the most bot messages in the group in any 60 s, across the restart."""
+    group = Chat.group(-9106, "重启群")
+    figures = Figures(f"{invitations} invitations, kill -9 halfway")
+    inviters = [User(98000 + i, f"V{i}") for i in range(invitations)]
+    half = invitations // 2
+
+    async def invite(telegram: Telegram, people: Sequence[User]) -> None:
+        for inviter in people:
+            await telegram.send(inviter, group, f"/signup @w{inviter.id}")
+            await asyncio.sleep(1.1)  # people typing, one a second: no reply is dropped as one too many
+
+    async def shown(telegram: Telegram, count: int) -> bool:
+        return sum("邀请 @w" in m.content for m in await telegram.messages(group)) >= count
+
+    async with limited_bot(emulator, token, db_path, crash=True) as telegram:
+        await open_contest(telegram, group, "续杯")
+        await invite(telegram, inviters[:half])
+        await wait_for(lambda: shown(telegram, half), timeout=WAIT, what="the first invitations")
+    async with limited_bot(emulator, token, db_path, keep=True) as telegram:
+        started = time.perf_counter()
+        await invite(telegram, inviters[half:])
+        await wait_for(lambda: shown(telegram, invitations), timeout=WAIT, what="every invitation")
+        figures.values["after_restart_s"] = time.perf_counter() - started
+        await group_figures(telegram, group, figures)
+    return figures
+
+
+SCENARIOS = ("rush", "draw", "reports", "bracket", "e000", "restart")
 
 
 async def main(args: argparse.Namespace) -> list[Figures]:
@@ -465,6 +498,9 @@ async def main(args: argparse.Namespace) -> list[Figures]:
                 results.append(
                     await draw_after_signup_rush(emulator, Path(tmp) / "e000.db", spacing=args.spacing)
                 )
+                print(results[-1].line(), flush=True)
+            if "restart" in args.only:
+                results.append(await restart_mid_rush(emulator, Path(tmp) / "restart.db"))
                 print(results[-1].line(), flush=True)
             if "bracket" in args.only:
                 results.append(await bracket_behind_reports(emulator, Path(tmp) / "bracket.db", args.pairs))

@@ -18,20 +18,19 @@ import aiosqlite
 from bench.group import (
     BOT,
     ORGANISER,
-    Figures,
     answers_of,
     bracket_behind_reports,
     draw_after,
     draw_after_signup_rush,
     entries_stored,
-    group_figures,
     limited_bot,
     open_contest,
     reports,
+    restart_mid_rush,
     rush,
     signed_up_count,
 )
-from emulator.client import Chat, Emulator, Telegram, User, wait_for
+from emulator.client import Chat, Emulator, User, wait_for
 
 
 def held(values: dict[str, object]) -> None:
@@ -141,29 +140,7 @@ async def test_a_bot_killed_mid_rush_keeps_the_groups_minute_after_its_restart(
     refused 429 and no 60 s holds more than 20 of the bot's messages there. The new process
     started the group's minute empty and sent at once what Telegram would not take (issue 40:
     24 messages in one group within 60 s across one restart)."""
-    db_path = tmp_path / "minute.db"
-    group = Chat.group(-9203, "重启群")
-    token = "818181:MINUTE"
-    inviters = [User(98000 + i, f"V{i}") for i in range(28)]
-
-    async def invite(telegram: Telegram, people: list[User]) -> None:
-        for inviter in people:
-            await telegram.send(inviter, group, f"/signup @w{inviter.id}")
-            await asyncio.sleep(1.1)  # people typing, one a second: no reply is dropped as one too many
-
-    async def invitations(telegram: Telegram, count: int) -> bool:
-        shown = await telegram.messages(group)
-        return sum("邀请 @w" in m.content for m in shown) >= count
-
-    async with limited_bot(emulator, token, db_path, crash=True) as telegram:
-        await open_contest(telegram, group, "续杯")
-        await invite(telegram, inviters[:14])
-        await wait_for(lambda: invitations(telegram, 14), timeout=60, what="the first invitations")
-    async with limited_bot(emulator, token, db_path, keep=True) as telegram:
-        await invite(telegram, inviters[14:])
-        await wait_for(lambda: invitations(telegram, 28), timeout=180, what="every invitation")
-        figures = Figures("restart")
-        await group_figures(telegram, group, figures)
+    figures = await restart_mid_rush(emulator, tmp_path / "minute.db", token="818181:MINUTE")
     assert figures.values["429s"] == 0, figures.values
     assert figures.values["most_in_60s"] <= 20, figures.values
 
