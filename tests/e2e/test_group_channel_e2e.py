@@ -141,6 +141,7 @@ async def test_a_bot_killed_mid_rush_keeps_the_groups_minute_after_its_restart(
     started the group's minute empty and sent at once what Telegram would not take (issue 40:
     24 messages in one group within 60 s across one restart)."""
     figures = await restart_mid_rush(emulator, tmp_path / "minute.db", token="818181:MINUTE")
+    assert figures.values["invitations_shown"] == 28, figures.values
     assert figures.values["429s"] == 0, figures.values
     assert figures.values["most_in_60s"] <= 20, figures.values
 
