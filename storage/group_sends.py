@@ -17,21 +17,19 @@ KEPT = 300.0
 
 
 class GroupSendRepository(_Repository):
-    async def record(self, *, sends: Sequence[tuple[int, float]], now: float) -> None:
-        """Store ``(chat_id, sent_at)`` pairs (seconds since the epoch), and drop sends older
-        than :data:`KEPT` (indexed: a few rows a minute per busy group)."""
+    async def record(self, *, sends: Sequence[tuple[int, float]]) -> None:
+        """Store ``(chat_id, sent_at)`` pairs (sent_at in seconds since the epoch)."""
         if not sends:
             return
         values = ", ".join("(?, ?, ?)" for _ in sends)
         params = tuple(value for chat_id, at in sends for value in (self._bot_id, chat_id, at))
-        await self._write(
-            f"INSERT INTO group_sends (bot_id, chat_id, sent_at) VALUES {values}", params, "sends"
-        )
-        await self._write(
-            "DELETE FROM group_sends WHERE bot_id = ? AND sent_at < ?",
-            (self._bot_id, now - KEPT),
-            "old sends",
-        )
+        insert = f"INSERT INTO group_sends (bot_id, chat_id, sent_at) VALUES {values}"
+        await self._write(insert, params, "group sends")
+
+    async def forget(self, *, now: float) -> None:
+        """Drop this bot's sends older than :data:`KEPT` (indexed by time)."""
+        old = "DELETE FROM group_sends WHERE bot_id = ? AND sent_at < ?"
+        await self._write(old, (self._bot_id, now - KEPT), "old group sends")
 
     async def since(self, *, since: float) -> list[tuple[int, float]]:
         """This bot's sends at or after ``since`` (seconds since the epoch), oldest first."""

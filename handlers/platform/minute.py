@@ -16,8 +16,8 @@ back as 429s just as its tables were resuming (issue 40). Two ways were weighed:
 A send is written before it leaves, in one INSERT with every other send leaving at that moment
 (group commit: one write, however many groups), so a ``kill -9`` cannot lose a send Telegram
 counted. The wall clock is stored, since a standby on another machine reads the rows. A store
-that fails or is slow does not hold the message: after :data:`WRITE_WAIT` it goes, unrecorded,
-as it would have before.
+that fails or is slow does not hold the message: after :data:`WRITE_WAIT` it goes (recorded
+late, or not at all), as it would have before.
 """
 
 from __future__ import annotations
@@ -33,8 +33,12 @@ from storage.group_sends import GroupSendRepository
 
 log = logging.getLogger(__name__)
 
-WRITE_WAIT = 1.0
-"""Seconds a group message waits for its record at most (a write takes milliseconds)."""
+WRITE_WAIT = 0.2
+"""Seconds a group message waits for its record at most (a write takes milliseconds). Under the
+scheduler's ``MARGIN``: the minute counts a message from when it was let go, and one that left
+later than that by more than the margin could meet Telegram's count of the minute early."""
+FORGET_EVERY = 60.0
+"""Seconds between deletions of old sends: one DELETE a minute, not one per write."""
 
 
 class GroupMinutes:
@@ -49,6 +53,7 @@ class GroupMinutes:
         self._batch: list[tuple[int, float]] = []
         self._written: asyncio.Future[None] | None = None  # done when the batch is stored
         self._writer: asyncio.Task[None] | None = None
+        self._forgot = float("-inf")  # when old sends were last deleted (the wall clock)
 
     async def restore(self, limiter: PriorityLimiter) -> int:
         """Count the last minute's sends (any process's of this bot) in the limiter's windows;
@@ -81,7 +86,10 @@ class GroupMinutes:
             batch, written = self._batch, self._written
             self._batch, self._written = [], None
             try:
-                await self.repo.record(sends=batch, now=self.wall())
+                await self.repo.record(sends=batch)
+                if self.wall() - self._forgot >= FORGET_EVERY:
+                    self._forgot = self.wall()
+                    await self.repo.forget(now=self._forgot)
             except Exception as error:  # the store is down or fenced: the messages go all the same
                 log.warning("%d group sends not recorded: %r", len(batch), error)
             finally:

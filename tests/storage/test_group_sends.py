@@ -19,12 +19,14 @@ async def test_sends_are_read_back_by_bot_and_time_and_old_ones_dropped(store: s
     db = await Database.open(store, bot_id=7)
     other = await Database.open(store, bot_id=8)
     try:
-        await db.group_sends.record(sends=[(GROUP, 1000.0), (GROUP, 1001.5), (-200, 1002.0)], now=1002.0)
-        await other.group_sends.record(sends=[(GROUP, 1001.0)], now=1002.0)
+        await db.group_sends.record(sends=[(GROUP, 1000.0), (GROUP, 1001.5), (-200, 1002.0)])
+        await other.group_sends.record(sends=[(GROUP, 1001.0)])
         assert await db.group_sends.since(since=1001.0) == [(GROUP, 1001.5), (-200, 1002.0)]
         assert await other.group_sends.since(since=0.0) == [(GROUP, 1001.0)]  # another bot's minute
-        await db.group_sends.record(sends=[(GROUP, 1003.0 + KEPT)], now=1003.0 + KEPT)
+        await db.group_sends.record(sends=[(GROUP, 1003.0 + KEPT)])
+        await db.group_sends.forget(now=1003.0 + KEPT)
         assert await db.group_sends.since(since=0.0) == [(GROUP, 1003.0 + KEPT)]
+        assert await other.group_sends.since(since=0.0) == [(GROUP, 1001.0)]  # not this bot's to drop
     finally:
         await db.close()
         await other.close()
