@@ -160,6 +160,7 @@ class ChatReplies:
         owed: bool = False,
         repeat: bool = False,
         keep: bool = False,
+        spare: bool = False,
     ) -> bool:
         """Queue ``send``, which answers ``message`` with ``text``; False if coalesced or dropped.
 
@@ -169,11 +170,15 @@ class ChatReplies:
         replies' share, as other replies do. ``keep`` (a partner's invitation: their 接受 button)
         is never dropped nor counted in the backlog, yet waits for the replies' share: six
         ``/signup @partner`` typed at once lost an invitation to the backlog of three, and its
-        partner had no button to press (issue 40).
+        partner had no button to press (issue 40). ``spare`` (an acknowledgement another message
+        also shows: a sign-up, which the card lists) is dropped while other replies wait: in a
+        rush the group's minute goes to what only a reply can say.
         """
         chat_id = message.chat.id
         chat = self._chats.setdefault(chat_id, _Chat())
         now = time.monotonic()
+        if spare and chat.queue:
+            return False
         if (
             not owed
             and not repeat
