@@ -101,8 +101,8 @@ def settle_deal(standing: Standing, result: DealResult, rules: Rules) -> Settlem
     if not rules.uses_levels:
         return Settlement(standing, 0, points, None, None, None)
     attempt, standing, passed = _a_attempt(standing, result, rules)
-    if passed:
-        return Settlement(standing, 0, points, AAttempt.PASSED, result.winner_team, EndReason.PASSED_A)
+    if passed:  # the side at A wins its game, even where an opponent was 上游 (no_fourth, 000-K)
+        return Settlement(standing, 0, points, AAttempt.PASSED, result.declarer_team, EndReason.PASSED_A)
     gain = level_gain(rules, result.outcome_index)
     if attempt is not None and result.declarer_team == result.winner_team:
         gain = 0  # a failed attempt at A: the A team cannot climb past A
