@@ -70,7 +70,7 @@ class NewContest:
 
 def parse_new(args: Sequence[str], now: datetime | None = None) -> NewContest:
     """``NAME [format=…] [preset=…] [deadline=YYYY-MM-DD[THH:MM]] [tz=…] [event=…] [prizes=…]
-    [late_out=N]`` (N lateness forfeits in a row disqualify, §3.14). With ``now``, a deadline
+    [late_out=N]`` (N lateness forfeits in a row disqualify, docs/rules.md §4.7). With ``now``, a deadline
     that has passed (or is years ahead) is refused."""
     words, options = _split(args)
     name = " ".join(words).strip()

@@ -214,7 +214,7 @@ def closed_text(contest: Contest, match: ContestMatch, sheet: ScoreSheet, locale
     return sheet_text(contest, match, sheet, locale) + "\n" + done
 
 
-# ---------------------------------------------------------------- the first leader (§3.16)
+# ---------------------------------------------------------------- the first leader (docs/rules.md §4.9)
 
 
 def leader_text(seed: DrawSeed, match: ContestMatch, sheet: ScoreSheet, locale: str) -> str:

@@ -26,7 +26,7 @@ DUE_NOW = 0.5
 """Seconds until a job whose moment has already passed runs (a deadline passed while the bot was
 down is applied right after start)."""
 CLOCK_WARNING = timedelta(minutes=10)
-"""A table clock's reminder: 10 minutes before the end, time to finish the deal (§3.3)."""
+"""A table clock's reminder: 10 minutes before the end, time to finish the deal (docs/rules.md §1.13)."""
 
 
 class AlarmTarget(Protocol):

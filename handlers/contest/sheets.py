@@ -4,7 +4,7 @@ A round not played through the bot (a fixed time and place, or self-scheduled) g
 ``📝 N桌记分`` button per match on its pairing message. A player of that match, or the
 organiser, presses it and gets the sheet in their private chat: one message, edited in
 place, with a button per outcome (南北/东西 × 双下 / 1·3 / 1·4), ↩ undo, ⏱ time up (timed
-formats), 🎴 the first leader's draw (§3.16) and, once the match is decided, ✅ submit,
+formats), 🎴 the first leader's draw (docs/rules.md §4.9) and, once the match is decided, ✅ submit,
 which reports the result with the sheet's figures through :meth:`ContestDesk.run` (a
 player's report the opponents may confirm or dispute; the organiser's decision, reason
 "score sheet"), so the group gets the official line and the standings move.

@@ -150,7 +150,7 @@ async def test_lateness_walkover_and_disqualification_are_announced_in_their_wor
     await desk.outbox.join()
     (decision,) = desk.texts("decision")
     assert f"{opponent}组 晋级" in decision and "迟到 12 分钟" in decision
-    assert desk.texts("withdrew") == [f"🚫 {late}组连续迟到 1 次，取消比赛资格（§3.14）。"]
+    assert desk.texts("withdrew") == [f"🚫 {late}组连续迟到 1 次，取消比赛资格。"]
     assert ("official", f"掼蛋{opponent}组") in desk.sent
     (details,) = desk.texts("details")
     assert "迟到 12 分钟" in details and "late:" not in details

@@ -288,7 +288,7 @@ def deadline_moved_text(contest: Contest, locale: str) -> str:
 
 
 def withdrew_text(contest: Contest, number: int, locale: str) -> str:
-    """A drawn pair is out, in words that say why (§3.14): 弃权, 请假, or disqualified as late."""
+    """A drawn pair is out, in words that say why (docs/rules.md §4.7): 弃权, 请假, or late."""
     pair = pair_label(number, locale)
     withdrawal = next((w for w in contest.withdrawals if w.number == number), None)
     if withdrawal is not None and withdrawal.reason is WithdrawReason.LEAVE:
@@ -299,7 +299,7 @@ def withdrew_text(contest: Contest, number: int, locale: str) -> str:
         )
     if withdrawal is not None and withdrawal.reason is WithdrawReason.LATE:
         return _(
-            "🚫 {pair} is disqualified: late {n} times in a row (§3.14).",
+            "🚫 {pair} is disqualified: late {n} times in a row.",
             locale,
             pair=pair,
             n=late_forfeits_in_a_row(contest, number),
@@ -310,7 +310,7 @@ def withdrew_text(contest: Contest, number: int, locale: str) -> str:
 def reason_text(reason: str, locale: str) -> str:
     """A decision's reason: the bot's own reasons in words, an organiser's as typed (escaped)."""
     if reason.startswith(LATE_REASON) and reason[len(LATE_REASON) :].isdigit():
-        return _("came {minutes} minutes late (§3.14)", locale, minutes=int(reason[len(LATE_REASON) :]))
+        return _("came {minutes} minutes late", locale, minutes=int(reason[len(LATE_REASON) :]))
     if reason == "withdrawal":
         return _("the opponents withdrew", locale)
     return escape(reason)

@@ -1,5 +1,5 @@
 """The organiser's rounds: /draw, /round next | start [TABLE] | close (a subcommand table), and
-/late (§3.14's lateness, as referee)."""
+/late (docs/rules.md §4.7's lateness, as referee)."""
 
 from __future__ import annotations
 
@@ -77,7 +77,7 @@ ROUND: dict[str, RoundSub] = {"next": _next, "start": _start_clock, "close": _as
 
 @answers_refusals
 async def late_command(update: Update, context: Context) -> None:
-    """/late CODE GROUP MINUTES (organiser, as referee): §3.14's lateness — under the rules'
+    """/late CODE GROUP MINUTES (organiser, as referee): docs/rules.md §4.7's lateness — under the rules'
     threshold noted, at it a walkover, and the settings' repeats in a row disqualify."""
     found = await here(update, context, organiser=True)
     if found is None:
