@@ -66,6 +66,7 @@ from handlers.platform.chats import ChatFairProcessor, ChatReplies, MessagesOnly
 from handlers.platform.context import BotData, Context, Services
 from handlers.platform.leader import serve
 from handlers.platform.locales import chat_locale, reply_locale, user_locale
+from handlers.platform.minute import GroupMinutes
 from handlers.platform.monitor import Monitor, MonitorConfig
 from handlers.platform.outbox import Payload, Sender
 from handlers.platform.replies import refuse
@@ -262,6 +263,10 @@ async def open_services(
     """
     await app.initialize()
     db = await Database.open(db_path, bot_id=bot_id_of(app.bot.token), session=session)
+    minutes = GroupMinutes(db.group_sends)
+    limiter = priority_limiter(app.bot.rate_limiter)
+    if limiter is not None:  # before anything is sent: each group's minute goes on where it was
+        await minutes.restore(limiter)
     tables = TableService(db, capacity=table_capacity(os.environ.get("GUANDAN_MAX_TABLES")))
     renderer = ThreadPoolExecutor(max_workers=2, thread_name_prefix="render", initializer=yield_to_the_loop)
     per_trick = os.environ.get("GUANDAN_BOARD", "deal").strip().lower() == "trick"
@@ -272,7 +277,7 @@ async def open_services(
         interval=board_interval,
         renderer=renderer,
         per_trick=per_trick,
-        limiter=priority_limiter(app.bot.rate_limiter),
+        limiter=limiter,
     )
     replies = ChatReplies(board.budget, notice=too_many_text)
     contests = ContestDesk(app.bot, db, board.outbox, board.budget, renderer, job_queue=app.job_queue)
@@ -296,6 +301,7 @@ async def open_services(
             records=RecordDesk(keeper, Replays(db), Coach(db)),
             job_queue=app.job_queue,
             unreachable=members.unreachable,
+            minutes=minutes,
         )
     )
     watchers = SpectatorDesk(app.bot, db, app.bot_data.services.sender, board, interval=board_interval)
@@ -386,6 +392,8 @@ async def close_services(app: App) -> None:
         services.tables.thinking.close()
         if services.records is not None:
             services.records.coach.close()
+        if services.minutes is not None:
+            await services.minutes.close(priority_limiter(app.bot.rate_limiter))
         await services.db.close()
     await app.shutdown()  # returns at once if already shut down
 

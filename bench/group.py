@@ -2,7 +2,8 @@
 Telegram's limits (20 messages a minute into a group, edits included; about one a second into
 a chat; 30 requests a second per token; a button's answer refused after 15 s).
 
-    python bench/group.py [--rush 50] [--signups 200] [--pairs 16] [--only rush,draw,reports,bracket]
+    python bench/group.py [--rush 50] [--signups 200] [--pairs 16] [--spacing 3]
+        [--only rush,draw,reports,bracket,e000,restart]
 
 What runs where: the Bot API emulator (node, limits on for this token) on 127.0.0.1; in this
 process the real bot ``Application`` from ``bot.build_application`` with its scheduler
@@ -97,16 +98,19 @@ class Figures:
 
 @contextlib.asynccontextmanager
 async def limited_bot(
-    emulator: Emulator, token: str, db_path: Path, *, keep: bool = False
+    emulator: Emulator, token: str, db_path: Path, *, keep: bool = False, crash: bool = False
 ) -> AsyncIterator[Telegram]:
     """``python bot.py`` in its own process, as deployed, against the emulator enforcing
     Telegram's limits; the people poll the emulator from this process, so their load is never
     the bot's. Sends and edits share a group's 20 a minute (tdlib/td#2592). ``keep``: the
-    database of an earlier run (a restart)."""
+    database of an earlier run (a restart), and Telegram's count of its messages goes on (the
+    limits are turned on afresh only for a new database). ``crash``: the bot is ended by
+    ``kill -9``, in the middle of whatever it was doing."""
     for old in [] if keep else db_path.parent.glob(f"{db_path.name}*"):  # a kept --workdir starts afresh
         old.unlink()
     async with Telegram(emulator, token) as telegram:
-        await telegram.enforce_limits(group_edit_weight=1)
+        if not keep:
+            await telegram.enforce_limits(group_edit_weight=1)
         env = {
             **os.environ,
             "TELEGRAM_BOT_TOKEN": token,
@@ -120,7 +124,10 @@ async def limited_bot(
         try:
             yield telegram
         finally:
-            bot.terminate()
+            if crash:
+                bot.kill()
+            else:
+                bot.terminate()
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(bot.wait(), 20)
             if bot.returncode is None:
@@ -366,7 +373,115 @@ async def bracket_behind_reports(
     return figures
 
 
-SCENARIOS = ("rush", "draw", "reports", "bracket")
+async def signup_rush(
+    telegram: Telegram,
+    db_path: Path,
+    group: Chat,
+    card: BotMessage,
+    pairs: int,
+    singles: int,
+    first_user: int,
+    *,
+    spacing: float = 0.0,
+) -> list[User]:
+    """000-E's sign-up as a group lives it, all at once: ``pairs`` players type ``/signup
+    @partner`` (``spacing`` seconds apart) and each partner presses 接受 on the invitation as
+    soon as it shows; once they are answered ``singles`` type ``/signup``. Returns when every
+    sign-up is stored."""
+    inviters = [User(first_user + i, f"Y{i}") for i in range(pairs)]
+    partners = [User(first_user + 100 + i, f"Z{i}", username=f"z{first_user + i}") for i in range(pairs)]
+    alone = [User(first_user + 200 + i, f"S{i}") for i in range(singles)]
+
+    async def pair(inviter: User, partner: User) -> str:
+        await asyncio.sleep(spacing * inviters.index(inviter))
+        await telegram.send(inviter, group, f"/signup @{partner.username}")
+        invitation = await telegram.wait_message(
+            group,
+            lambda m: (
+                inviter.first_name in m.content and any(b.text == "接受" for row in m.buttons for b in row)
+            ),
+            timeout=WAIT,
+        )
+        return await telegram.press_text(partner, invitation, "接受")
+
+    async def single(user: User) -> None:
+        await telegram.send(user, group, "/signup")
+
+    queries = await asyncio.gather(*(pair(i, p) for i, p in zip(inviters, partners, strict=True)))
+    answers = await answers_of(telegram, queries)
+    assert not any(a.show_alert for a in answers), answers
+    await asyncio.gather(*(single(user) for user in alone))
+
+    async def everyone() -> bool:
+        return await entries_stored(db_path, telegram.token) == pairs + singles  # an entry: a pair or one
+
+    await wait_for(everyone, timeout=WAIT, what="every sign-up stored")
+    return [*inviters, *partners, *alone]
+
+
+async def draw_after_signup_rush(
+    emulator: Emulator,
+    db_path: Path,
+    pairs: int = 6,
+    singles: int = 4,
+    *,
+    spacing: float = 0.0,
+    token: str = "555555:E000",
+) -> Figures:
+    """000-E as a group lives it: a sign-up rush (``pairs`` by the partner's 接受, ``singles``
+    by 报名), then the organiser types ``/draw`` at once: how long the group waits for the
+    draw's group numbers, measured from the command as the emulator stamps both."""
+    group = Chat.group(-9105, "中心群")
+    figures = Figures(f"000-E: {pairs} pairs and {singles} singles sign up, then /draw")
+    async with limited_bot(emulator, token, db_path) as telegram:
+        card = await open_contest(telegram, group, "中心杯")
+        await signup_rush(telegram, db_path, group, card, pairs, singles, 97000, spacing=spacing)
+        asked = time.time()
+        await telegram.send(ORGANISER, group, "/draw")
+        drawn = await telegram.wait_message(group, lambda m: "第 1 轮对阵" in m.content, timeout=WAIT)
+        figures.values["draw_announced_s"] = (drawn.sent_at_ms or 0) / 1000 - asked
+        await group_figures(telegram, group, figures)
+    return figures
+
+
+async def restart_mid_rush(
+    emulator: Emulator, db_path: Path, invitations: int = 28, *, token: str = "565656:RESTART"
+) -> Figures:
+    """Half of ``invitations`` typed a second apart (``/signup @partner``), the bot killed
+    (``kill -9``) right after, and the other half typed to the restarted bot: the 429s Telegram
+    gave and the most bot messages in the group in any 60 s, across the restart."""
+    group = Chat.group(-9106, "重启群")
+    figures = Figures(f"{invitations} invitations, kill -9 halfway")
+    inviters = [User(98000 + i, f"V{i}") for i in range(invitations)]
+    half = invitations // 2
+
+    async def invite(telegram: Telegram, people: Sequence[User]) -> None:
+        for inviter in people:
+            await telegram.send(inviter, group, f"/signup @w{inviter.id}")
+            await asyncio.sleep(1.1)  # people typing, one a second: no reply is dropped as one too many
+
+    async def count(telegram: Telegram) -> int:
+        return sum("邀请 @w" in m.content for m in await telegram.messages(group))
+
+    async def shown(telegram: Telegram, wanted: int) -> bool:
+        return await count(telegram) >= wanted
+
+    async with limited_bot(emulator, token, db_path, crash=True) as telegram:
+        await open_contest(telegram, group, "续杯")
+        await invite(telegram, inviters[:half])
+        await wait_for(lambda: shown(telegram, half), timeout=WAIT, what="the first invitations")
+    async with limited_bot(emulator, token, db_path, keep=True) as telegram:
+        started = time.perf_counter()
+        await invite(telegram, inviters[half:])
+        with contextlib.suppress(TimeoutError):  # a reply refused 429 four times is lost
+            await wait_for(lambda: shown(telegram, invitations), timeout=WAIT, what="every invitation")
+        figures.values["after_restart_s"] = time.perf_counter() - started
+        figures.values["invitations_shown"] = await count(telegram)
+        await group_figures(telegram, group, figures)
+    return figures
+
+
+SCENARIOS = ("rush", "draw", "reports", "bracket", "e000", "restart")
 
 
 async def main(args: argparse.Namespace) -> list[Figures]:
@@ -384,6 +499,14 @@ async def main(args: argparse.Namespace) -> list[Figures]:
             if "reports" in args.only:
                 results.append(await reports(emulator, Path(tmp) / "reports.db", args.pairs))
                 print(results[-1].line(), flush=True)
+            if "e000" in args.only:
+                results.append(
+                    await draw_after_signup_rush(emulator, Path(tmp) / "e000.db", spacing=args.spacing)
+                )
+                print(results[-1].line(), flush=True)
+            if "restart" in args.only:
+                results.append(await restart_mid_rush(emulator, Path(tmp) / "restart.db"))
+                print(results[-1].line(), flush=True)
             if "bracket" in args.only:
                 results.append(await bracket_behind_reports(emulator, Path(tmp) / "bracket.db", args.pairs))
                 print(results[-1].line(), flush=True)
@@ -399,6 +522,7 @@ if __name__ == "__main__":
     parser.add_argument("--rush", type=int, default=50)
     parser.add_argument("--signups", type=int, default=200)
     parser.add_argument("--pairs", type=int, default=16)
+    parser.add_argument("--spacing", type=float, default=0.0, help="seconds between e000's /signup")
     parser.add_argument("--workdir", help="keep the databases and bot logs here")
     parser.add_argument("--only", type=lambda text: tuple(text.split(",")), default=SCENARIOS)
     figures = asyncio.run(main(parser.parse_args()))

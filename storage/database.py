@@ -28,6 +28,7 @@ from storage.backend import ONE_BOT, Connection, PostgresConnection, Session, Sq
 from storage.contest_links import ContestLinkRepository, ReservationRepository
 from storage.contest_sheets import ContestSheetRepository
 from storage.contests import ContestRepository
+from storage.group_sends import GroupSendRepository
 from storage.outbox import OutboxRepository
 from storage.records import RecordRepository
 from storage.repositories import (
@@ -97,6 +98,7 @@ class Database:
         self.contest_links = ContestLinkRepository(conn)
         self.contest_sheets = ContestSheetRepository(conn)
         self.spectators = SpectatorRepository(conn)  # 观战 (migration 0017)
+        self.group_sends = GroupSendRepository(conn, bot_id=bot_id)  # each group's minute (0019)
         # match records (issue 21); multi-row writes on its own connection
         self.records = RecordRepository(conn, bot_id=bot_id)
 

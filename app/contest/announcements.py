@@ -57,6 +57,13 @@ FIRST = frozenset(
 draw and a round's pairings, deadlines and clocks (issue 17's first class). Details, disputes,
 reminders and the rest follow in their order."""
 
+AWAITED = frozenset({What.DRAW, What.ROUND, What.DECISION})
+"""What an organiser's command posts and the whole group waits for (``/draw``, ``/round next``,
+``/result``): sent as a decision, ahead of replies and with the last slot of the group's minute
+to itself, so it never waits behind a rush's acknowledgements (issue 40: the draw came 46 s
+after ``/draw``). Players' official lines stay announcements: twelve at once would otherwise
+take that slot and a person's question with it (issue 32)."""
+
 
 @dataclass(frozen=True, slots=True)
 class Pairings:

@@ -22,6 +22,8 @@ from telegram.ext import ExtBot
 
 from app.contest import texts
 from app.contest.announcements import (
+    AWAITED,
+    Announcement,
     Card,
     Official,
     Pairings,
@@ -31,7 +33,7 @@ from app.contest.announcements import (
     from_payload,
 )
 from handlers.contest.compose import card_keyboard, compose, play_keyboard
-from handlers.platform.chats import ChatBudget
+from handlers.platform.chats import DECISION_REACH, ChatBudget
 from handlers.platform.edits import not_modified
 from handlers.platform.locales import chat_locale, user_locale
 from handlers.platform.outbox import Payload, Undeliverable
@@ -58,18 +60,30 @@ class TelegramChannels:
     """(chat, message) → the look last given to it, so an unchanged edit is not sent."""
 
     async def send_group(self, chat_id: int, payload: Payload) -> None:
+        """One stored announcement; what an organiser's command posts for the whole group (the
+        draw, a round's pairings, a decision: :data:`AWAITED`) as a decision, which replies and
+        refreshes never hold back (issue 40)."""
         try:
             announcement = from_payload(payload)
         except UnknownAnnouncement as error:
             raise Undeliverable(str(error)) from error
+        if announcement.what in AWAITED:
+            with at_priority(Priority.DECISION):
+                await self._send_group(chat_id, payload, announcement, DECISION_REACH)
+        else:
+            await self._send_group(chat_id, payload, announcement, 0)
+
+    async def _send_group(
+        self, chat_id: int, payload: Payload, announcement: Announcement, reserve: int
+    ) -> None:
         match announcement:
             case Official(line):  # exactly the line, nothing else (RULES.md §3.15)
-                await self.budget.acquire(chat_id)
+                await self.budget.acquire(chat_id, reserve)
                 await self.bot.send_message(chat_id, line)
                 return
             case Refused():
                 locale = await chat_locale(self.db, chat_id)
-                await self.budget.acquire(chat_id)
+                await self.budget.acquire(chat_id, reserve)
                 await self.bot.send_message(chat_id, announcement.text(locale))
                 return
         try:
@@ -81,7 +95,7 @@ class TelegramChannels:
             self.refresh(stored.id, announcement.round)
             return
         text, markup = compose(stored, announcement, locale)
-        await self.budget.acquire(chat_id)
+        await self.budget.acquire(chat_id, reserve)
         sent = await self.bot.send_message(
             chat_id, text, parse_mode=ParseMode.HTML, reply_markup=markup, disable_web_page_preview=True
         )

@@ -41,6 +41,8 @@ async def reply(
     *,
     owed: bool = False,
     repeat: bool = False,
+    keep: bool = False,
+    spare: bool = False,
     quote: bool = True,
 ) -> None:
     """An answer to one person's command (HTML), queued in the chat's reply queue.
@@ -49,6 +51,8 @@ async def reply(
     ask it again at once (an ordinary reply repeated within seconds is coalesced away).
     ``repeat``: a command each of whose uses is answered, even in the same words as the last
     answer (:func:`answers_each_use`).
+    ``keep``: never dropped as one too many (an invitation: the partner's only button).
+    ``spare``: dropped while other replies wait (an acknowledgement the card also shows).
     ``quote=False``: not as a reply (the command was deleted: Telegram refuses a reply to it)."""
     locale = await reply_locale(context.services.db, message.chat)
 
@@ -61,7 +65,8 @@ async def reply(
             do_quote=quote,
         )
 
-    context.services.replies.send(message, text, send, locale, owed=owed, repeat=repeat)
+    replies = context.services.replies
+    replies.send(message, text, send, locale, owed=owed, repeat=repeat, keep=keep, spare=spare)
 
 
 # ---------------------------------------------------------------- a contest command's prelude

@@ -64,7 +64,8 @@ class ChatBudget:
         return self.used(chat_id) + reserve < self.limit
 
     def delay(self, chat_id: int, reserve: int = 0) -> float:
-        """Seconds until one more message fits with ``reserve`` kept free (0: now)."""
+        """Seconds until one more message fits with ``reserve`` kept free (0: now); a negative
+        ``reserve`` reaches above the budget's limit (:data:`DECISION_REACH`)."""
         used = self.used(chat_id)
         if used + reserve < self.limit or used == 0:
             return 0.0
@@ -82,6 +83,12 @@ class ChatBudget:
         while (wait := self.delay(chat_id, reserve)) > 0:
             await asyncio.sleep(wait)
         self.note(chat_id)
+
+
+DECISION_REACH = -2
+"""The ``reserve`` of a decision (the draw, a round's pairings, a /result decision): it may use the
+two messages a minute the budget keeps above its limit, as the scheduler's
+``Priority.DECISION`` may (issue 40: the draw is never held behind a rush's replies)."""
 
 
 # ---------------------------------------------------------------- replies
@@ -152,17 +159,26 @@ class ChatReplies:
         *,
         owed: bool = False,
         repeat: bool = False,
+        keep: bool = False,
+        spare: bool = False,
     ) -> bool:
         """Queue ``send``, which answers ``message`` with ``text``; False if coalesced or dropped.
 
         ``owed`` (the lobby of a table just created) is never coalesced nor dropped, and not held
         to the replies' share. ``repeat`` (an organiser's /result, refused twice in the same
         words) is not coalesced with an equal answer, yet stays within the backlog and the
-        replies' share, as other replies do.
+        replies' share, as other replies do. ``keep`` (a partner's invitation: their 接受 button)
+        is never dropped nor counted in the backlog, yet waits for the replies' share: six
+        ``/signup @partner`` typed at once lost an invitation to the backlog of three, and its
+        partner had no button to press (issue 40). ``spare`` (an acknowledgement another message
+        also shows: a sign-up, which the card lists) is dropped while other replies wait: in a
+        rush the group's minute goes to what only a reply can say.
         """
         chat_id = message.chat.id
         chat = self._chats.setdefault(chat_id, _Chat())
         now = time.monotonic()
+        if spare and chat.queue:
+            return False
         if (
             not owed
             and not repeat
@@ -172,11 +188,11 @@ class ChatReplies:
             )
         ):
             return False
-        if not owed and sum(reply.coalesce for reply in chat.queue) >= self.backlog:
+        if not owed and not keep and sum(reply.coalesce for reply in chat.queue) >= self.backlog:
             self._too_many(message, chat, locale, now)
             return False
         chat.recent[text] = now
-        chat.queue.append(_Reply(text, send, limited=not owed, coalesce=not owed))
+        chat.queue.append(_Reply(text, send, limited=not owed, coalesce=not (owed or keep)))
         self._kick(chat_id, chat)
         return True
 

@@ -18,6 +18,7 @@ from app.records.desk import RecordDesk
 from app.table.pictures import HandPictures
 from app.table.texts import too_many_text
 from handlers.platform.chats import ChatBudget, ChatReplies
+from handlers.platform.minute import GroupMinutes
 from handlers.platform.monitor import Monitor
 from handlers.platform.outbox import Outbox
 from handlers.platform.sender import LatestWins
@@ -87,6 +88,7 @@ class Services:
     by bot.py): hand delivery meets the 403, and going away delivers hands again through the
     table's flow, so delivery is handed that step instead of importing it."""
     monitor: Monitor | None = None  # /healthz and /metrics when GUANDAN_METRICS_PORT is set (bot.py)
+    minutes: GroupMinutes | None = None  # each group's sends stored, for the next process (bot.py)
     pictures: HandPictures = field(init=False)  # drawn by ``renderer``, kept by what they show
 
     def __post_init__(self) -> None:

@@ -11,8 +11,11 @@ the first request whose limits allow it goes; so
 * the hand a player is waiting for goes before boards, lobbies and cards (issue 23); a look
   nobody waits for (a waiting seat's caption after others' moves, a selection 提示's toast
   already named) goes last, and under load is replaced by the seat's next look unsent;
-* a reply to a person's command goes before the group's queued announcements, and they leave
-  it room (:data:`GROUP_SHARE`): whoever asks is answered within seconds (issue 32);
+* what an organiser's command posts for the whole group (the draw, a round's pairings, a
+  decision) goes before replies and has the last slot of the group's minute to itself
+  (:data:`GROUP_SHARE`, issue 40);
+* a reply to a person's command goes before the group's other queued announcements, and they
+  leave it room: whoever asks is answered within seconds (issue 32);
 * what a group is owed (results, the draw, deadlines) never waits behind a refresh: a
   refresh may use only part of a group's minute, so an announcement always finds room;
 * chats stay apart: a request held by its own group's budget lets other chats' requests pass.
@@ -36,7 +39,7 @@ import itertools
 import logging
 import time
 from collections import deque
-from collections.abc import Callable, Coroutine, Iterator
+from collections.abc import Awaitable, Callable, Coroutine, Iterable, Iterator
 from dataclasses import dataclass, field
 from datetime import timedelta
 from enum import IntEnum
@@ -55,11 +58,12 @@ class Priority(IntEnum):
 
     ANSWER = 0  # answerCallbackQuery: the spinner on the presser's phone (lost after ~15 s)
     HAND = 1  # a player's own hand after their press, the next player's turn: private chats
-    REPLY = 2  # an answer to a person's command: someone is waiting for it, a queued list is not
-    OWED = 3  # results and decisions, the draw and pairings, deadlines and clocks (the outbox)
-    REFRESH = 4  # a card, board, lobby or standings brought up to date: derived from state
-    GLANCE = 5  # a private look nobody waits for (others' moves, a selection a toast named)
-    WATCH = 6  # a spectator's look (观战): nobody at the table waits for it, so it goes last
+    DECISION = 2  # an organiser's command the whole group waits for: the draw, pairings, /result
+    REPLY = 3  # an answer to a person's command: someone is waiting for it, a queued list is not
+    OWED = 4  # the rest of what a group is owed: details, reminders, deal results (the outbox)
+    REFRESH = 5  # a card, board, lobby or standings brought up to date: derived from state
+    GLANCE = 6  # a private look nobody waits for (others' moves, a selection a toast named)
+    WATCH = 7  # a spectator's look (观战): nobody at the table waits for it, so it goes last
 
 
 PRIORITY: contextvars.ContextVar[Priority | None] = contextvars.ContextVar("request_priority", default=None)
@@ -85,19 +89,23 @@ GROUP_WINDOW = 60.0 + MARGIN
 GROUP_SHARE = {
     Priority.ANSWER: GROUP_LIMIT,
     Priority.HAND: GROUP_LIMIT,
-    Priority.REPLY: GROUP_LIMIT,
+    Priority.DECISION: GROUP_LIMIT,
+    Priority.REPLY: GROUP_LIMIT - 1,
     Priority.OWED: GROUP_LIMIT - 2,
     Priority.REFRESH: GROUP_LIMIT - 4,
     Priority.GLANCE: GROUP_LIMIT - 4,
     Priority.WATCH: GROUP_LIMIT - 4,
 }
-"""How much of a group's minute a request of each priority may use: what is left above an
-announcement's share is for replies to people, so one who asks while a queue of announcements
-fills the group's minute is answered at once, not when a slot frees (after a burst, most of a
-minute later); what is left above a refresh's is for announcements too. Replies go first and
-may use the whole minute, so the chat's reply queue (``chats.ChatReplies``) holds them to a
-share of their own: a flood of commands leaves the announcements room. Edits count:
-Telegram's 20 a minute are shared by sending and editing (tdlib/td#2592)."""
+"""How much of a group's minute a request of each priority may use. The last slot is a
+decision's alone: what an organiser's command posts for the whole group (the draw, a round's
+pairings, a /result decision) never waits behind acknowledgements. When replies could use
+the whole minute, a sign-up rush's invitations and their edits filled it and the draw came
+45 s after ``/draw`` (issue 40). What is left above an announcement's share is for replies to
+people, so one who asks while a queue of announcements fills the group's minute is answered
+at once, not when a slot frees (after a burst, most of a minute later); what is left above a
+refresh's is for announcements too. The chat's reply queue (``chats.ChatReplies``) holds
+replies to a share of their own: a flood of commands leaves the announcements room. Edits
+count: Telegram's 20 a minute are shared by sending and editing (tdlib/td#2592)."""
 
 AGED_SHARE = GROUP_LIMIT - 3
 """What a refresh that has waited :data:`AGING` seconds may use: between a refresh's share and an
@@ -279,6 +287,9 @@ class PriorityLimiter(BaseRateLimiter[int]):
         self._closed = False  # stops a dispatcher whose cancellation wait_for swallowed (3.11)
         self.waited: dict[Priority, float] = dict.fromkeys(Priority, 0.0)  # seconds waited, by priority
         self.retried = 0  # 429s answered
+        self.journal: Callable[[int], Awaitable[None]] | None = None
+        """Awaited with a group's id before each message into it leaves (``minute.GroupMinutes``
+        stores it, so the next process counts it)."""
 
     async def initialize(self) -> None:
         """Nothing to open: the dispatcher starts with the first request that must wait."""
@@ -320,6 +331,19 @@ class PriorityLimiter(BaseRateLimiter[int]):
             heapq.heapify(self._parked)
             self._kick()
 
+    def remember(self, sends: Iterable[tuple[int, float]], wall_now: float) -> None:
+        """Count group messages an earlier process sent (``(chat_id, sent_at)``, sent_at by the
+        wall clock, ``wall_now`` the wall clock now) in their groups' minutes: Telegram counts
+        them whichever process sent them (issue 40)."""
+        now = self.clock()
+        for chat_id, at in sorted(sends, key=lambda send: send[1]):
+            moment = now - max(0.0, wall_now - at)
+            chat = self._chat(chat_id, now)
+            if now - moment < chat.minute.span:
+                chat.minute.sent.append(moment)
+        for chat in self._chats.values():
+            chat.minute.sent = deque(sorted(chat.minute.sent))
+
     def queued(self) -> int:
         """Requests waiting for their turn (the benchmark, admission control)."""
         return len(self._queue) + len(self._parked) + len(self._free)
@@ -346,6 +370,8 @@ class PriorityLimiter(BaseRateLimiter[int]):
         retries = rate_limit_args if rate_limit_args is not None else self.retries
         for attempt in range(retries + 1):
             await self._turn(priority, chat_id if counted else None, counted)
+            if self.journal is not None and counted and chat_id is not None and chat_id < 0:
+                await self.journal(chat_id)
             try:
                 return await callback(*args, **kwargs)
             except RetryAfter as error:

@@ -94,7 +94,7 @@ async def test_hostile_values_reach_contest_messages_as_typed(
         await shows(telegram, group, f"1. {value} ")
         for player in players[1:]:
             await telegram.send(player, group, "/signup")
-        await shows(telegram, group, f"{players[3].first_name} 单独报名")
+        await shows(telegram, group, f"{players[3].first_name} （单独报名")  # on the card
         await telegram.send(ORGANISER, group, "/draw")
         await shows(telegram, group, value, anchor="第 1 轮对阵")
         await telegram.send(ORGANISER, group, "/bracket")

@@ -94,6 +94,33 @@ async def test_a_repeated_answer_is_sent_again_yet_stays_within_the_backlog() ->
     await replies.close()
 
 
+async def test_invitations_are_never_dropped_and_acknowledgements_give_way_in_a_rush() -> None:
+    """Six /signup @partner at once: every invitation is sent (``keep``: the partner's only
+    button), none counted in the backlog; a /signup alone typed meanwhile (``spare``: the card
+    lists it too) is not queued while they wait, and is when the queue is empty (issue 40: the
+    backlog of three dropped an invitation, and acknowledgements spent the group's minute)."""
+    posted = Posted(gate=asyncio.Event())
+    replies = ChatReplies(ChatBudget(), notice, backlog=3)
+    group = FakeMessage(posted, -3)
+
+    def send(text: str, **kind: bool) -> bool:
+        async def post() -> None:
+            await group.reply_text(text)
+
+        return replies.send(group, text, post, "zh", **kind)  # type: ignore[arg-type]
+
+    assert all(send(f"invite {n}", keep=True) for n in range(6))
+    assert not send("S0 alone", spare=True)
+    assert send("/contest")  # an ordinary reply still has the backlog to itself
+    posted.gate.set()  # type: ignore[union-attr]
+    await settle()
+    assert [text for _, text in posted.texts] == [*(f"invite {n}" for n in range(6)), "/contest"]
+    assert send("S1 alone", spare=True)
+    await settle()
+    assert posted.texts[-1] == (-3, "S1 alone")
+    await replies.close()
+
+
 async def test_replies_keep_the_reserve_free_and_owed_ones_may_use_it() -> None:
     posted = Posted()
     budget = ChatBudget(limit=5, window=60.0)

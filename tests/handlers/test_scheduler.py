@@ -127,7 +127,8 @@ async def test_a_reply_goes_ahead_of_queued_announcements_which_leave_it_room() 
     """A person who asks while announcements fill the group's minute is answered at once, and
     the next one before the announcements still waiting; the announcements then all go, in
     order. Announcements went first and used the whole minute: after 32 matches were settled,
-    /bracket came a minute later (issue 32)."""
+    /bracket came a minute later (issue 32). The minute's last slot is a decision's: the draw
+    typed after that reply goes at once too, while a second reply waits (issue 40)."""
     clock = Clock()
     limiter = PriorityLimiter(chat_burst=100, clock=clock)
     sent: list[str] = []
@@ -138,16 +139,40 @@ async def test_a_reply_goes_ahead_of_queued_announcements_which_leave_it_room() 
     assert sent == [f"line {n}" for n in range(owed)]
     with at_priority(Priority.REPLY):
         assert await asyncio.wait_for(request(limiter, sent, "bracket", GROUP), 5) == "bracket"
-        assert await asyncio.wait_for(request(limiter, sent, "standings", GROUP), 5) == "standings"
         help_reply = asyncio.create_task(request(limiter, sent, "help", GROUP))
     await settle()
-    assert "help" not in sent  # the minute is full: the first slot to free is the reply's
+    assert "help" not in sent  # the replies' part of the minute is full
+    with at_priority(Priority.DECISION):
+        assert await asyncio.wait_for(request(limiter, sent, "draw", GROUP), 5) == "draw"
     await advance(limiter, clock, 60.0 + MARGIN)
-    assert sent[owed + 2] == "help"
+    assert sent[owed + 2] == "help"  # the first slot to free is the reply's
     for _ in range(3):
         await advance(limiter, clock, 60.0 + MARGIN)
     await asyncio.gather(*lines, help_reply)
     assert [name for name in sent if name.startswith("line")] == [f"line {n}" for n in range(30)]
+
+
+async def test_a_decision_goes_first_and_finds_room_after_a_rush_of_replies_and_refreshes() -> None:
+    """A sign-up rush fills the group's minute with replies (invitations, acknowledgements) and
+    refreshes (the card, the invitations' edits); the draw typed then goes before every one of
+    them still queued, at once. It used to wait behind them at an announcement's share, which
+    replies had filled: 45 s after /draw in the 000-E flow (issue 40)."""
+    clock = Clock()
+    limiter = PriorityLimiter(chat_burst=100, clock=clock)
+    sent: list[str] = []
+    with at_priority(Priority.REFRESH):
+        edits = [asyncio.create_task(request(limiter, sent, f"edit {n}", GROUP)) for n in range(20)]
+    await settle()
+    with at_priority(Priority.REPLY):
+        replies = [asyncio.create_task(request(limiter, sent, f"reply {n}", GROUP)) for n in range(10)]
+    await settle()
+    assert len(sent) == GROUP_SHARE[Priority.REPLY]
+    with at_priority(Priority.DECISION):
+        assert await asyncio.wait_for(request(limiter, sent, "draw", GROUP), 5) == "draw"
+    for _ in range(4):
+        await advance(limiter, clock, 60.0 + MARGIN)
+    await asyncio.gather(*edits, *replies)
+    assert sent.index("reply 9") < sent.index("edit 19")
 
 
 async def test_a_429_holds_the_chat_and_the_request_is_sent_again() -> None:
@@ -198,7 +223,7 @@ async def test_a_groups_minute_keeps_a_margin_for_arrival_jitter() -> None:
     clock = Clock()
     limiter = PriorityLimiter(chat_burst=GROUP_LIMIT, clock=clock)
     sent: list[str] = []
-    with at_priority(Priority.REPLY):  # the whole minute is a reply's
+    with at_priority(Priority.DECISION):  # the whole minute is a decision's
         first = [asyncio.create_task(request(limiter, sent, f"m{n}", GROUP)) for n in range(GROUP_LIMIT)]
         await settle()
         assert len(sent) == GROUP_LIMIT

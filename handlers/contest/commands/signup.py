@@ -75,7 +75,10 @@ async def signup_command(update: Update, context: Context) -> None:
                 ]
             ]
         )
-    await reply(context, message, text, markup)
+    # an invitation is the partner's only button; signing up alone is on the card too, so in a
+    # rush (replies already waiting) its acknowledgement gives way (issue 40)
+    alone = partner is None and not words.tag
+    await reply(context, message, text, markup, keep=partner is not None, spare=alone)
 
 
 async def _partner(context: Context, message: Message) -> Player | None:
