@@ -22,7 +22,7 @@ class What(StrEnum):
     DRAW = "draw"  # the draw and round 1, one message
     ROUND = "round"  # a later round's pairings
     CARD = "card"  # the contest's card (sign-up, standings button)
-    OFFICIAL = "official"  # exactly the 掼蛋N组 line (RULES.md §3.15)
+    OFFICIAL = "official"  # exactly the 掼蛋N组 line (docs/rules.md §4.8)
     DETAILS = "details"
     DISPUTE = "dispute"
     DECISION = "decision"

@@ -77,7 +77,7 @@ class TelegramChannels:
         self, chat_id: int, payload: Payload, announcement: Announcement, reserve: int
     ) -> None:
         match announcement:
-            case Official(line):  # exactly the line, nothing else (RULES.md §3.15)
+            case Official(line):  # exactly the line, nothing else (docs/rules.md §4.8)
                 await self.budget.acquire(chat_id, reserve)
                 await self.bot.send_message(chat_id, line)
                 return
