@@ -1,6 +1,6 @@
 """The NJUPT competition protocol's notation and messages, as pure functions.
 
-``../shared/NJUPT_PROTOCOL.md`` summarises the platform's manual. Everything here turns
+docs/njupt.md describes the protocol as this server speaks it. Everything here turns
 engine values into the platform's JSON and back, with no I/O, so the WebSocket layer
 (:mod:`tools.njupt.server`) only moves these dicts:
 
