@@ -300,11 +300,13 @@ async def open_services(
     board.extras = watchers.board_extras
     board.outbox.register(members.AWAY_NOTICE, members.away_sender(app.bot, db, board.budget))
     board.outbox.register(QUARANTINE_NOTICE, quarantine_sender(app))
+    await board.expect_left()  # a result the outbox resends waits for its deal's board to close
     await board.outbox.start()  # what the last run stored and never sent goes out first
     for locale, language_code in (("zh", None), ("en", "en")):
         menu = [BotCommand(name, _(text, locale)) for name, text in COMMANDS]
         await app.bot.set_my_commands(menu, language_code=language_code)
     await resume_tables(app)
+    await board.finish_left()
     app.bot_data.services.backfill = asyncio.create_task(backfill_records(keeper))
     await contests.resume()  # deadline and reminder jobs re-armed from storage
 

@@ -14,19 +14,27 @@ from pathlib import Path
 import aiosqlite
 
 from emulator.client import BotMessage, Chat, Emulator, Telegram, wait_for
+from handlers.table.board import CLOSE_WAIT
 from tests.e2e.test_match_e2e import (
     ALICE,
     BOB,
+    MATCH_TIMEOUT,
     PINNED_MATCH,
     SINGLE_DOWN_SEED,
     Table,
     assert_clean_finish,
+    final_status,
     play_out,
+    plays_missing_from,
+    plays_of_match,
     running_bot,
     set_up,
 )
 
 HUMANS = [ALICE, BOB]
+HELD = 3600.0
+"""A board interval no test waits out: after its first redraw the board waits, as it does when
+the bot stops during its usual 3-second wait between redraws."""
 
 
 async def live_board(telegram: Telegram, group: Chat) -> BotMessage | None:
@@ -81,3 +89,35 @@ async def test_a_board_left_without_its_range_is_marked_as_moved(
     assert [m.content for m in messages if "⏳" in m.content] == []
     moved = next(m for m in messages if m.message_id == board.message_id)
     assert moved.content == "⏬ 本副的牌局移到了下方的新消息里。"
+
+
+async def test_a_match_that_ended_before_its_board_caught_up_is_shown_after_a_restart(
+    emulator: Emulator, telegram: Telegram, token: str, tmp_path: Path
+):
+    """The match ends while the board waits for its next redraw, and the bot stops (a stop
+    cancels that wait): the next run finishes the board, although the table is no longer in
+    play, with every play, each deal's board closed before its result goes, and the results
+    go at once, not after ``CLOSE_WAIT``."""
+    table = Table(telegram, Chat.group(-4403, "停前终局"), tmp_path / "g.db")
+    async with running_bot(emulator, token, table.db_path, seed=SINGLE_DOWN_SEED, board_interval=HELD):
+        await set_up(telegram, table, HUMANS, PINNED_MATCH)
+        players = [asyncio.create_task(table.play(user)) for user in HUMANS]
+        await wait_for(lambda: match_over(table), timeout=MATCH_TIMEOUT, what="the match to end")
+        table.over.set()
+        await asyncio.gather(*players)
+    plays = await plays_of_match(table.db_path)
+    assert plays_missing_from(plays, await telegram.messages(table.group)) != []  # the board waited
+    async with running_bot(emulator, token, table.db_path, seed=SINGLE_DOWN_SEED):
+        await telegram.wait_message(table.group, lambda m: "🏆" in m.content, timeout=CLOSE_WAIT / 2)
+    messages = await telegram.messages(table.group)
+    assert [m.content for m in messages if "⏳" in m.content] == []
+    assert plays_missing_from(plays, messages) == []
+    for deal in (1, 2):
+        board = next(m for m in messages if m.content.startswith(f"🃏 第 {deal} 副"))
+        result = next(m for m in messages if m.content.startswith(f"第 {deal} 副结束"))
+        assert result.sent_at_ms is not None and board.sent_at_ms is not None
+        assert max((board.sent_at_ms, *board.edited_at_ms)) <= result.sent_at_ms, f"deal {deal}"
+
+
+async def match_over(table: Table) -> bool:
+    return await final_status(table.db_path) == "finished"
