@@ -382,9 +382,9 @@ async def close_services(app: App) -> None:
         if services.contests is not None:
             await services.contests.close()
         services.renderer.shutdown(wait=True)
-        services.tables.thinking.close()
+        await services.tables.thinking.close()
         if services.records is not None:
-            services.records.coach.close()
+            await services.records.close()
         await services.db.close()
     await app.shutdown()  # returns at once if already shut down
 
@@ -571,11 +571,27 @@ def main(argv: list[str] | None = None) -> int:
         monitor=monitor,
     )
     if webhook is None:
-        app.run_polling(allowed_updates=Update.ALL_TYPES)
+        app.run_polling(allowed_updates=Update.ALL_TYPES, close_loop=False)
     else:
         log.info("webhook mode: %s, served on %s:%s", webhook.url, webhook.listen, webhook.port)
         run_webhook(app, webhook)
+    close_loop(asyncio.get_event_loop())
     return 0
+
+
+def close_loop(loop: asyncio.AbstractEventLoop) -> None:
+    """Close the loop the stopped bot ran on. Every service cancels and awaits the tasks it
+    started (``app/tasks.py``), so none should be left: one that is was forgotten by its owner,
+    and is named in an ERROR line (asyncio would destroy it silently if something still held
+    it, or log "Task was destroyed" if nothing did), then cancelled and awaited."""
+    left = [task for task in asyncio.all_tasks(loop) if not task.done()]
+    for task in left:
+        log.error("task left running after the stop: %r", task)
+        task.cancel()
+    if left:
+        loop.run_until_complete(asyncio.gather(*left, return_exceptions=True))
+    loop.run_until_complete(loop.shutdown_asyncgens())
+    loop.close()
 
 
 def serve_with_lease(

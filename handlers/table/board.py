@@ -53,6 +53,7 @@ from app.table.texts import (
     stopped_board_text,
     trick_blocks,
 )
+from app.tasks import Tasks
 from engine.actions import DealEnded, DealStarted, Event, MatchEnded, Phase
 from engine.match import Match
 from engine.observation import Observation
@@ -155,6 +156,7 @@ class BoardPublisher:
         self.text_limit = text_limit
         self.extras: BoardExtras | None = None  # 观战's line and button (handlers/table/spectators.py)
         self._boards: dict[int, _Board] = {}
+        self._tasks = Tasks()  # the redraws: a stop cancels each, forgotten board or not
         self._left: list[TableRecord] = []  # boards the last run left open (see :meth:`expect_left`)
         self._locales: dict[int, str] = {}
         self.outbox = outbox or Outbox(db.outbox)
@@ -184,7 +186,7 @@ class BoardPublisher:
         board.dirty = True
         if board.task is None or board.task.done():
             # The redraw serves the table, not the press that woke it: no request context.
-            board.task = asyncio.create_task(self._run(table, board), context=contextvars.Context())
+            board.task = self._tasks.start(self._run(table, board), context=contextvars.Context())
 
     def _announce(self, table: LiveTable, result: Event) -> None:
         """Store the result in the outbox now; it is sent once the board closed its deal."""
@@ -263,11 +265,7 @@ class BoardPublisher:
             await asyncio.shield(board.task)
 
     async def close(self) -> None:
-        for board in self._boards.values():
-            if board.task is not None:
-                board.task.cancel()
-                with contextlib.suppress(asyncio.CancelledError):
-                    await board.task
+        await self._tasks.close()
 
     async def _run(self, table: LiveTable, board: _Board) -> None:
         """Redraw while there is something new; forget the board once its table is over."""
