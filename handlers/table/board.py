@@ -251,8 +251,9 @@ class BoardPublisher:
                     self.publish(await self.tables.ended(record))
                 except Exception:  # its results go all the same
                     log.exception("board of table %s left open: the table could not be replayed", record.id)
-            if self._unseen(record.id):
-                del self._boards[record.id]
+            if self._unseen(record.id):  # a result already waiting for it goes now
+                for closing in self._boards.pop(record.id).closing.values():
+                    closing.set()
 
     def _unseen(self, table_id: int) -> bool:
         board = self._boards.get(table_id)
