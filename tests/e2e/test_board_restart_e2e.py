@@ -22,8 +22,11 @@ from tests.e2e.test_match_e2e import (
     PINNED_MATCH,
     SINGLE_DOWN_SEED,
     Table,
+    answer_to,
     assert_clean_finish,
+    buttons_by_op,
     final_status,
+    logged_at_least,
     play_out,
     plays_missing_from,
     plays_of_match,
@@ -101,6 +104,7 @@ async def test_a_match_that_ended_before_its_board_caught_up_is_shown_after_a_re
     table = Table(telegram, Chat.group(-4403, "停前终局"), tmp_path / "g.db")
     async with running_bot(emulator, token, table.db_path, seed=SINGLE_DOWN_SEED, board_interval=HELD):
         await set_up(telegram, table, HUMANS, PINNED_MATCH)
+        await first_board(telegram, table)
         players = [asyncio.create_task(table.play(user)) for user in HUMANS]
         await wait_for(lambda: match_over(table), timeout=MATCH_TIMEOUT, what="the match to end")
         table.over.set()
@@ -117,6 +121,37 @@ async def test_a_match_that_ended_before_its_board_caught_up_is_shown_after_a_re
         result = next(m for m in messages if m.content.startswith(f"第 {deal} 副结束"))
         assert result.sent_at_ms is not None and board.sent_at_ms is not None
         assert max((board.sent_at_ms, *board.edited_at_ms)) <= result.sent_at_ms, f"deal {deal}"
+
+
+async def test_a_table_stopped_before_its_board_caught_up_says_so_after_a_restart(
+    emulator: Emulator, telegram: Telegram, token: str, tmp_path: Path
+):
+    """/stop while the board waits for its next redraw, then the bot stops: the next run edits
+    the board to show the deal's plays and that the table was stopped, with no turn line."""
+    table = Table(telegram, Chat.group(-4404, "停桌看板"), tmp_path / "g.db")
+    async with running_bot(emulator, token, table.db_path, seed=SINGLE_DOWN_SEED, board_interval=HELD):
+        await set_up(telegram, table, HUMANS, PINNED_MATCH)
+        board = await first_board(telegram, table)
+        players = [asyncio.create_task(table.play(user)) for user in HUMANS]
+        await wait_for(lambda: logged_at_least(table.db_path, 16), timeout=60, what="a few tricks")
+        table.over.set()
+        await asyncio.gather(*players)
+        await telegram.send(ALICE, table.group, "/stop")
+        confirm = await telegram.wait_message(table.group, lambda m: "确定结束本桌吗" in m.content)
+        await answer_to(telegram, ALICE, confirm, buttons_by_op(confirm)["y"][0])
+        await telegram.wait_message(table.group, lambda m: m.content == "本桌已结束。")
+    async with running_bot(emulator, token, table.db_path, seed=SINGLE_DOWN_SEED):
+        await telegram.wait_message(
+            table.group, lambda m: m.message_id == board.message_id and "⏹" in m.content
+        )
+    messages = await telegram.messages(table.group)
+    assert [m.content for m in messages if "⏳" in m.content] == []
+    assert plays_missing_from(await plays_of_match(table.db_path), messages) == []
+
+
+async def first_board(telegram: Telegram, table: Table) -> BotMessage:
+    """The deal's board as its first redraw sent it (the only one, with :data:`HELD`)."""
+    return await telegram.wait_message(table.group, lambda m: m.content.startswith("🃏 第 1 副"))
 
 
 async def match_over(table: Table) -> bool:
