@@ -26,8 +26,10 @@ import ctypes
 import gc
 import logging
 import os
+import signal
 import sys
-from collections.abc import Callable
+import time
+from collections.abc import Awaitable, Callable
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any, cast
 
@@ -194,6 +196,7 @@ def build_application(
     requests = AiohttpRequest(connections=CONNECTIONS), UpdatesRequest(connections=1)
     for request in requests:
         request.admit = lease.admit if lease is not None else None
+        request.fence = lease.fenced if lease is not None else None
     builder: ApplicationBuilder[Any, Any, Any, Any, Any, Any] = (
         Application.builder()
         .token(token)
@@ -608,7 +611,23 @@ def serve_with_lease(
         lease=lease,
         monitor=monitor,
     )
-    return asyncio.run(serve(app, lease, webhook=webhook, health=monitor, after_open=settle_heap))
+    serving = serve(app, lease, webhook=webhook, health=monitor, after_open=settle_heap)
+    return asyncio.run(_serve_with_hooks(serving))
+
+
+TEST_HOOKS = "GUANDAN_TEST_HOOKS"
+"""Test-only: with ``GUANDAN_TEST_HOOKS=1``, SIGUSR1 blocks the event loop for
+:data:`BLOCK_SECONDS` (a long computation on the loop, as tests/e2e/test_fencing_e2e.py needs
+to show that a leader whose loop stalls stops renewing and is replaced). Never set in
+production: nothing else reads it."""
+BLOCK_SECONDS = 20.0
+
+
+async def _serve_with_hooks(serving: Awaitable[int]) -> int:
+    if os.environ.get(TEST_HOOKS) == "1":
+        loop = asyncio.get_running_loop()
+        loop.add_signal_handler(signal.SIGUSR1, time.sleep, BLOCK_SECONDS)
+    return await serving
 
 
 if __name__ == "__main__":

@@ -1,15 +1,16 @@
-"""Failover time: a leader killed with N tables mid-deal, until the standby has resumed them.
+"""Failover time: a leader killed or frozen with N tables mid-deal, until the standby has resumed them.
 
-    python bench/failover.py [--tables 10] [--tables 100] [--timeout 180]
+    python bench/failover.py [--tables 10] [--tables 100] [--signal kill|stop] [--timeout 180]
 
 For each ``--tables`` N: a throw-away PostgreSQL cluster (tests/postgresql.py, PostgreSQL's
 durable settings), the Bot API emulator, and two ``bot.py`` processes with one token and
 ``GUANDAN_DB`` on that cluster, as the compose file runs them: the first leads, the second
 stands by. N groups each open a table with one human and three AI seats (no turn clock) and
 start it; the AIs play until it is the human's turn. Once every table waits for its human,
-the leader is killed (SIGKILL) and the clock starts. Printed, in seconds from the kill:
+the leader is killed (SIGKILL) or frozen (``--signal stop``: SIGSTOP, as a paused VM; it is
+let go with SIGCONT once measured) and the clock starts. Printed, in seconds from the signal:
 
-* ``lease``: the standby's lease session holds the lock (read from ``pg_locks``);
+* ``lease``: the standby holds the lease (``bot_lease``'s holder, unexpired);
 * ``first``: the first table shows itself again (a message sent or edited in its group or
   its human's private chat, as the emulator stamps it);
 * ``last``: the last of the N tables has.
@@ -37,7 +38,7 @@ if str(ROOT) not in sys.path:
 import asyncpg  # noqa: E402
 
 from emulator.client import Chat, Emulator, Telegram, User, wait_for  # noqa: E402
-from storage.lease import LEASE_PREFIX, bot_id_of  # noqa: E402
+from storage.lease import bot_id_of  # noqa: E402
 from tests.e2e.test_match_e2e import SHORT_MATCH, Table, set_up  # noqa: E402
 from tests.postgresql import Cluster, binaries  # noqa: E402
 
@@ -60,10 +61,11 @@ async def lease_pid(url: str, token: str) -> int | None:
     db = await asyncpg.connect(url)
     try:
         name = await db.fetchval(
-            "SELECT a.application_name FROM pg_locks l JOIN pg_stat_activity a ON a.pid = l.pid"
-            " WHERE l.locktype = 'advisory' AND l.granted AND a.application_name LIKE $1",
-            f"{LEASE_PREFIX}:{bot_id_of(token)}:%",
+            "SELECT holder FROM bot_lease WHERE bot_id = $1 AND expires_at > clock_timestamp()",
+            bot_id_of(token),
         )
+    except asyncpg.UndefinedTableError:
+        name = None
     finally:
         await db.close()
     return int(name.rsplit("-", 1)[1]) if name else None
@@ -83,7 +85,7 @@ async def shown_after(telegram: Telegram, chats: list[Chat], since_ms: int) -> i
     return min(times) if times else None
 
 
-async def run(tables: int, timeout: float, folder: Path) -> dict[str, float | int]:
+async def run(tables: int, timeout: float, folder: Path, how: signal.Signals) -> dict[str, float | int]:
     bin_dir = binaries()
     if bin_dir is None:
         raise SystemExit("PostgreSQL is not installed (apt-get install postgresql)")
@@ -116,8 +118,9 @@ async def run(tables: int, timeout: float, folder: Path) -> dict[str, float | in
             setup = time.monotonic() - started
             load = os.getloadavg()
             killed_ms = int(time.time() * 1000)
-            leader.send_signal(signal.SIGKILL)
-            leader.wait()
+            leader.send_signal(how)
+            if how == signal.SIGKILL:
+                leader.wait()
             killed = time.monotonic()
             lease_s = None
             shown: dict[int, int] = {}
@@ -133,6 +136,7 @@ async def run(tables: int, timeout: float, folder: Path) -> dict[str, float | in
     finally:
         for process in (leader, standby):
             if process is not None and process.poll() is None:
+                process.send_signal(signal.SIGCONT)
                 process.send_signal(signal.SIGINT)
                 try:
                     process.wait(timeout=20)
@@ -143,6 +147,7 @@ async def run(tables: int, timeout: float, folder: Path) -> dict[str, float | in
     times = sorted((at - killed_ms) / 1000 for at in shown.values())
     return {
         "tables": tables,
+        "signal": how.name,
         "resumed": len(times),
         "setup_s": round(setup, 1),
         "lease_s": round(lease_s, 2) if lease_s is not None else -1,
@@ -164,15 +169,22 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--timeout", type=float, default=180.0, help="seconds to wait for every table after the kill"
     )
+    parser.add_argument(
+        "--signal", choices=["kill", "stop"], default="kill", help="SIGKILL the leader, or SIGSTOP it"
+    )
     args = parser.parse_args(argv)
     folder = Path(os.environ.get("TMPDIR", "/tmp")) / f"guandan-failover-{os.getpid()}"
     folder.mkdir(parents=True, exist_ok=True)
     print(f"load average before: {' '.join(f'{x:.2f}' for x in os.getloadavg())} ({os.cpu_count()} cores)")
-    print(f"{'tables':>6} {'resumed':>7} {'lease s':>8} {'first s':>8} {'last s':>8} {'load':>5}")
+    how = signal.SIGKILL if args.signal == "kill" else signal.SIGSTOP
+    heads = [("signal", 7), ("tables", 6), ("resumed", 7), ("lease s", 8), ("first s", 8)]
+    heads += [("last s", 8), ("load", 5)]
+    print(" ".join(f"{head:>{width}}" for head, width in heads))
     for tables in args.tables or [10, 100]:
-        figures = asyncio.run(run(tables, args.timeout, folder))
+        figures = asyncio.run(run(tables, args.timeout, folder, how))
         print(
-            f"{figures['tables']:>6} {figures['resumed']:>7} {figures['lease_s']:>8} {figures['first_s']:>8}"
+            f"{how.name:>7} {figures['tables']:>6} {figures['resumed']:>7} {figures['lease_s']:>8}"
+            f" {figures['first_s']:>8}"
             f" {figures['last_s']:>8} {figures['loadavg_before_kill']:>5}"
         )
         print(json.dumps(figures))

@@ -43,7 +43,7 @@ class Outcome(StrEnum):
 
     @classmethod
     def of(cls, finish_order: tuple[int, ...]) -> Outcome:
-        """The outcome of a complete finishing order (the one formula, RULES.md §1)."""
+        """The outcome of a complete finishing order (the one formula, docs/rules.md §1.7)."""
         return OUTCOMES[finish_order.index((finish_order[0] + 2) % 4) - 1]
 
     @property
@@ -220,7 +220,7 @@ class DealEnded:
 
     ``finish_order`` holds all four seats, 上游 first. A 双下 deal stops once the
     winners are out (A22), so its two losers did not finish: they are listed as U's
-    上家 then U's 下家 — U, U', L2, L1 in RULES.md §0.3 — so that L1, U's 下家, counts
+    上家 then U's 下家 — U, U', L2, L1 in docs/rules.md §1.10 — so that L1, U's 下家, counts
     as last (001-B "頭游下家為最后一名"), which is what the tribute rules expect. With
     ``Rules.double_down_play_on`` the losers play on and appear in their real order.
     """

@@ -3,9 +3,9 @@
 A set of cards can have several readings when it holds wildcards: ``33 55 ♥T`` at
 level 10 is both 333+55 and 555+33, and a straight with a wildcard may have two
 heights. :func:`classify` returns every reading; choosing one is the caller's job
-(RULES.md A24: an explicit interpretation, else the lowest legal one).
+(docs/rules.md A24: an explicit interpretation, else the lowest legal one).
 
-Reading conventions (RULES.md §1.5–§1.10, A7, A23, A25):
+Reading conventions (docs/rules.md §1.2–§1.5; A7, A23, A25):
 
 - A wildcard stands for any non-joker card of any rank and suit, or for itself.
 - A set made only of wildcards (one ♥T, or ♥T♥T at level 10) reads as the level rank

@@ -19,7 +19,7 @@ What each figure means, with the seed rule it serves:
 
 - ``points`` and ``three_point_deals``: the points formats (000-E, 001-A, 000-H); a
   3-point deal is one that scored 3 (a 双下 at 3/2/1), 001-A's first tie-break.
-- ``steps``: levels climbed from 2 (idx of RULES.md §0.3, 13 more per 2→A cycle of
+- ``steps``: levels climbed from 2 (docs/rules.md §1.14, 13 more per 2→A cycle of
   002-A); a team that won by passing A counts as past A, 13 (A17).
 - ``level_difference`` (级差): the winner's steps minus the loser's, as a
   :class:`~fractions.Fraction` because a walkover under 002-D's literal "级差为1/2" is

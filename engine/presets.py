@@ -1,6 +1,6 @@
-"""The rule presets: what each organising document of RULES.md §0.1 chooses, as data.
+"""The rule presets: what each organising document of docs/rules.md §2.9 chooses, as data.
 
-Each :class:`Document` lists only its departures from RULES.md §4 (the defaults of
+Each :class:`Document` lists only its departures from docs/rules.md §3 (the defaults of
 :class:`engine.rules.Rules`), so a reader compares documents setting by setting. This module
 names the choices (:mod:`engine.variants`) and nothing else: ``engine.rules`` builds a
 :class:`engine.rules.Preset` from each document, and ``Rules.preset(name)`` looks them up there.
@@ -57,7 +57,7 @@ class Document:
     title_zh: str
     title_en: str
     description: str
-    sources: tuple[str, ...]  # RULES.md §0.1 keys
+    sources: tuple[str, ...]  # docs/rules.md §2.9 keys
     changes: Mapping[str, Any]  # keyword arguments of Rules, of as many types as its fields
 
 
@@ -75,7 +75,8 @@ DOCUMENTS: tuple[Document, ...] = (
         "default",
         "标准规则",
         "Standard rules",
-        "RULES.md §4 defaults: 3/2/1, pass A with partner not last, 3 failures at A reset to 2.",
+        "The bot's defaults (docs/rules.md §3): 3/2/1, pass A with partner not last, "
+        "3 failures at A reset to 2.",
         ("003-A", "001-E"),
     ),
     _document(

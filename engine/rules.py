@@ -1,8 +1,8 @@
-"""Rule variants (RULES.md §2 V01–V37) as one frozen settings object, its schema and the presets.
+"""Rule variants (docs/rules.md §2, V01–V37) as one frozen settings object, its schema and the presets.
 
 The seed documents disagree on many points; each disagreement is one typed field
 of :class:`Rules` (its type one of :mod:`engine.variants`, re-exported here), and
-:meth:`Rules.default` holds the recommended defaults of RULES.md §4 (A1–A31). A preset
+:meth:`Rules.default` holds the defaults of docs/rules.md §3 (A1–A31). A preset
 (:data:`PRESETS`) is the set of choices one organising document makes, named after that
 document, like python-chess's variant registry; the documents' data is :mod:`engine.presets`.
 
@@ -108,7 +108,7 @@ __all__ = [
 
 @dataclass(frozen=True, slots=True)
 class Rules:
-    """Every variant of RULES.md §2 as a typed setting; defaults are RULES.md §4."""
+    """Every variant of docs/rules.md §2 as a typed setting; defaults are docs/rules.md §3."""
 
     # V01 / A2: levels gained by the 上游's side for 1st+2nd / 1st+3rd / 1st+4th.
     level_ups: tuple[int, int, int] = (3, 2, 1)
@@ -170,7 +170,7 @@ class Rules:
     partner_change: bool = False  # V32
     late_forfeit_minutes: int | None = 10  # V33; 0 = any lateness
     lots: LotsMethod = LotsMethod.SUM_OF_TWO_CARDS
-    # V34, V35, V37 / §3: the match format.
+    # V34, V35, V37 / docs/rules.md §1.13: the match format.
     match_format: MatchFormat = MatchFormat.LEVEL_RACE
     time_limit_minutes: int | None = None  # timed games (per game in best-of)
     time_up: TimeUp = TimeUp.FINISH_DEAL
@@ -209,7 +209,7 @@ class Rules:
 
     @classmethod
     def default(cls) -> Rules:
-        """RULES.md §4 defaults: 3/2/1, pass A with partner not 4th, 3 total failures."""
+        """docs/rules.md §3 defaults: 3/2/1, pass A with partner not 4th, 3 total failures."""
         return cls()
 
     @classmethod
@@ -424,7 +424,7 @@ class Preset:
     title_zh: str
     title_en: str
     description: str
-    sources: tuple[str, ...]  # RULES.md §0.1 keys
+    sources: tuple[str, ...]  # docs/rules.md §2.9 keys
     rules: Rules
 
     @classmethod

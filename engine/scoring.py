@@ -1,4 +1,4 @@
-"""Scoring a finished deal: outcome class, level-ups, the A rules and points (V01–V04, §3).
+"""Scoring a deal: outcome class, level-ups, the A rules and points (V01–V04, docs/rules.md §1.8–§1.13).
 
 Everything here is a pure function of frozen values, so the match only has to
 swap its :class:`Standing` for the one :func:`settle_deal` returns.
@@ -101,8 +101,8 @@ def settle_deal(standing: Standing, result: DealResult, rules: Rules) -> Settlem
     if not rules.uses_levels:
         return Settlement(standing, 0, points, None, None, None)
     attempt, standing, passed = _a_attempt(standing, result, rules)
-    if passed:
-        return Settlement(standing, 0, points, AAttempt.PASSED, result.winner_team, EndReason.PASSED_A)
+    if passed:  # the side at A wins its game, even where an opponent was 上游 (no_fourth, 000-K)
+        return Settlement(standing, 0, points, AAttempt.PASSED, result.declarer_team, EndReason.PASSED_A)
     gain = level_gain(rules, result.outcome_index)
     if attempt is not None and result.declarer_team == result.winner_team:
         gain = 0  # a failed attempt at A: the A team cannot climb past A
@@ -286,7 +286,8 @@ def deal_verdict(
     """
     if rules.match_format is MatchFormat.POINTS:
         if sudden_death:
-            return Verdict(result.winner_team, EndReason.POINTS)  # 加赛一副: its winner, any class (§3.7)
+            # 加赛一副: its winner, whatever the class (docs/rules.md §1.13)
+            return Verdict(result.winner_team, EndReason.POINTS)
         return points_verdict(settled.standing, deals_played, result.winner_team, rules, time_expired)
     if settled.game_won is not None and settled.reason is not None:
         return Verdict(settled.game_won, settled.reason)
@@ -328,7 +329,7 @@ def _sudden_death_verdict(
 def points_verdict(
     standing: Standing, deals_played: int, last_winner: int | None, rules: Rules, time_up: bool = False
 ) -> Verdict | None:
-    """§3.7–3.9: the target reached, or the scheduled deals played (None: play on)."""
+    """docs/rules.md §1.13: the target reached, or the scheduled deals played (None: play on)."""
     points, target = standing.points, rules.points_target
     if target is not None and last_winner is not None and points[last_winner] >= target:
         return Verdict(last_winner, EndReason.POINTS)
@@ -383,7 +384,7 @@ def _leader(values: tuple[_Comparable, _Comparable]) -> int | None:
 
 
 def round_score(standing: Standing, winner: int | None, rules: Rules) -> tuple[int, int]:
-    """What a finished match is worth in a multi-round contest (§3.10–3.12, A17).
+    """What a finished match is worth in a multi-round contest (docs/rules.md §1.14, A17).
 
     001-B: the winner scores 100 + the level difference (the winner counting as past
     A, 13 steps; at most 15), the loser its own steps climbed (at most 12); with no

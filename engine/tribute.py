@@ -1,10 +1,10 @@
-"""Tribute (进贡), return tribute (还贡) and anti-tribute (抗贡): RULES.md §1.15, V08–V15.
+"""Tribute (进贡), return tribute (还贡) and anti-tribute (抗贡): docs/rules.md §1.10, V08–V15.
 
 Pure functions of the previous deal's finishing order, the new hands and the
 rules; the match keeps the state and calls these to decide who pays whom, which
 cards are allowed and who leads afterwards.
 
-Names follow RULES.md §0.3: after a 双下, U = 上游, U' = its partner (二游),
+Names follow docs/rules.md §1.10: after a 双下, U = 上游, U' = its partner (二游),
 L1 = U's 下家 and L2 = U's 上家. The match records a 双下 finishing order as
 U, U', L2, L1, so L1 counts as the last player (001-B "頭游下家為最后一名").
 """
@@ -137,7 +137,7 @@ def leader_after(
     level: Rank,
     rules: Rules,
 ) -> int:
-    """Who leads once the exchange is over (§1.15, V13, V14).
+    """Who leads once the exchange is over (docs/rules.md §1.10, V13, V14).
 
     ``paid`` maps payer → tribute card; ``returned`` maps payer → card it got back.
     Under :attr:`EqualTribute.PAYERS_CHOOSE` the match asks the payers; this gives L1.

@@ -1,4 +1,4 @@
-"""The variant types: one enum per disagreement of RULES.md §2 (V01–V37) that is a choice.
+"""The variant types: one enum per disagreement of docs/rules.md §2 (V01–V37) that is a choice.
 
 Apart from :class:`engine.rules.Rules` so that the preset data (:mod:`engine.presets`) can name
 the choices without importing the settings object, which builds its presets from that data:
@@ -107,7 +107,7 @@ class AntiTributeJokers(Enum):
 
 
 class FirstLeader(Enum):
-    """V16 / §3.16: the first leader; all seed methods are a uniformly random seat."""
+    """V16 / docs/rules.md §1.12: the first leader; all seed methods are a uniformly random seat."""
 
     RANDOM_SEAT = "random_seat"
     MARKER_CARD = "marker_card"  # the holder of one random card position (face-up marker card)
@@ -263,7 +263,7 @@ class ForfeitDifference(Enum):
 
 
 class MatchFormat(Enum):
-    """V37 / §3: the unit a match is decided on."""
+    """V37 / docs/rules.md §1.13: the unit a match is decided on."""
 
     LEVEL_RACE = "level_race"  # one 2→A game (optionally timed)
     POINTS = "points"  # N deals scored by class (000-E, 001-A, 000-H)
@@ -271,14 +271,14 @@ class MatchFormat(Enum):
 
 
 class PointsTieBreak(Enum):
-    """§3.7–3.9: equal points after the last scheduled deal."""
+    """docs/rules.md §1.13: equal points after the last scheduled deal."""
 
     EXTRA_DEAL = "extra_deal"  # one more deal, its winner wins (000-E, 000-H)
     MORE_THREES_THEN_EXTRA = "more_threes_then_extra"  # 001-A: more 3-point deals, then extra
 
 
 class RoundScore(Enum):
-    """§3.10–3.12: what a finished match is worth in a multi-round contest."""
+    """docs/rules.md §1.14: what a finished match is worth in a multi-round contest."""
 
     NONE = "none"
     HUNDRED_PLUS_DIFFERENCE = "hundred_plus_difference"  # 001-B: 100 + level difference (≤15)

@@ -1,7 +1,7 @@
 """Contest standings and knockout brackets for the group chat.
 
 The contest module words the scores (levels, points, wins) as it likes; this one
-only lays them out, so any format of RULES.md §3 fits the same two pictures.
+only lays them out, so any format of docs/rules.md §4 fits the same two pictures.
 """
 
 from __future__ import annotations

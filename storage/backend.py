@@ -191,6 +191,9 @@ class SqliteConnection(Connection):
 Guard = Callable[[asyncpg.Connection], Awaitable[None]]
 """Run on a new session before its first statement; raises :class:`StorageUnavailable` to
 refuse it (the lease's fence: :mod:`storage.lease`)."""
+Check = Callable[[], None]
+"""Run before every statement, on this process's clock; raises :class:`StorageUnavailable` to
+refuse it (the lease's validity: :mod:`storage.lease`)."""
 
 
 @dataclass(frozen=True)
@@ -199,10 +202,13 @@ class Session:
 
     ``name`` is the ``application_name`` (``pg_stat_activity`` shows it; the lease's fence
     terminates an old leader's sessions by it). ``guard`` runs on every connection and
-    reconnection, so a process that lost its lease cannot connect again and write."""
+    reconnection (it gives the session its lease epoch, which the database's fence trigger
+    checks on every write), ``check`` before every statement: a process whose lease is lost
+    or stale stops using the store at once, before the database would refuse it."""
 
     name: str = "guandan-bot"
     guard: Guard | None = None
+    check: Check | None = None
 
 
 ONE_BOT: Final = Session()
@@ -240,6 +246,11 @@ being sent, as its internal "another operation is in progress", after which the 
 is stuck: tests/storage/test_postgresql.py met both.)"""
 
 
+FENCED: Final = "GF001"
+"""The SQLSTATE of the fence trigger's refusal (migration 0018): the session's lease epoch is
+not the current one, or the lease expired. Not saved, and never will be from this process."""
+
+
 @contextmanager
 def postgresql_errors() -> Iterator[None]:
     """asyncpg's errors by cause (a failed statement in autocommit mode changed nothing)."""
@@ -249,6 +260,10 @@ def postgresql_errors() -> Iterator[None]:
         raise StorageConflict(str(error)) from error
     except POSTGRESQL_UNAVAILABLE as error:
         raise StorageUnavailable(f"{type(error).__name__}: {error}") from error
+    except asyncpg.PostgresError as error:
+        if getattr(error, "sqlstate", None) == FENCED:
+            raise StorageUnavailable(f"fenced: {error}") from error
+        raise
 
 
 @lru_cache(maxsize=2048)
@@ -314,6 +329,8 @@ class PostgresConnection(Connection):
 
     async def _run_now(self, call: Callable[[asyncpg.Connection], Awaitable[T]]) -> T:
         async with self._lock:
+            if self.session.check is not None:
+                self.session.check()
             with postgresql_errors():
                 if self.raw.is_closed():
                     if self._in_transaction:

@@ -248,6 +248,21 @@ async def _migrate_postgresql(conn: PostgresConnection, pending: list[Migration]
 
 
 def _statements(script: str) -> list[str]:
-    """Split a migration into statements (``executescript`` would commit on its own)."""
+    """Split a migration into statements (``executescript`` would commit on its own). A
+    ``;`` inside a dollar-quoted body (``$$ … $$``: a PostgreSQL function) does not end one."""
     lines = [line.split("--", 1)[0] for line in script.splitlines()]
-    return [part.strip() for part in "\n".join(lines).split(";") if part.strip()]
+    statements, current = [], ""
+    for index, part in enumerate(_DOLLAR_QUOTE.split("\n".join(lines))):
+        if index % 2:  # a quoted body, with its $$ kept
+            current += part
+            continue
+        first, *rest = part.split(";")
+        current += first
+        for piece in rest:
+            statements.append(current)
+            current = piece
+    statements.append(current)
+    return [statement.strip() for statement in statements if statement.strip()]
+
+
+_DOLLAR_QUOTE: Final = re.compile(r"(\$\$.*?\$\$)", re.DOTALL)

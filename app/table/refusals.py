@@ -40,3 +40,4 @@ class TableRefusal(StrEnum):
     SPECTATORS_FULL = "spectators_full"
     NOT_WATCHING = "not_watching"
     NO_WATCH_HAND = "no_watch_hand"  # this table shows spectators no seat's hand (watch_hand=off)
+    RESTORED = "restored"  # a hand message from before a restart or a restore: a new one is below

@@ -8,7 +8,8 @@
 - :class:`HandMessage`: what the seat's private message last showed and whether it can still be
   edited, a cache of Telegram's side: changed by every delivery, read by the hand message only.
 
-Nothing here is stored: a restart builds each seat from its row and the caches start empty.
+Nothing here is stored: a restart builds each seat from its row and the caches start empty, so
+a resumed seat's hand comes in a new message (:attr:`HandMessage.first_sent`).
 """
 
 from __future__ import annotations
@@ -72,9 +73,9 @@ class Selection:
 @dataclass(frozen=True, slots=True)
 class Closing:
     """The last look of a deal's hand message, sent when the next deal's message replaces it:
-    how the deal ended, with one button (the deal's replay) instead of the hand's. Kept on the
-    seat until then, so a newer look of the new deal that takes the queued one's place still
-    closes the old message."""
+    how the deal ended, with one button (the deal's replay) instead of the hand's; after a restart,
+    that a new message replaces it, with none. Kept on the seat until then, so a newer look that
+    takes the queued one's place still closes the old message."""
 
     message_id: int
     caption: str
@@ -100,6 +101,17 @@ class HandMessage:
     preferences: tuple[str, bool, bool] | None = None  # (locale, four-colour, 理牌), cached from the user row
     note: str | None = None  # a one-off caption line (a timeout acted for the player)
     warned: tuple[tuple[int, Phase, int], int] | None = None  # (turn key, seconds left) of the clock warning
+    first_sent: int | None = None
+    """The first hand message this process sent the seat (None: none yet). The store's message
+    id is from before a restart, and after a restore even the newest message in the chat may be
+    one the store never knew (the next deal's, a tribute prompt): see :meth:`from_before`."""
+
+    def from_before(self, message_id: int) -> bool:
+        """Was ``message_id`` sent before this process's first hand message to the seat — by
+        the bot before a restart, whether or not the store knew it? Telegram numbers a chat's
+        messages in increasing order, so this needs no list of what was sent before: every such
+        message is older than the fresh hand message a resumed seat gets first."""
+        return self.first_sent is None or message_id < self.first_sent
 
     def redraw(self) -> None:
         """The player changed how their hand looks (理牌): forget the shown picture and

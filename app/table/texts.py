@@ -110,6 +110,8 @@ def refusal_text(code: TableRefusal, locale: str) -> str:
             return _("Only the table's creator or a group admin can do that.", locale)
         case TableRefusal.STALE:
             return _("These buttons are out of date; use the newest message.", locale)
+        case TableRefusal.RESTORED:
+            return restored_text(locale)
         case TableRefusal.BAD_BUTTON:
             return _("This button is not valid.", locale)
         case TableRefusal.NOT_YOUR_TURN:
@@ -150,6 +152,12 @@ def refusal_text(code: TableRefusal, locale: str) -> str:
             return _("This table shows spectators no player's hand.", locale)
         case _:
             assert_never(code)
+
+
+def restored_text(locale: str) -> str:
+    """What a hand message from before a restart (or a restore) says, as its last caption and as
+    the answer to a press on its buttons: the seat's hand is in a new message below it."""
+    return _("♻️ This table was restored: use the new message below.", locale)
 
 
 def error_text(code: str, locale: str) -> str:

@@ -12,7 +12,7 @@ and the registry), ``rounds``, ``results`` (matches and their fact history),
 ``report`` (the ``掼蛋3组`` line), ``deadlines``, ``codes``, ``contest``,
 ``standings`` (places, prizes, CSV tables); the formats of issue 11 in ``pairing``
 (what a format is), ``knockouts``, ``swiss``, ``movement``, ``scores`` (积分 / 级差
-totals) and ``seating`` (seats by card or movement table, §3.16 first leaders).
+totals) and ``seating`` (seats by card or movement table, docs/rules.md §4.9 first leaders).
 """
 
 from engine.contest.codes import match_code, normalize_code

@@ -81,7 +81,7 @@ class ContestPhase(Enum):
 
 @dataclass(frozen=True, slots=True)
 class PrizeTier:
-    """奖项: ``pairs`` pairs, taken in order of place, get this prize (§3.1)."""
+    """奖项: ``pairs`` pairs, taken in order of place, get this prize (docs/rules.md §4.1)."""
 
     name: str
     pairs: int
@@ -101,7 +101,7 @@ class ContestSettings:
     prize_tiers: tuple[PrizeTier, ...] = DEFAULT_PRIZES  # the default: the format's own tiers
     rounds: int | None = None  # Swiss / movement: None → the format's fixed_rounds
     match_points: MatchPoints = DEFAULT_POINTS  # 积分 per win / loss / bye (Swiss)
-    # §3.14: lateness forfeits in a row that disqualify (001-B: 3, "連續遲到2次以上"; 002-E: 1).
+    # docs/rules.md §4.7: lateness forfeits in a row that disqualify (001-B: 3, "連續遲到2次以上"; 002-E: 1).
     late_disqualify_after: int | None = None
 
     @property
@@ -110,7 +110,7 @@ class ContestSettings:
 
 
 class WithdrawReason(Enum):
-    """Why a drawn pair left (§3.14)."""
+    """Why a drawn pair left (docs/rules.md §4.7)."""
 
     WITHDREW = "withdrew"  # 弃权 by /withdraw
     LEAVE = "leave"  # 请假: asked for leave before the round (000-D "须在25号前请假")
@@ -167,7 +167,7 @@ class Contest:
 
     @property
     def prizes(self) -> tuple[PrizeTier, ...]:
-        """The organiser's prize tiers, or the format's seed tiers when none were set (§3.1)."""
+        """The organiser's prize tiers, or the format's seed tiers when none were set (docs/rules.md §4.1)."""
         if self.settings.prize_tiers != DEFAULT_PRIZES or not self.format.prizes:
             return self.settings.prize_tiers
         return tuple(PrizeTier(name, pairs) for name, pairs in self.format.prizes)
@@ -676,7 +676,7 @@ LATE_REASON = "late:"  # a lateness forfeit's decision reason: "late:12" (minute
 def record_lateness(
     contest: Contest, *, code: str, late_pair: int, minutes: int, by: int, now: datetime
 ) -> Step:
-    """§3.14 (V33): pair ``late_pair`` came ``minutes`` late to match ``code``.
+    """docs/rules.md §4.7 (V33): pair ``late_pair`` came ``minutes`` late to match ``code``.
 
     At or past the rules' ``late_forfeit_minutes`` (0: any lateness, 000-A) the match is
     a walkover for the opponents; below it nothing happens (no events). The settings'

@@ -5,7 +5,7 @@ The rule, for every form: **the named day or minute is the last one allowed.**
 * ``deadline=2026-12-19`` — reports are on time through 23:59:59 on the 19th, local
   time; the deadline *closes at* 2026-12-20 00:00 local.
 * ``deadline=2026-12-19T18:00`` — on time through 18:00:59; closes at 18:01.
-* "在20号之前" (000-E, RULES.md A19) is :meth:`Deadline.before_day`: strictly before
+* "在20号之前" (000-E, docs/rules.md §4.8, A19) is :meth:`Deadline.before_day`: strictly before
   the 20th, so the last day is the 19th — the same instant as ``deadline=…-19``.
   The looser spoken reading "by the 20th" is :meth:`Deadline.through_day` of the 20th.
 

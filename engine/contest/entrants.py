@@ -1,6 +1,6 @@
 """Entrants: players, sign-ups (a pair, an invitation, or a single) and drawn pairs (组).
 
-Sign-up follows the seeds (RULES.md §3.1): players register as a pair ("二人结对报名"),
+Sign-up follows the seeds (docs/rules.md §4.1): players register as a pair ("二人结对报名"),
 the partner confirming; people without a partner sign up alone and are paired by lot
 at the draw ("无配对者将现场进行两人抽签，同号码为一对"). Every pair then gets its
 group number 组号 1..N, the number used in reports (`掼蛋3组`).

@@ -1,4 +1,4 @@
-"""Knockout formats (淘汰制, RULES.md §3.2, §3.5): pairing, advancing and ranking functions.
+"""Knockout formats (淘汰制, docs/rules.md §4.3): pairing, advancing and ranking functions.
 
 Every draw is a documented function of the contest's seed (:mod:`engine.contest.lots`):
 the input order is sorted by group number, then shuffled with a named label.
@@ -7,7 +7,7 @@ the input order is sorted by group number, then shuffled with a named label.
 
 1. The contenders (survivors of round ``r-1``, and its byes), sorted by group
    number, are shuffled with the label ``f"round:{r}"``.
-2. With an odd count, the **bye** (轮空, §3.13: "差额小组自动轮空进入下轮抽签") goes
+2. With an odd count, the **bye** (轮空, docs/rules.md §4.3: "差额小组自动轮空进入下轮抽签") goes
    to the *last* pair in that order among those with the fewest byes so far — so
    nobody gets a second bye while another pair has had none.
 3. The others play in shuffled order: 1st v 2nd at table 1, 3rd v 4th at table 2, …
@@ -35,7 +35,7 @@ number is the number drawn); round 2 pairs the winners the same way, and places 
 the order in which the round-2 winners passed A ("以最先打过A为胜出，即按时间决出冠、
 亚、季军"): the time of the result that stands.
 
-**精方 multi-stage knockout with repechage** (000-L/002-B, §3.5), stage by stage:
+**精方 multi-stage knockout with repechage** (000-L/002-B, docs/rules.md §4.3), stage by stage:
 ``prelim`` (round 1 drawn; later preliminary rounds pair the previous tables' winners
 in table order, "1号与2号、3号与4号") while 16 or more pairs are left; ``qualifying``
 once 9–15 are left (the winners go on, the losers *and the bye* go to the repechage);

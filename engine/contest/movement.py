@@ -1,4 +1,4 @@
-"""分组三轮移位总得分制 (001-B, RULES.md §3.10): groups of four pairs, three rounds, total score.
+"""分组三轮移位总得分制 (001-B, docs/rules.md §4.5): groups of four pairs, three rounds, total score.
 
 **Groups**, drawn once with the label ``"groups"``: every pair, sorted by group number,
 shuffled, then cut into groups of four in that order — or of three where the field is

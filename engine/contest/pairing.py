@@ -28,7 +28,7 @@ class ThirdPlace(Enum):
 
 @dataclass(frozen=True, slots=True)
 class MatchPoints:
-    """积分 of one round in a points-paired contest (Swiss, §3.12): configurable, 2/0 by default.
+    """积分 of one round in a points-paired contest (Swiss, docs/rules.md §4.6): configurable, 2/0 by default.
 
     Why a contest setting and not the engine's ``round_score``: the seeds leave 003-A's
     scale open ("计分表" is missing) and 002-D gives 2/0; the engine scores a match's
@@ -110,7 +110,7 @@ class ContestFormat:
     title_zh: str
     title_en: str
     description: str
-    sources: tuple[str, ...]  # RULES.md §0.1 keys
+    sources: tuple[str, ...]  # docs/rules.md §2.9 keys
     match_preset: str  # an engine.rules preset name: how each match is played
     pair_round: PairRound
     advance: Advance  # (contenders, complete round) → who goes on
@@ -122,7 +122,7 @@ class ContestFormat:
     max_pairs: int | None = None  # 004-A "共五轮": 32 pairs
     # stage → Rules settings changed for that stage's matches (精方: best of three from the semi-final).
     stage_rules: Mapping[Stage, Mapping[str, Any]] = field(default_factory=dict)
-    prizes: tuple[tuple[str, int], ...] = ()  # the seed's prize tiers (§3.1); () → 1st–3rd
+    prizes: tuple[tuple[str, int], ...] = ()  # the seed's prize tiers (docs/rules.md §4.1); () → 1st–3rd
     family: Family = Family.KNOCKOUT  # which standings columns (engine.contest.standings)
     named_rounds: bool = True  # knockout rounds named by the field left (决赛, 半决赛…); 002-C: not
     uses_tags: str = ""  # what a sign-up's tag means here: "unit" (000-S), "slot" (002-E)

@@ -1,4 +1,4 @@
-"""The 000-E report line: 项目 + 组号, e.g. ``掼蛋3组`` (RULES.md §3.15).
+"""The 000-E report line: 项目 + 组号, e.g. ``掼蛋3组`` (docs/rules.md §4.8).
 
 The official line the bot posts is exactly ``掼蛋{N}组``: the event word, Arabic
 digits, ``组``, nothing else, N being the winning pair's group number.

@@ -61,7 +61,7 @@ class Schedule:
 
 @dataclass(frozen=True, slots=True)
 class TableClock:
-    """A physical table's clock in a timed format (§3.3: 001-B 60 min, 004-A 40 min…), started
+    """A physical table's clock in a timed format (docs/rules.md §4.9: 001-B 60 min, 004-A 40 min…), started
     by the organiser (/round start); ``minutes`` is the rules' ``time_limit_minutes`` then."""
 
     table: int

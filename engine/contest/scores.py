@@ -88,5 +88,5 @@ def _add_match(old: PairScore, match: ContestMatch, index: int, points: MatchPoi
 
 
 def opponents_score(scores: Mapping[int, PairScore], number: int) -> int:
-    """对手分 (Buchholz): the opponents' 积分 added up, the second Swiss tie-break (§3.12)."""
+    """对手分 (Buchholz): the opponents' 积分 added up, the second Swiss tie-break (docs/rules.md §4.6)."""
     return sum(scores[o].match_points for o in scores[number].opponents if o in scores)

@@ -9,7 +9,7 @@
   listed first sits North–South.
 - ``lot`` (抓阄): ``below(2)`` from ``f"seats:{C}"`` — 0: the first pair sits NS.
 
-**First leader, mod-4 card turn** (002-A, §3.16, A20), label ``f"leader:{C}:{deal}"``:
+**First leader, mod-4 card turn** (002-A, docs/rules.md §4.9, A20), label ``f"leader:{C}:{deal}"``:
 a card of the 108 is turned (``below(108)``: 0–103 the four suits twice A…K, 104–107
 jokers → turn again). Its value (A = 1, J = 11, Q = 12, K = 13) mod 4 (0 → 4) is the
 number of the player who draws first, the turner being No. 1 and counting on

@@ -1,4 +1,4 @@
-"""A recorder's score sheet for one match at a physical table (issue 11, RULES.md §1.14, §3).
+"""A recorder's score sheet for one match at a physical table (issue 11; docs/rules.md §1.8–§1.13, §4.9).
 
 After each deal the table's recorder writes down who went out first (上游) and where the
 上游's partner finished: 2nd (双下 of the opponents), 3rd or 4th. With A1 (each deal is
@@ -190,7 +190,7 @@ class SheetRow:
 
 
 class LeaderProcedure(Enum):
-    """§3.16 / V16: how a physical table draws the first leader."""
+    """docs/rules.md §4.9 / V16: how a physical table draws the first leader."""
 
     MARKER_CARD = "marker_card"  # 001-A: a card of the stack turned face up; its drawer leads
     CARD_TURN = "card_turn"  # 002-A: a turned card's value mod 4 picks who draws first

@@ -1,4 +1,4 @@
-"""积分编排制 (003-A / 000-B, RULES.md §3.12): a Swiss-type points pairing over a fixed number of rounds.
+"""积分编排制 (003-A / 000-B, docs/rules.md §4.6): a Swiss-type points pairing over a fixed number of rounds.
 
 Round ``r`` exactly (lots as in :mod:`engine.contest.lots`):
 

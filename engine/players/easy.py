@@ -287,7 +287,7 @@ def _lowest(cards: Sequence[Card], level: Rank) -> Card:
 def timeout_action(obs: Observation) -> Action:
     """What the clock plays for a seat out of time (V21 / A13, 002-E).
 
-    A leader plays its lowest single (the §1.5 order never picks a wildcard while a
+    A leader plays its lowest single (the docs/rules.md §1.2 order never picks a wildcard while a
     natural non-level card remains), a follower passes; tribute pays the first allowed
     card, a return gives the lowest allowed card and a free choice (V12, V14) takes the
     lowest seat offered. Used when ``rules.timeout_action``

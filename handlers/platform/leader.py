@@ -13,11 +13,13 @@ around it:
   ended), initializes the bot, in webhook mode starts its own webhook server and registers it
   with ``setWebhook`` (so Telegram's retries reach it), then opens the services (``post_init``:
   every table resumes from its action log), starts, and in polling mode polls;
-* **leading** it checks the lease every second; when that fails it steps down: every Bot API
-  request is refused at once, the application stops within :data:`STOP_TIMEOUT`, and the
-  process exits with :data:`STEP_DOWN_EXIT` for its supervisor to start it again, as a standby;
+* **leading** it renews the lease every second, from the moment it took it (the fence and the
+  taker's wait may outlast one validity); when a renewal fails it steps down: every Bot API
+  request and statement is refused at once, the application stops within
+  :data:`STOP_TIMEOUT`, and the process exits with :data:`STEP_DOWN_EXIT` for its supervisor to
+  start it again, as a standby. A leader woken from a freeze does the same: its row was taken;
 * **stopped** (SIGTERM, SIGINT: a deploy stops the old process once the new one stands by) it
-  stops the application and only then lets go of the lease, so the standby takes it at once.
+  stops the application and only then releases the lease, so the standby takes it at once.
 """
 
 from __future__ import annotations
@@ -115,9 +117,13 @@ async def serve(
     try:
         if not await _first(lease.acquire(), stopping.wait()):
             return 0
-        await standby.close()
-        await lease.fence()
-        lost = await _lead(app, lease, webhook, stopping, after_open)
+        keeping = asyncio.create_task(lease.keep())  # renewing from the first moment: the
+        try:  # fence and the taker's wait together may outlast one validity
+            await standby.close()
+            await lease.fence()
+            lost = await _lead(app, lease, keeping, webhook, stopping, after_open)
+        finally:
+            keeping.cancel()
     finally:
         await standby.close()
         await lease.close()
@@ -127,12 +133,12 @@ async def serve(
 async def _lead(
     app: App,
     lease: Lease,
+    keeping: asyncio.Task[None],
     webhook: WebhookConfig | None,
     stopping: asyncio.Event,
     after_open: Callable[[], None] | None,
 ) -> bool:
     """Serve the token until a stop signal (False) or the lease is lost (True)."""
-    keeping = asyncio.create_task(lease.keep())
     try:
         try:
             started = await _first(_start(app, webhook, after_open), lease.lost.wait(), stopping.wait())

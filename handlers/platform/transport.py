@@ -27,6 +27,13 @@ from app import metrics
 Admit = Callable[[], Awaitable[None]]
 """Asked before every request: returns when the request may go, raises when it may not (the
 lease, ``storage/lease.py``: a standby that just took over waits, one that lost it stops)."""
+Fence = Callable[[], None]
+"""Asked again once the request holds its connection, just before its bytes are written (the
+lease's validity at that moment): raises when it may not go."""
+
+
+class _Refused(Exception):
+    """The fence refused a request that held its connection: nothing was written."""
 
 
 class AiohttpRequest(BaseRequest):
@@ -35,11 +42,15 @@ class AiohttpRequest(BaseRequest):
     ``connections`` bounds the requests in flight; a request waits at most
     ``pool_timeout`` for one to free up. aiohttp has no write timeout: a request that
     cannot be written within its read timeout fails as timed out instead. ``admit``, when
-    set, is awaited before each request; what it raises fails the request as a
+    set, is awaited before each attempt; ``fence`` is asked once the attempt holds its
+    connection (a pooled one or a new one: aiohttp's connection trace), so the lease is checked
+    right before the bytes go out, not before the wait for a free connection (up to
+    ``pool_timeout`` + ``connect_timeout``). What either raises fails the request as a
     :class:`~telegram.error.NetworkError`, sent nowhere.
     """
 
     admit: Admit | None = None
+    fence: Fence | None = None
 
     def __init__(
         self,
@@ -63,8 +74,28 @@ class AiohttpRequest(BaseRequest):
         if self._session is None or self._session.closed:
             connector = aiohttp.TCPConnector(limit=self._connections, keepalive_timeout=KEEPALIVE)
             self._session = aiohttp.ClientSession(
-                connector=connector, headers={"User-Agent": self.USER_AGENT}
+                connector=connector,
+                headers={"User-Agent": self.USER_AGENT},
+                trace_configs=[self._fence_trace()] if self.fence is not None else None,
             )
+
+    def _fence_trace(self) -> aiohttp.TraceConfig:
+        """:attr:`fence` asked when a request has its connection, just before aiohttp writes it.
+        A refusal there releases the connector's slot (aiohttp's own cleanup); the connection
+        itself is dropped unused, which only happens to a process stepping down."""
+        fence = self.fence
+        assert fence is not None
+
+        async def check(*_: object) -> None:
+            try:
+                fence()
+            except Exception as refused:
+                raise _Refused(str(refused)) from refused
+
+        trace = aiohttp.TraceConfig()
+        trace.on_connection_reuseconn.append(check)
+        trace.on_connection_create_end.append(check)
+        return trace
 
     async def shutdown(self) -> None:
         if self._session is not None and not self._session.closed:
@@ -82,11 +113,6 @@ class AiohttpRequest(BaseRequest):
     ) -> tuple[int, bytes]:
         if self._session is None or self._session.closed:
             raise RuntimeError("This AiohttpRequest is not initialized!")
-        if self.admit is not None:
-            try:
-                await self.admit()
-            except Exception as refused:
-                raise NetworkError(f"not sent: {refused}") from refused
         read = self._read_timeout if isinstance(read_timeout, DefaultValue) else read_timeout
         connect = self._connect_timeout if isinstance(connect_timeout, DefaultValue) else connect_timeout
         pool = self._pool_timeout if isinstance(pool_timeout, DefaultValue) else pool_timeout
@@ -97,12 +123,15 @@ class AiohttpRequest(BaseRequest):
             sock_read=read,
         )
         for attempt in range(2):
+            await self._admitted()  # before the retry too: the first attempt may have waited long
             try:
                 body, headers = _body(request_data)
                 async with self._session.request(
                     method, url, data=body, headers=headers, timeout=timeout
                 ) as response:
                     answer = response.status, await response.read()
+            except _Refused as refused:
+                raise NetworkError(f"not sent: {refused}") from refused
             except TimeoutError as error:
                 metrics.telegram_failed("timed out")
                 raise TimedOut from error
@@ -115,6 +144,13 @@ class AiohttpRequest(BaseRequest):
             _noted(url, request_data, answer[0])
             return answer
         raise AssertionError("unreachable")
+
+    async def _admitted(self) -> None:
+        if self.admit is not None:
+            try:
+                await self.admit()
+            except Exception as refused:
+                raise NetworkError(f"not sent: {refused}") from refused
 
 
 ANSWER = "/answerCallbackQuery"

@@ -1,4 +1,5 @@
-"""The private hand message of each human seat: one photo per deal, edited in place.
+"""The private hand message of each human seat: one photo per deal, edited in place, and a new
+one after every start (the store may not know the chat's newest message: a restore).
 
 The image (``render_hand``) changes only when the hand does, so most refreshes
 are ``editMessageCaption`` or ``editMessageReplyMarkup``; every refresh is a new
@@ -33,6 +34,7 @@ from app.table.texts import (
     hand_caption,
     header,
     played_header,
+    restored_text,
     selection_line,
     stopped_caption,
 )
@@ -198,8 +200,11 @@ async def post_hand(
         group_hand,
     )
     new_deal = state.message.shown_deal is not None and state.message.shown_deal != obs.deal_number
-    if state.record.dm_message_id is None or new_deal or state.message.lost_message:
-        if new_deal and state.record.dm_message_id is not None and not state.message.lost_message:
+    resumed = state.record.dm_message_id is not None and state.message.first_sent is None
+    if state.record.dm_message_id is None or new_deal or state.message.lost_message or resumed:
+        if resumed:  # after a restart: the stored message may not be the chat's newest (a restore)
+            state.message.closing = _replaced(state, locale)
+        elif new_deal and state.record.dm_message_id is not None and not state.message.lost_message:
             state.message.closing = _closing(table, state, obs, locale)
         state.message.needs_new_message = True
     elif (look.hand_key, caption, look.markup) == (
@@ -276,6 +281,15 @@ def _closing(table: LiveTable, state: SeatState, now: Observation, locale: str) 
     if picture is not None and picture.deal_number != deal:
         picture = None  # several deals ended since it was shown: the caption says how this one did
     return Closing(message_id, _ending_caption(table, deal, now, locale), picture, deal)
+
+
+def _replaced(state: SeatState, locale: str) -> Closing:
+    """The last look of the message a resumed seat's store names: it says a new one replaces it,
+    without buttons. Cheap (one caption edit), not what makes old buttons safe: after a restore
+    the chat may hold newer messages the store never knew, whose presses :func:`handlers.table.
+    play.on_hand_press` refuses by their message id (:meth:`HandMessage.from_before`)."""
+    assert state.record.dm_message_id is not None
+    return Closing(state.record.dm_message_id, restored_text(locale), picture=None)
 
 
 def _awaited(state: SeatState, look: _Look) -> bool:
@@ -455,6 +469,8 @@ async def _send(
     sent_message = await bot.send_photo(
         state.record.user_id, photo, caption=look.caption, parse_mode=ParseMode.HTML, reply_markup=markup
     )
+    if state.message.first_sent is None:  # before the store is awaited: presses on it are this process's
+        state.message.first_sent = sent_message.message_id
     await services.tables.set_dm_message(table, state.record.seat, sent_message.message_id)
     state.message.delivered = (sent_message.message_id, look.hand_key, look.caption)
 

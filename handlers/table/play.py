@@ -104,6 +104,9 @@ async def on_hand_press(update: Update, context: Context) -> None:
     if press.area is not Area.HAND or seat is None:
         await _refuse_presser(query, context, TableRefusal.NOT_SEATED)
         return
+    if _from_before_restart(query, table.seats[seat]):
+        await _refuse_presser(query, context, TableRefusal.RESTORED)
+        return
     async with table.lock:
         try:
             reply = await _handle(query, context, table, table.seats[seat], press)
@@ -119,6 +122,14 @@ def _own_chat(query: CallbackQuery) -> bool:
     The press names a table, not a seat: the seat is the presser's, so a press on another seat's
     message (forged: nobody sees another's private chat) would act on the presser's hand."""
     return query.message is not None and query.message.chat.id == query.from_user.id
+
+
+def _from_before_restart(query: CallbackQuery, state: SeatState) -> bool:
+    """Was the pressed message sent before the bot (re)started? Its buttons name a match version
+    the restored store may reach again with other cards, so they are refused whatever they say —
+    before the table lock, so the answer is quick even while the table is busy."""
+    assert query.message is not None
+    return state.message.from_before(query.message.message_id)
 
 
 async def _refuse_presser(query: CallbackQuery, context: Context, code: TableRefusal) -> None:

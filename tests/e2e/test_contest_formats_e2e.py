@@ -1,12 +1,12 @@
 """One contest of each family through the emulator, from sign-up to the final places and prizes.
 
-* **精方 knockout with repechage** (000-L/002-B, RULES.md §3.5): eleven pairs, as in the seed's
+* **精方 knockout with repechage** (000-L/002-B, docs/rules.md §4.3): eleven pairs, as in the seed's
   third round — a qualifying round of five matches and a bye, the five losers and the bye
   drawn into a repechage of three matches, 复赛 of the eight, best-of-three semi-finals,
   the final and the 3rd/4th match; places 1–4 with the seed's four prizes.
-* **积分编排 Swiss** (003-A/000-B, §3.12): six pairs, three rounds paired by score, never a
+* **积分编排 Swiss** (003-A/000-B, docs/rules.md §4.6): six pairs, three rounds paired by score, never a
   rematch; places by 积分, then 级差, then 对手分.
-* **Grouped movement** (001-B, §3.10): eight pairs in two groups of four, three rounds by the
+* **Grouped movement** (001-B, docs/rules.md §4.5): eight pairs in two groups of four, three rounds by the
   movement table (the pair listed first sits North–South), total score 100 + 级差.
 
 In each, one match is played through the bot by four simulated people (提示 then 出牌 in
@@ -207,7 +207,7 @@ class Organised:
     ) -> BotMessage:
         """``who`` opens the sheet and presses the ``deals`` in order, until the sheet offers ✅."""
         sheet = await self.open_sheet(match, who)
-        if leader:  # §3.16's first-leader draw, from the published seed
+        if leader:  # docs/rules.md §4.9's first-leader draw, from the published seed
             await press(self.telegram, who, sheet, "🎴 首出")
             sheet = await self.sheet(who, match, 0, "🎴 第1副")
         for version, label in enumerate(deals, start=1):
@@ -338,7 +338,7 @@ async def test_jingfang_knockout_with_repechage_to_four_prizes(
         contest = await cup.contest()
         assert len(contest.pairs) == 11 and contest.seed.hex in first.content
 
-        # qualifying: five matches and a bye; the bye does not advance (§3.5)
+        # qualifying: five matches and a bye; the bye does not advance (docs/rules.md §4.3)
         qualifying = contest.rounds[0]
         assert qualifying.stage == "qualifying" and len(qualifying.matches) == 5
         (bye,) = qualifying.byes
@@ -363,7 +363,7 @@ async def test_jingfang_knockout_with_repechage_to_four_prizes(
         assert {n for m in repechage.matches for n in m.pairs} == losers | {bye}
         assert set(repechage.byes) == winners  # the qualified wait, shown as byes
         assert_valid_round(contest, 2)
-        pairing = await cup.pairing_message(2)  # at the tables: seats by drawn card (§3.5)
+        pairing = await cup.pairing_message(2)  # at the tables: seats by drawn card (docs/rules.md §4.3)
         assert "小牌坐南北" in pairing.content
         for match in repechage.matches:
             seats = seating(contest.seed, match, SeatAssignment.CARD_DRAW)
@@ -465,7 +465,7 @@ SWISS_PAIRS = people(7101, "S", 6)
 
 
 def swiss_places(contest: Contest) -> dict[int, tuple[int, Fraction, int]]:
-    """积分, Σ 级差 and 对手分 of every pair, added up here from the stored results (2/0, §3.12)."""
+    """积分, Σ 级差 and 对手分 of every pair, summed from the stored results (2/0, docs/rules.md §4.6)."""
     points: Counter[int] = Counter()
     difference: dict[int, Fraction] = {p.number: Fraction(0) for p in contest.pairs}
     opponents: dict[int, list[int]] = {p.number: [] for p in contest.pairs}
@@ -484,7 +484,7 @@ def swiss_places(contest: Contest) -> dict[int, tuple[int, Fraction, int]]:
 
 
 def top_down(order: Sequence[int], met: set[frozenset[int]]) -> list[frozenset[int]] | None:
-    """§3.12's pairing, written out again: each pair in score order meets the highest pair below
+    """docs/rules.md §4.6's pairing, written out again: each pair in score order meets the highest pair below
     it that it has not met, backtracking when a later pair would be left without an opponent."""
     if not order:
         return []
@@ -551,7 +551,7 @@ async def test_swiss_three_rounds_by_score_without_a_rematch(
 
         contest = await cup.contest()
         met = [frozenset(m.pairs) for r in contest.rounds for m in r.matches]
-        assert len(met) == len(set(met)) == 9  # no rematch (§3.12)
+        assert len(met) == len(set(met)) == 9  # no rematch (docs/rules.md §4.6)
         for number in (1, 2, 3):
             assert_valid_round(contest, number)
         assert_paired_by_score(contest, 2)

@@ -93,15 +93,16 @@ async def monitored_as_leader(process: subprocess.Popen[bytes]) -> bool:
 
 
 async def lease_holder(url: str, token: str) -> int | None:
-    """The OS pid of the process whose lease session holds the token's lock (its session's
-    name ends with ``-<pid>``)."""
+    """The OS pid of the process holding the token's unexpired lease (its holder's name ends
+    with ``-<pid>``)."""
     db = await asyncpg.connect(url)
     try:
         name = await db.fetchval(
-            "SELECT a.application_name FROM pg_locks l JOIN pg_stat_activity a ON a.pid = l.pid"
-            " WHERE l.locktype = 'advisory' AND l.granted AND a.application_name LIKE $1",
-            f"{LEASE_PREFIX}:{bot_id_of(token)}:%",
+            "SELECT holder FROM bot_lease WHERE bot_id = $1 AND expires_at > clock_timestamp()",
+            bot_id_of(token),
         )
+    except asyncpg.UndefinedTableError:  # nobody asked for the lease yet
+        name = None
     finally:
         await db.close()
     return int(name.rsplit("-", 1)[1]) if name else None

@@ -1,4 +1,4 @@
-"""beats(): same kind and size by rank, equal never beats, and the bomb ladder (RULES.md §1.8, §1.9)."""
+"""beats(): same kind and size by rank, equal never beats, and the bomb ladder (docs/rules.md §1.5)."""
 
 from __future__ import annotations
 

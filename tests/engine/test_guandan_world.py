@@ -6,7 +6,7 @@ comparison is judged by three rules, each counted and pinned below:
 1. ``highest``: the highest reading of the type the case names, on both sides;
 2. ``declared``: some pair of readings of the named types gives the expected
    relation (its engine reads ``SA HA ♥5 ♥5 D2`` as 222+AA, the lowest reading,
-   as RULES.md A24 does when no reading is declared);
+   as docs/rules.md A24 does when no reading is declared);
 3. ``any``: some pair of readings of any type does (``H4 H4 D3 S3 ♥5 ♥5``, named a
    pair run, is compared there against triple runs as the triple run 333444).
 

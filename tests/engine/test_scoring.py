@@ -1,4 +1,4 @@
-"""Level-ups, the A rules and match verdicts (V01–V04, V34/V35, §3)."""
+"""Level-ups, the A rules and match verdicts (V01–V04, V34/V35, docs/rules.md §1.8–§1.9, §1.13)."""
 
 from __future__ import annotations
 
@@ -56,6 +56,18 @@ def test_passing_a_needs_the_partner_not_last(order, passed) -> None:
 def test_double_down_only_variant() -> None:
     rules = Rules.default().replace(a_pass=APass.DOUBLE_DOWN)
     assert settle_deal(at_a(), deal(ONE_THREE, (Rank.ACE, Rank.FIVE)), rules).game_won is None
+
+
+@pytest.mark.parametrize(
+    ("order", "won"),
+    [(ONE_THREE, 0), ((1, 0, 2, 3), 0), ((3, 2, 0, 1), 0), (OPPONENTS_WIN, None), (ONE_FOUR, None)],
+)
+def test_no_fourth_variant_passes_a_for_the_side_at_a(order, won) -> None:
+    """000-K: 只要己方不出现末游就算通过 — the side at A passes when neither of its players is
+    下游, even in a deal the opponents' 上游 won; the game is the side at A's, never the 上游's."""
+    rules = Rules.default().replace(a_pass=APass.NO_FOURTH)
+    settled = settle_deal(at_a(), deal(order, (Rank.ACE, Rank.FIVE)), rules)
+    assert settled.game_won == won
 
 
 def test_failures_count_opponent_wins_and_reset_after_three() -> None:

@@ -1,4 +1,4 @@
-"""Tribute, return tribute and anti-tribute (RULES.md §1.15, V09–V15, A8–A12)."""
+"""Tribute, return tribute and anti-tribute (docs/rules.md §1.10, V09–V15, A8–A12)."""
 
 from __future__ import annotations
 

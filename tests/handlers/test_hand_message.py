@@ -13,6 +13,7 @@ import pytest
 
 from app.table.settings import rules_from_args
 from app.table.tables import LiveTable, TableService
+from app.table.texts import restored_text
 from handlers.platform.context import Services
 from handlers.platform.scheduler import PRIORITY, Priority
 from handlers.table.hand_message import post_hand
@@ -133,3 +134,49 @@ async def test_a_look_waits_at_hand_priority_only_when_the_player_waits_for_it(t
     finally:
         renderer.shutdown()
         await db.close()
+
+
+@dataclass
+class RestartBot(SlowBot):
+    """A :class:`SlowBot` that also keeps each caption edit's text and keyboard."""
+
+    edited: list[tuple[int, str, object]] = field(default_factory=list)
+
+    async def edit_message_caption(self, *, chat_id: int, message_id: int, **data: Any) -> bool:
+        self.edited.append((message_id, data["caption"], data.get("reply_markup")))
+        return await super().edit_message_caption(chat_id=chat_id, message_id=message_id)
+
+
+async def test_after_a_restart_the_hand_comes_in_a_new_message_and_the_stored_one_says_so(
+    started: tuple[LiveTable, Services],
+) -> None:
+    """Issue 40.3: the store's message may not be the chat's newest (a restore), so a resumed
+    seat's first look is a new message; the stored one loses its buttons and says it was
+    replaced. Presses on anything older than the new message are refused (``from_before``)."""
+    table, services = started
+    bot = RestartBot()
+    bot.gate.set()
+    async with table.lock:
+        await (await post_hand(bot, services, table, 0))  # type: ignore[arg-type]
+    before = table.seats[0].record.dm_message_id
+    assert before is not None and not table.seats[0].message.from_before(before)
+
+    restarted = TableService(services.db)
+    [resumed] = (await restarted.restore_all()).tables
+    assert resumed.seats[0].record.dm_message_id == before and resumed.seats[0].message.from_before(before)
+    services.tables = restarted
+    async with resumed.lock:
+        await (await post_hand(bot, services, resumed, 0))  # type: ignore[arg-type]
+    now = resumed.seats[0].record.dm_message_id
+    assert bot.calls[1:] == [("editMessageCaption", before), ("sendPhoto", 100)]
+    assert bot.edited == [(before, restored_text("zh"), None)]
+    assert (
+        now is not None
+        and now > before
+        and (await services.db.seats.get(table_id=table.id, seat=0)).dm_message_id == now
+    )
+    assert resumed.seats[0].message.from_before(before) and not resumed.seats[0].message.from_before(now)
+    async with resumed.lock:  # from then on, edits as before
+        resumed.seats[0].message.note = "later"
+        await (await post_hand(bot, services, resumed, 0))  # type: ignore[arg-type]
+    assert bot.calls[3:] == [("editMessageCaption", now)]

@@ -227,3 +227,41 @@ async def test_a_press_on_a_finished_tables_hand_is_a_toast_not_an_alert(table) 
     update = SimpleNamespace(callback_query=query)
     await on_hand_press(update, FakeContext(FakeServices(service)))  # type: ignore[arg-type]
     assert query.answers == [("这桌牌局已结束，按钮已失效。", False)]
+
+
+@dataclass
+class ChatQuery(PressedQuery):
+    """A press on message ``message_id`` of the presser's own private chat."""
+
+    message_id: int = 0
+
+    @property
+    def message(self) -> SimpleNamespace:
+        assert isinstance(self.from_user, SimpleNamespace)
+        return SimpleNamespace(message_id=self.message_id, chat=SimpleNamespace(id=self.from_user.id))
+
+
+async def test_a_press_on_a_message_from_before_the_restart_is_refused_and_changes_nothing(table) -> None:
+    """Issue 40.3: after a restart (or a restore, when the chat holds messages the store never
+    knew) a press on any message older than the seat's first fresh one is refused by its id,
+    whatever its buttons say: the version they name may come round again with other cards."""
+    live, service = table
+    seat = live.match.to_act[0]
+    state = live.seats[seat]
+    toggle = _press(live, seat, Op.TOGGLE, live.match.hand(seat)[0].index)
+    toggle = Press(toggle.area, toggle.table_id, toggle.version, toggle.check, toggle.op, toggle.arg, 1)
+    context = FakeContext(FakeServices(service))
+
+    async def press(data: Press, message_id: int) -> tuple[str | None, bool]:
+        query = ChatQuery(data=data.encode(), from_user=SimpleNamespace(id=100 + seat), message_id=message_id)
+        await on_hand_press(SimpleNamespace(callback_query=query), context)  # type: ignore[arg-type]
+        [answer] = query.answers
+        return answer
+
+    restored = ("♻️ 这桌已恢复，请用下面的新消息。", True)
+    assert await press(toggle, 40) == restored  # nothing sent since the start: every message is older
+    state.message.first_sent = 50
+    assert await press(toggle, 49) == restored  # sent before the restart, known to the store or not
+    assert not state.selection.cards and live.version == toggle.version
+    lead_pass = _press(live, seat, Op.PASS)  # on the fresh message it is judged as ever
+    assert await press(lead_pass, 50) == ("这一轮由你先出，不能不出", True)

@@ -188,6 +188,10 @@ async def test_starting_and_lobby_writes_under_a_fault_change_nothing(opened, ki
 # ---------------------------------------------------------------- the press, at the handler
 
 
+HAND_MESSAGE = 888
+"""The id of the hand message the fake presses are made on, as if this process had sent it."""
+
+
 @dataclass
 class FakeQuery:
     data: str
@@ -196,8 +200,8 @@ class FakeQuery:
 
     @property
     def message(self) -> SimpleNamespace:
-        """The presser's own hand message, in their private chat."""
-        return SimpleNamespace(chat=SimpleNamespace(id=self.from_user.id))
+        """The presser's own hand message, in their private chat (the one this process sent)."""
+        return SimpleNamespace(message_id=HAND_MESSAGE, chat=SimpleNamespace(id=self.from_user.id))
 
     async def answer(self, text: str | None = None, show_alert: bool = False, **_: object) -> bool:
         self.answers.append((text, show_alert))
@@ -214,6 +218,7 @@ async def test_the_press_is_answered_not_saved_and_keeps_the_selection(opened, k
     seat = table.match.to_act[0]
     _select_a_play(table, seat)
     selection = Counter(table.seats[seat].selection.cards)
+    table.seats[seat].message.first_sent = HAND_MESSAGE
     press = Press(Area.HAND, table.id, table.version, digest(selection), Op.PLAY, None)
     services = SimpleNamespace(tables=service, db=db)
     fault = StorageFault(kind, db, path)

@@ -187,3 +187,46 @@ def test_a_hand_press_arrives_without_the_pressed_messages_picture_caption_and_k
     assert hand.callback_query.message.reply_markup is None and not hand.callback_query.message.photo
     assert other.callback_query.message.reply_markup is not None  # a contest sheet reads its own
     assert other.callback_query.message.caption == "轮到你"
+
+
+async def test_the_lease_is_checked_once_a_request_holds_its_connection() -> None:
+    """Issue 40: a request that waited for a free connection is checked again when it gets one,
+    right before it is written; a refusal sends nothing and is a NetworkError."""
+    server, url, received = await _server(None)  # never answers: its one connection stays busy
+    request = AiohttpRequest(connections=1, read_timeout=5.0, pool_timeout=10.0)
+    valid = True
+
+    def fence() -> None:
+        if not valid:
+            raise RuntimeError("lease lost")
+
+    async def admit() -> None:
+        fence()
+
+    request.admit, request.fence = admit, fence
+    await request.initialize()
+    form = RequestData([RequestParameter.from_input("chat_id", 7)])
+    first = asyncio.create_task(request.do_request(url, "POST", form))
+    while not received:
+        await asyncio.sleep(0.01)
+    queued = asyncio.create_task(request.do_request(url, "POST", form))  # admitted, then waits
+    for _ in range(1000):
+        if _waiting_for_a_connection(request) == 1:
+            break
+        await asyncio.sleep(0.01)
+    assert _waiting_for_a_connection(request) == 1
+    valid = False  # the lease is lost while it waits for the connection
+    first.cancel()  # the connection frees up
+    with pytest.raises(NetworkError, match="not sent: lease lost"):
+        await asyncio.wait_for(queued, 10)
+    assert len(received) == 1  # the queued request never reached the server
+    with pytest.raises(NetworkError, match="not sent"):
+        await request.do_request(url, "POST", form)
+    await request.shutdown()
+    server.close()
+
+
+def _waiting_for_a_connection(request: AiohttpRequest) -> int:
+    assert request._session is not None
+    connector = request._session.connector
+    return sum(len(waiting) for waiting in getattr(connector, "_waiters", {}).values())

@@ -3,9 +3,11 @@ the same schema (tables, columns in order with compatible types, nullability and
 primary keys, unique rules, indexes and foreign keys). A migration added to one dialect only,
 or written differently in the other, fails here.
 
-Two differences are by design: PostgreSQL keeps the applied migrations in its
-``schema_migrations`` table (SQLite in ``PRAGMA user_version``), and gives the tables read in
-insertion order a ``rowid`` identity column (SQLite has an implicit one on every table).
+Three differences are by design: PostgreSQL keeps the applied migrations in its
+``schema_migrations`` table (SQLite in ``PRAGMA user_version``), gives the tables read in
+insertion order a ``rowid`` identity column (SQLite has an implicit one on every table), and
+alone has the lease's ``bot_lease`` table and the fence on every table (migration 0018: an
+SQLite store is one process's; tests/storage/test_lease.py).
 """
 
 from __future__ import annotations
@@ -92,7 +94,7 @@ async def _postgresql_schema(conn: Connection) -> Schema:
     schema: Schema = {}
     tables = await conn.fetchall(
         "SELECT table_name FROM information_schema.tables WHERE table_schema = 'public'"
-        " AND table_name <> 'schema_migrations'"
+        " AND table_name NOT IN ('schema_migrations', 'bot_lease')"
     )
     for (table,) in tables:
         columns = await conn.fetchall(

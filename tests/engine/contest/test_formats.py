@@ -1,4 +1,4 @@
-"""Issue 11's formats, each with its seed's worked numbers (RULES.md §3)."""
+"""Issue 11's formats, each with its seed's worked numbers (docs/rules.md §4)."""
 
 from __future__ import annotations
 
@@ -80,7 +80,7 @@ def test_every_format_is_listed_with_its_seeds() -> None:
     assert {"001-B", "003-A", "000-B", "002-D", "001-A"} <= sources
 
 
-# ---------------------------------------------------------------- 精方 (000-L / 002-B, §3.5)
+# ---------------------------------------------------------------- 精方 (000-L / 002-B, docs/rules.md §4.3)
 
 
 def test_jingfang_44_pairs_runs_exactly_as_the_seed() -> None:
@@ -133,7 +133,7 @@ def test_jingfang_small_fields_go_straight_to_the_later_stages() -> None:
     assert (len(repechage.matches), len(repechage.byes)) == (1, 7)
 
 
-# ---------------------------------------------------------------- movement (001-B, §3.10)
+# ---------------------------------------------------------------- movement (001-B, docs/rules.md §4.5)
 
 
 def movement_result(contest: Contest, match: ContestMatch) -> MatchResult:
@@ -179,7 +179,7 @@ def test_movement_time_out_without_a_winner_scores_each_side_its_levels() -> Non
     assert figures.round_score == (11, 7)
 
 
-# ---------------------------------------------------------------- Swiss (003-A / 000-B, §3.12)
+# ---------------------------------------------------------------- Swiss (003-A / 000-B, docs/rules.md §4.6)
 
 
 def swiss_result(contest: Contest, match: ContestMatch) -> MatchResult:
@@ -226,7 +226,7 @@ def test_swiss_match_points_and_tie_breaks_are_settings() -> None:
     assert sorted(s.match_points for s in scores.values()) == [1, 1, 3, 3]
 
 
-# ---------------------------------------------------------------- 积分淘汰制 (002-D, §3.11) and 001-A (§3.8)
+# ------------------------------------------------------- 积分淘汰制 (002-D) and 001-A (docs/rules.md §4.4)
 
 
 def test_score_knockout_walkover_is_worth_level_difference_12() -> None:
@@ -297,7 +297,7 @@ def test_points_knockout_more_threes_breaks_a_tie_else_the_extra_deal() -> None:
     assert tied.contest.rounds[0].matches[0].winner == a
 
 
-# ---------------------------------------------------------------- other knockouts (§3.2)
+# ---------------------------------------------------------------- other knockouts (docs/rules.md §4.3)
 
 
 def test_five_round_knockout_takes_32_pairs_and_has_004a_prizes() -> None:
@@ -381,7 +381,7 @@ def test_table_draw_places_round_two_winners_by_who_passed_a_first() -> None:
     assert [p.place for p in places[:3]] == [1, 2, 3]
 
 
-# ---------------------------------------------------------------- lateness, leave, partner change (§3.14)
+# ------------------------------------------------------- lateness, leave, partner change (docs/rules.md §4.7)
 
 
 def test_lateness_forfeits_at_the_threshold_and_disqualifies_after_repeats() -> None:

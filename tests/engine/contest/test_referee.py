@@ -1,4 +1,4 @@
-"""The referee's steps at physical tables: table clocks (/round start), lateness (§3.14) and
+"""The referee's steps at physical tables: table clocks (/round start), lateness (docs/rules.md §4.7) and
 leave requests (请假) refused once a match has begun."""
 
 from __future__ import annotations

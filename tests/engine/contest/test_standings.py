@@ -1,4 +1,4 @@
-"""Standings per format family, with numbers worked by hand (RULES.md §3.8, §3.10–§3.12).
+"""Standings per format family, with numbers worked by hand (docs/rules.md §4.4–§4.6).
 
 Each test plays real results into a real contest (decisions and reports with the
 engine's figures) and reads the family's columns and the format's order back.
@@ -46,7 +46,7 @@ from engine.rules import ForfeitDifference, MatchFormat, TimeWinner
 from .support import ON_TIME, ORGANISER
 from .test_formats import decide_round, drawn, play_out
 
-# ---------------------------------------------------------------- Swiss (003-A, §3.12)
+# ---------------------------------------------------------------- Swiss (003-A, docs/rules.md §4.6)
 
 # (round, winner, loser, 级差): six pairs, three rounds, no rematch. Worked by hand (2/0 points):
 #   pair  积分  级差           对手分 (opponents' 积分)
@@ -128,7 +128,7 @@ def test_swiss_standings_are_in_the_formats_order_while_it_runs() -> None:
     assert ranks == sorted(ranks)
 
 
-# ---------------------------------------------------------------- movement (001-B, §3.10)
+# ---------------------------------------------------------------- movement (001-B, docs/rules.md §4.5)
 
 
 def movement_by_number(contest: Contest, match: ContestMatch) -> MatchResult:
@@ -161,7 +161,7 @@ def test_movement_group_of_four_totals_100_plus_level_difference() -> None:
     assert header[5:10] == scores
 
 
-# ---------------------------------------------------------------- 001-A points knockout (§3.8)
+# ---------------------------------------------------------------- 001-A points knockout (docs/rules.md §4.4)
 
 
 def test_points_knockout_shows_points_and_threes_and_ranks_them_live() -> None:

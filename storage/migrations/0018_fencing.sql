@@ -1,0 +1,4 @@
+-- 0018_fencing: the lease with a time to live and the store's fence (issue 40,
+-- docs/postgresql.md). Both are PostgreSQL's alone: several processes for one bot token can
+-- only share a PostgreSQL store. An SQLite store is one process's, with no lease, so this
+-- migration changes nothing here; it keeps the two histories numbered alike.
