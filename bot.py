@@ -309,11 +309,13 @@ async def open_services(
     board.extras = watchers.board_extras
     board.outbox.register(members.AWAY_NOTICE, members.away_sender(app.bot, db, board.budget))
     board.outbox.register(QUARANTINE_NOTICE, quarantine_sender(app))
+    await board.expect_left()  # a result the outbox resends waits for its deal's board to close
     await board.outbox.start()  # what the last run stored and never sent goes out first
     for locale, language_code in (("zh", None), ("en", "en")):
         menu = [BotCommand(name, _(text, locale)) for name, text in COMMANDS]
         await app.bot.set_my_commands(menu, language_code=language_code)
     await resume_tables(app)
+    await board.finish_left()
     app.bot_data.services.backfill = asyncio.create_task(backfill_records(keeper))
     await contests.resume()  # deadline and reminder jobs re-armed from storage
 
@@ -358,6 +360,7 @@ async def stop_sending(app: App) -> None:
         return
     services = app.bot_data.services
     await services.sender.close()
+    await services.tasks.close()
     if services.contests is not None:
         await services.contests.stop_sending()
     await services.board.close()
@@ -389,9 +392,9 @@ async def close_services(app: App) -> None:
         if services.contests is not None:
             await services.contests.close()
         services.renderer.shutdown(wait=True)
-        services.tables.thinking.close()
+        await services.tables.thinking.close()
         if services.records is not None:
-            services.records.coach.close()
+            await services.records.close()
         if services.minutes is not None:
             await services.minutes.close(priority_limiter(app.bot.rate_limiter))
         await services.db.close()
@@ -580,11 +583,27 @@ def main(argv: list[str] | None = None) -> int:
         monitor=monitor,
     )
     if webhook is None:
-        app.run_polling(allowed_updates=Update.ALL_TYPES)
+        app.run_polling(allowed_updates=Update.ALL_TYPES, close_loop=False)
     else:
         log.info("webhook mode: %s, served on %s:%s", webhook.url, webhook.listen, webhook.port)
         run_webhook(app, webhook)
+    close_loop(asyncio.get_event_loop())
     return 0
+
+
+def close_loop(loop: asyncio.AbstractEventLoop) -> None:
+    """Close the loop the stopped bot ran on. Every service cancels and awaits the tasks it
+    started (``app/tasks.py``), so none should be left: one that is was forgotten by its owner,
+    and is named in an ERROR line (asyncio would destroy it silently if something still held
+    it, or log "Task was destroyed" if nothing did), then cancelled and awaited."""
+    left = [task for task in asyncio.all_tasks(loop) if not task.done()]
+    for task in left:
+        log.error("task left running after the stop: %r", task)
+        task.cancel()
+    if left:
+        loop.run_until_complete(asyncio.gather(*left, return_exceptions=True))
+    loop.run_until_complete(loop.shutdown_asyncgens())
+    loop.close()
 
 
 def serve_with_lease(

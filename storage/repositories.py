@@ -144,6 +144,16 @@ class TableRepository(_Repository):
         )
         return [(int(id_), int(chat_id)) for id_, chat_id in rows]
 
+    async def left_boards(self) -> list[TableRecord]:
+        """This bot's tables whose live board message a previous run left open, with its deal
+        stored: a restart goes on with each (``handlers/table/board.py``), ended tables included."""
+        rows = await self._all(
+            f"SELECT {_TABLE_COLUMNS} FROM game_tables"
+            " WHERE bot_id = ? AND board_message_id IS NOT NULL AND board_deal IS NOT NULL ORDER BY id",
+            (self._bot_id,),
+        )
+        return [_table(row) for row in rows]
+
     async def set_status(self, *, table_id: int, status: TableStatus) -> None:
         await self._update(table_id, "status = ?", (status.value,))
 

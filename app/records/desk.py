@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 from app.records.coaching import Coach
 from app.records.keeper import RecordKeeper
 from app.records.replays import Replays
+from app.tasks import Tasks
 
 
 @dataclass
@@ -17,3 +18,9 @@ class RecordDesk:
     replays: Replays
     coach: Coach
     known: dict[int, tuple[str | None, str]] = field(default_factory=dict)  # user → (username, name) stored
+    tasks: Tasks = field(default_factory=Tasks)  # 点评 judged after the press was answered
+
+    async def close(self) -> None:
+        """The bot is stopping: judging under way is cancelled, then the judge's worker stops."""
+        await self.tasks.close()
+        self.coach.close()

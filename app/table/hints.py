@@ -92,8 +92,7 @@ def _think(tables: TableService, table: LiveTable, state: SeatState, version: in
     if state.selection.ahead is not None or (hints is not None and hints.version == version):
         return
     obs = table.observe(state.record.seat)
-    work = tables.thinking.run(Lane.AHEAD, suggestions, version, obs, table.rules, tables.policy)
-    future = asyncio.ensure_future(work)
+    future = tables.thinking.ahead(Lane.AHEAD, suggestions, version, obs, table.rules, tables.policy)
     future.add_done_callback(_retrieved)
     state.selection.ahead = (version, future)
 

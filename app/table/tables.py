@@ -478,6 +478,17 @@ class TableService:
                 restored.quarantined.append(await self.quarantine(table_id, chat_id, error))
         return restored
 
+    async def ended(self, record: TableRecord) -> LiveTable:
+        """A finished or stopped table replayed from storage, for its board's last edit after a
+        restart; never one of the live tables (the group may have opened another since)."""
+        seats = {s.seat: SeatState(s) for s in await self.db.seats.of_table(table_id=record.id)}
+        table = LiveTable(record=record, rules=Rules.from_json(record.rules_json), seats=seats)
+        rows = await self.db.actions.of_table(table_id=record.id)
+        history = [(row.seat, decode_action(row.action_json)) for row in rows]
+        table.match = Match.replay(table.rules, record.seed, history)
+        table.remember(table.match.events)
+        return table
+
     async def quarantine(self, table_id: int, chat_id: int, error: BaseException) -> Quarantined:
         """Take a table that cannot be resumed out of play, with its reason stored and logged."""
         reason = f"{type(error).__name__}: {error}"

@@ -28,6 +28,7 @@ from functools import partial
 from typing import TypeVar
 
 from app import metrics
+from app.tasks import Tasks
 
 T = TypeVar("T")
 
@@ -65,6 +66,7 @@ class Thinking:
 
     def __init__(self) -> None:
         self._pools: dict[Lane, ThreadPoolExecutor] = {}
+        self._ahead = Tasks()  # thought out before anyone asked (app/table/hints.py)
 
     async def run(self, lane: Lane, work: Callable[..., T], *args: object) -> T:
         """``work(*args)`` in the lane's thread; the event loop goes on meanwhile."""
@@ -76,8 +78,14 @@ class Thinking:
         with metrics.thinking(lane.value):
             return await asyncio.get_running_loop().run_in_executor(pool, partial(work, *args))
 
-    def close(self) -> None:
-        """Let the threads end once their work is done (the bot is stopping)."""
+    def ahead(self, lane: Lane, work: Callable[..., T], *args: object) -> asyncio.Task[T]:
+        """:meth:`run` as a task nobody may await: one of the thinking's own, cancelled by :meth:`close`."""
+        return self._ahead.start(self.run(lane, work, *args))
+
+    async def close(self) -> None:
+        """The bot is stopping: thinking ahead is cancelled and awaited, and the threads end
+        once the work they hold is done."""
+        await self._ahead.close()
         for pool in self._pools.values():
             pool.shutdown(wait=False)
         self._pools.clear()

@@ -17,6 +17,7 @@ from telegram.ext import CallbackContext, ExtBot, JobQueue
 from app.records.desk import RecordDesk
 from app.table.pictures import HandPictures
 from app.table.texts import too_many_text
+from app.tasks import Tasks
 from handlers.platform.chats import ChatBudget, ChatReplies
 from handlers.platform.minute import GroupMinutes
 from handlers.platform.monitor import Monitor
@@ -89,6 +90,9 @@ class Services:
     table's flow, so delivery is handed that step instead of importing it."""
     monitor: Monitor | None = None  # /healthz and /metrics when GUANDAN_METRICS_PORT is set (bot.py)
     minutes: GroupMinutes | None = None  # each group's sends stored, for the next process (bot.py)
+    tasks: Tasks = field(default_factory=Tasks)
+    """Work a handler starts that outlives its update (a lost hand message sent again): a stop
+    cancels and awaits it, so none is left pending (``app/tasks.py``)."""
     pictures: HandPictures = field(init=False)  # drawn by ``renderer``, kept by what they show
 
     def __post_init__(self) -> None:

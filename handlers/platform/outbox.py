@@ -236,12 +236,15 @@ class Outbox:
             await asyncio.gather(*list(self._workers.values()), return_exceptions=True)
 
     async def close(self) -> None:
-        """Stop sending; what is not delivered stays stored for the next run."""
+        """Stop sending; what is not delivered stays stored for the next run. A row still being
+        stored is waited for (the store closes after the outbox): no write is left pending."""
         self._closed = True
         workers = list(self._workers.values())
         for worker in workers:
             worker.cancel()
         await asyncio.gather(*workers, return_exceptions=True)
+        storing = [item.stored for queue in self._queues.values() for item in queue]
+        await asyncio.gather(*storing, return_exceptions=True)
 
 
 def _seconds(value: float | timedelta) -> float:

@@ -250,4 +250,5 @@ def run_webhook(app: Application[Any, Any, Any, Any, Any, Any], config: WebhookC
         webhook_url=config.url,
         secret_token=config.secret,
         allowed_updates=Update.ALL_TYPES,
+        close_loop=False,  # bot.py's main() closes it, once it checked that nothing was left running
     )

@@ -7,11 +7,9 @@ from :mod:`app.records.texts`, every picture from :mod:`render.records`
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import io
 import logging
-from collections.abc import Coroutine
 from typing import Any
 
 from telegram import (
@@ -476,15 +474,6 @@ async def _edit_step(
 
 # ---------------------------------------------------------------- 复盘点评
 
-_background: set[asyncio.Task[None]] = set()
-
-
-def _start(job: Coroutine[Any, Any, None]) -> None:
-    """Judging takes seconds: it goes on after the press is answered, in a task kept here."""
-    task = asyncio.create_task(job)
-    _background.add(task)
-    task.add_done_callback(_background.discard)
-
 
 async def _coach(
     query: CallbackQuery, message: Message, match: StoredMatch, shown: int, context: Context, locale: str
@@ -505,7 +494,8 @@ async def _coach(
         return None
     await answer(query, texts.coaching_wait_text(locale))
     if not coach.running(match.table_id, deal, seat):
-        _start(_coach_then_show(context, message, match, deal, seat, locale))
+        # judging takes seconds: it goes on after the press is answered, a task of the desk's
+        desk_of(context.services).tasks.start(_coach_then_show(context, message, match, deal, seat, locale))
     return None
 
 

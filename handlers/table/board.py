@@ -18,6 +18,10 @@ loses one. A row names the table and the deal; its picture and caption are rebui
 match (the live table, or the table replayed from storage after a restart). The board still
 decides the order the group sees: it closes the deal's message, then lets the result go,
 and draws the next deal only once the result was delivered.
+
+A stop cancels the redraw a table waits for, so a restart goes on with every board message
+the last run left open (``game_tables.board_message_id``), the tables that ended meanwhile
+included: their match ended, or was stopped, while the board waited for its next redraw.
 """
 
 from __future__ import annotations
@@ -49,6 +53,7 @@ from app.table.texts import (
     stopped_board_text,
     trick_blocks,
 )
+from app.tasks import Tasks
 from engine.actions import DealEnded, DealStarted, Event, MatchEnded, Phase
 from engine.match import Match
 from engine.observation import Observation
@@ -61,7 +66,7 @@ from handlers.platform.outbox import Outbox, Payload, Undeliverable
 from handlers.platform.scheduler import Priority, PriorityLimiter, at_priority
 from handlers.table.keyboards import Keys
 from render.results import render_deal_result, render_match_summary
-from storage import Database, NotFound, TableStatus
+from storage import Database, NotFound, TableRecord, TableStatus
 
 log = logging.getLogger(__name__)
 
@@ -102,7 +107,7 @@ class _Board:
     results: list[Event] = field(default_factory=list)
     closing: dict[int, asyncio.Event] = field(default_factory=dict)  # deals whose result waits for the close
     task: asyncio.Task[None] | None = None
-    table: LiveTable | None = None  # results are rebuilt from it while the board lives
+    table: LiveTable | None = None  # results are rebuilt from it; None: left by the last run, not seen yet
 
 
 BoardExtras = Callable[[LiveTable, str], tuple[str, Keys | None]]
@@ -151,6 +156,8 @@ class BoardPublisher:
         self.text_limit = text_limit
         self.extras: BoardExtras | None = None  # 观战's line and button (handlers/table/spectators.py)
         self._boards: dict[int, _Board] = {}
+        self._tasks = Tasks()  # the redraws: a stop cancels each, forgotten board or not
+        self._left: list[TableRecord] = []  # boards the last run left open (see :meth:`expect_left`)
         self._locales: dict[int, str] = {}
         self.outbox = outbox or Outbox(db.outbox)
         self.outbox.register(DEAL_RESULT, self._send_deal_result)
@@ -163,14 +170,15 @@ class BoardPublisher:
         here is exactly what may be shown (a later redraw never sees unsaved plays).
         """
         board = self._boards.get(table.id)
-        if board is None:
-            board = self._boards[table.id] = _Board(table=table)
+        if board is None or board.table is None:
+            board = self._boards.setdefault(table.id, _Board())
+            board.table = table
             self._recover(table, board, events)
         for result in events:
             if isinstance(result, DealEnded | MatchEnded):
                 board.results.append(result)
-                if isinstance(result, DealEnded):
-                    board.closing[result.deal_number] = asyncio.Event()
+                if isinstance(result, DealEnded):  # the result's sender may be waiting on it already
+                    board.closing.setdefault(result.deal_number, asyncio.Event())
                 self._announce(table, result)
                 self._hasten(table.record.chat_id)
         if table.match is not None:
@@ -178,7 +186,7 @@ class BoardPublisher:
         board.dirty = True
         if board.task is None or board.task.done():
             # The redraw serves the table, not the press that woke it: no request context.
-            board.task = asyncio.create_task(self._run(table, board), context=contextvars.Context())
+            board.task = self._tasks.start(self._run(table, board), context=contextvars.Context())
 
     def _announce(self, table: LiveTable, result: Event) -> None:
         """Store the result in the outbox now; it is sent once the board closed its deal."""
@@ -209,24 +217,47 @@ class BoardPublisher:
 
     def _resume_board(self, table: LiveTable, board: _Board, new: set[int]) -> None:
         """The live board message the previous run left goes on showing its deal from the trick
-        it began with: edited in place, never left behind with a turn that no longer comes. Its
-        deal ended before ``new`` events (the previous run stopped before closing it): it is
-        closed first, before its result goes."""
+        it began with: edited in place, never left behind with a turn that no longer comes. If
+        its deal ended before ``new`` events (the previous run stopped before closing it), it is
+        closed first, before its result goes; so is each later deal that ended meanwhile (played
+        out while the board waited), each in a message of its own as within a run."""
         record = table.record
         if record.board_message_id is None or record.board_deal is None or table.match is None:
             return  # none, or stored before its range was (see :meth:`_begin`)
         board.deal, board.first = record.board_deal, record.board_first
-        ended = next(
-            (
-                event
-                for event in table.match.events
-                if isinstance(event, DealEnded) and event.deal_number == board.deal and id(event) not in new
-            ),
-            None,
-        )
-        if ended is not None:
-            board.results.append(ended)
-            board.closing[ended.deal_number] = asyncio.Event()
+        for event in table.match.events:
+            if isinstance(event, DealEnded) and event.deal_number >= board.deal and id(event) not in new:
+                board.results.append(event)
+                board.closing.setdefault(event.deal_number, asyncio.Event())
+
+    async def expect_left(self) -> None:
+        """Before the outbox resends what the last run left: each board message that run left
+        open owes its deal's close before the deal's result goes, so the result waits for it
+        (at most :data:`CLOSE_WAIT`) as within a run, until the table is seen again."""
+        self._left = await self.db.tables.left_boards()
+        for record in self._left:
+            assert record.board_deal is not None
+            board = self._boards.setdefault(record.id, _Board())
+            board.closing.setdefault(record.board_deal, asyncio.Event())
+
+    async def finish_left(self) -> None:
+        """Once the tables in play were resumed (each one's board goes on with its redraws): the
+        boards left open on tables no longer in play are closed now, as the last run's redraw
+        would have, and whatever was left owes nothing more (a table that could not resume)."""
+        left, self._left = self._left, []
+        for record in left:
+            if record.status in (TableStatus.FINISHED, TableStatus.STOPPED) and self._unseen(record.id):
+                try:
+                    self.publish(await self.tables.ended(record))
+                except Exception:  # its results go all the same
+                    log.exception("board of table %s left open: the table could not be replayed", record.id)
+            if self._unseen(record.id):  # a result already waiting for it goes now
+                for closing in self._boards.pop(record.id).closing.values():
+                    closing.set()
+
+    def _unseen(self, table_id: int) -> bool:
+        board = self._boards.get(table_id)
+        return board is not None and board.table is None
 
     async def drain(self, table_id: int) -> None:
         """Wait for the pending redraws of a table (tests, shutdown)."""
@@ -235,11 +266,7 @@ class BoardPublisher:
             await asyncio.shield(board.task)
 
     async def close(self) -> None:
-        for board in self._boards.values():
-            if board.task is not None:
-                board.task.cancel()
-                with contextlib.suppress(asyncio.CancelledError):
-                    await board.task
+        await self._tasks.close()
 
     async def _run(self, table: LiveTable, board: _Board) -> None:
         """Redraw while there is something new; forget the board once its table is over."""

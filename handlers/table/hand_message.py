@@ -13,7 +13,6 @@ import asyncio
 import logging
 import time
 from collections import Counter
-from collections.abc import Coroutine
 from dataclasses import dataclass, replace
 from enum import Enum
 from functools import partial
@@ -412,7 +411,7 @@ async def _edit_message(
         log.info("hand message %s cannot be edited; sending a new one", message_id)
         if state.record.dm_message_id == message_id:
             state.message.lost_message = True
-            _start(_resend(bot, services, table, state.record.seat))
+            services.tasks.start(_resend(bot, services, table, state.record.seat))
     except TelegramError:
         state.message.delivered = state.message.shown_caption = state.message.shown_markup = (
             None  # the next refresh sends it all
@@ -436,15 +435,6 @@ async def _request(
     await edit_quietly(bot, method, chat_id=chat_id, message_id=message_id, reply_markup=markup, **params)
 
 
-_background: set[asyncio.Task[None]] = set()
-
-
-def _start(job: Coroutine[Any, Any, None]) -> None:
-    task = asyncio.create_task(job)
-    _background.add(task)
-    task.add_done_callback(_background.discard)
-
-
 async def _resend(bot: ExtBot[None], services: Services, table: LiveTable, seat: int) -> None:
     async with table.lock:
         await refresh_hand(bot, services, table, seat)
@@ -457,7 +447,7 @@ def _unreachable(bot: ExtBot[None], services: Services, state: SeatState) -> Non
     assert state.record.user_id is not None
     log.warning("user %s blocked the bot (seat %s)", state.record.user_id, state.record.seat)
     if services.unreachable is not None:  # bot.py wires members, which imports this module via flow
-        _start(services.unreachable(bot, services, state.record.user_id))
+        services.tasks.start(services.unreachable(bot, services, state.record.user_id))
 
 
 async def _send(

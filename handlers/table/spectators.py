@@ -55,6 +55,7 @@ from app.table.watching import (
     spectator_text,
     watchers_line,
 )
+from app.tasks import Tasks
 from engine.actions import Action, DealEnded, Event, Phase
 from engine.review import review
 from engine.rules import Rules
@@ -114,6 +115,7 @@ class SpectatorDesk:
         self.board = board  # redrawn when the watchers change (its 👀 line)
         self.interval = interval
         self._watches: dict[int, _Watch] = {}
+        self._tasks = Tasks()  # the redraws, a finished table's forgotten one included
 
     # ------------------------------------------------------------ the board's part
 
@@ -162,7 +164,7 @@ class SpectatorDesk:
         self._snapshot(table, watch, events)
         watch.dirty = True
         if watch.task is None or watch.task.done():
-            watch.task = asyncio.create_task(self._run(table, watch), context=contextvars.Context())
+            watch.task = self._tasks.start(self._run(table, watch), context=contextvars.Context())
 
     def _snapshot(self, table: LiveTable, watch: _Watch, events: Sequence[Event]) -> None:
         """The deal in play as the board sees it, and the last look owed to each deal that ended
@@ -381,11 +383,9 @@ class SpectatorDesk:
         return chosen
 
     async def close(self) -> None:
-        for watch in self._watches.values():
-            if watch.task is not None:
-                watch.task.cancel()
-                with contextlib.suppress(asyncio.CancelledError):
-                    await watch.task
+        """Every redraw is cancelled and awaited: ``publish`` forgets a finished table's watch
+        while its redraw may still wait out the interval."""
+        await self._tasks.close()
 
 
 def spectator_keyboard(table_id: int, followed: int | None, locale: str, *, seats: bool) -> Keys:

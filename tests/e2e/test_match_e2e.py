@@ -48,12 +48,14 @@ FACE_PATTERN = re.compile(
 
 
 @contextlib.asynccontextmanager
-async def running_bot(emulator: Emulator, token: str, db_path: Path, seed: int) -> AsyncIterator[App]:
+async def running_bot(
+    emulator: Emulator, token: str, db_path: Path, seed: int, board_interval: float = 3.0
+) -> AsyncIterator[App]:
     """The bot in this process; ``seed`` pins the deals (chosen so that tributes happen)."""
     app = build_application(
         token, db_path=str(db_path), base_url=emulator.base_url, base_file_url=emulator.base_file_url
     )
-    await open_services(app, db_path=str(db_path))
+    await open_services(app, db_path=str(db_path), board_interval=board_interval)
     app.bot_data.services.tables.new_seed = lambda: seed
     try:
         async with polling(app):

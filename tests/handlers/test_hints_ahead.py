@@ -45,7 +45,7 @@ async def table(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
         await service.take_seat(live, seat=seat, user_id=100 + seat, name=f"H{seat}", locale=None)
     await service.start(live)
     yield live, service
-    service.thinking.close()
+    await service.thinking.close()
     await db.close()
 
 

@@ -24,7 +24,7 @@ async def test_a_hint_and_a_quick_move_go_on_while_a_search_holds_its_lane() -> 
         assert await search is True
     finally:
         release.set()
-        thinking.close()
+        await thinking.close()
     assert move_thread.name.startswith("moves") and hint_thread.name.startswith("hints")
 
 
@@ -36,7 +36,7 @@ async def test_a_one_thread_lane_is_a_queue_in_order() -> None:
         await asyncio.gather(*(thinking.run(Lane.HINTS, order.append, n) for n in range(20)))
         threads = {await thinking.run(Lane.HINTS, threading.get_ident) for _ in range(5)}
     finally:
-        thinking.close()
+        await thinking.close()
     assert order == list(range(20))
     assert len(threads) == 1
 
@@ -54,7 +54,7 @@ async def test_a_quick_move_goes_on_beside_another_tables_slow_one() -> None:
         assert await slow is True
     finally:
         release.set()
-        thinking.close()
+        await thinking.close()
 
 
 @pytest.mark.skipif(not hasattr(os, "SCHED_BATCH"), reason="Linux scheduling policies")
@@ -65,6 +65,6 @@ async def test_lanes_think_as_batch_threads_and_leave_the_event_loop_alone() -> 
     try:
         policies = {lane: await thinking.run(lane, os.sched_getscheduler, 0) for lane in Lane}
     finally:
-        thinking.close()
+        await thinking.close()
     assert set(policies.values()) == {os.SCHED_BATCH}
     assert os.sched_getscheduler(0) == os.SCHED_OTHER
