@@ -70,8 +70,15 @@ lint: install
 	$(BIN)/ruff format --no-cache --check .
 	$(BIN)/mypy $(TYPED)
 
+# The tests not marked serial on TEST_WORKERS processes (pytest-xdist; 0: in this process),
+# then the serial ones alone (tests/conftest.py says which and why). 0 by default until the
+# two flakes parallel runs found are fixed (docs/testing.md, "Parallel and serial");
+# `make test TEST_WORKERS=3` runs in a third of the time.
+TEST_WORKERS ?= 0
+
 test: system-deps install translations emulator lint
-	$(BIN)/pytest
+	$(BIN)/pytest -n $(TEST_WORKERS) --dist worksteal -m "not serial"
+	$(BIN)/pytest -m serial
 
 # The date-sensitive tests again, 400 days ahead (libfaketime): CI runs it after `make test`.
 calendar-check: system-deps install translations emulator

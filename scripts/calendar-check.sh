@@ -9,4 +9,4 @@ if ! command -v faketime >/dev/null 2>&1; then
   echo "faketime is missing: apt-get install -y faketime" >&2
   exit 1
 fi
-exec faketime -f +400d .venv/bin/pytest -m calendar -p no:cacheprovider -q "$@"
+exec faketime -f +400d .venv/bin/pytest -n "${TEST_WORKERS:-0}" --dist worksteal -m calendar -p no:cacheprovider -q "$@"

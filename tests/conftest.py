@@ -36,9 +36,23 @@ CALENDAR_TESTS = (
 )
 """Where the tests that depend on dates and clocks live (by path prefix, from the repository)."""
 
+SERIAL_TESTS = (
+    "tests/e2e/test_capacity_e2e.py",  # fills the bot to its table limit: CPU-bound
+    "tests/e2e/test_fencing_e2e.py",  # 30 tables against a slow API; a frozen leader replaced in 15 s
+    "tests/e2e/test_failover_e2e.py",  # a killed leader's tables back within a bound
+    "tests/e2e/test_flood_e2e.py",  # how long a flood holds the other chats and the shutdown
+    "tests/e2e/test_phone_speed_e2e.py",  # taps 150 ms apart against edits 300-800 ms late
+    "tests/e2e/test_random_walk_e2e.py",  # six users at once, every press answered within 15 s
+)
+"""Run alone, after the rest (`make test`): their bounds are seconds of a busy bot, which other
+tests' bots on the same two cores would stretch. The rest may run on several workers
+(`make test TEST_WORKERS=3`, pytest-xdist): most of the suite's time is spent waiting on the
+emulator and Telegram's pacing, not on the CPU (docs/testing.md, "Parallel and serial")."""
+
 
 def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line("markers", "calendar: reads dates or clocks; run again 400 days ahead in CI")
+    config.addinivalue_line("markers", "serial: timed against a busy bot; run alone, after the others")
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
@@ -47,6 +61,8 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
         where = item.path.relative_to(root).as_posix()
         if where.startswith(CALENDAR_TESTS):
             item.add_marker(pytest.mark.calendar)
+        if where.startswith(SERIAL_TESTS):
+            item.add_marker(pytest.mark.serial)
 
 
 @pytest.fixture(scope="session")

@@ -9,6 +9,7 @@ import asyncio
 import datetime as dtm
 import io
 import json
+import random
 import time
 from typing import Any
 
@@ -142,8 +143,9 @@ async def test_photos_buttons_edits_and_answers_round_trip(emulator: Emulator, t
 async def test_telegram_rules_the_real_bot_must_respect(emulator: Emulator, token: str) -> None:
     async with Telegram(emulator, token) as telegram, toy_bot(emulator, token) as app:
         bot = app.bot
+        stranger = User(random.randrange(10**8, 10**9), "Stranger")  # no other test has met them
         with pytest.raises(Forbidden, match=r"(?i)initiate conversation"):
-            await bot.send_message(BOB.id, "hi")
+            await bot.send_message(stranger.id, "hi")
         await telegram.send(BOB, TABLE, "hello")
         sent = await bot.send_message(TABLE.id, "<b>bold</b>", parse_mode="HTML")
         with pytest.raises(BadRequest, match=r"(?i)not modified"):
