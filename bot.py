@@ -50,6 +50,7 @@ from telegram.ext import (
 from app import metrics
 from app.contest.service import Clock
 from app.i18n import normalize_locale
+from app.minutes import GroupMinutes
 from app.records.coaching import Coach
 from app.records.desk import RecordDesk
 from app.records.keeper import RecordKeeper
@@ -66,7 +67,6 @@ from handlers.platform.chats import ChatFairProcessor, ChatReplies, MessagesOnly
 from handlers.platform.context import BotData, Context, Services
 from handlers.platform.leader import serve
 from handlers.platform.locales import chat_locale, reply_locale, user_locale
-from handlers.platform.minute import GroupMinutes
 from handlers.platform.monitor import Monitor, MonitorConfig
 from handlers.platform.outbox import Payload, Sender
 from handlers.platform.replies import refuse

@@ -14,12 +14,12 @@ from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
 from telegram.ext import CallbackContext, ExtBot, JobQueue
 
+from app.minutes import GroupMinutes
 from app.records.desk import RecordDesk
 from app.table.pictures import HandPictures
 from app.table.texts import too_many_text
 from app.tasks import Tasks
 from handlers.platform.chats import ChatBudget, ChatReplies
-from handlers.platform.minute import GroupMinutes
 from handlers.platform.monitor import Monitor
 from handlers.platform.outbox import Outbox
 from handlers.platform.sender import LatestWins

@@ -288,8 +288,9 @@ class PriorityLimiter(BaseRateLimiter[int]):
         self.waited: dict[Priority, float] = dict.fromkeys(Priority, 0.0)  # seconds waited, by priority
         self.retried = 0  # 429s answered
         self.journal: Callable[[int], Awaitable[None]] | None = None
-        """Awaited with a group's id before each message into it leaves (``minute.GroupMinutes``
+        """Awaited with a group's id before each message into it leaves (``app.minutes.GroupMinutes``
         stores it, so the next process counts it)."""
+        self.group_window = GROUP_WINDOW  # what a new process reads back of the last one's sends
 
     async def initialize(self) -> None:
         """Nothing to open: the dispatcher starts with the first request that must wait."""

@@ -29,7 +29,7 @@ from aiohttp import web
 from emulator.client import Chat, Emulator, Telegram, User, wait_for
 from handlers.platform.leader import STEP_DOWN_EXIT
 from storage.lease import LEASE_PREFIX, bot_id_of
-from tests.e2e.test_failover_e2e import Players, free_port
+from tests.e2e.test_failover_e2e import Players, _true, free_port, standing_by
 from tests.e2e.test_match_e2e import ROOT, SHORT_MATCH, Table, set_up
 from tests.postgresql import Cluster
 from tests.test_compose import bot_environment
@@ -115,20 +115,6 @@ async def proxied_bot(
         await proxy.close()
 
 
-async def standing_by(url: str, token: str, pid: int) -> bool:
-    """``pid`` has its lease connection open (it asks for the lease every second)."""
-    db = await asyncpg.connect(url)
-    try:
-        return bool(
-            await db.fetchval(
-                "SELECT COUNT(*) FROM pg_stat_activity WHERE application_name LIKE $1",
-                f"{LEASE_PREFIX}:{bot_id_of(token)}:%-{pid}",
-            )
-        )
-    finally:
-        await db.close()
-
-
 async def end_lease_session(url: str, token: str, pid: int) -> int:
     admin = await asyncpg.connect(url)
     try:
@@ -157,10 +143,6 @@ async def action_logs(url: str) -> dict[int, tuple[int, int, int]]:
 
 async def logged(url: str) -> int:
     return sum(count for count, _, _ in (await action_logs(url)).values())
-
-
-async def _true(value: bool) -> bool:
-    return value
 
 
 @contextlib.asynccontextmanager

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import asyncio
 
-from handlers.platform.minute import GroupMinutes
+from app.minutes import GroupMinutes
 from handlers.platform.scheduler import GROUP_LIMIT, Priority, PriorityLimiter, at_priority
 from storage import Database
 from storage.group_sends import KEPT

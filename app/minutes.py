@@ -26,9 +26,9 @@ import asyncio
 import contextlib
 import logging
 import time
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable, Iterable
+from typing import Protocol
 
-from handlers.platform.scheduler import GROUP_WINDOW, PriorityLimiter
 from storage.group_sends import GroupSendRepository
 
 log = logging.getLogger(__name__)
@@ -41,8 +41,18 @@ FORGET_EVERY = 60.0
 """Seconds between deletions of old sends: one DELETE a minute, not one per write."""
 
 
+class GroupWindows(Protocol):
+    """What paces the sends into groups (``handlers.platform.scheduler.PriorityLimiter``): each
+    group's window, which the last process's sends fill, and the journal told of each send."""
+
+    group_window: float
+    journal: Callable[[int], Awaitable[None]] | None
+
+    def remember(self, sends: Iterable[tuple[int, float]], wall_now: float) -> None: ...
+
+
 class GroupMinutes:
-    """The scheduler's journal of group sends (:attr:`PriorityLimiter.journal`), and its reader."""
+    """The scheduler's journal of group sends (:attr:`GroupWindows.journal`), and its reader."""
 
     def __init__(
         self, repo: GroupSendRepository, *, wall: Callable[[], float] = time.time, wait: float = WRITE_WAIT
@@ -55,11 +65,11 @@ class GroupMinutes:
         self._writer: asyncio.Task[None] | None = None
         self._forgot = float("-inf")  # when old sends were last deleted (the wall clock)
 
-    async def restore(self, limiter: PriorityLimiter) -> int:
+    async def restore(self, limiter: GroupWindows) -> int:
         """Count the last minute's sends (any process's of this bot) in the limiter's windows;
         then record every new one. Returns how many were counted."""
         now = self.wall()
-        sends = await self.repo.since(since=now - GROUP_WINDOW)
+        sends = await self.repo.since(since=now - limiter.group_window)
         limiter.remember(sends, now)
         limiter.journal = self.record
         if sends:
@@ -96,7 +106,7 @@ class GroupMinutes:
                 if written is not None and not written.done():
                     written.set_result(None)
 
-    async def close(self, limiter: PriorityLimiter | None) -> None:
+    async def close(self, limiter: GroupWindows | None) -> None:
         """Stop recording (the store is closing): the last batch is written first."""
         if limiter is not None and limiter.journal == self.record:
             limiter.journal = None
