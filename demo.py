@@ -55,6 +55,10 @@ async def take_turn(telegram: Telegram, user: User) -> bool:
         return True
     if "h" not in ops or not ("轮到你" in hand.content or "Your turn" in hand.content):
         return False
+    shown = _shown_hint(hand)
+    if shown is not None:  # a 提示 of this turn already answered: play it, never 提示 again
+        await press(telegram, user, hand, ops[shown][0])
+        return True
     answer = await press(telegram, user, hand, ops["h"][0])
     if answer is None:
         return True
@@ -71,6 +75,21 @@ async def take_turn(telegram: Telegram, user: User) -> bool:
         return True
     await press_on_newest(telegram, user, hand, "p")
     return True
+
+
+def _shown_hint(hand: BotMessage) -> str | None:
+    """What the keyboard shows 提示 chose, as the op that plays it: ``p`` when cards are
+    selected (✓: this simulated player selects only by 提示), ``x`` when the play button
+    itself passes (提示 said 不出, or nothing beats the table); None when nothing is shown.
+
+    Without this a 提示 whose answer came late (a busy machine) was pressed again, which
+    moves on to the next suggestion: the same seed then played a different deal."""
+    ops = callback_ops(hand)
+    if "p" in ops and any(b.text.startswith("✓") for row in hand.buttons for b in row):
+        return "p"
+    if len(ops.get("x", ())) > 1:
+        return "x"
+    return None
 
 
 async def press_here_or_newest(telegram: Telegram, user: User, hand: BotMessage, op: str) -> None:
