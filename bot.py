@@ -47,7 +47,7 @@ from telegram.ext import (
     filters,
 )
 
-from app import metrics
+import metrics
 from app.contest.service import Clock
 from app.i18n import normalize_locale
 from app.minutes import GroupMinutes

@@ -17,7 +17,7 @@ from collections.abc import Awaitable, Callable, Hashable, Iterable
 from dataclasses import dataclass, field, replace
 from enum import Enum
 
-from app import metrics
+import metrics
 from app.table.refusals import TableRefusal
 from app.table.seats import SeatState
 from app.table.selection import can_beat

@@ -27,7 +27,7 @@ from enum import Enum
 from functools import partial
 from typing import TypeVar
 
-from app import metrics
+import metrics
 from app.tasks import Tasks
 
 T = TypeVar("T")

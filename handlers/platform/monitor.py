@@ -3,7 +3,7 @@
 The server runs in a thread beside the event loop, not on it: a stuck loop is then reported
 ("the event loop did not answer"), not merely silent, and a scrape costs the loop nothing.
 ``/metrics`` is prometheus_client's own WSGI exposition of the default registry
-(:mod:`app.metrics`). ``/healthz`` answers 200 when
+(:mod:`metrics`). ``/healthz`` answers 200 when
 
 * the event loop runs a callback within :data:`LOOP_TIMEOUT`;
 * the store takes a write (:meth:`storage.Database.ping`) within :data:`STORE_TIMEOUT`;
@@ -30,7 +30,7 @@ from wsgiref.types import StartResponse, WSGIEnvironment
 from prometheus_client import make_wsgi_app
 from telegram.error import TelegramError
 
-from app import metrics
+import metrics
 from storage import Database, StorageUnavailable
 
 log = logging.getLogger(__name__)
