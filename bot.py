@@ -47,7 +47,6 @@ from telegram.ext import (
     filters,
 )
 
-import metrics
 from app.contest.service import Clock
 from app.i18n import normalize_locale
 from app.minutes import GroupMinutes
@@ -55,9 +54,11 @@ from app.records.coaching import Coach
 from app.records.desk import RecordDesk
 from app.records.keeper import RecordKeeper
 from app.records.replays import Replays
+from app.table.spectators import Spectators
 from app.table.tables import DEFAULT_CAPACITY, TableService
 from app.table.texts import N_, _, error_text, quarantined_text, too_many_text
 from app.table.thinking import yield_to_the_loop
+from common import metrics
 from handlers import general
 from handlers.contest import commands as contest_commands
 from handlers.contest import sheets as contest_sheets
@@ -69,13 +70,13 @@ from handlers.platform.leader import serve
 from handlers.platform.locales import chat_locale, reply_locale, user_locale
 from handlers.platform.monitor import Monitor, MonitorConfig
 from handlers.platform.outbox import Payload, Sender
-from handlers.platform.replies import refuse
 from handlers.platform.scheduler import GROUP_LIMIT, PriorityLimiter, priority_limiter
 from handlers.platform.sender import TrackingLimiter
 from handlers.platform.transport import AiohttpRequest, UpdatesRequest
 from handlers.platform.webhook import WebhookConfig, run_webhook
 from handlers.records import commands as records
 from handlers.table import flow, lobby, members, play, spectators, timers
+from handlers.table.answers import refuse
 from handlers.table.board import BoardPublisher
 from handlers.table.spectators import SpectatorDesk
 from storage import Database, StorageUnavailable, TableStatus
@@ -304,8 +305,9 @@ async def open_services(
             minutes=minutes,
         )
     )
-    watchers = SpectatorDesk(app.bot, db, app.bot_data.services.sender, board, interval=board_interval)
-    app.bot_data.services.spectators = watchers  # 观战
+    spectators = Spectators(db, board, interval=board_interval)  # 观战
+    watchers = SpectatorDesk(app.bot, app.bot_data.services.sender, spectators)
+    app.bot_data.services.spectators = spectators
     board.extras = watchers.board_extras
     board.outbox.register(members.AWAY_NOTICE, members.away_sender(app.bot, db, board.budget))
     board.outbox.register(QUARANTINE_NOTICE, quarantine_sender(app))

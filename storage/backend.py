@@ -36,7 +36,7 @@ from typing import Any, ClassVar, Final, TypeVar
 import aiosqlite
 import asyncpg
 
-import metrics
+from common import metrics
 from storage.errors import StorageConflict, StorageUnavailable
 
 POSTGRESQL_SCHEMES: Final = ("postgresql://", "postgres://")

@@ -17,11 +17,11 @@ from collections.abc import Awaitable, Callable, Hashable, Iterable
 from dataclasses import dataclass, field, replace
 from enum import Enum
 
-import metrics
 from app.table.refusals import TableRefusal
 from app.table.seats import SeatState
 from app.table.selection import can_beat
 from app.table.thinking import Lane, Thinking
+from common import metrics
 from engine.actions import Action, DealStarted, Event, GiveTribute, Pass, Phase, TimeExpired
 from engine.errors import EngineError
 from engine.match import Match, action_from_json, action_to_json, observe

@@ -26,7 +26,7 @@ from typing import Any
 
 from telegram.ext import BaseRateLimiter
 
-import metrics
+from common import metrics
 
 log = logging.getLogger(__name__)
 

@@ -16,16 +16,16 @@ from typing import Any
 from telegram.ext import ExtBot, JobQueue
 
 from app.table.hints import think_ahead
+from app.table.seat_choices import seat_locale
 from app.table.tables import LiveTable, Outcome, TableError
 from app.table.texts import _
+from common.faults import StorageUnavailable
 from engine.actions import Phase
 from engine.players.easy import timeout_action
 from handlers.platform.context import Context, Services
-from handlers.platform.locales import seat_locale
 from handlers.table import timers
 from handlers.table.hand_message import post_hand, post_hands, refresh_hand
 from handlers.table.timers import TurnClock
-from storage import StorageUnavailable
 
 log = logging.getLogger(__name__)
 

@@ -23,6 +23,7 @@ from telegram.constants import ChatMemberStatus, ParseMode
 from telegram.error import BadRequest, TelegramError
 
 from app.table.callback_data import Area, BadCallback, Op, Press
+from app.table.lifecycle import in_lobby, playing
 from app.table.refusals import TableRefusal
 from app.table.settings import SettingProblem, rules_from_args
 from app.table.tables import Away, LiveTable, TableError, TablesFull
@@ -35,18 +36,19 @@ from app.table.texts import (
     setting_problem_text,
     welcome_back_text,
 )
+from common.faults import StorageUnavailable
 from engine.names import clean_name
 from engine.players.policies import next_difficulty
 from engine.rules import PRESETS
 from handlers.platform.context import Context
 from handlers.platform.edits import edit_later, not_modified
 from handlers.platform.locales import chat_locale, user_locale
-from handlers.platform.replies import answer, refuse
+from handlers.platform.replies import answer
 from handlers.platform.scheduler import Priority, at_priority
 from handlers.table import flow, timers
+from handlers.table.answers import refuse
 from handlers.table.keyboards import lobby_keyboard, stop_keyboard
 from render.words import seat_name
-from storage import NotFound, StorageUnavailable, TableStatus
 
 log = logging.getLogger(__name__)
 
@@ -100,12 +102,11 @@ async def redraw_lobby(context: Context, table: LiveTable) -> None:
 
     async def edit() -> None:
         text, markup = lobby_view(context, table, locale)  # the table as it is when the turn comes
-        status = table.record.status
-        if status is TableStatus.PLAYING:
+        if playing(table):
             text += "\n" + _("The match has started. Good luck!", locale)
-        elif status is not TableStatus.LOBBY:
+        elif not in_lobby(table):
             text += "\n" + _("This table is closed.", locale)
-        shown = markup if status is TableStatus.LOBBY else None
+        shown = markup if in_lobby(table) else None
         look = hash((text, shown.to_json() if shown is not None else ""))
         looks = context.services.shown_looks
         if looks.get((chat_id, message_id)) == look:
@@ -196,7 +197,7 @@ async def start(update: Update, context: Context) -> None:
     services = context.services
     locale = await user_locale(context.services.db, user.id)
     try:
-        await services.db.users.set_reachable(user_id=user.id, reachable=True)
+        await services.reach.mark(user.id, reachable=True)
     except StorageUnavailable:
         await message.reply_text(error_text("not_saved", locale))
         return
@@ -361,11 +362,9 @@ async def _take(query: CallbackQuery, context: Context, table: LiveTable, seat: 
     if occupant is not None and not occupant.record.is_ai:
         raise TableError(TableRefusal.SEAT_TAKEN)
     services.tables.check_reserved(table, user.id)
-    try:
-        reachable = (await services.db.users.get(user_id=user.id)).reachable
-    except NotFound:
-        reachable = False
-    if not reachable:  # the app opens the private chat at once; its Start button seats the player
+    if not await services.reach.reachable(
+        user.id
+    ):  # the app opens the private chat at once; its Start button seats the player
         services.tables.pending_seats[(table.id, user.id)] = seat
         await answer(query, error_text("open_private", locale), url=services.deep_link(table.record.token))
         return False

@@ -31,6 +31,7 @@ from telegram import CallbackQuery, Update
 from app.table.callback_data import Area, BadCallback, Op, Press
 from app.table.hints import hints_for
 from app.table.refusals import TableRefusal
+from app.table.seat_choices import seat_locale
 from app.table.seats import SeatState
 from app.table.selection import (
     can_beat,
@@ -42,6 +43,7 @@ from app.table.selection import (
 from app.table.tables import LiveTable, TableError, TableService
 from app.table.texts import _, cannot_beat, error_text
 from app.table.tribute import EXCHANGE_OPS, exchange_action
+from common.faults import StorageUnavailable
 from engine.actions import Action, Pass, Phase, PlayCards
 from engine.cards import CARDS
 from engine.classify import classify
@@ -49,13 +51,13 @@ from engine.errors import EngineError, IllegalAction, InvalidCards, NotYourTurn
 from engine.rules import WildcardDeclaration
 from handlers.platform.chats import received_at
 from handlers.platform.context import Context
-from handlers.platform.locales import seat_locale, user_locale
-from handlers.platform.replies import alert, answer, refuse
+from handlers.platform.locales import user_locale
+from handlers.platform.replies import alert, answer
 from handlers.table import flow
+from handlers.table.answers import refuse
 from handlers.table.hand_message import post_hand
 from handlers.table.keyboards import play_label
 from render.words import describe_play
-from storage import StorageUnavailable
 
 log = logging.getLogger(__name__)
 

@@ -7,16 +7,10 @@ from pathlib import Path
 import pytest
 from telegram import Chat
 
+from app.table.seat_choices import seat_locale, seat_preferences
 from app.table.tables import TableService
 from engine.rules import Rules
-from handlers.platform.locales import (
-    Preferences,
-    chat_locale,
-    reply_locale,
-    seat_locale,
-    seat_preferences,
-    user_locale,
-)
+from handlers.platform.locales import Preferences, chat_locale, reply_locale, user_locale
 from storage import Database
 
 
