@@ -54,6 +54,7 @@ from app.records.coaching import Coach
 from app.records.desk import RecordDesk
 from app.records.keeper import RecordKeeper
 from app.records.replays import Replays
+from app.table.boards import Boards
 from app.table.spectators import Spectators
 from app.table.tables import DEFAULT_CAPACITY, TableService
 from app.table.texts import N_, _, error_text, quarantined_text, too_many_text
@@ -69,7 +70,7 @@ from handlers.platform.context import BotData, Context, Services
 from handlers.platform.leader import serve
 from handlers.platform.locales import chat_locale, reply_locale, user_locale
 from handlers.platform.monitor import Monitor, MonitorConfig
-from handlers.platform.outbox import Payload, Sender
+from handlers.platform.outbox import Outbox, Payload, Sender
 from handlers.platform.scheduler import GROUP_LIMIT, PriorityLimiter, priority_limiter
 from handlers.platform.sender import TrackingLimiter
 from handlers.platform.transport import AiohttpRequest, UpdatesRequest
@@ -273,11 +274,10 @@ async def open_services(
     per_trick = os.environ.get("GUANDAN_BOARD", "deal").strip().lower() == "trick"
     board = BoardPublisher(
         app.bot,
-        tables,
-        db,
+        Boards(tables, db, per_trick=per_trick),
+        outbox=Outbox(db.outbox),
         interval=board_interval,
         renderer=renderer,
-        per_trick=per_trick,
         limiter=limiter,
     )
     replies = ChatReplies(board.budget, notice=too_many_text)
