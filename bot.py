@@ -309,7 +309,9 @@ async def open_services(
     watchers = SpectatorDesk(app.bot, app.bot_data.services.sender, spectators)
     app.bot_data.services.spectators = spectators
     board.extras = watchers.board_extras
-    board.outbox.register(members.AWAY_NOTICE, members.away_sender(app.bot, db, board.budget))
+    board.outbox.register(
+        members.AWAY_NOTICE, members.away_sender(app.bot, app.bot_data.services.languages, board.budget)
+    )
     board.outbox.register(QUARANTINE_NOTICE, quarantine_sender(app))
     await board.expect_left()  # a result the outbox resends waits for its deal's board to close
     await board.outbox.start()  # what the last run stored and never sent goes out first

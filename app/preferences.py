@@ -57,3 +57,23 @@ async def chat_locale(db: Directory, chat_id: int) -> str:
         return normalize_locale((await db.chats.get(chat_id=chat_id)).locale)
     except NotFound:
         return normalize_locale(None)
+
+
+class Languages:
+    """The lookups bound to the store: what a front end asks (``services.languages``), never
+    holding the store itself."""
+
+    def __init__(self, db: Directory) -> None:
+        self._db = db
+
+    async def preferences(self, user_id: int | None) -> Preferences:
+        """The user's language and display choices (defaults for an unknown user or an AI seat)."""
+        return await user_preferences(self._db, user_id)
+
+    async def of_user(self, user_id: int) -> str:
+        """The language of the user's private chat with the bot."""
+        return await user_locale(self._db, user_id)
+
+    async def of_chat(self, chat_id: int) -> str:
+        """The language of a group's messages."""
+        return await chat_locale(self._db, chat_id)

@@ -17,6 +17,7 @@ from typing import Any, Protocol, TypeVar
 
 from app.minutes import GroupMinutes
 from app.players import Reach
+from app.preferences import Languages
 from app.records.desk import RecordDesk
 from app.table.pictures import HandPictures
 from app.table.tables import LiveTable, TableService
@@ -44,7 +45,9 @@ class Watching(Protocol):
 @dataclass(kw_only=True)
 class AppServices:
     db: Database
-    """The store, for the services that own its repositories (a handler asks a service)."""
+    """The store, for the services that own its repositories: a handler asks a service
+    (``handlers/contest``, ``handlers/records`` and ``handlers/general.py`` still read it
+    until their own services are in app/)."""
     tables: TableService
     renderer: Executor  # draws hand pictures off the event loop (a small fixed pool bounds memory)
     records: RecordDesk | None = None  # /stats, /top, /history, 复盘 (handlers/records)
@@ -54,10 +57,12 @@ class AppServices:
     cancels and awaits it, so none is left pending (``app/tasks.py``)."""
     pictures: HandPictures = field(init=False)  # drawn by ``renderer``, kept by what they show
     reach: Reach = field(init=False)  # whom the bot may message privately
+    languages: Languages = field(init=False)  # whose language a message is in
 
     def __post_init__(self) -> None:
         self.pictures = HandPictures(self.renderer)
         self.reach = Reach(self.db.users)
+        self.languages = Languages(self.db)
 
     async def draw(self, draw: Callable[..., _T], *args: Any, **kwargs: Any) -> _T:
         """``draw(*args, **kwargs)`` in the render pool: a picture drawn off the event loop."""

@@ -6,17 +6,17 @@ and ``/arrange`` clear the cache (:mod:`app.preferences` reads them).
 
 from __future__ import annotations
 
-from app.preferences import Directory, Preferences, user_preferences
+from app.preferences import Languages, Preferences
 from app.table.seats import SeatState
 
 
-async def seat_preferences(db: Directory, state: SeatState) -> Preferences:
+async def seat_preferences(languages: Languages, state: SeatState) -> Preferences:
     """The seated player's choices, read once per seat (``state.message.preferences`` is the cache)."""
     if state.message.preferences is None:
-        state.message.preferences = await user_preferences(db, state.record.user_id)
+        state.message.preferences = await languages.preferences(state.record.user_id)
     return Preferences(*state.message.preferences)
 
 
-async def seat_locale(db: Directory, state: SeatState) -> str:
+async def seat_locale(languages: Languages, state: SeatState) -> str:
     """The language of the seat's hand message, alerts and notes."""
-    return (await seat_preferences(db, state)).locale
+    return (await seat_preferences(languages, state)).locale

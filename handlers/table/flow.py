@@ -122,7 +122,7 @@ async def on_turn_timeout(context: Context) -> None:
         if match.phase is Phase.PLAY and match.version != clock.version:
             return
         state = table.seats[clock.seat]
-        locale = await seat_locale(context.services.db, state)
+        locale = await seat_locale(context.services.languages, state)
         try:
             outcome = await context.services.tables.act(
                 table, seat=clock.seat, action=timeout_action(table.observe(clock.seat)), timed_out=True

@@ -186,7 +186,7 @@ async def post_hand(
     if user_id is None or table.match is None or services.tables.away.get((table.id, seat)) is Away.BLOCKED:
         return sent()  # a player who blocked the bot gets the hand again after /start
     obs = table.observe(seat)
-    locale, four_color, group_hand = await seat_preferences(services.db, state)
+    locale, four_color, group_hand = await seat_preferences(services.languages, state)
     caption = _caption(table, state, obs, locale)
     state.message.note = None
     look = _Look(

@@ -42,7 +42,6 @@ from engine.players.policies import next_difficulty
 from engine.rules import PRESETS
 from handlers.platform.context import Context
 from handlers.platform.edits import edit_later, not_modified
-from handlers.platform.locales import chat_locale, user_locale
 from handlers.platform.replies import answer
 from handlers.platform.scheduler import Priority, at_priority
 from handlers.table import flow, timers
@@ -98,7 +97,7 @@ async def redraw_lobby(context: Context, table: LiveTable) -> None:
     if message_id is None:
         return
     chat_id = table.record.chat_id
-    locale = await chat_locale(context.services.db, chat_id)
+    locale = await context.services.languages.of_chat(chat_id)
 
     async def edit() -> None:
         text, markup = lobby_view(context, table, locale)  # the table as it is when the turn comes
@@ -138,7 +137,7 @@ async def new_game(update: Update, context: Context) -> None:
     """/newgame [preset] [setting=value …]: open a table in this group."""
     message, chat, user = update.effective_message, update.effective_chat, update.effective_user
     assert message is not None and chat is not None and user is not None
-    locale = await chat_locale(context.services.db, chat.id)
+    locale = await context.services.languages.of_chat(chat.id)
     if chat.type == Chat.PRIVATE:
         context.services.replies.reply(message, error_text("group_only", locale), locale)
         return
@@ -195,7 +194,7 @@ async def start(update: Update, context: Context) -> None:
     if chat.type != Chat.PRIVATE:
         return
     services = context.services
-    locale = await user_locale(context.services.db, user.id)
+    locale = await context.services.languages.of_user(user.id)
     try:
         await services.reach.mark(user.id, reachable=True)
     except StorageUnavailable:
@@ -258,7 +257,7 @@ async def welcome_back(context: Context, user_id: int, *, rejoined: int | None =
                 continue
             state.message.lost_message = True
             if services.tables.come_back(table, seat):
-                state.message.note = back_note(await user_locale(services.db, user_id))
+                state.message.note = back_note(await services.languages.of_user(user_id))
             await flow.refresh_hand_of(context, table, seat)
         count += 1
     return count
@@ -268,7 +267,7 @@ async def stop(update: Update, context: Context) -> None:
     """/stop: ask for confirmation before ending the group's table."""
     message, chat, user = update.effective_message, update.effective_chat, update.effective_user
     assert message is not None and chat is not None and user is not None
-    locale = await chat_locale(context.services.db, chat.id)
+    locale = await context.services.languages.of_chat(chat.id)
     try:
         table = context.services.tables.in_chat(chat.id)
     except TableError as error:
@@ -292,7 +291,7 @@ async def on_lobby_press(update: Update, context: Context) -> None:
     """A button of the lobby message or of the /stop confirmation."""
     query = update.callback_query
     assert query is not None and query.data is not None and query.message is not None
-    locale = await chat_locale(context.services.db, query.message.chat.id)
+    locale = await context.services.languages.of_chat(query.message.chat.id)
     try:
         press = Press.decode(query.data)
         table = context.services.tables.get(press.table_id)
@@ -375,7 +374,7 @@ async def _take(query: CallbackQuery, context: Context, table: LiveTable, seat: 
         seat=seat,
         user_id=user.id,
         name=display_name(user),
-        locale=await user_locale(services.db, user.id),
+        locale=await services.languages.of_user(user.id),
     )
     return True
 

@@ -32,14 +32,13 @@ from typing import Any
 from telegram import Chat, ChatMember, ChatMemberUpdated, Update, User
 from telegram.ext import ExtBot
 
-from app.preferences import Directory
+from app.preferences import Languages
 from app.table.lifecycle import in_lobby
 from app.table.tables import Away, LiveTable, TableError
 from app.table.texts import away_text, back_note
 from common.faults import StorageUnavailable
 from handlers.platform.chats import ChatBudget
 from handlers.platform.context import Context, Services
-from handlers.platform.locales import chat_locale, user_locale
 from handlers.platform.outbox import Payload, Sender
 from handlers.platform.sender import sent
 from handlers.table import flow
@@ -53,12 +52,12 @@ AWAY_NOTICE = "seat_away"
 _PRESENT = (ChatMember.OWNER, ChatMember.ADMINISTRATOR, ChatMember.MEMBER, ChatMember.RESTRICTED)
 
 
-def away_sender(bot: ExtBot[None], db: Directory, budget: ChatBudget) -> Sender:
+def away_sender(bot: ExtBot[None], languages: Languages, budget: ChatBudget) -> Sender:
     """Sends the outbox's :data:`AWAY_NOTICE` rows, in the group's language of the moment."""
 
     async def send(chat_id: int, payload: Payload) -> None:
         blocked = payload["reason"] == Away.BLOCKED.value
-        text = away_text(str(payload["name"]), blocked, await chat_locale(db, chat_id))
+        text = away_text(str(payload["name"]), blocked, await languages.of_chat(chat_id))
         await budget.acquire(chat_id)
         await bot.send_message(chat_id, text)
 
@@ -151,7 +150,7 @@ async def unblocked(context: Context, user_id: int) -> None:
             continue
         async with table.lock:
             if services.tables.come_back(table, seat):
-                table.seats[seat].message.note = back_note(await user_locale(services.db, user_id))
+                table.seats[seat].message.note = back_note(await services.languages.of_user(user_id))
             await flow.refresh_hand_of(context, table, seat)
 
 

@@ -46,7 +46,6 @@ from app.table.watching import watchers_line
 from common.faults import StorageUnavailable
 from handlers.platform.context import Context
 from handlers.platform.edits import edit_quietly, not_modified
-from handlers.platform.locales import user_locale
 from handlers.platform.replies import answer
 from handlers.platform.scheduler import Priority, at_priority
 from handlers.platform.sender import LatestWins
@@ -162,7 +161,7 @@ async def on_watch_press(update: Update, context: Context) -> None:
     """观战 on the board, or 停止观战 or a seat's hand on the spectator's message."""
     query = update.callback_query
     assert query is not None and query.data is not None
-    locale = await user_locale(context.services.db, query.from_user.id)
+    locale = await context.services.languages.of_user(query.from_user.id)
     try:
         press = Press.decode(query.data)
         if press.area is not Area.WATCH or press.op not in (Op.WATCH, Op.UNWATCH, Op.FOLLOW):
@@ -237,7 +236,7 @@ async def on_start_watch(update: Update, context: Context) -> None:
     if chat.type != Chat.PRIVATE or not context.args:
         return
     services = context.services
-    locale = await user_locale(services.db, user.id)
+    locale = await services.languages.of_user(user.id)
     try:
         await services.reach.mark(user.id, reachable=True)
         table = services.tables.by_token(context.args[0].removeprefix(WATCH_START))
