@@ -35,7 +35,7 @@ class TableShown(Protocol):
 
 
 class Watching(Protocol):
-    """What the table's flow needs of 观战 (``handlers.table.spectators.SpectatorDesk``)."""
+    """What the table's flow needs of 观战 (``app.table.spectators.Spectators``)."""
 
     def publish(self, table: LiveTable, events: Sequence[Event] = ()) -> None: ...
 

@@ -56,7 +56,7 @@ class Services(AppServices):
     # contest commands, announcements and deadline jobs: a handlers.contest.desk.ContestDesk, which
     # the contest handlers take back by type (the shared plumbing does not import a feature)
     contests: Closing | None = None
-    spectators: Watching | None = None  # 观战 (handlers/table/spectators.py)
+    spectators: Watching | None = None  # 观战 (app/table/spectators.py; sent by handlers/table/spectators.py)
     backfill: asyncio.Task[None] | None = None  # the records back-fill started on start
     job_queue: JobQueue[Any] | None = None  # the clocks, for work that starts outside a handler (a 403)
     unreachable: Callable[[ExtBot[None], Services, int], Coroutine[Any, Any, None]] | None = None
