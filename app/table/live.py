@@ -19,7 +19,7 @@ from engine.actions import Action, DealStarted, Event
 from engine.match import Match, action_from_json, action_to_json, observe
 from engine.observation import Observation
 from engine.rules import Rules
-from storage import TableRecord
+from storage import TableRecord, TableStatus
 
 Policy = Callable[[Observation, Rules], Action]
 Moves = list[tuple[int, Action]]  # (seat, action) in the order they are applied
@@ -150,3 +150,10 @@ def encode_action(action: Action) -> str:
 
 def decode_action(text: str) -> Action:
     return action_from_json(json.loads(text))
+
+
+def require_status(table: LiveTable, status: TableStatus) -> None:
+    """Refuse a request made in the wrong phase (a lobby's in play, a match's in the lobby)."""
+    if table.record.status is not status:
+        playing = status is TableStatus.PLAYING
+        raise TableError(TableRefusal.TABLE_NOT_PLAYING if playing else TableRefusal.TABLE_NOT_LOBBY)

@@ -1,4 +1,4 @@
-"""The per-table service: lobby seats, the live match and its persistence, composed with its parts.
+"""The per-table service: the live match and its action log, with the lobby and the rest as parts.
 
 No Telegram here. Handlers hold ``table.lock`` around a call and whatever they show
 afterwards, so updates for one table are serialised while different tables run
@@ -6,8 +6,9 @@ concurrently. Every accepted action is committed to the action log before the
 call returns, i.e. before anything is shown; on start every unfinished table is
 rebuilt by replaying its log.
 
-:class:`TableService` is the one entry point; its parts each keep one role: the table and the
-values handed out (:mod:`app.table.live`), the computer players (:mod:`app.table.computer`),
+:class:`TableService` is the one entry point and plays the match; its parts each keep one role:
+the table and the values handed out (:mod:`app.table.live`), the lobby's seats and rules
+(:mod:`app.table.lobby`), the computer players (:mod:`app.table.computer`),
 the bookkeeping writes that may lag (:mod:`app.table.bookkeeping`) and the rebuilding of tables
 from storage (:mod:`app.table.restoring`). This module re-exports the values callers import.
 """
@@ -36,18 +37,19 @@ from app.table.live import (
     TablesFull,
     decode_action,
     encode_action,
+    require_status,
 )
+from app.table.lobby import Lobby
 from app.table.refusals import TableRefusal
-from app.table.restoring import auto_pass_of, ended_table, live_table
+from app.table.restoring import ended_table, live_table
 from app.table.seats import SeatState
 from app.table.thinking import Thinking
 from engine.actions import Action, Event, TimeExpired
 from engine.errors import EngineError
 from engine.match import Match
 from engine.players.easy import timeout_action
-from engine.players.policies import DIFFICULTIES
 from engine.rules import Rules
-from storage import Database, StorageConflict, StorageUnavailable, TableRecord, TableStatus
+from storage import Database, StorageUnavailable, TableRecord, TableStatus
 
 __all__ = [
     "DEFAULT_CAPACITY",
@@ -97,6 +99,7 @@ class TableService:
     ) -> None:
         self.db = db
         self.capacity = capacity  # tables open at once (None: no limit); see DEFAULT_CAPACITY
+        self.lobby = Lobby(db)
         self.computer = ComputerSeats(policy)
         self.policy = self.computer.policy  # 托管 and 提示: 标准
         self.new_seed = new_seed  # tests pin the deal
@@ -167,21 +170,15 @@ class TableService:
         if self.capacity is not None and self.open_tables() >= self.capacity:
             metrics.table_opened(admitted=False)
             raise TablesFull(self.open_tables(), self.capacity)
-        try:
-            record = await self.db.tables.create(
-                chat_id=chat_id,
-                token=secrets.token_urlsafe(9),
-                creator_id=creator_id,
-                preset=preset,
-                rules_json=rules.to_json(),
-                seed=self.new_seed(),
-            )
-        except StorageConflict as error:
-            raise TableError(TableRefusal.TABLE_EXISTS) from error
-        table = LiveTable(record=record, rules=rules, seats={}, reserved=dict(reserved or {}))
-        if reserved:
-            await self.db.reservations.reserve(table_id=record.id, sides=table.reserved)
-        self.tables[record.id] = table
+        table = await self.lobby.open(
+            chat_id=chat_id,
+            creator_id=creator_id,
+            preset=preset,
+            rules=rules,
+            reserved=reserved or {},
+            seed=self.new_seed(),
+        )
+        self.tables[table.id] = table
         metrics.table_opened(admitted=True)
         return table
 
@@ -189,63 +186,25 @@ class TableService:
         self, table: LiveTable, *, seat: int | None, user_id: int, name: str, locale: str | None
     ) -> int:
         """Seat a human (``seat=None``: the first free seat); moving seats is allowed."""
-        self._require(table, TableStatus.LOBBY)
-        current = table.seat_of(user_id)
-        target = seat if seat is not None else (current if current is not None else self._first_free(table))
-        if table.reserved:
-            target = _reserved_seat(table, user_id, target, current)
-        if target == current:
-            return target
-        if target in table.seats:
-            raise TableError(TableRefusal.SEAT_TAKEN)
-        if current is not None:
-            await self.leave(table, seat=current)
-        record = await self.db.seats.take(
-            table_id=table.id, seat=target, user_id=user_id, name=name, locale=locale
-        )
-        table.seats[target] = SeatState(record, auto_pass=await auto_pass_of(self.db, user_id))
-        return target
+        return await self.lobby.take_seat(table, seat=seat, user_id=user_id, name=name, locale=locale)
 
     @staticmethod
     def check_reserved(table: LiveTable, user_id: int) -> None:
         """A table reserved for a contest match seats only its players (asked before anything else)."""
-        if table.reserved and user_id not in table.reserved:
-            raise TableError(TableRefusal.RESERVED_TABLE)
+        Lobby.check_reserved(table, user_id)
 
     async def add_ai(self, table: LiveTable, *, seat: int | None, name: str) -> int:
-        self._require(table, TableStatus.LOBBY)
-        if table.reserved:
-            raise TableError(TableRefusal.RESERVED_TABLE)
-        target = seat if seat is not None else self._first_free(table)
-        if target in table.seats:
-            raise TableError(TableRefusal.SEAT_TAKEN)
-        record = await self.db.seats.take(table_id=table.id, seat=target, user_id=None, name=name, is_ai=True)
-        table.seats[target] = SeatState(record)
-        return target
+        return await self.lobby.add_ai(table, seat=seat, name=name)
 
     async def set_difficulty(self, table: LiveTable, *, seat: int, difficulty: str) -> None:
         """An AI seat's difficulty (简单 ``easy`` / 标准 ``normal``), chosen in the lobby."""
-        self._require(table, TableStatus.LOBBY)
-        state = table.seats.get(seat)
-        if state is None or not state.record.is_ai or difficulty not in DIFFICULTIES:
-            raise TableError(TableRefusal.BAD_BUTTON)
-        await self.db.seats.set_difficulty(table_id=table.id, seat=seat, difficulty=difficulty)
-        state.record = replace(state.record, difficulty=difficulty)
+        await self.lobby.set_difficulty(table, seat=seat, difficulty=difficulty)
 
     async def leave(self, table: LiveTable, *, seat: int) -> None:
-        self._require(table, TableStatus.LOBBY)
-        if seat not in table.seats:
-            raise TableError(TableRefusal.NOT_SEATED)
-        await self.db.seats.leave(table_id=table.id, seat=seat)
-        del table.seats[seat]
+        await self.lobby.leave(table, seat=seat)
 
     async def set_rules(self, table: LiveTable, *, preset: str, rules: Rules) -> None:
-        self._require(table, TableStatus.LOBBY)
-        if table.reserved:
-            raise TableError(TableRefusal.RESERVED_RULES)
-        await self.db.tables.set_rules(table_id=table.id, preset=preset, rules_json=rules.to_json())
-        table.record = await self.db.tables.get(table_id=table.id)
-        table.rules = rules
+        await self.lobby.set_rules(table, preset=preset, rules=rules)
 
     async def set_lobby_message(self, table: LiveTable, message_id: int | None) -> None:
         """Which message is the lobby (bookkeeping: see :meth:`_keep`)."""
@@ -288,7 +247,7 @@ class TableService:
 
     async def start(self, table: LiveTable) -> Outcome:
         """Deal the first hand once all four seats are filled; bots then act."""
-        self._require(table, TableStatus.LOBBY)
+        require_status(table, TableStatus.LOBBY)
         if len(table.seats) < 4:
             raise TableError(TableRefusal.SEATS_MISSING)
         match = Match.new(table.rules, table.record.seed)
@@ -308,7 +267,7 @@ class TableService:
         log cannot be written (:class:`StorageUnavailable`) nothing changes, the seat's
         selection included, so the same press can be made again.
         """
-        self._require(table, TableStatus.PLAYING)
+        require_status(table, TableStatus.PLAYING)
         before = table.seats[seat].record
         events = self._apply(table, seat, action)
         self._count_timeout(table, seat, timed_out)
@@ -320,7 +279,7 @@ class TableService:
 
     async def expire(self, table: LiveTable) -> Outcome:
         """The match clock ran out (timed formats): the engine ends per the preset's rule."""
-        self._require(table, TableStatus.PLAYING)
+        require_status(table, TableStatus.PLAYING)
         events = self._apply(table, None, TimeExpired())
         return await self._run_bots(table, [], events)
 
@@ -561,30 +520,3 @@ class TableService:
                 del self.pending_seats[key]
             for key in [key for key in self.away if key[0] == table.id]:
                 del self.away[key]
-
-    def _first_free(self, table: LiveTable) -> int:
-        free = table.free_seats()
-        if not free:
-            raise TableError(TableRefusal.TABLE_FULL)
-        return free[0]
-
-    @staticmethod
-    def _require(table: LiveTable, status: TableStatus) -> None:
-        if table.record.status is not status:
-            raise TableError(TableRefusal(f"table_not_{status.value}"))  # lobby or playing
-
-
-def _reserved_seat(table: LiveTable, user_id: int, wanted: int, current: int | None) -> int:
-    """A reserved table seats only its players, each on their pair's side (0/2 or 1/3):
-    a press on the other side takes the free seat of one's own."""
-    side = table.reserved.get(user_id)
-    if side is None:
-        raise TableError(TableRefusal.RESERVED_TABLE)
-    if wanted % 2 == side:
-        return wanted
-    if current is not None:
-        return current
-    free = [seat for seat in (side, side + 2) if seat not in table.seats]
-    if not free:
-        raise TableError(TableRefusal.SEAT_TAKEN)
-    return free[0]
