@@ -37,19 +37,10 @@ from engine.contest.entrants import (
     remaining_after_withdrawal,
     taking_place,
 )
-from engine.contest.errors import (
-    Refusal,
-    ResultRefused,
-    ScheduleRefused,
-    SignupRefused,
-    WrongPhase,
-)
+from engine.contest.errors import Refusal, ResultRefused, ScheduleRefused, SignupRefused, WrongPhase
 from engine.contest.formats import find_format
 from engine.contest.lots import DrawSeed
-from engine.contest.pairing import (
-    RoundDraw,
-    RoundInput,
-)
+from engine.contest.pairing import RoundDraw, RoundInput
 from engine.contest.reporting import (
     LATE_REASON,
     append_fact,
@@ -64,14 +55,7 @@ from engine.contest.reporting import (
     report_text,
     walkover_result,
 )
-from engine.contest.results import (
-    ContestMatch,
-    FactKind,
-    MatchFact,
-    MatchResult,
-    MatchStatus,
-    PlayMethod,
-)
+from engine.contest.results import ContestMatch, FactKind, MatchFact, MatchResult, MatchStatus, PlayMethod
 from engine.contest.rounds import Round, Schedule, ScheduleKind, TableClock
 from engine.contest.state import (
     DEFAULT_PRIZES,

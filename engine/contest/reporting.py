@@ -12,20 +12,9 @@ from datetime import datetime
 
 from engine.actions import EndReason
 from engine.contest.deadlines import aware
-from engine.contest.errors import (
-    Refusal,
-    ReportRefused,
-    ResultRefused,
-)
+from engine.contest.errors import Refusal, ReportRefused, ResultRefused
 from engine.contest.report import parse_report
-from engine.contest.results import (
-    ContestMatch,
-    FactKind,
-    MatchFact,
-    MatchResult,
-    MatchStatus,
-    PlayMethod,
-)
+from engine.contest.results import ContestMatch, FactKind, MatchFact, MatchResult, MatchStatus, PlayMethod
 from engine.contest.state import (
     Contest,
     ContestDecided,

@@ -2,8 +2,8 @@
 guards every command checks first.
 
 :mod:`engine.contest.contest` (sign-up, draw, rounds, closing) and :mod:`engine.contest.reporting`
-(reports, confirmations, decisions) are the commands; both return a :class:`Step` built from
-what is here, so neither imports the other's state.
+(reports, confirmations, decisions) are the commands; both build their :class:`Step` from what is here,
+and the first re-exports all of it.
 """
 
 from __future__ import annotations
@@ -15,30 +15,13 @@ from typing import NamedTuple
 
 from engine.contest.codes import normalize_code
 from engine.contest.deadlines import DEFAULT_ZONE, Deadline
-from engine.contest.entrants import (
-    Entry,
-    Pair,
-)
-from engine.contest.errors import (
-    Refusal,
-    ReportRefused,
-    ResultRefused,
-    WrongPhase,
-)
+from engine.contest.entrants import Entry, Pair
+from engine.contest.errors import Refusal, ReportRefused, ResultRefused, WrongPhase
 from engine.contest.formats import find_format
 from engine.contest.lots import DrawSeed
-from engine.contest.pairing import (
-    DEFAULT_POINTS,
-    ContestFormat,
-    MatchPoints,
-    RankInput,
-    ThirdPlace,
-)
+from engine.contest.pairing import DEFAULT_POINTS, ContestFormat, MatchPoints, RankInput, ThirdPlace
 from engine.contest.report import DEFAULT_EVENT
-from engine.contest.results import (
-    ContestMatch,
-    MatchFact,
-)
+from engine.contest.results import ContestMatch, MatchFact
 from engine.contest.rounds import Round, Stage, TableClock
 from engine.rules import Rules
 

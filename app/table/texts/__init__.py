@@ -46,11 +46,7 @@ from app.table.texts.hand import (
     trick_summary,
     welcome_back_text,
 )
-from app.table.texts.lobby import (
-    format_summary,
-    lobby_text,
-    no_shuffle_text,
-)
+from app.table.texts.lobby import format_summary, lobby_text, no_shuffle_text
 from app.table.texts.refusals import (
     busy_text,
     cannot_beat,

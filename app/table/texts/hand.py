@@ -10,11 +10,7 @@ from dataclasses import dataclass
 from app.table.counter import CardsOut, cards_out
 from app.table.texts.board import deal_result_text, header, match_result_text, tribute_lines
 from app.table.texts.words import _, cards_text, play_text, who
-from engine.actions import (
-    DealEnded,
-    MatchEnded,
-    Phase,
-)
+from engine.actions import DealEnded, MatchEnded, Phase
 from engine.cards import Card, Rank
 from engine.observation import Observation
 from engine.plays import Play
