@@ -120,7 +120,7 @@ class MatchState:
     :class:`engine.match.Match`) change it."""
 
     def __init__(self, rules: Rules, seed: int) -> None:
-        """Use :meth:`new`; this only sets up an empty match."""
+        """Use :meth:`engine.match.Match.new`; this only sets up an empty match."""
         self.rules = rules
         self.seed = seed
         self.version = 0
