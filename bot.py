@@ -49,11 +49,13 @@ from telegram.ext import (
 
 from app import metrics
 from app.contest.service import Clock
+from app.contest.store import ContestStore
 from app.i18n import normalize_locale
 from app.minutes import GroupMinutes
 from app.records.coaching import Coach
 from app.records.desk import RecordDesk
 from app.records.keeper import RecordKeeper
+from app.records.players import PlayerRecords
 from app.records.replays import Replays
 from app.table.tables import DEFAULT_CAPACITY, TableService
 from app.table.texts import N_, _, error_text, quarantined_text, too_many_text
@@ -280,7 +282,9 @@ async def open_services(
         limiter=limiter,
     )
     replies = ChatReplies(board.budget, notice=too_many_text)
-    contests = ContestDesk(app.bot, db, board.outbox, board.budget, renderer, job_queue=app.job_queue)
+    contests = ContestDesk(
+        app.bot, ContestStore(db), board.outbox, board.budget, renderer, job_queue=app.job_queue
+    )
     if clock is not None:
         contests.clock = clock
     # a contest table's result reports itself; its lobby names its match
@@ -298,7 +302,7 @@ async def open_services(
             renderer=renderer,
             replies=replies,
             contests=contests,
-            records=RecordDesk(keeper, Replays(db), Coach(db)),
+            records=RecordDesk(keeper, Replays(db), Coach(db), PlayerRecords(db)),
             job_queue=app.job_queue,
             unreachable=members.unreachable,
             minutes=minutes,
