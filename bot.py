@@ -49,7 +49,7 @@ from telegram.ext import (
 
 from app import metrics
 from app.contest.service import Clock
-from app.contest.store import ContestStore
+from app.contest.store import ContestStore, StoreBusy
 from app.i18n import normalize_locale
 from app.minutes import GroupMinutes
 from app.records.coaching import Coach
@@ -473,11 +473,12 @@ async def on_error(update: object, context: Context) -> None:
     """An update whose handler failed still gets an answer: "not saved, try again" when storage
     was unavailable, otherwise a short apology (the traceback goes to the log, never the chat)."""
     error = context.error
-    if not isinstance(error, StorageUnavailable):
+    unsaved = isinstance(error, StorageUnavailable | StoreBusy)  # StoreBusy: app/contest's word for it
+    if not unsaved:
         log.error("update %s failed", update, exc_info=error)
     if not isinstance(update, Update) or update.effective_chat is None:
         return
-    code = "not_saved" if isinstance(error, StorageUnavailable) else "internal"
+    code = "not_saved" if unsaved else "internal"
     try:
         locale = await _error_locale(update, context)
         if update.callback_query is not None:
