@@ -2,28 +2,44 @@
 from its stored presses, each press is stored before its result is shown, and the private
 messages showing a sheet are remembered so that the clock's entry can edit them.
 
-A press that another process stored first under the same version is :data:`Taken.STALE` (a
-double tap's second press), never a second deal.
+Every press is checked, stored and replayed under the contest's lock (:meth:`ScoreSheets.press`):
+one pressed on an older version, or stored first by another process under the same version, is
+:data:`Taken.STALE` (a double tap's second press), never a second deal.
 """
 
 from __future__ import annotations
 
+import asyncio
+from collections.abc import Callable
 from dataclasses import dataclass
 from enum import Enum
 
 from app.contest.store import ContestStore, HeldContest, busy_is_told
-from engine.contest import ContestMatch
+from engine.contest import ContestMatch, MatchStatus
 from engine.contest.seating import seating
-from engine.contest.sheet import ScoreSheet, SheetEntry, SheetRefused
+from engine.contest.sheet import ScoreSheet, SheetEntry, SheetRefusal, SheetRefused
 from engine.rules import TimeTieBreak
 from storage import StorageConflict
 
 
 class Taken(Enum):
-    """What became of a press offered to :meth:`ScoreSheets.take`."""
+    """What became of a sheet's button press (a refused entry is the sheet's own
+    :class:`SheetRefusal`)."""
 
-    STORED = "stored"
-    STALE = "stale"  # another press took this version meanwhile
+    STORED = "stored"  # the entry is the sheet's next press
+    CHECKED = "checked"  # nothing to store (the first leader's draw, submit): the sheet is current
+    STALE = "stale"  # pressed on an older version, or another press took this one meanwhile
+    RESULT_IN = "result_in"  # the match has its result: the sheet is closed
+
+
+@dataclass(frozen=True, slots=True)
+class Pressed:
+    """A press's outcome, with the contest, match and sheet as they are after it."""
+
+    held: HeldContest
+    match: ContestMatch
+    sheet: ScoreSheet
+    outcome: Taken | SheetRefusal
 
 
 @dataclass
@@ -31,6 +47,44 @@ class ScoreSheets:
     """The score sheets' presses and the messages showing each sheet."""
 
     store: ContestStore
+    lock: Callable[[int], asyncio.Lock]
+    """The contest's lock (:meth:`ContestService.lock`): a press and a contest command never interleave."""
+
+    async def press(
+        self, contest_id: int, code: str, version: int, entry: SheetEntry | None, by: int
+    ) -> Pressed:
+        """One button of match ``code``'s sheet showing ``version``: ``entry`` stored as the
+        sheet's next press (None: only checked), or why not. Under the contest's lock, from the
+        contest as stored now; nothing here waits for Telegram."""
+        async with self.lock(contest_id):
+            held = await self.store.get(contest_id)
+            match = held.contest.match_by_code(code)
+            sheet = await self.load(held, match)
+            outcome = await self._take(held, match, sheet, version, entry, by)
+        if outcome is Taken.STORED and entry is not None:
+            sheet = sheet.enter(entry)
+        return Pressed(held, match, sheet, outcome)
+
+    async def _take(
+        self,
+        held: HeldContest,
+        match: ContestMatch,
+        sheet: ScoreSheet,
+        version: int,
+        entry: SheetEntry | None,
+        by: int,
+    ) -> Taken | SheetRefusal:
+        if match.status is not MatchStatus.PENDING:
+            return Taken.RESULT_IN
+        if version != sheet.version:
+            return Taken.STALE
+        if entry is None:
+            return Taken.CHECKED
+        try:
+            entered = sheet.enter(entry)
+        except SheetRefused as refused:
+            return refused.refusal
+        return await self.take(held, match, entered, entry, by)
 
     @busy_is_told
     async def load(self, held: HeldContest, match: ContestMatch) -> ScoreSheet:
@@ -68,10 +122,14 @@ class ScoreSheets:
 
     @busy_is_told
     async def clock_entry(self, held: HeldContest, match: ContestMatch) -> ScoreSheet | None:
-        """The clock's time-up entry on an opened sheet, stored once (the caller holds the
-        contest's lock); None when there is nothing to enter: no sheet opened, the clock's
+        """The clock's time-up entry on an opened sheet, stored once under the contest's lock;
+        None when there is nothing to enter: no sheet opened, the clock's
         entry already there, 002-A's tie-break (the recorder says which side had a player
         out), or a sheet that refuses it (untimed, decided, entered by the recorder)."""
+        async with self.lock(held.id):
+            return await self._clock_entry(held, match)
+
+    async def _clock_entry(self, held: HeldContest, match: ContestMatch) -> ScoreSheet | None:
         sheets = self.store.db.contest_sheets
         presses = await sheets.presses(contest_id=held.id, code=match.code)
         opened = presses or await sheets.messages_of(contest_id=held.id, code=match.code)

@@ -97,7 +97,7 @@ class ContestDesk:
         self.service = ContestService(self.store, self.announce, self.arm)
         self.channels = TelegramChannels(self.bot, self.store, self.budget)
         self.wechat = WeChatMirror(self.store)
-        self.sheets = ScoreSheets(self.store)
+        self.sheets = ScoreSheets(self.store, self.service.lock)
         now = lambda: self.clock()  # noqa: E731 - tests replace ``clock`` after construction
         self.alarms = ContestAlarms(self.job_queue, self, now) if self.job_queue is not None else None
         self.bot_tables = BotTables(self.store, self.run, now, self._notify)

@@ -21,6 +21,7 @@ from __future__ import annotations
 import functools
 import logging
 from collections.abc import Awaitable, Callable
+from typing import assert_never
 
 from telegram import CallbackQuery, InlineKeyboardButton, InlineKeyboardMarkup, Update
 from telegram.constants import ParseMode
@@ -44,7 +45,7 @@ from engine.contest import (
     decide,
     report,
 )
-from engine.contest.sheet import PARTNER_PLACES, ScoreSheet, SheetEntry, SheetRefused
+from engine.contest.sheet import PARTNER_PLACES, ScoreSheet, SheetEntry, SheetRefusal
 from engine.rules import MatchFormat, TimeTieBreak
 from handlers.contest.desk import ContestDesk
 from handlers.platform.context import Context
@@ -206,17 +207,13 @@ async def _sheet_press(
         await answer(query, error_text("bad_button", locale), show_alert=True)
         return
     version, key = int(parts[1]), parts[2]
-    desk = _desk(context)
     entry = None if key in ("L", "S") else _entry(key)
-    async with desk.lock(stored.id):
-        stored = await desk.store.get(stored.id)  # as stored now, under the lock
-        match = stored.contest.match_by_code(match.code)
-        sheet = await desk.sheets.load(stored, match)
-        said, as_alert = await _take(desk, stored, match, sheet, version, entry, query.from_user.id, locale)
-        if said is None and entry is not None:
-            sheet = sheet.enter(entry)
+    pressed = await _desk(context).sheets.press(stored.id, match.code, version, entry, query.from_user.id)
+    stored, match, sheet = pressed.held, pressed.match, pressed.sheet
+    said = _refusal(pressed.outcome, locale)
     if said is not None:  # refused or stale: say why and show the sheet as it is
-        await answer(query, said, show_alert=as_alert)
+        text, as_alert = said
+        await answer(query, text, show_alert=as_alert)
         if not as_alert or match.status is not MatchStatus.PENDING:
             await _edit(query, *_view(stored, match, sheet, locale))
         return
@@ -228,30 +225,19 @@ async def _sheet_press(
     await _edit(query, *_view(stored, match, sheet, locale, note))
 
 
-async def _take(
-    desk: ContestDesk,
-    stored: HeldContest,
-    match: ContestMatch,
-    sheet: ScoreSheet,
-    version: int,
-    entry: SheetEntry | None,
-    user_id: int,
-    locale: str,
-) -> tuple[str | None, bool]:
-    """Store ``entry`` as the sheet's next press, or why not: (answer, as an alert); (None, _): taken."""
-    if match.status is not MatchStatus.PENDING:
-        return words.refusal_for_result(locale), True
-    if version != sheet.version:
-        return words.stale_text(locale), False
-    if entry is None:
-        return None, False
-    try:
-        entered = sheet.enter(entry)
-    except SheetRefused as refused:
-        return words.refusal_text(refused.refusal, locale), True
-    if await desk.sheets.take(stored, match, entered, entry, user_id) is Taken.STALE:
-        return words.stale_text(locale), False  # another process took this version meanwhile
-    return None, False
+def _refusal(outcome: Taken | SheetRefusal, locale: str) -> tuple[str, bool] | None:
+    """Why a press was not taken, and whether as an alert (a stale press is a toast); None: taken."""
+    match outcome:
+        case Taken.STORED | Taken.CHECKED:
+            return None
+        case Taken.STALE:
+            return words.stale_text(locale), False
+        case Taken.RESULT_IN:
+            return words.refusal_for_result(locale), True
+        case SheetRefusal():
+            return words.refusal_text(outcome, locale), True
+        case _:
+            assert_never(outcome)
 
 
 def _entry(key: str) -> SheetEntry:
@@ -335,14 +321,9 @@ async def time_up(desk: ContestDesk, stored: HeldContest, round_number: int, tab
         return
     for match in stored.contest.rounds[round_number - 1].matches:
         if match.table in tables and match.status is MatchStatus.PENDING:
-            sheet = await _clock_entry(desk, stored, match)
+            sheet = await desk.sheets.clock_entry(stored, match)
             if sheet is not None:
                 await _refresh(desk, stored, match, sheet)
-
-
-async def _clock_entry(desk: ContestDesk, stored: HeldContest, match: ContestMatch) -> ScoreSheet | None:
-    async with desk.lock(stored.id):
-        return await desk.sheets.clock_entry(stored, match)
 
 
 async def _refresh(desk: ContestDesk, stored: HeldContest, match: ContestMatch, sheet: ScoreSheet) -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import AsyncIterator
 
 import pytest
@@ -9,7 +10,7 @@ import pytest
 from app.contest.score_sheets import ScoreSheets, Taken
 from app.contest.store import ContestStore, HeldContest
 from engine.contest import ContestMatch, draw
-from engine.contest.sheet import SheetEntry
+from engine.contest.sheet import SheetEntry, SheetRefusal
 from storage import Database
 from tests.engine.contest.support import ON_TIME, signed_up
 from tests.handlers.test_contest_sheets import AT_VENUE
@@ -21,7 +22,8 @@ RECORDER = 7
 @pytest.fixture
 async def sheets(store: str) -> AsyncIterator[ScoreSheets]:
     db = await Database.open(store)
-    yield ScoreSheets(ContestStore(db))
+    locks: dict[int, asyncio.Lock] = {}
+    yield ScoreSheets(ContestStore(db), lambda contest_id: locks.setdefault(contest_id, asyncio.Lock()))
     await db.close()
 
 
@@ -52,3 +54,19 @@ async def test_the_clock_enters_time_up_only_on_an_opened_sheet(sheets: ScoreShe
     assert entered is not None and entered.state.time_expired
     assert await sheets.clock_entry(held, match) is None  # once
     assert await sheets.load(held, match) == entered
+
+
+async def test_a_press_is_stored_checked_stale_or_refused(sheets: ScoreSheets) -> None:
+    held, match = await at_table(sheets)
+    north = SheetEntry.deal(0, 2)
+    pressed = await sheets.press(held.id, match.code, 0, north, RECORDER)
+    assert pressed.outcome is Taken.STORED and pressed.sheet.version == 1
+    again = await sheets.press(held.id, match.code, 0, north, RECORDER)  # the double tap
+    assert again.outcome is Taken.STALE and again.sheet == pressed.sheet
+    checked = await sheets.press(held.id, match.code, 1, None, RECORDER)  # 🎴 first leader, ✅ submit
+    assert checked.outcome is Taken.CHECKED and checked.sheet == pressed.sheet
+    refused = await sheets.press(held.id, match.code, 1, SheetEntry.time_up(), RECORDER)
+    assert refused.outcome is SheetRefusal.NOT_TIMED
+    undone = await sheets.press(held.id, match.code, 1, SheetEntry.undo(), RECORDER)
+    assert undone.outcome is Taken.STORED and undone.sheet.rows == ()
+    assert await sheets.load(held, match) == undone.sheet
