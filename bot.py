@@ -57,6 +57,7 @@ from app.records.desk import RecordDesk
 from app.records.keeper import RecordKeeper
 from app.records.players import PlayerRecords
 from app.records.replays import Replays
+from app.table.refusals import TableRefusal
 from app.table.tables import DEFAULT_CAPACITY, TableService
 from app.table.texts import N_, _, error_text, quarantined_text, too_many_text
 from app.table.thinking import yield_to_the_loop
@@ -466,7 +467,7 @@ def contest_handlers(app: App) -> None:
 async def unknown_button(update: Update, context: Context) -> None:
     """Buttons this bot never made (or from an older version of it)."""
     if update.callback_query is not None:
-        await refuse(update.callback_query, "bad_button", "zh")
+        await refuse(update.callback_query, TableRefusal.BAD_BUTTON, "zh")
 
 
 async def on_error(update: object, context: Context) -> None:
@@ -478,7 +479,7 @@ async def on_error(update: object, context: Context) -> None:
         log.error("update %s failed", update, exc_info=error)
     if not isinstance(update, Update) or update.effective_chat is None:
         return
-    code = "not_saved" if unsaved else "internal"
+    code = TableRefusal.NOT_SAVED if unsaved else TableRefusal.INTERNAL
     try:
         locale = await _error_locale(update, context)
         if update.callback_query is not None:

@@ -60,8 +60,8 @@ async def new_match_game(update: Update, context: Context) -> None:
     except ArgProblem as problem:
         await reply(context, message, texts.problem_text(problem.code, problem.detail, locale))
         return
-    except _Refused as refused:
-        await reply(context, message, refused.text(locale))
+    except TableError as refused:
+        await reply(context, message, error_text(refused.code, locale))
         return
     queue_lobby(context, table, message, locale)
 
@@ -77,42 +77,29 @@ async def open_match_table(query: CallbackQuery, context: Context, code: str, lo
     except ArgProblem as problem:
         await answer(query, plain(texts.problem_text(problem.code, problem.detail, locale)), show_alert=True)
         return
-    except _Refused as refused:
-        await answer(query, plain(refused.text(locale)), show_alert=True)
+    except TableError as refused:
+        await answer(query, plain(error_text(refused.code, locale)), show_alert=True)
         return
     await answer(query)
     queue_lobby(context, table, query.message, locale, quote=False)
 
 
-class _Refused(Exception):
-    """A table's refusal (``TableError.code``) of the match's reserved lobby."""
-
-    def __init__(self, code: str) -> None:
-        super().__init__(code)
-        self.code = code
-
-    def text(self, locale: str) -> str:
-        return error_text(self.code, locale)
-
-
 async def open_table(context: Context, chat_id: int, user_id: int, code: str) -> LiveTable:
     """Checks (:meth:`BotTables.match_to_open`), then a lobby reserved for the match's players
-    with the contest's rules."""
+    with the contest's rules; refused as :class:`ArgProblem`, :class:`ContestError` or the
+    table's :class:`TableError`."""
     desk = desk_of(context)
     held, match = await desk.bot_tables.match_to_open(code, user_id)
     contest = held.contest
     first, second = (contest.pair(n) for n in match.pairs)
     sides = {uid: 0 for uid in first.user_ids} | {uid: 1 for uid in second.user_ids}
-    try:
-        table = await context.services.tables.create(
-            chat_id=chat_id,
-            creator_id=user_id,
-            preset=contest.settings.match_preset,
-            rules=desk.match_rules(contest, match.round),
-            reserved=sides,
-        )
-    except TableError as error:
-        raise _Refused(error.code) from error
+    table = await context.services.tables.create(
+        chat_id=chat_id,
+        creator_id=user_id,
+        preset=contest.settings.match_preset,
+        rules=desk.match_rules(contest, match.round),
+        reserved=sides,
+    )
     await desk.bot_tables.opened(table.id, held, match)
     log.info("contest %s: table %s opened for match %s in chat %s", held.id, table.id, match.code, chat_id)
     return table

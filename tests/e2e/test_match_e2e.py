@@ -26,7 +26,17 @@ import aiosqlite
 from app.table.texts import move_line, play_text
 from bot import App, build_application, close_services, open_services
 from demo import take_turn
-from emulator.client import BotMessage, Chat, Emulator, EmulatorError, Telegram, User, polling, wait_for
+from emulator.client import (
+    DEFAULT_TIMEOUT,
+    BotMessage,
+    Chat,
+    Emulator,
+    EmulatorError,
+    Telegram,
+    User,
+    polling,
+    wait_for,
+)
 from engine.actions import DealStarted, PlayCards, Played
 from engine.cards import CARDS, Rank
 from engine.match import Match, action_from_json
@@ -112,9 +122,9 @@ class Table:
         self.presses = 0
         self.leaks: list[str] = []
 
-    async def lobby(self) -> BotMessage:
+    async def lobby(self, timeout: float = DEFAULT_TIMEOUT) -> BotMessage:
         return await self.telegram.wait_message(
-            self.group, lambda m: "/start" not in m.content and bool(m.buttons)
+            self.group, lambda m: "/start" not in m.content and bool(m.buttons), timeout=timeout
         )
 
     async def join(self, user: User, seat: int) -> None:
@@ -204,6 +214,10 @@ offers the AI's pass (issue 20), seed 133 no longer ends so."""
 DOUBLE_DOWN_SEED = 12
 """Four humans playing 提示's first suggestion: west and east finish first and second (双下)."""
 
+STARTUP_WAIT = 60.0
+"""The longest a test waits for a bot process it just started to answer: about 2 s on a quiet
+machine, over 10 s (the default wait) beside a parallel run's other workers."""
+
 ALICE = User(2001, "Alice")
 BOB = User(2002, "Bob")
 CAROL = User(2003, "Carol")
@@ -213,7 +227,7 @@ DAVE = User(2004, "Dave")
 async def set_up(telegram: Telegram, table: Table, humans: list[User], command: str = SHORT_MATCH) -> None:
     await telegram.set_admins(table.group, [humans[0]])
     await telegram.send(humans[0], table.group, command)
-    await table.lobby()
+    await table.lobby(STARTUP_WAIT)  # often the first answer of a bot process just started
     for seat, user in enumerate(humans):
         await table.join(user, seat)
     for _ in range(4 - len(humans)):
