@@ -4,18 +4,19 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import AsyncIterator
+from datetime import UTC, datetime
 
 import pytest
 
 from app.contest.score_sheets import ScoreSheets, Taken
 from app.contest.store import ContestStore, HeldContest
-from engine.contest import ContestMatch, draw
+from engine.contest import ContestMatch, Schedule, ScheduleKind, draw
 from engine.contest.sheet import SheetEntry, SheetRefusal
 from storage import Database
 from tests.engine.contest.support import ON_TIME, signed_up
-from tests.handlers.test_contest_sheets import AT_VENUE
 
 GROUP = -9
+AT_VENUE = Schedule(ScheduleKind.FIXED, starts_at=datetime(2026, 12, 26, 6, 0, tzinfo=UTC), venue="6楼")
 RECORDER = 7
 
 
