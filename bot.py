@@ -48,11 +48,13 @@ from telegram.ext import (
 )
 
 from app.contest.service import Clock
+from app.contest.store import ContestStore, StoreBusy
 from app.i18n import normalize_locale
 from app.minutes import GroupMinutes
 from app.records.coaching import Coach
 from app.records.desk import RecordDesk
 from app.records.keeper import RecordKeeper
+from app.records.players import PlayerRecords
 from app.records.replays import Replays
 from app.table.boards import Boards
 from app.table.refusals import TableRefusal
@@ -282,7 +284,9 @@ async def open_services(
         limiter=limiter,
     )
     replies = ChatReplies(board.budget, notice=too_many_text)
-    contests = ContestDesk(app.bot, db, board.outbox, board.budget, renderer, job_queue=app.job_queue)
+    contests = ContestDesk(
+        app.bot, ContestStore(db), board.outbox, board.budget, renderer, job_queue=app.job_queue
+    )
     if clock is not None:
         contests.clock = clock
     # a contest table's result reports itself; its lobby names its match
@@ -300,7 +304,7 @@ async def open_services(
             renderer=renderer,
             replies=replies,
             contests=contests,
-            records=RecordDesk(keeper, Replays(db), Coach(db)),
+            records=RecordDesk(keeper, Replays(db), Coach(db), PlayerRecords(db)),
             job_queue=app.job_queue,
             unreachable=members.unreachable,
             minutes=minutes,
@@ -474,11 +478,12 @@ async def on_error(update: object, context: Context) -> None:
     """An update whose handler failed still gets an answer: "not saved, try again" when storage
     was unavailable, otherwise a short apology (the traceback goes to the log, never the chat)."""
     error = context.error
-    if not isinstance(error, StorageUnavailable):
+    unsaved = isinstance(error, StorageUnavailable | StoreBusy)  # StoreBusy: app/contest's word for it
+    if not unsaved:
         log.error("update %s failed", update, exc_info=error)
     if not isinstance(update, Update) or update.effective_chat is None:
         return
-    code = TableRefusal.NOT_SAVED if isinstance(error, StorageUnavailable) else TableRefusal.INTERNAL
+    code = TableRefusal.NOT_SAVED if unsaved else TableRefusal.INTERNAL
     try:
         locale = await _error_locale(update, context)
         if update.callback_query is not None:

@@ -25,6 +25,7 @@ CALENDAR_TESTS = (
     "tests/engine/contest/",
     "tests/storage/test_contest",
     "tests/storage/test_table_health_migration.py",
+    "tests/app/test_contest_",
     "tests/handlers/test_contest_",
     "tests/handlers/test_timers.py",
     "tests/handlers/test_chats.py",
