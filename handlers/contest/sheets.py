@@ -50,7 +50,6 @@ from engine.rules import MatchFormat, TimeTieBreak
 from handlers.contest.desk import ContestDesk
 from handlers.platform.context import Context
 from handlers.platform.edits import already_shown_is_done
-from handlers.platform.locales import user_locale
 from handlers.platform.replies import answer
 from handlers.table.lobby import is_group_admin
 
@@ -152,7 +151,7 @@ async def on_sheet_press(update: Update, context: Context) -> None:
     """📝 in the group (open the sheet privately) or a button of the sheet itself."""
     query = update.callback_query
     assert query is not None and query.data is not None
-    locale = await user_locale(context.services.db, query.from_user.id)
+    locale = await context.services.languages.of_user(query.from_user.id)
     try:
         press = ContestPress.decode(query.data)
         stored = await _desk(context).store.get(press.contest_id)
@@ -329,7 +328,7 @@ async def time_up(desk: ContestDesk, stored: HeldContest, round_number: int, tab
 async def _refresh(desk: ContestDesk, stored: HeldContest, match: ContestMatch, sheet: ScoreSheet) -> None:
     """Edit every private message showing this sheet (each in its reader's language)."""
     for chat_id, message_id in await desk.sheets.readers(stored, match):
-        locale = await user_locale(desk.store.db, chat_id)
+        locale = await desk.store.languages.of_user(chat_id)
         text, markup = _view(stored, match, sheet, locale)
         try:
             await desk.edit_shown(chat_id, message_id, text, markup)
