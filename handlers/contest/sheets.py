@@ -32,6 +32,7 @@ from app.contest import texts
 from app.contest.callback_data import BadContestButton, ContestOp, ContestPress
 from app.contest.score_sheets import Taken
 from app.contest.store import ContestGone, HeldContest, StoreBusy
+from app.table.refusals import TableRefusal
 from app.table.texts import error_text
 from engine.contest import (
     Contest,
@@ -158,7 +159,7 @@ async def on_sheet_press(update: Update, context: Context) -> None:
         code = press.arg.split(".")[0]
         match = stored.contest.match_by_code(code)
     except (BadContestButton, ContestGone, ContestError):
-        await answer(query, error_text("bad_button", locale), show_alert=True)
+        await answer(query, error_text(TableRefusal.BAD_BUTTON, locale), show_alert=True)
         return
     if not is_physical(stored.contest, match):
         await answer(query, words.not_physical_text(locale), show_alert=True)
@@ -172,7 +173,7 @@ async def on_sheet_press(update: Update, context: Context) -> None:
         else:
             await _sheet_press(query, context, stored, match, press.arg, locale)
     except StoreBusy:
-        await answer(query, error_text("not_saved", locale), show_alert=True)
+        await answer(query, error_text(TableRefusal.NOT_SAVED, locale), show_alert=True)
 
 
 async def _open(
@@ -203,7 +204,7 @@ async def _sheet_press(
     the edit go out after it (nothing awaits Telegram while the lock is held)."""
     parts = arg.split(".")
     if len(parts) != 3 or not parts[1].isdigit() or parts[2] not in (*_DEALS, *_TIMES, "U", "L", "S"):
-        await answer(query, error_text("bad_button", locale), show_alert=True)
+        await answer(query, error_text(TableRefusal.BAD_BUTTON, locale), show_alert=True)
         return
     version, key = int(parts[1]), parts[2]
     entry = None if key in ("L", "S") else _entry(key)

@@ -18,6 +18,7 @@ from app.contest import texts
 from app.contest.args import ArgProblem
 from app.contest.problems import Problem
 from app.contest.views import plain
+from app.table.refusals import TableRefusal
 from app.table.tables import LiveTable, TableError
 from app.table.texts import error_text
 from engine.contest import ContestError, normalize_code
@@ -46,7 +47,7 @@ async def new_match_game(update: Update, context: Context) -> None:
     locale = await context.services.languages.of_chat(chat.id)
     code = match_code_of(list(context.args or []))
     if chat.type == Chat.PRIVATE:
-        await reply(context, message, error_text("group_only", locale))
+        await reply(context, message, error_text(TableRefusal.GROUP_ONLY, locale))
         return
     if not code:
         await reply(context, message, texts.problem_text(Problem.NO_MATCH_CODE, "", locale))

@@ -32,6 +32,7 @@ from app.records.callback_data import BadRecordButton, RecordOp, RecordPress
 from app.records.desk import RecordDesk
 from app.records.replays import MatchGone, NextDealDealtFromIt, NotEnded, NotSeated, StoredMatch
 from app.records.texts import Refusal, refusal_text
+from app.table.refusals import TableRefusal
 from app.table.texts import error_text, escape
 from engine.players.coach import Coaching
 from handlers.platform.context import Context, Services
@@ -193,7 +194,7 @@ async def on_record_press(update: Update, context: Context) -> None:
     try:
         press = RecordPress.decode(query.data or "")
     except BadRecordButton:
-        await answer(query, error_text("bad_button", locale), show_alert=True)
+        await answer(query, error_text(TableRefusal.BAD_BUTTON, locale), show_alert=True)
         return
     refusal = await _press(query, press, context, locale)
     if refusal is not None:
