@@ -119,7 +119,8 @@ from emulator.client import (  # noqa: E402
 from handlers.platform.monitor import MonitorConfig  # noqa: E402
 from handlers.platform.scheduler import PRIORITY, TOKEN_LIMIT, Priority, counts_in_chat  # noqa: E402
 from handlers.platform.sender import FLIGHT, DelegatingLimiter  # noqa: E402
-from storage.backend import POSTGRESQL_SCHEMES, PostgresConnection  # noqa: E402
+from storage.backend import POSTGRESQL_SCHEMES  # noqa: E402
+from storage.postgresql import PostgresConnection  # noqa: E402
 from tests.postgresql import Cluster, binaries  # noqa: E402
 
 TOKEN = "424242:BENCH"

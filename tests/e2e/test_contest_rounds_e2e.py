@@ -28,7 +28,7 @@ from pathlib import Path
 
 import pytest
 
-import storage.contests
+import storage.backend
 from emulator.client import BotMessage, Chat, Emulator, Telegram, User, wait_for
 from engine.contest import Contest, ContestMatch, MatchKind, official_line
 from tests.e2e.contest_support import (
@@ -351,7 +351,7 @@ async def test_a_locked_database_answers_not_saved_and_the_deadline_is_applied_l
     """While another process holds the database's write lock, a contest command and a contest
     button answer "not saved" (nothing changes), and a deadline job tries again later instead of
     losing its both-out."""
-    monkeypatch.setattr(storage.contests, "_BUSY_SECONDS", 0.2)  # the contest writer's busy timeout
+    monkeypatch.setattr(storage.backend, "WRITER_BUSY_TIMEOUT", 0.2)  # the contest writer's busy timeout
     db_path = tmp_path / "locked.db"
     clock = Clock()
     async with running_bot(emulator, token, db_path, clock) as app:

@@ -14,7 +14,7 @@ import asyncpg
 import pytest
 
 from storage import Database, StorageUnavailable
-from storage.backend import numbered
+from storage.postgresql import numbered
 from tests.postgresql import Cluster
 
 ROOT = Path(__file__).resolve().parents[2]
