@@ -29,10 +29,10 @@ import asyncpg
 
 from demo import take_turn
 from emulator.client import BotMessage, Chat, Emulator, EmulatorError, Telegram, User, callback_ops, wait_for
+from emulator.postgresql import Cluster
 from handlers.platform.leader import STEP_DOWN_EXIT
 from storage.lease import LEASE_PREFIX, bot_id_of
 from tests.e2e.test_match_e2e import ALICE, BOB, MATCH_TIMEOUT, ROOT, SHORT_MATCH, Table, set_up
-from tests.postgresql import Cluster
 from tests.test_compose import bot_environment
 
 

@@ -8,6 +8,7 @@ from pathlib import Path
 import asyncpg
 import pytest
 
+from emulator.postgresql import Cluster
 from engine.contest import (
     Contest,
     Deadline,
@@ -30,7 +31,6 @@ from engine.contest import (
 from storage import Database, NotFound, StorageConflict
 from storage.backend import Dialect
 from tests.engine.contest.support import DEADLINE, ON_TIME, new_contest, player, signed_up
-from tests.postgresql import Cluster
 
 CHAT = -1001
 

@@ -12,10 +12,10 @@ from pathlib import Path
 import asyncpg
 import pytest
 
+from emulator.postgresql import Cluster
 from storage import Database, StorageUnavailable
 from storage.lease import LEASE_TABLE, Lease, LeaseLost, bot_id_of
 from storage.schema import MIGRATIONS_DIR, POSTGRESQL_MIGRATIONS, statements
-from tests.postgresql import Cluster
 
 TTL = 1.0
 """The tests' time to live: the lease's proportions (validity 80 %, renewal every 20 %)."""

@@ -18,10 +18,10 @@ from typing import Any
 import aiosqlite
 import pytest
 
+from emulator.postgresql import Cluster
 from storage import Database
 from storage.backend import Connection
 from storage.schema import migrations, twins
-from tests.postgresql import Cluster
 
 COMPATIBLE = {"INTEGER": {"integer", "bigint"}, "TEXT": {"text"}, "REAL": {"double precision"}}
 """SQLite's declared type → the PostgreSQL types that hold the same values."""
