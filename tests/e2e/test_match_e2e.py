@@ -250,8 +250,7 @@ async def test_bot_killed_mid_deal_resumes_and_finishes(
         await wait_for(lambda: logged_at_least(table.db_path, 30), timeout=60, what="30 actions")
         first.kill()
         first.wait()
-    killed_at = await logged_count(table.db_path)
-    await asyncio.sleep(1.0)
+    killed_at = await logged_count(table.db_path)  # first.wait(): the killed process is gone
     with bot_process(emulator, token, table.db_path):
         watcher = asyncio.create_task(table.watch())
         try:
@@ -261,6 +260,16 @@ async def test_bot_killed_mid_deal_resumes_and_finishes(
             await asyncio.gather(*players, watcher, return_exceptions=True)
         assert await logged_count(table.db_path) > killed_at
         await assert_clean_finish(telegram, table)
+
+
+async def answered_after(telegram: Telegram, user: User, chat: Chat) -> None:
+    """``user`` asks for /help in ``chat`` and the bot answers it: what reached the bot in
+    ``chat`` before the /help has been handled by now (a chat's updates are taken in order, and
+    what such an update does, a write or a message queued, is quicker than an answer sent)."""
+    shown = await telegram.messages(chat)
+    before = shown[-1].message_id if shown else 0
+    await telegram.send(user, chat, "/help")
+    await telegram.wait_message(chat, lambda m: m.message_id > before and "/newgame" in m.content)
 
 
 async def logged_count(db_path: Path) -> int:
