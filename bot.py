@@ -55,6 +55,7 @@ from app.records.coaching import Coach
 from app.records.desk import RecordDesk
 from app.records.keeper import RecordKeeper
 from app.records.replays import Replays
+from app.table.refusals import TableRefusal
 from app.table.tables import DEFAULT_CAPACITY, TableService
 from app.table.texts import N_, _, error_text, quarantined_text, too_many_text
 from app.table.thinking import yield_to_the_loop
@@ -463,7 +464,7 @@ def contest_handlers(app: App) -> None:
 async def unknown_button(update: Update, context: Context) -> None:
     """Buttons this bot never made (or from an older version of it)."""
     if update.callback_query is not None:
-        await refuse(update.callback_query, "bad_button", "zh")
+        await refuse(update.callback_query, TableRefusal.BAD_BUTTON, "zh")
 
 
 async def on_error(update: object, context: Context) -> None:
@@ -474,7 +475,7 @@ async def on_error(update: object, context: Context) -> None:
         log.error("update %s failed", update, exc_info=error)
     if not isinstance(update, Update) or update.effective_chat is None:
         return
-    code = "not_saved" if isinstance(error, StorageUnavailable) else "internal"
+    code = TableRefusal.NOT_SAVED if isinstance(error, StorageUnavailable) else TableRefusal.INTERNAL
     try:
         locale = await _error_locale(update, context)
         if update.callback_query is not None:

@@ -2,7 +2,7 @@
 
     python bench/load.py [--tables 100] [--deals 1] [--seed 1] [--think 1.0] [--max-seconds 300]
                          [--db sqlite|postgresql|postgresql://…]
-                         [--spectators 0]
+                         [--spectators 0] [--lease]
 
 What runs where:
 
@@ -88,7 +88,7 @@ import timeit
 import tracemalloc
 import urllib.request
 from collections import Counter
-from collections.abc import Callable, Iterator
+from collections.abc import AsyncIterator, Callable, Iterator
 from contextvars import ContextVar
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -121,6 +121,7 @@ from handlers.platform.monitor import MonitorConfig  # noqa: E402
 from handlers.platform.scheduler import PRIORITY, TOKEN_LIMIT, Priority, counts_in_chat  # noqa: E402
 from handlers.platform.sender import FLIGHT, DelegatingLimiter  # noqa: E402
 from storage.backend import POSTGRESQL_SCHEMES  # noqa: E402
+from storage.lease import Lease, bot_id_of  # noqa: E402
 from storage.postgresql import PostgresConnection  # noqa: E402
 
 TOKEN = "424242:BENCH"
@@ -827,34 +828,72 @@ async def run_bot(
     await pipe.open()
     results = await read_results(results_fd)
     with database(args.db) as db_path:
-        app = build_application(
-            TOKEN,
-            db_path=db_path,
-            base_url=emulator.base_url,
-            base_file_url=emulator.base_file_url,
-            rate_limiter=not args.no_rate_limiter,
-        )
-        instrument(app, recorder)
-        args.db_path = db_path
-        if args.from_store:
-            shutil.copyfile(args.from_store, db_path)  # the bot starts on a copy of that store
+        async with leading(db_path if args.lease else None) as lease:
+            return await run_bot_on(args, db_path, lease, emulator, recorder, pipe, results)
+
+
+@contextlib.asynccontextmanager
+async def leading(db_path: str | None) -> AsyncIterator[Lease | None]:
+    """``--lease``: the bot leads as one of several processes would (bot.serve_with_lease): the
+    lease taken, renewed every second on this loop, the old sessions fenced; every Bot API
+    request then checks it twice and every store session carries its epoch. None: no lease."""
+    if db_path is None:
+        yield None
+        return
+    lease = Lease(db_path, bot_id_of(TOKEN))
+    await lease.acquire()
+    keeping = asyncio.create_task(lease.keep())
+    try:
+        await lease.fence()
+        yield lease
+    finally:
+        keeping.cancel()
+        await asyncio.gather(keeping, return_exceptions=True)
+        await lease.close()
+
+
+async def run_bot_on(
+    args: argparse.Namespace,
+    db_path: str,
+    lease: Lease | None,
+    emulator: Emulator,
+    recorder: Recorder,
+    pipe: Pipe,
+    results: asyncio.StreamReader,
+) -> dict[str, Any]:
+    """The instrumented bot on ``db_path`` (under ``lease`` if given) until the users are done."""
+    app = build_application(
+        TOKEN,
+        db_path=db_path,
+        base_url=emulator.base_url,
+        base_file_url=emulator.base_file_url,
+        rate_limiter=not args.no_rate_limiter,
+        lease=lease,
+    )
+    instrument(app, recorder)
+    args.db_path = db_path
+    if args.from_store:
+        shutil.copyfile(args.from_store, db_path)  # the bot starts on a copy of that store
+    if lease is not None:
+        await open_services(app, db_path=db_path, session=lease.session)
+    else:
         await open_services(app, db_path=db_path)
-        if args.metrics:
-            args.monitor_port = start_monitor(app, MonitorConfig(port=0)).port
-            args.thinking_runs = count_thinking(app)
-        store = app.bot_data.services.db.conn
-        if isinstance(store, PostgresConnection):
-            instrument_postgresql(store)
-        else:
-            instrument_sqlite(app.bot_data.services.db.sqlite)
-        seeds = random.Random(args.seed)
-        app.bot_data.services.tables.new_seed = lambda: seeds.getrandbits(48)
-        warm_up()
-        try:
-            async with polling(app):
-                return await measure(args, app, recorder, pipe, results)
-        finally:
-            await close_services(app)
+    if args.metrics:
+        args.monitor_port = start_monitor(app, MonitorConfig(port=0)).port
+        args.thinking_runs = count_thinking(app)
+    store = app.bot_data.services.db.conn
+    if isinstance(store, PostgresConnection):
+        instrument_postgresql(store)
+    else:
+        instrument_sqlite(app.bot_data.services.db.sqlite)
+    seeds = random.Random(args.seed)
+    app.bot_data.services.tables.new_seed = lambda: seeds.getrandbits(48)
+    warm_up()
+    try:
+        async with polling(app):
+            return await measure(args, app, recorder, pipe, results)
+    finally:
+        await close_services(app)
 
 
 async def measure(
@@ -1279,6 +1318,7 @@ def report(args: argparse.Namespace, recorder: Recorder, run: dict[str, Any]) ->
     )
     scraped = f"on, /metrics and /healthz scraped {run['scrapes']} times"
     print(f"metrics: {scraped if args.metrics else 'off'}")
+    print(f"lease: {'on, every request and store session checked and fenced' if args.lease else 'off'}")
     cost: dict[str, float] = {}
     if args.metrics:
         cost = hooks_cost(n_presses, args.thinking_runs["thinking"])
@@ -1329,6 +1369,7 @@ def report(args: argparse.Namespace, recorder: Recorder, run: dict[str, Any]) ->
         "revision": revision(),
         "db": args.db.split("://")[0],
         "pinned": bool(args.pin),
+        "lease": bool(args.lease),
         "tables": args.tables,
         "deals": args.deals,
         "seed": args.seed,
@@ -1439,9 +1480,17 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
         default=0,
         help="group members per table (up to 4) who press 观战 and follow it in private (default 0)",
     )
+    parser.add_argument(
+        "--lease",
+        action="store_true",
+        help="with a PostgreSQL --db: lead by the lease as one of several processes (each request and"
+        " session checked against it and fenced); the cost of those checks is this flag's difference",
+    )
     parser.add_argument("--tracemalloc", action="store_true", help="also trace Python heap growth (slow)")
     parser.add_argument("--profile", metavar="FILE", help="cProfile the bot during play; dump to FILE")
     args = parser.parse_args(argv)
+    if args.lease and not (args.db == "postgresql" or args.db.startswith(POSTGRESQL_SCHEMES)):
+        parser.error("--lease needs a PostgreSQL --db (the lease lives in PostgreSQL)")
     if args.tables < 1 or args.deals < 1 or args.max_seconds <= 0 or args.think < 0:
         parser.error("--tables and --deals must be ≥ 1, --max-seconds > 0, --think ≥ 0")
     if not 0 <= args.spectators <= 4:

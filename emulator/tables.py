@@ -7,11 +7,14 @@ match; ``bench/failover.py`` uses it to open many tables before it kills the lea
 
 from __future__ import annotations
 
-from emulator.client import BotMessage, Chat, Telegram, User, wait_for
+from emulator.client import DEFAULT_TIMEOUT, BotMessage, Chat, Telegram, User, wait_for
 from engine.names import clean_name
 
 SHORT_MATCH = "/newgame wechat-6-deals points_deals=2"
 """Two deals (plus any tie-break deal): short, and with a tribute from the second deal on."""
+STARTUP_WAIT = 60.0
+"""The longest a test waits for a bot process it just started to answer: about 2 s on a quiet
+machine, over 10 s (the default wait) beside a parallel run's other workers."""
 
 
 def callback_op(data: str | None) -> str | None:
@@ -37,9 +40,9 @@ class GroupTable:
         self.telegram = telegram
         self.group = group
 
-    async def lobby(self) -> BotMessage:
+    async def lobby(self, timeout: float = DEFAULT_TIMEOUT) -> BotMessage:
         return await self.telegram.wait_message(
-            self.group, lambda m: "/start" not in m.content and bool(m.buttons)
+            self.group, lambda m: "/start" not in m.content and bool(m.buttons), timeout=timeout
         )
 
     async def join(self, user: User, seat: int) -> None:
@@ -78,7 +81,7 @@ async def set_up(
     in order, computer players fill the other seats, and the first human starts it."""
     await telegram.set_admins(table.group, [humans[0]])
     await telegram.send(humans[0], table.group, command)
-    await table.lobby()
+    await table.lobby(STARTUP_WAIT)  # often the first answer of a bot process just started
     for seat, user in enumerate(humans):
         await table.join(user, seat)
     for _ in range(4 - len(humans)):

@@ -249,11 +249,20 @@ class Rules:
         return cls(**{name: SETTINGS[name].decode(value) for name, value in data.items()})
 
     @property
+    def hides_hands(self) -> bool:
+        """Whether a deal's hands stay hidden from everyone but their holders until the match is
+        over: at a 不洗牌 table (``shuffle=none``) the next deal is the last one's cards as they
+        were played, the leftover hands on top, cut once; whoever knew the leftover hands would
+        know the whole pack, and with a few plays of the next deal where it was cut — every
+        hand. The one home of this fact: spectators, the deal-end board and replays ask it."""
+        return self.shuffle is ShuffleProcedure.NONE
+
+    @property
     def spectators_follow_hands(self) -> bool:
         """Whether a spectator may follow one seat's hand a trick behind: ``watch_hand`` and
-        ``spectators`` on, and not a 不洗牌 table, whose leftover hands (which a hand a trick
-        behind and the last trick's plays give away) are the top of the next deal's pack."""
-        return self.spectators and self.watch_hand and self.shuffle is not ShuffleProcedure.NONE
+        ``spectators`` on, and not where :attr:`hides_hands` (a hand a trick behind and the last
+        trick's plays give the leftover hands away)."""
+        return self.spectators and self.watch_hand and not self.hides_hands
 
     @property
     def uses_levels(self) -> bool:

@@ -14,6 +14,7 @@ from telegram import Chat, Update
 from telegram.constants import ParseMode
 
 from app.i18n import LOCALES
+from app.table.refusals import TableRefusal
 from app.table.texts import _, error_text, format_summary, no_shuffle_text, preset_title
 from engine.rules import PRESETS
 from handlers.platform.context import Context
@@ -42,7 +43,7 @@ async def lang(update: Update, context: Context) -> None:
             table.seats[seat].message.preferences = None
     else:
         if not await is_group_admin(context, chat.id, user.id):
-            context.services.replies.reply(message, error_text("not_allowed", current), current)
+            context.services.replies.reply(message, error_text(TableRefusal.NOT_ALLOWED, current), current)
             return
         await db.chats.set_locale(chat_id=chat.id, locale=choice)
         context.services.board.forget_locale(chat.id)

@@ -17,7 +17,7 @@ from app.table.tables import decode_action
 from engine.actions import Action
 from engine.notation import write_transcript
 from engine.review import DealReview, Frame, frames, review, review_through
-from engine.rules import Rules, ShuffleProcedure
+from engine.rules import Rules
 from storage import Database, NotFound, TableStatus
 
 KEPT: Final = 16
@@ -127,7 +127,7 @@ class Replays:
         reviewed = review_through(rules, record.seed, logged, deal_number) if deal_number > 0 else None
         if reviewed is None:
             raise NotEnded(table_id, deal_number)
-        unshuffled = rules.shuffle is ShuffleProcedure.NONE and record.status is TableStatus.PLAYING
+        unshuffled = rules.hides_hands and record.status is TableStatus.PLAYING
         if unshuffled and review_through(rules, record.seed, logged, deal_number + 1) is None:
             raise NextDealDealtFromIt(table_id, deal_number)
         deals, used = reviewed

@@ -1,6 +1,7 @@
 """Why a table request is refused, one member per reason, with values equal to the codes stored
-and tested before (issue 19): :func:`app.table.texts.refusal_text` words every member, and
-``mypy --strict`` finds a member without a text."""
+and tested before (issue 19): :func:`app.table.texts.refusal_text` and
+:func:`app.table.texts.setting_problem_text` word every member, ``mypy --strict`` finds a member
+without a text, and no code falls back to a generic sentence (issue 41)."""
 
 from __future__ import annotations
 
@@ -41,3 +42,14 @@ class TableRefusal(StrEnum):
     NOT_WATCHING = "not_watching"
     NO_WATCH_HAND = "no_watch_hand"  # this table shows spectators no seat's hand (watch_hand=off)
     RESTORED = "restored"  # a hand message from before a restart or a restore: a new one is below
+
+
+class SettingRefusal(StrEnum):
+    """Why ``/newgame`` words were refused (``SettingProblem.code``)."""
+
+    UNKNOWN_PRESET = "unknown_preset"  # the first word names no preset
+    UNKNOWN_SETTING = "unknown_setting"  # name=value with a name no setting has
+    SETTING_SYNTAX = "setting_syntax"  # a word after the preset without "="
+    TOO_MANY_SETTINGS = "too_many_settings"  # more words than a preset and every setting once
+    BAD_SETTING = "bad_setting"  # a value the setting does not accept
+    SETTING_TOO_LONG = "setting_too_long"  # a value longer than any the setting accepts

@@ -15,6 +15,7 @@ from collections.abc import Iterable
 from enum import Enum
 from typing import Any
 
+from app.table.refusals import SettingRefusal
 from engine.rules import PRESETS, SETTINGS, Rules, Setting, SettingError, SettingKind
 
 MAX_VALUE_CHARS = 64
@@ -35,14 +36,14 @@ _INTEGER = re.compile(r"[+-]?\d{1,9}")  # nine digits: far beyond any range, nev
 class SettingProblem(ValueError):
     """``/newgame`` words refused; ``code`` picks the message, the rest fills it in.
 
-    Codes: ``unknown_preset`` / ``unknown_setting`` (``name``, ``suggestions``),
-    ``bad_setting`` / ``setting_too_long`` (``setting``), ``setting_syntax`` (``name``:
-    the word), ``too_many_settings``.
+    ``UNKNOWN_PRESET`` / ``UNKNOWN_SETTING`` come with ``name`` and ``suggestions``,
+    ``BAD_SETTING`` / ``SETTING_TOO_LONG`` with ``setting``, ``SETTING_SYNTAX`` with ``name``
+    (the word).
     """
 
     def __init__(
         self,
-        code: str,
+        code: SettingRefusal,
         *,
         name: str = "",
         setting: Setting | None = None,
@@ -59,35 +60,37 @@ def rules_from_args(words: Iterable[str]) -> tuple[str, Rules]:
     """The preset (first word unless it holds ``=``; default ``default``) with the overrides."""
     words = list(words)
     if len(words) > MAX_WORDS:
-        raise SettingProblem("too_many_settings")
+        raise SettingProblem(SettingRefusal.TOO_MANY_SETTINGS)
     name = words.pop(0) if words and "=" not in words[0] else "default"
     if name not in PRESETS:
-        raise SettingProblem("unknown_preset", name=name, suggestions=closest(name, PRESETS))
+        raise SettingProblem(SettingRefusal.UNKNOWN_PRESET, name=name, suggestions=closest(name, PRESETS))
     changes: dict[str, Any] = {}
     for word in words:
         key, equals, raw = word.partition("=")
         if not equals or not key:
-            raise SettingProblem("setting_syntax", name=word)
+            raise SettingProblem(SettingRefusal.SETTING_SYNTAX, name=word)
         setting = SETTINGS.get(key)
         if setting is None:
-            raise SettingProblem("unknown_setting", name=key, suggestions=closest(key, SETTINGS))
+            raise SettingProblem(SettingRefusal.UNKNOWN_SETTING, name=key, suggestions=closest(key, SETTINGS))
         changes[key] = read_value(setting, raw)
     try:
         return name, PRESETS[name].rules.replace(**changes)
     except SettingError as error:  # each value passed alone; a rule spanning settings did not
-        raise SettingProblem("bad_setting", name=error.setting.name, setting=error.setting) from None
+        raise SettingProblem(
+            SettingRefusal.BAD_SETTING, name=error.setting.name, setting=error.setting
+        ) from None
 
 
 def read_value(setting: Setting, raw: str) -> object:
     """One typed, range-checked value of ``setting`` from a person's text."""
     if len(raw) > MAX_VALUE_CHARS:
-        raise SettingProblem("setting_too_long", name=setting.name, setting=setting)
+        raise SettingProblem(SettingRefusal.SETTING_TOO_LONG, name=setting.name, setting=setting)
     text = raw.strip().strip("\"'“”").strip().lower()
     try:
         value = _read(setting, text)
         setting.check(value)
     except (SettingError, ValueError):
-        raise SettingProblem("bad_setting", name=setting.name, setting=setting) from None
+        raise SettingProblem(SettingRefusal.BAD_SETTING, name=setting.name, setting=setting) from None
     return value
 
 

@@ -35,7 +35,7 @@ from app.table.texts import (
 from engine.actions import DealEnded, DealStarted, Event, Phase
 from engine.cards import Card, Rank, sort_hand
 from engine.observation import Observation
-from engine.rules import Rules, ShuffleProcedure
+from engine.rules import Rules
 
 TEXT_LIMIT = 4096  # characters in one message
 MAX_NAMES = 8  # names on the watchers' line; more are counted
@@ -54,13 +54,9 @@ class EndedHands:
 
 
 def hands_after_deal(rules: Rules) -> bool:
-    """Whether a spectator sees a deal's hands as soon as it is over.
-
-    Not at a 不洗牌 table: its next deal is the last one's cards as they were played, the
-    leftover hands on top, cut once; a spectator who knew the leftover hands would know the
-    whole pack, and with a few plays of the next deal could tell where it was cut — every
-    hand. There the hands are shown once the match is over."""
-    return rules.shuffle is not ShuffleProcedure.NONE
+    """Whether a spectator sees a deal's hands as soon as it is over: not where the rules hide
+    hands (:attr:`engine.rules.Rules.hides_hands`, 不洗牌), which shows them once the match is over."""
+    return not rules.hides_hands
 
 
 @dataclass(frozen=True, slots=True)

@@ -9,7 +9,7 @@ state machine in :mod:`engine.contest.contest` (each command returns a new
 Modules, one role each: ``lots`` (the seed and HMAC-SHA256 lots), ``entrants``
 (sign-up and the draw of pairs), ``formats`` (formats as data + pairing functions,
 and the registry), ``rounds``, ``results`` (matches and their fact history),
-``report`` (the ``掼蛋3组`` line), ``deadlines``, ``codes``, ``contest``,
+``report`` (the ``掼蛋3组`` line), ``deadlines``, ``codes``, ``contest`` (with ``state`` and ``reporting``),
 ``standings`` (places, prizes, CSV tables); the formats of issue 11 in ``pairing``
 (what a format is), ``knockouts``, ``swiss``, ``movement``, ``scores`` (积分 / 级差
 totals) and ``seating`` (seats by card or movement table, docs/rules.md §4.9 first leaders).

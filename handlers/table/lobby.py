@@ -139,7 +139,7 @@ async def new_game(update: Update, context: Context) -> None:
     assert message is not None and chat is not None and user is not None
     locale = await chat_locale(context.services.db, chat.id)
     if chat.type == Chat.PRIVATE:
-        context.services.replies.reply(message, error_text("group_only", locale), locale)
+        context.services.replies.reply(message, error_text(TableRefusal.GROUP_ONLY, locale), locale)
         return
     try:
         preset, rules = rules_from_args(context.args or [])
@@ -156,7 +156,7 @@ async def new_game(update: Update, context: Context) -> None:
         context.services.replies.reply(message, error_text(error.code, locale), locale)
         return
     except StorageUnavailable:
-        context.services.replies.reply(message, error_text("not_saved", locale), locale)
+        context.services.replies.reply(message, error_text(TableRefusal.NOT_SAVED, locale), locale)
         return
     queue_lobby(context, table, message, locale)
 
@@ -198,7 +198,7 @@ async def start(update: Update, context: Context) -> None:
     try:
         await services.db.users.set_reachable(user_id=user.id, reachable=True)
     except StorageUnavailable:
-        await message.reply_text(error_text("not_saved", locale))
+        await message.reply_text(error_text(TableRefusal.NOT_SAVED, locale))
         return
     if not context.args:
         playing = any(table.match is not None for table, _seat in services.tables.tables_of_user(user.id))
@@ -226,7 +226,7 @@ async def start(update: Update, context: Context) -> None:
             return
         except StorageUnavailable:
             services.tables.pending_seats[(table.id, user.id)] = wanted
-            await message.reply_text(error_text("not_saved", locale))
+            await message.reply_text(error_text(TableRefusal.NOT_SAVED, locale))
             return
         await redraw_lobby(context, table)
     await message.reply_text(
@@ -274,7 +274,7 @@ async def stop(update: Update, context: Context) -> None:
         context.services.replies.reply(message, error_text(error.code, locale), locale)
         return
     if not await is_manager(context, table, user.id):
-        context.services.replies.reply(message, error_text("not_allowed", locale), locale)
+        context.services.replies.reply(message, error_text(TableRefusal.NOT_ALLOWED, locale), locale)
         return
     context.services.replies.reply(
         message,
@@ -296,13 +296,13 @@ async def on_lobby_press(update: Update, context: Context) -> None:
         press = Press.decode(query.data)
         table = context.services.tables.get(press.table_id)
     except BadCallback:
-        await refuse(query, "bad_button", locale)
+        await refuse(query, TableRefusal.BAD_BUTTON, locale)
         return
     except TableError as error:
         await refuse(query, error.code, locale)
         return
     if table.record.chat_id != query.message.chat.id:
-        await refuse(query, "bad_button", locale)
+        await refuse(query, TableRefusal.BAD_BUTTON, locale)
         return
     async with table.lock:
         try:
@@ -314,7 +314,7 @@ async def on_lobby_press(update: Update, context: Context) -> None:
             await refuse(query, error.code, locale)
         except StorageUnavailable as error:  # nothing of this press was stored: press again
             log.warning("lobby press at table %s not saved: %s", table.id, error)
-            await refuse(query, "not_saved", locale)
+            await refuse(query, TableRefusal.NOT_SAVED, locale)
 
 
 async def _lobby_press(
@@ -367,7 +367,9 @@ async def _take(query: CallbackQuery, context: Context, table: LiveTable, seat: 
         reachable = False
     if not reachable:  # the app opens the private chat at once; its Start button seats the player
         services.tables.pending_seats[(table.id, user.id)] = seat
-        await answer(query, error_text("open_private", locale), url=services.deep_link(table.record.token))
+        await answer(
+            query, error_text(TableRefusal.OPEN_PRIVATE, locale), url=services.deep_link(table.record.token)
+        )
         return False
     if occupant is not None:
         await services.tables.leave(table, seat=seat)

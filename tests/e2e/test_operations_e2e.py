@@ -28,6 +28,7 @@ from urllib.parse import urlsplit
 
 from bot import App, build_application, close_services, open_services, start_monitor
 from emulator.client import Chat, Emulator, Telegram, polling, wait_for
+from emulator.tables import STARTUP_WAIT
 from handlers.platform.monitor import MonitorConfig
 from tests.e2e.test_match_e2e import (
     ALICE,
@@ -290,7 +291,9 @@ async def test_a_backup_taken_mid_match_restores_and_the_match_goes_on(
     table.db_path = restored
     port = free_port()
     with bot_process(emulator, token, restored, GUANDAN_METRICS_PORT=str(port)):
-        await wait_for(lambda: healthy(port), what="the restored bot healthy, as its HEALTHCHECK says")
+        await wait_for(
+            lambda: healthy(port), STARTUP_WAIT, what="the restored bot healthy, as its HEALTHCHECK says"
+        )
         watcher = asyncio.create_task(table.watch())
         try:
             await asyncio.wait_for(table.over.wait(), MATCH_TIMEOUT)

@@ -154,20 +154,29 @@ ONE_DEAL = (
 PASSING_SEED = 3
 """Alice (north) passes whenever she may and Bob plays 提示's choice: in this first deal the
 master finds three of Alice's decisions costly, in three different tricks."""
+TRIBUTE_OPS = {"g", "b", "r"}  # a tribute, its return, a reading: demo.take_turn's first steps
 COACH_WAIT = 180.0  # judging a deal takes 10–40 s on a busy two-core machine (bench/coaching.py)
 
 
 async def pass_when_following(table: Table, user: User) -> None:
-    """A weak player: 不出 whenever the table has a play to beat, else 提示 then 出牌."""
+    """A weak player: 不出 whenever the table has a play to beat, else 提示 then 出牌.
+
+    Every choice is made on one reading of the hand message: reading it again to play (as
+    :func:`take_turn` does) could find the turn that reading missed (an edit arriving between
+    the two), and she would play 提示's choice where she passes."""
     private = Chat.private(user)
     while not table.over.is_set():
         hand = await table.telegram.last_message(private)
         ops = callback_ops(hand) if hand is not None else {}
-        if hand is not None and "x" in ops and "轮到你" in hand.content:
-            answer = await press(table.telegram, user, hand, ops["x"][0])
-            if answer is None or not answer[1]:  # refused: she leads (no 不出), so she plays
-                continue
-        if not await take_turn(table.telegram, user):
+        if hand is not None and "轮到你" in hand.content:
+            if "x" in ops:
+                answer = await press(table.telegram, user, hand, ops["x"][0])
+                if answer is None or not answer[1]:  # passed, or a lagging keyboard: look again
+                    continue
+            await take_turn(table.telegram, user)  # refused: she leads, and it stays her turn
+        elif ops.keys() & TRIBUTE_OPS:
+            await take_turn(table.telegram, user)
+        else:
             await asyncio.sleep(0.05)
 
 

@@ -83,13 +83,13 @@ async def test_master_seats_think_off_the_event_loop(db: Database) -> None:
         await service.add_ai(table, seat=seat, name=f"AI{seat}")
         await service.set_difficulty(table, seat=seat, difficulty="master")
     threads: set[str] = set()
-    original = service._bot_action
+    original = service.computer._bot_action
 
     def spy(*args: Any) -> Any:
         threads.add(threading.current_thread().name)
         return original(*args)
 
-    service._bot_action = spy  # type: ignore[method-assign]
+    service.computer._bot_action = spy  # type: ignore[method-assign]
     await service.start(table)
     assert table.match is not None
     if not threads:  # the human leads: the bots answer the lead

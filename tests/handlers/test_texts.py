@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from app.i18n import normalize_locale, translator
 from app.records.texts import coach_button
 from app.table.texts import board_text, cannot_beat, error_text
@@ -17,7 +19,8 @@ from render.words import card_text
 def test_refusals_are_localized() -> None:
     assert error_text("not_your_turn", "zh") == "还没轮到你"
     assert error_text("not_your_turn", "en") == "It is not your turn yet"
-    assert error_text("no-such-code", "zh") == "现在不能这样做。"
+    with pytest.raises(ValueError):  # an unknown code is a mistake, never a generic text
+        error_text("no-such-code", "zh")
     nine = classify(parse_cards("S9"), Rank.TWO)[0]
     assert cannot_beat(nine, Rank.TWO, "zh") == "打不过上家的 ♠9"
     assert cannot_beat(nine, Rank.TWO, "en") == "Does not beat the previous play ♠9"

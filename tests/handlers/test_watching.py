@@ -100,6 +100,9 @@ def test_a_no_shuffle_table_keeps_the_hands_until_the_match_is_over() -> None:
     give away the pack."""
     assert not hands_after_deal(PRESETS["noshuffle"].rules)
     assert hands_after_deal(PRESETS["default"].rules)
+    hiding = {name for name, preset in PRESETS.items() if preset.rules.hides_hands}  # the one home
+    assert hiding == {name for name, preset in PRESETS.items() if not hands_after_deal(preset.rules)}
+    assert "noshuffle" in hiding and "default" not in hiding
     assert all(preset.rules.spectators for preset in PRESETS.values())  # on everywhere, off by setting
 
 

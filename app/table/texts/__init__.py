@@ -1,0 +1,131 @@
+"""Every sentence the bot writes at a table, built for one locale passed in explicitly.
+
+Words shared with the images (play kinds, seats, places, cards) come from
+:mod:`render.words`; whole sentences come from the gettext catalogs. Nothing here
+reads a hand other than the viewer's own: the group board is built from the
+public observation (``seat=None``) and the public events.
+
+By subject: :mod:`.words` (translation, cards, names, punctuation), :mod:`.refusals`,
+:mod:`.lobby`, :mod:`.board` and :mod:`.hand` (the private hand message, players away and
+back); this package gives them one name, as the handlers call them.
+"""
+
+from __future__ import annotations
+
+from app.table.texts.board import (
+    TRICK_RULE,
+    a_attempt_text,
+    anti_tribute_lines,
+    board_text,
+    closing_board_text,
+    deal_header,
+    deal_result_text,
+    exchange_line,
+    finished_board_text,
+    header,
+    match_result_text,
+    moved_board_text,
+    played_header,
+    status_lines,
+    stopped_board_text,
+    tribute_lines,
+    trick_blocks,
+)
+from app.table.texts.hand import (
+    TurnClockView,
+    away_text,
+    back_note,
+    clock_lines,
+    counter_line,
+    deal_end_caption,
+    hand_caption,
+    seats_line,
+    selection_line,
+    stopped_caption,
+    too_many_text,
+    trick_summary,
+    welcome_back_text,
+)
+from app.table.texts.lobby import format_summary, lobby_text, no_shuffle_text
+from app.table.texts.refusals import (
+    busy_text,
+    cannot_beat,
+    error_text,
+    quarantined_text,
+    refusal_text,
+    restored_text,
+    setting_allowed,
+    setting_problem_text,
+)
+from app.table.texts.words import (
+    N_,
+    _,
+    bracketed,
+    cards_text,
+    colon,
+    escape,
+    joined,
+    move_line,
+    place_line,
+    play_text,
+    preset_title,
+    sentence_gap,
+    who,
+)
+
+__all__ = [
+    "N_",
+    "TRICK_RULE",
+    "TurnClockView",
+    "_",
+    "a_attempt_text",
+    "anti_tribute_lines",
+    "away_text",
+    "back_note",
+    "board_text",
+    "bracketed",
+    "busy_text",
+    "cannot_beat",
+    "cards_text",
+    "clock_lines",
+    "closing_board_text",
+    "colon",
+    "counter_line",
+    "deal_end_caption",
+    "deal_header",
+    "deal_result_text",
+    "error_text",
+    "escape",
+    "exchange_line",
+    "finished_board_text",
+    "format_summary",
+    "hand_caption",
+    "header",
+    "joined",
+    "lobby_text",
+    "match_result_text",
+    "move_line",
+    "moved_board_text",
+    "no_shuffle_text",
+    "place_line",
+    "play_text",
+    "played_header",
+    "preset_title",
+    "quarantined_text",
+    "refusal_text",
+    "restored_text",
+    "seats_line",
+    "selection_line",
+    "sentence_gap",
+    "setting_allowed",
+    "setting_problem_text",
+    "status_lines",
+    "stopped_board_text",
+    "stopped_caption",
+    "too_many_text",
+    "tribute_lines",
+    "trick_blocks",
+    "trick_summary",
+    "welcome_back_text",
+    "who",
+]
