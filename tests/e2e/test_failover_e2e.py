@@ -182,7 +182,7 @@ async def settled_view(telegram: Telegram, url: str, user: User) -> tuple[str, l
         await telegram.wait_idle()
         before = await actions(url)
         first = await telegram.last_message(Chat.private(user))
-        await asyncio.sleep(0.5)
+        await asyncio.sleep(0.5)  # a quiet look: the bot is another process, with nothing to ask
         second = await telegram.last_message(Chat.private(user))
         if (
             first is not None
