@@ -47,18 +47,22 @@ from telegram.ext import (
     filters,
 )
 
-from app import metrics
 from app.contest.service import Clock
+from app.contest.store import ContestStore, StoreBusy
 from app.i18n import normalize_locale
 from app.minutes import GroupMinutes
 from app.records.coaching import Coach
 from app.records.desk import RecordDesk
 from app.records.keeper import RecordKeeper
+from app.records.players import PlayerRecords
 from app.records.replays import Replays
+from app.table.boards import Boards
 from app.table.refusals import TableRefusal
+from app.table.spectators import Spectators
 from app.table.tables import DEFAULT_CAPACITY, TableService
 from app.table.texts import N_, _, error_text, quarantined_text, too_many_text
 from app.table.thinking import yield_to_the_loop
+from common import metrics
 from handlers import general
 from handlers.contest import commands as contest_commands
 from handlers.contest import sheets as contest_sheets
@@ -69,14 +73,14 @@ from handlers.platform.context import BotData, Context, Services
 from handlers.platform.leader import serve
 from handlers.platform.locales import chat_locale, reply_locale, user_locale
 from handlers.platform.monitor import Monitor, MonitorConfig
-from handlers.platform.outbox import Payload, Sender
-from handlers.platform.replies import refuse
+from handlers.platform.outbox import Outbox, Payload, Sender
 from handlers.platform.scheduler import GROUP_LIMIT, PriorityLimiter, priority_limiter
 from handlers.platform.sender import TrackingLimiter
 from handlers.platform.transport import AiohttpRequest, UpdatesRequest
 from handlers.platform.webhook import WebhookConfig, run_webhook
 from handlers.records import commands as records
 from handlers.table import flow, lobby, members, play, spectators, timers
+from handlers.table.answers import refuse
 from handlers.table.board import BoardPublisher
 from handlers.table.spectators import SpectatorDesk
 from storage import Database, StorageUnavailable, TableStatus
@@ -274,15 +278,16 @@ async def open_services(
     per_trick = os.environ.get("GUANDAN_BOARD", "deal").strip().lower() == "trick"
     board = BoardPublisher(
         app.bot,
-        tables,
-        db,
+        Boards(tables, db, per_trick=per_trick),
+        outbox=Outbox(db.outbox),
         interval=board_interval,
         renderer=renderer,
-        per_trick=per_trick,
         limiter=limiter,
     )
     replies = ChatReplies(board.budget, notice=too_many_text)
-    contests = ContestDesk(app.bot, db, board.outbox, board.budget, renderer, job_queue=app.job_queue)
+    contests = ContestDesk(
+        app.bot, ContestStore(db), board.outbox, board.budget, renderer, job_queue=app.job_queue
+    )
     if clock is not None:
         contests.clock = clock
     # a contest table's result reports itself; its lobby names its match
@@ -300,16 +305,19 @@ async def open_services(
             renderer=renderer,
             replies=replies,
             contests=contests,
-            records=RecordDesk(keeper, Replays(db), Coach(db)),
+            records=RecordDesk(keeper, Replays(db), Coach(db), PlayerRecords(db)),
             job_queue=app.job_queue,
             unreachable=members.unreachable,
             minutes=minutes,
         )
     )
-    watchers = SpectatorDesk(app.bot, db, app.bot_data.services.sender, board, interval=board_interval)
-    app.bot_data.services.spectators = watchers  # 观战
+    spectators = Spectators(db, board, interval=board_interval)  # 观战
+    watchers = SpectatorDesk(app.bot, app.bot_data.services.sender, spectators)
+    app.bot_data.services.spectators = spectators
     board.extras = watchers.board_extras
-    board.outbox.register(members.AWAY_NOTICE, members.away_sender(app.bot, db, board.budget))
+    board.outbox.register(
+        members.AWAY_NOTICE, members.away_sender(app.bot, app.bot_data.services.languages, board.budget)
+    )
     board.outbox.register(QUARANTINE_NOTICE, quarantine_sender(app))
     await board.expect_left()  # a result the outbox resends waits for its deal's board to close
     await board.outbox.start()  # what the last run stored and never sent goes out first
@@ -471,11 +479,12 @@ async def on_error(update: object, context: Context) -> None:
     """An update whose handler failed still gets an answer: "not saved, try again" when storage
     was unavailable, otherwise a short apology (the traceback goes to the log, never the chat)."""
     error = context.error
-    if not isinstance(error, StorageUnavailable):
+    unsaved = isinstance(error, StorageUnavailable | StoreBusy)  # StoreBusy: app/contest's word for it
+    if not unsaved:
         log.error("update %s failed", update, exc_info=error)
     if not isinstance(update, Update) or update.effective_chat is None:
         return
-    code = TableRefusal.NOT_SAVED if isinstance(error, StorageUnavailable) else TableRefusal.INTERNAL
+    code = TableRefusal.NOT_SAVED if unsaved else TableRefusal.INTERNAL
     try:
         locale = await _error_locale(update, context)
         if update.callback_query is not None:

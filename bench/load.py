@@ -103,9 +103,9 @@ from telegram import Update  # noqa: E402
 from telegram.ext import BaseRateLimiter, TypeHandler  # noqa: E402
 from telegram.request import BaseRequest, RequestData  # noqa: E402
 
-from app import metrics  # noqa: E402
 from bench.tuned import build_application, open_services  # noqa: E402
 from bot import App, close_services, start_monitor  # noqa: E402
+from common import metrics  # noqa: E402
 from emulator.client import (  # noqa: E402
     BotMessage,
     Chat,

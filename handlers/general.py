@@ -8,11 +8,11 @@ answer.
 from __future__ import annotations
 
 import html
-from collections.abc import Callable
 
 from telegram import Chat, Update
 from telegram.constants import ParseMode
 
+from app.choices import Choices, Switch
 from app.i18n import LOCALES
 from app.table.refusals import TableRefusal
 from app.table.texts import _, error_text, format_summary, no_shuffle_text, preset_title
@@ -22,7 +22,6 @@ from handlers.platform.locales import reply_locale, user_locale
 from handlers.table import flow
 from handlers.table.hand_message import post_hand
 from handlers.table.lobby import is_group_admin
-from storage import Database, NotFound, UserRecord
 
 
 async def lang(update: Update, context: Context) -> None:
@@ -35,9 +34,9 @@ async def lang(update: Update, context: Context) -> None:
     if choice not in LOCALES:
         context.services.replies.reply(message, _("Usage: /lang zh or /lang en", current), current)
         return
-    db = context.services.db
+    choices = _choices(context)
     if private:
-        await db.users.set_locale(user_id=user.id, locale=choice)
+        await choices.set_person_locale(user.id, choice)
         for table, seat in context.services.tables.tables_of_user(user.id):
             # the seat's messages follow (handlers.platform.locales)
             table.seats[seat].message.preferences = None
@@ -45,7 +44,7 @@ async def lang(update: Update, context: Context) -> None:
         if not await is_group_admin(context, chat.id, user.id):
             context.services.replies.reply(message, error_text(TableRefusal.NOT_ALLOWED, current), current)
             return
-        await db.chats.set_locale(chat_id=chat.id, locale=choice)
+        await choices.set_group_locale(chat.id, choice)
         context.services.board.forget_locale(chat.id)
     context.services.replies.reply(message, _("Language set.", choice), choice)
 
@@ -54,33 +53,25 @@ async def four_color(update: Update, context: Context) -> None:
     """/fourcolor: switch your hand pictures between two-colour and four-colour suits."""
     message, user = update.effective_message, update.effective_user
     assert message is not None and user is not None
-    db = context.services.db
     locale = await user_locale(context.services.db, user.id)
-    current = await _stored_choice(db, user.id, lambda record: record.four_color)
-    await db.users.set_four_color(user_id=user.id, four_color=not current)
+    on = await _choices(context).turn(user.id, Switch.FOUR_COLOR)
     for table, seat in context.services.tables.tables_of_user(user.id):
         table.seats[seat].message.preferences = None
-    text = _("Four-colour suits: on.", locale) if not current else _("Four-colour suits: off.", locale)
+    text = _("Four-colour suits: on.", locale) if on else _("Four-colour suits: off.", locale)
     context.services.replies.reply(message, text, locale)
 
 
-async def _stored_choice(db: Database, user_id: int, choice: Callable[[UserRecord], bool]) -> bool:
-    """A person's stored on/off choice (/fourcolor, /arrange, /autopass); off for someone new.
-    Each command turns it the other way."""
-    try:
-        return choice(await db.users.get(user_id=user_id))
-    except NotFound:
-        return False
+def _choices(context: Context) -> Choices:
+    """The stored choices (/lang, /fourcolor, /arrange, /autopass): each command turns one."""
+    return Choices(context.services.db)
 
 
 async def arrange(update: Update, context: Context) -> None:
     """/arrange (理牌): your hand pictures set bombs and straight flushes apart, or not."""
     message, user = update.effective_message, update.effective_user
     assert message is not None and user is not None
-    db = context.services.db
-    locale = await user_locale(db, user.id)
-    current = await _stored_choice(db, user.id, lambda record: record.group_hand)
-    await db.users.set_group_hand(user_id=user.id, group_hand=not current)
+    locale = await user_locale(context.services.db, user.id)
+    on = await _choices(context).turn(user.id, Switch.GROUP_HAND)
     for table, seat in context.services.tables.tables_of_user(user.id):
         async with table.lock:  # the picture follows at once
             if table.seat_of(user.id) != seat:  # left (or moved) while this waited for the lock
@@ -92,7 +83,7 @@ async def arrange(update: Update, context: Context) -> None:
         await delivery
     text = (
         _("Hand arrangement: bombs and straight flushes set apart.", locale)
-        if not current
+        if on
         else _("Hand arrangement: strongest first.", locale)
     )
     context.services.replies.reply(message, text, locale)
@@ -102,15 +93,13 @@ async def auto_pass(update: Update, context: Context) -> None:
     """/autopass: pass automatically whenever nothing in your hand beats the table (要不起)."""
     message, user = update.effective_message, update.effective_user
     assert message is not None and user is not None
-    db = context.services.db
-    locale = await user_locale(db, user.id)
-    current = await _stored_choice(db, user.id, lambda record: record.auto_pass)
-    await db.users.set_auto_pass(user_id=user.id, auto_pass=not current)
+    locale = await user_locale(context.services.db, user.id)
+    on = await _choices(context).turn(user.id, Switch.AUTO_PASS)
     for table, seat in context.services.tables.tables_of_user(user.id):
         async with table.lock:  # a seat waiting on a play it cannot beat passes now
             if table.seat_of(user.id) != seat:  # left (or moved) while this waited for the lock
                 continue
-            table.seats[seat].auto_pass = not current
+            table.seats[seat].auto_pass = on
             if table.match is None or seat not in table.match.to_act:
                 continue
             outcome = await context.services.tables.resume(table)
@@ -118,7 +107,7 @@ async def auto_pass(update: Update, context: Context) -> None:
         await delivery
     text = (
         _("Auto-pass: on. When nothing in your hand beats the table, the bot passes for you.", locale)
-        if not current
+        if on
         else _("Auto-pass: off.", locale)
     )
     context.services.replies.reply(message, text, locale)

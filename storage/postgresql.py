@@ -18,7 +18,7 @@ from typing import Any, Final, TypeVar
 
 import asyncpg
 
-from app import metrics
+from common import metrics
 from storage.backend import Connection, Dialect, Row
 from storage.errors import StorageConflict, StorageUnavailable
 from storage.schema import POSTGRESQL_MIGRATIONS, Migration, migrations, statements

@@ -12,7 +12,7 @@ from typing import Any, Final
 
 import aiosqlite
 
-from app import metrics
+from common import metrics
 from storage.backend import Connection, Dialect, Row
 from storage.errors import StorageConflict, StorageUnavailable
 from storage.schema import Migration, migrations, statements

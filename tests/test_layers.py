@@ -4,7 +4,13 @@
   the application layer, the handlers, nor any network library;
 - ``engine.players`` imports the rules only;
 - ``app`` (the Telegram-free application layer) imports no ``telegram`` and no ``handlers``;
-- ``handlers.platform`` (the plumbing every feature shares) imports no feature;
+- ``handlers`` (Telegram, thin) import no ``storage``: ``app`` is the one door to state;
+- ``handlers.platform`` (the plumbing every feature shares) imports no feature, neither its
+  handlers (``handlers.table``, ``handlers.contest``, ``handlers.records``) nor its application
+  services (``app.table``, ``app.contest``, ``app.records``);
+- ``storage`` imports neither ``app`` nor ``handlers``; ``render`` (pictures) neither ``app``,
+  ``handlers`` nor ``storage``; ``tools`` no ``handlers``;
+- ``common`` (the bottom room every layer may import: metrics, faults) imports nothing of ours;
 - no two modules import each other, directly or around a longer loop.
 
 ``python -m tests.test_layers`` prints the figures docs/layers.md quotes (violations, cycles, largest
@@ -18,7 +24,11 @@ import re
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-PACKAGES = ("engine", "app", "tools", "handlers", "storage", "render")
+PACKAGES = ("engine", "app", "tools", "handlers", "storage", "render", "common")
+OURS = PACKAGES
+FEATURES = ("table", "contest", "records")
+FEATURE_ROOMS = tuple(f"{layer}.{feature}" for layer in ("handlers", "app") for feature in FEATURES)
+"""A feature's handlers and its application services: the shared plumbing imports neither."""
 NETWORK = ("telegram", "websockets", "aiohttp")
 
 
@@ -71,7 +81,20 @@ def violations(edges: dict[str, set[str]]) -> list[str]:
         elif under(source, "app"):
             banned = ("handlers", "telegram")
         elif under(source, "handlers.platform"):
-            banned = ("handlers.table", "handlers.contest", "handlers.records")
+            banned = (
+                "storage",
+                *(f"{layer}.{feature}" for layer in ("handlers", "app") for feature in FEATURES),
+            )
+        elif under(source, "handlers"):
+            banned = ("storage",)
+        elif under(source, "storage"):
+            banned = ("app", "handlers")
+        elif under(source, "render"):
+            banned = ("app", "handlers", "storage")
+        elif under(source, "tools"):
+            banned = ("handlers",)
+        elif under(source, "common"):
+            banned = OURS
         else:
             continue
         found += [f"{source} -> {t}" for t in sorted(targets) if under(t, *banned)]

@@ -14,12 +14,12 @@ from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 
+from app.contest.store import ContestStore, HeldContest, busy_is_told
 from engine.contest import Contest, Event, Step
-from storage import Database, StoredContest
 
 Clock = Callable[[], datetime]
 Command = Callable[[Contest], Step]
-Announcer = Callable[[StoredContest, Sequence[Event]], Awaitable[None]]
+Announcer = Callable[[HeldContest, Sequence[Event]], Awaitable[None]]
 
 
 def utc_now() -> datetime:
@@ -28,25 +28,27 @@ def utc_now() -> datetime:
 
 @dataclass
 class ContestService:
-    db: Database
+    store: ContestStore
     announce: Announcer
-    rearm: Callable[[StoredContest], None]
+    rearm: Callable[[HeldContest], None]
     _locks: dict[int, asyncio.Lock] = field(default_factory=dict)
 
     def lock(self, contest_id: int) -> asyncio.Lock:
         return self._locks.setdefault(contest_id, asyncio.Lock())
 
-    async def run(self, contest_id: int, command: Command) -> tuple[StoredContest, Step]:
+    @busy_is_told
+    async def run(self, contest_id: int, command: Command) -> tuple[HeldContest, Step]:
         """Load, command, record, announce: the one shape of every contest change.
 
-        A refusal (:class:`ContestError`) propagates before anything is stored.
+        A refusal (:class:`ContestError`) propagates before anything is stored; so do
+        :class:`ContestGone` and :class:`StoreBusy`.
         """
         async with self.lock(contest_id):
-            stored = await self.db.contests.get(contest_id=contest_id)
-            step = command(stored.contest)
+            held = await self.store.get(contest_id)
+            step = command(held.contest)
             if step.events:
-                await self.db.contests.record(contest_id=contest_id, events=step.events)
-            after = StoredContest(stored.id, stored.chat_id, step.contest)
+                await self.store.record(contest_id, step.events)
+            after = HeldContest(held.id, held.chat_id, step.contest)
             await self.announce(after, step.events)
         self.rearm(after)
         return after, step

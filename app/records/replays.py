@@ -36,6 +36,11 @@ class NextDealDealtFromIt(Exception):
     away, so it opens once the deal in play has ended too."""
 
 
+class MatchGone(LookupError):
+    """No finished match at that table (or, for a deal's 复盘, no such table): a button of a
+    match that was never stored, or removed by /forgetme's owner."""
+
+
 class NotSeated(Exception):
     """The asker has no seat at the table: its deals' 复盘 is its players' only."""
 
@@ -70,14 +75,20 @@ class Replays:
         self._through: OrderedDict[tuple[int, int], StoredMatch] = OrderedDict()
 
     async def load(self, table_id: int) -> StoredMatch:
-        """The finished match of table ``table_id``; NotFound if there is none."""
+        """The finished match of table ``table_id``; :class:`MatchGone` if there is none."""
+        try:
+            return await self._load(table_id)
+        except NotFound:
+            raise MatchGone(table_id) from None
+
+    async def _load(self, table_id: int) -> StoredMatch:
         kept = self._matches.get(table_id)
         if kept is not None:
             self._matches.move_to_end(table_id)
             return kept
         record = await self.db.tables.get(table_id=table_id)
         if record.status is not TableStatus.FINISHED:
-            raise NotFound(f"finished table {table_id}")
+            raise MatchGone(table_id)
         seats = {seat.seat: seat for seat in await self.db.seats.of_table(table_id=table_id)}
         actions = await self.db.actions.of_table(table_id=table_id)
         history = tuple((action.seat, decode_action(action.action_json)) for action in actions)
@@ -106,9 +117,15 @@ class Replays:
     async def load_through(self, table_id: int, deal_number: int, user_id: int) -> StoredMatch:
         """Table ``table_id``'s deals 1 to ``deal_number`` for one of its seated players, once
         that deal has ended, whether the match goes on or not: a replay of them never reaches
-        a later deal. NotFound: no such table; NotSeated: ``user_id`` has no seat there;
+        a later deal. MatchGone: no such table; NotSeated: ``user_id`` has no seat there;
         NotEnded: the deal is being played; NextDealDealtFromIt: at a 不洗牌 table, the deal in
         play was dealt from it. A replay's presses reuse it (kept, like matches)."""
+        try:
+            return await self._load_through(table_id, deal_number, user_id)
+        except NotFound:
+            raise MatchGone(table_id) from None
+
+    async def _load_through(self, table_id: int, deal_number: int, user_id: int) -> StoredMatch:
         key = (table_id, deal_number)
         kept = self._through.get(key)
         if kept is not None:

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from enum import Enum
 
+from app.records.players import Place
 from app.records.rating import MIN_MATCHES, Skill
 from app.table.texts import N_, _, bracketed, cards_text, escape, play_text, preset_title
 from engine.actions import partner_of
@@ -139,7 +140,7 @@ def stats_caption(
     name: str,
     here: PlayerTotals | None,
     everywhere: PlayerTotals,
-    rating: tuple[Rating, int, int] | None,
+    place: Place | None,
     contests: list[str],
     locale: str,
 ) -> str:
@@ -151,9 +152,8 @@ def stats_caption(
         lines += totals_lines(here, locale)
         if here.partners:
             lines.append(partner_line(here.partners, locale))
-        if rating is not None:
-            figure, place, ranked = rating
-            lines.append(rating_line(figure, place, ranked, locale))
+        if place is not None:
+            lines.append(rating_line(place.rating, place.place, place.ranked, locale))
     lines.append(_("<b>Everywhere</b>", locale))
     lines += totals_lines(everywhere, locale)
     if here is None and everywhere.partners:

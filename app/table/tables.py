@@ -20,7 +20,6 @@ import secrets
 from collections.abc import Callable, Hashable, Iterable
 from dataclasses import replace
 
-from app import metrics
 from app.table.bookkeeping import Bookkeeping, Write
 from app.table.computer import ComputerSeats
 from app.table.live import (
@@ -44,6 +43,7 @@ from app.table.refusals import TableRefusal
 from app.table.restoring import ended_table, live_table
 from app.table.seats import SeatState
 from app.table.thinking import Thinking
+from common import metrics
 from engine.actions import Action, Event, TimeExpired
 from engine.errors import EngineError
 from engine.match import Match

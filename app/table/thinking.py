@@ -27,8 +27,8 @@ from enum import Enum
 from functools import partial
 from typing import TypeVar
 
-from app import metrics
 from app.tasks import Tasks
+from common import metrics
 
 T = TypeVar("T")
 

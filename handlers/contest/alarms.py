@@ -1,6 +1,6 @@
 """A contest's JobQueue jobs: the self-scheduled round's reminders and deadline, and the table
 clocks' 10-minute reminders and ends, named after the contest (``contest:{id}:deadline``,
-``…:remind``, ``…:clock``) and re-armed from storage on start and after every command that may
+``…:remind``, ``…:clock``) and re-armed from the stored contest on start and after every command that may
 move them. What a job does when it runs is the desk's (:class:`AlarmTarget`); here only when.
 """
 
@@ -14,13 +14,13 @@ from typing import Any, Protocol
 
 from telegram.ext import ContextTypes, JobQueue
 
+from app.contest.store import HeldContest, StoreBusy
 from engine.contest import ContestPhase, ScheduleKind, running_clocks
-from storage import StorageUnavailable, StoredContest
 
 log = logging.getLogger(__name__)
 
 JOB_RETRY = 30.0
-"""Seconds before a deadline or reminder job whose storage was unavailable runs again (a locked
+"""Seconds before a deadline or reminder job whose database was busy runs again (a locked
 database clears in seconds; the deadline's both-out and the reminders must not be lost)."""
 DUE_NOW = 0.5
 """Seconds until a job whose moment has already passed runs (a deadline passed while the bot was
@@ -52,7 +52,7 @@ class ContestAlarms:
     """Clock ends handled by this process (after a restart a past end is handled once more, its
     announcement deduplicated by the outbox's key)."""
 
-    def arm(self, stored: StoredContest) -> None:
+    def arm(self, stored: HeldContest) -> None:
         """(Re-)schedule the current round's reminders and deadline (none once it is settled),
         and its table clocks' 10-minute reminders and ends."""
         self._arm_clocks(stored)
@@ -88,7 +88,7 @@ class ContestAlarms:
         contest_id, number = context.job.data
         try:
             await self.target.deadline_passed(int(contest_id), int(number))
-        except StorageUnavailable as error:  # the both-out must not be lost: try again soon
+        except StoreBusy as error:  # the both-out must not be lost: try again soon
             self._retry(context.job.callback, context.job.data, f"contest:{contest_id}:deadline", error)
 
     async def _on_reminder(self, context: ContextTypes.DEFAULT_TYPE) -> None:
@@ -97,15 +97,15 @@ class ContestAlarms:
         contest_id, number, left = context.job.data
         try:
             await self.target.remind(int(contest_id), int(number), int(left))
-        except StorageUnavailable as error:
+        except StoreBusy as error:
             self._retry(context.job.callback, context.job.data, f"contest:{contest_id}:remind", error)
 
     def _retry(self, callback: Any, data: object, name: str, error: Exception) -> None:
-        """A job whose storage was unavailable runs again in ``JOB_RETRY`` seconds."""
-        log.warning("%s: storage unavailable (%s), trying again in %.0f s", name, error, JOB_RETRY)
+        """A job whose database was busy runs again in ``JOB_RETRY`` seconds."""
+        log.warning("%s: database busy (%s), trying again in %.0f s", name, error, JOB_RETRY)
         self.job_queue.run_once(callback, when=JOB_RETRY, data=data, name=name)
 
-    def _arm_clocks(self, stored: StoredContest) -> None:
+    def _arm_clocks(self, stored: HeldContest) -> None:
         """One job per end time of the running clocks (a late table's ends later), one per 10-minute
         reminder still ahead; a clock that ran out while the bot was down ends at once."""
         name = f"contest:{stored.id}:clock"
@@ -129,5 +129,5 @@ class ContestAlarms:
         contest_id, number, end, what = context.job.data
         try:
             await self.target.clock_alarm(int(contest_id), int(number), str(end), str(what))
-        except StorageUnavailable as error:
+        except StoreBusy as error:
             self._retry(context.job.callback, context.job.data, f"contest:{contest_id}:clock", error)

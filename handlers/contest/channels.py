@@ -32,6 +32,7 @@ from app.contest.announcements import (
     UnknownAnnouncement,
     from_payload,
 )
+from app.contest.store import ContestGone, ContestStore, HeldContest, StoreBusy
 from handlers.contest.compose import card_keyboard, compose, play_keyboard
 from handlers.platform.chats import DECISION_REACH, ChatBudget
 from handlers.platform.edits import not_modified
@@ -39,7 +40,6 @@ from handlers.platform.locales import chat_locale, user_locale
 from handlers.platform.outbox import Payload, Undeliverable
 from handlers.platform.scheduler import Priority, at_priority
 from handlers.platform.sender import LatestWins
-from storage import Database, NotFound, StorageUnavailable, StoredContest
 
 log = logging.getLogger(__name__)
 
@@ -52,7 +52,7 @@ LINK_RETRY = 0.5  # seconds before the first retry of a message's link; doubled 
 @dataclass
 class TelegramChannels:
     bot: ExtBot[None]
-    db: Database
+    store: ContestStore
     budget: ChatBudget
     refreshes: LatestWins = field(default_factory=LatestWins)
     """Cards and pairing messages being brought up to date: one pending look per view."""
@@ -82,15 +82,15 @@ class TelegramChannels:
                 await self.bot.send_message(chat_id, line)
                 return
             case Refused():
-                locale = await chat_locale(self.db, chat_id)
+                locale = await chat_locale(self.store.db, chat_id)
                 await self.budget.acquire(chat_id, reserve)
                 await self.bot.send_message(chat_id, announcement.text(locale))
                 return
         try:
-            stored = await self.db.contests.get(contest_id=int(payload["contest_id"]))
-        except NotFound as error:
+            stored = await self.store.get(int(payload["contest_id"]))
+        except ContestGone as error:
             raise Undeliverable(f"contest {payload['contest_id']} is gone") from error
-        locale = await chat_locale(self.db, chat_id)
+        locale = await chat_locale(self.store.db, chat_id)
         if isinstance(announcement, Refresh):  # rows an earlier version stored: now a refresh
             self.refresh(stored.id, announcement.round)
             return
@@ -106,10 +106,10 @@ class TelegramChannels:
     async def send_private(self, chat_id: int, payload: Payload) -> None:
         """A player's private reminder of their match without a result."""
         try:
-            stored = await self.db.contests.get(contest_id=int(payload["contest_id"]))
-        except NotFound as error:
+            stored = await self.store.get(int(payload["contest_id"]))
+        except ContestGone as error:
             raise Undeliverable("contest gone") from error
-        locale = await user_locale(self.db, chat_id)
+        locale = await user_locale(self.store.db, chat_id)
         match = stored.contest.match_by_code(str(payload["code"]))
         left = timedelta(seconds=int(payload["left"]))
         text = texts.reminder_dm_text(stored.contest, match, left, locale)
@@ -117,17 +117,15 @@ class TelegramChannels:
 
     async def _link(self, chat_id: int, message_id: int, contest_id: int, round_: int | None) -> None:
         """Store which message shows the card or a round, so refreshes edit it. The message is
-        already in the group: a storage fault here must not make the outbox send it again (a
+        already in the group: a database fault here must not make the outbox send it again (a
         second card appeared when the database was locked right after the first was sent), so
         the write alone is tried again, for about a minute, then given up with a log line."""
         delay = LINK_RETRY
         for attempt in range(LINK_TRIES):
             try:
-                await self.db.contest_links.add_message(
-                    chat_id=chat_id, message_id=message_id, contest_id=contest_id, round_=round_
-                )
+                await self.store.link_message(chat_id, message_id, contest_id, round_)
                 return
-            except StorageUnavailable as error:
+            except StoreBusy as error:
                 if attempt == LINK_TRIES - 1:
                     log.error("contest %s: message %s not linked: %s", contest_id, message_id, error)
                     return
@@ -146,22 +144,22 @@ class TelegramChannels:
         async def edit() -> None:
             with at_priority(Priority.REFRESH):
                 try:
-                    stored = await self.db.contests.get(contest_id=contest_id)
-                except NotFound:
+                    stored = await self.store.get(contest_id)
+                except ContestGone:
                     return
-                locale = await chat_locale(self.db, stored.chat_id)
+                locale = await chat_locale(self.store.db, stored.chat_id)
                 await self._edit_messages(stored, round_number, locale)
 
         return self.refreshes.submit(("contest", contest_id, round_number), edit)
 
-    async def _edit_messages(self, stored: StoredContest, number: int | None, locale: str) -> None:
+    async def _edit_messages(self, stored: HeldContest, number: int | None, locale: str) -> None:
         """Bring the contest's cards (``None``) or one round's pairing messages up to date."""
         if number is None:
-            shown = await self.db.contest_links.messages_of(contest_id=stored.id, round_=None)
+            shown = await self.store.messages_of(stored.id, None)
             text = texts.card_text(stored.contest, locale)
             markup: InlineKeyboardMarkup | None = card_keyboard(stored, locale)
         else:
-            shown = await self.db.contest_links.messages_of(contest_id=stored.id, round_=number)
+            shown = await self.store.messages_of(stored.id, number)
             text = texts.round_text(stored.contest, number, locale)
             if number == 1:
                 text = texts.draw_message(stored.contest, locale)

@@ -19,12 +19,12 @@ from app.contest import texts
 from app.contest.args import ArgProblem, MatchUnclear
 from app.contest.problems import Problem
 from app.contest.service import Command
+from app.contest.store import HeldContest
 from engine.contest import ContestError, Step
 from handlers.contest.desk import ContestDesk
 from handlers.platform.context import Context
 from handlers.platform.locales import reply_locale
 from handlers.table.lobby import display_name, is_group_admin
-from storage import NotFound, StoredContest
 
 
 def desk_of(context: Context) -> ContestDesk:
@@ -79,9 +79,7 @@ async def locale_of(context: Context, chat: Chat) -> str:
 async def remember(context: Context, user: User) -> None:
     """Keep ``@username`` → user, so that ``/signup @partner`` can name this person later."""
     if user.username:
-        await context.services.db.contest_links.remember_username(
-            username=user.username, user_id=user.id, name=display_name(user)
-        )
+        await desk_of(context).store.remember_username(user.username, user.id, display_name(user))
 
 
 def parts(update: Update) -> tuple[Message, Chat, User]:
@@ -92,15 +90,14 @@ def parts(update: Update) -> tuple[Message, Chat, User]:
 
 async def contest_here(
     context: Context, message: Message, locale: str, *, repeat: bool = False
-) -> StoredContest | None:
+) -> HeldContest | None:
     """The chat's open contest, or None once the person has been told there is none (in a
     private chat: that contest commands go in the contest's group)."""
-    try:
-        return await context.services.db.contests.open_in_chat(chat_id=message.chat.id)
-    except NotFound:
+    found = await desk_of(context).store.open_in_chat(message.chat.id)
+    if found is None:
         problem = Problem.GROUP_ONLY if message.chat.type == Chat.PRIVATE else Problem.NO_CONTEST
         await reply(context, message, texts.problem_text(problem, "", locale), repeat=repeat)
-        return None
+    return found
 
 
 class Here(NamedTuple):
@@ -109,7 +106,7 @@ class Here(NamedTuple):
     message: Message
     user: User
     locale: str
-    stored: StoredContest
+    stored: HeldContest
 
 
 async def here(
@@ -135,14 +132,14 @@ async def here(
     return Here(message, user, locale, stored)
 
 
-async def may_organise(context: Context, stored: StoredContest, user_id: int) -> bool:
+async def may_organise(context: Context, stored: HeldContest, user_id: int) -> bool:
     return user_id == stored.contest.organiser_id or await is_group_admin(context, stored.chat_id, user_id)
 
 
 async def organising(
     context: Context,
     message: Message,
-    stored: StoredContest,
+    stored: HeldContest,
     user_id: int,
     locale: str,
     *,
@@ -155,7 +152,7 @@ async def organising(
     return False
 
 
-async def run(context: Context, stored: StoredContest, command: Command) -> Step:
+async def run(context: Context, stored: HeldContest, command: Command) -> Step:
     """Run a contest command (a refusal propagates to :func:`answers_refusals`)."""
     _after, step = await desk_of(context).run(stored.id, command)
     return step

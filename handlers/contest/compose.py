@@ -29,6 +29,7 @@ from app.contest.announcements import (
 )
 from app.contest.callback_data import ContestOp, ContestPress
 from app.contest.herald import name_of
+from app.contest.store import HeldContest
 from app.table.texts import _
 from engine.contest import (
     Contest,
@@ -41,12 +42,11 @@ from engine.contest import (
     TableClock,
     official_line,
 )
-from storage import StoredContest
 
 Composed = tuple[str, InlineKeyboardMarkup | None]
 
 
-def compose(stored: StoredContest, announcement: Announcement, locale: str) -> Composed:
+def compose(stored: HeldContest, announcement: Announcement, locale: str) -> Composed:
     """The text and buttons of one group announcement, from the contest as it is now."""
     contest = stored.contest
     match announcement:
@@ -87,7 +87,7 @@ def compose(stored: StoredContest, announcement: Announcement, locale: str) -> C
             assert_never(announcement)
 
 
-def _fact_note(stored: StoredContest, what: What, code: str, index: int, locale: str) -> Composed:
+def _fact_note(stored: HeldContest, what: What, code: str, index: int, locale: str) -> Composed:
     contest = stored.contest
     match = contest.match_by_code(code)
     fact = match.facts[index]
@@ -116,7 +116,7 @@ def _clocks_of(contest: Contest, number: int, tables: tuple[int, ...]) -> tuple[
     return tuple(clock for clock in played.clocks if clock.table in set(tables))
 
 
-def _details(stored: StoredContest, match: ContestMatch, fact: MatchFact, locale: str) -> Composed:
+def _details(stored: HeldContest, match: ContestMatch, fact: MatchFact, locale: str) -> Composed:
     contest = stored.contest
     result = fact.result
     assert result is not None
@@ -142,7 +142,7 @@ def _details(stored: StoredContest, match: ContestMatch, fact: MatchFact, locale
     return text, InlineKeyboardMarkup(rows)
 
 
-def play_keyboard(stored: StoredContest, number: int, locale: str) -> InlineKeyboardMarkup | None:
+def play_keyboard(stored: HeldContest, number: int, locale: str) -> InlineKeyboardMarkup | None:
     """Per match still without a result: open its bot table in this group, and in a round at
     real tables (fixed or self-scheduled) its score sheet (📝, handlers/contest/sheets.py)."""
     contest = stored.contest
@@ -164,7 +164,7 @@ def play_keyboard(stored: StoredContest, number: int, locale: str) -> InlineKeyb
     return InlineKeyboardMarkup(rows) if rows else None
 
 
-def card_keyboard(stored: StoredContest, locale: str) -> InlineKeyboardMarkup:
+def card_keyboard(stored: HeldContest, locale: str) -> InlineKeyboardMarkup:
     def button(label: str, op: ContestOp) -> InlineKeyboardButton:
         return InlineKeyboardButton(label, callback_data=ContestPress(op, stored.id).encode())
 

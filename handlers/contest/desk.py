@@ -13,7 +13,7 @@ Each piece has one job (issue 19):
   contest as stored then, in the group's language then) and keeps the card and pairing
   messages up to date; :class:`handlers.contest.wechat.WeChatMirror` POSTs the mirror;
 - :class:`handlers.contest.alarms.ContestAlarms` keeps the JobQueue jobs named after the contest,
-  re-armed from storage on start (:meth:`ContestDesk.resume`) and after every command;
+  re-armed from the stored contests on start (:meth:`ContestDesk.resume`) and after every command;
 - :class:`app.contest.bot_tables.BotTables` reports a bot table's result to its contest.
 """
 
@@ -33,7 +33,9 @@ from telegram.ext import ExtBot, JobQueue
 from app.contest import herald, texts
 from app.contest.announcements import FIRST, Announcement, ClockNote, Reminder, What, from_payload, to_payload
 from app.contest.bot_tables import BotTables
+from app.contest.score_sheets import ScoreSheets
 from app.contest.service import Clock, Command, ContestService, utc_now
+from app.contest.store import ContestStore, HeldContest
 from app.contest.views import plain
 from engine.contest import (
     Contest,
@@ -59,18 +61,17 @@ from handlers.contest.compose import compose
 from handlers.contest.wechat import WEBHOOK_PREFIX, WECHAT, WeChatMirror, mirror_post
 from handlers.platform.chats import ChatBudget
 from handlers.platform.outbox import Outbox, Payload
-from storage import Database, StoredContest
 
 log = logging.getLogger(__name__)
 
-TimeUpHook = Callable[[StoredContest, int, tuple[int, ...]], Awaitable[None]]
+TimeUpHook = Callable[[HeldContest, int, tuple[int, ...]], Awaitable[None]]
 """Called when table clocks run out: (the contest, the round, its tables whose time is up)."""
 
 
 @dataclass
 class ContestDesk:
     bot: ExtBot[None]
-    db: Database
+    store: ContestStore
     outbox: Outbox
     budget: ChatBudget
     renderer: Executor
@@ -82,7 +83,7 @@ class ContestDesk:
     job_queue: JobQueue[Any] | None = None
     pending_mirrors: dict[int, str] = field(default_factory=dict)
     """Organiser → webhook URL waiting for their choice of contest (buttons; memory only:
-    after a restart they send it again, the secret never goes to storage half-set)."""
+    after a restart they send it again, the secret is never stored half-set)."""
     time_up_hooks: list[TimeUpHook] = field(default_factory=list)
     """Run when table clocks end, e.g. the score sheets' time-up entry (handlers/contest/sheets.py)."""
     service: ContestService = field(init=False)
@@ -90,14 +91,16 @@ class ContestDesk:
     wechat: WeChatMirror = field(init=False)
     alarms: ContestAlarms | None = field(init=False)
     bot_tables: BotTables = field(init=False)
+    sheets: ScoreSheets = field(init=False)
 
     def __post_init__(self) -> None:
-        self.service = ContestService(self.db, self.announce, self.arm)
-        self.channels = TelegramChannels(self.bot, self.db, self.budget)
-        self.wechat = WeChatMirror(self.db)
+        self.service = ContestService(self.store, self.announce, self.arm)
+        self.channels = TelegramChannels(self.bot, self.store, self.budget)
+        self.wechat = WeChatMirror(self.store)
+        self.sheets = ScoreSheets(self.store, self.service.lock)
         now = lambda: self.clock()  # noqa: E731 - tests replace ``clock`` after construction
         self.alarms = ContestAlarms(self.job_queue, self, now) if self.job_queue is not None else None
-        self.bot_tables = BotTables(self.db, self.run, now, self._notify)
+        self.bot_tables = BotTables(self.store, self.run, now, self._notify)
         self.outbox.register(GROUP, self.channels.send_group)
         self.outbox.register(PRIVATE, self.channels.send_private)
         self.outbox.register(WECHAT, self.wechat.send)
@@ -115,23 +118,23 @@ class ContestDesk:
     def lock(self, contest_id: int) -> asyncio.Lock:
         return self.service.lock(contest_id)
 
-    async def run(self, contest_id: int, command: Command) -> tuple[StoredContest, Step]:
+    async def run(self, contest_id: int, command: Command) -> tuple[HeldContest, Step]:
         """Load, command, record, announce (:meth:`ContestService.run`)."""
         return await self.service.run(contest_id, command)
 
     # ------------------------------------------------------------ announcements
 
-    async def announce(self, stored: StoredContest, events: Sequence[Event]) -> None:
+    async def announce(self, stored: HeldContest, events: Sequence[Event]) -> None:
         """Queue the group messages (and their mirror) that these events call for."""
         found = herald.posts(stored.contest, events)
         self._refresh(stored, events)
-        mirror = await self.db.contest_links.mirror(contest_id=stored.id)
+        mirror = await self.store.mirror(stored.id)
         for post in found:
             self.post(stored, post.announcement, post.key)
             if mirror is not None and post.mirror is not None:
                 mirror_post(self.outbox, stored.id, post.mirror, f"wechat:{stored.id}:{post.key}")
 
-    def post(self, stored: StoredContest, announcement: Announcement, key: str) -> None:
+    def post(self, stored: HeldContest, announcement: Announcement, key: str) -> None:
         """Queue one group announcement under the contest's key ``key`` (posted once)."""
         payload = {"contest_id": stored.id, **to_payload(announcement)}
         first = announcement.what in FIRST
@@ -140,7 +143,7 @@ class ContestDesk:
     def _notify(self, chat_id: int, announcement: Announcement, key: str) -> None:
         self.outbox.post(chat_id, GROUP, to_payload(announcement), key=key)
 
-    def _refresh(self, stored: StoredContest, events: Sequence[Event]) -> None:
+    def _refresh(self, stored: HeldContest, events: Sequence[Event]) -> None:
         """Edit what these events made stale: the card after a sign-up change or the draw, and a
         round's pairing message once a match has a result (its ▶ button goes away)."""
         card_events = (SignedUp, PartnerConfirmed, PartnerDeclined, Withdrew, Drawn, ContestClosed)
@@ -159,21 +162,21 @@ class ContestDesk:
         await self.channels.edit_shown(chat_id, message_id, text, markup)
 
     def compose(
-        self, stored: StoredContest, payload: Payload, locale: str
+        self, stored: HeldContest, payload: Payload, locale: str
     ) -> tuple[str, InlineKeyboardMarkup | None]:
         """The text and buttons of one stored group announcement (:func:`compose`)."""
         return compose(stored, from_payload(payload), locale)
 
     # ------------------------------------------------------------ deadlines, reminders, clocks
 
-    def arm(self, stored: StoredContest) -> None:
+    def arm(self, stored: HeldContest) -> None:
         """(Re-)schedule the contest's jobs (:meth:`ContestAlarms.arm`); none without a JobQueue."""
         if self.alarms is not None:
             self.alarms.arm(stored)
 
     async def deadline_passed(self, contest_id: int, number: int) -> None:
         """000-E: every round-1 match with nothing reported by the deadline puts both pairs out."""
-        stored = await self.db.contests.get(contest_id=contest_id)
+        stored = await self.store.get(contest_id)
         current = stored.contest.current_round
         if (
             current is None
@@ -192,7 +195,7 @@ class ContestDesk:
 
     async def remind(self, contest_id: int, number: int, left: int) -> None:
         """A mention in the group and a private message to the players of matches with no result."""
-        stored = await self.db.contests.get(contest_id=contest_id)
+        stored = await self.store.get(contest_id)
         current = stored.contest.current_round
         pending = unreported(stored.contest)
         if current is None or current.number != number or not pending:
@@ -215,7 +218,7 @@ class ContestDesk:
     async def clock_alarm(self, contest_id: int, number: int, end: str, what: str) -> None:
         """10 minutes left, or time is up, at the round's tables whose clock ends at ``end`` and whose
         match has no result yet: announced once in the group; at the end the hooks run."""
-        stored = await self.db.contests.get(contest_id=contest_id)
+        stored = await self.store.get(contest_id)
         current = stored.contest.current_round
         ends_at = datetime.fromisoformat(end)
         clocks = tuple(clock for clock, _match in running_clocks(stored.contest) if clock.ends_at == ends_at)
@@ -228,7 +231,7 @@ class ContestDesk:
             return
         if self.alarms is not None:
             self.alarms.clocks_done.add(clock_key(contest_id, number, end))
-        if await self.db.contest_links.mirror(contest_id=contest_id) is not None:
+        if await self.store.mirror(contest_id) is not None:
             text = plain(texts.time_up_text(stored.contest, number, clocks, "zh"))
             mirror_post(self.outbox, contest_id, text, f"wechat:contest:{contest_id}:{key}")
         for hook in self.time_up_hooks:  # the score sheets' time-up entry (sheets.time_up, bot.py)
@@ -239,10 +242,10 @@ class ContestDesk:
 
     async def resume(self) -> None:
         """On start: re-arm every unfinished contest's jobs; catch up on finished contest tables."""
-        for stored in await self.db.contests.unfinished():
+        for stored in await self.store.unfinished():
             try:
                 await self.bot_tables.reconcile(stored)
-                self.arm(await self.db.contests.get(contest_id=stored.id))
+                self.arm(await self.store.get(stored.id))
                 self.refresh(stored.id, None)  # a refresh the last run had not sent yet
             except Exception:
                 log.exception("contest %s could not be resumed", stored.id)

@@ -9,10 +9,11 @@ which reports the result with the sheet's figures through :meth:`ContestDesk.run
 player's report the opponents may confirm or dispute; the organiser's decision, reason
 "score sheet"), so the group gets the official line and the standings move.
 
-Each press is stored (``db.contest_sheets``) before its result is shown, and the sheet is
-replayed from storage on every press, so a restarted bot shows the same sheet. Every button
-carries the sheet's version: a double tap's second press is stale and gets a toast, never a
-second deal. The round's clock calls :func:`time_up` when a table's time runs out.
+Each press is stored (:class:`app.contest.score_sheets.ScoreSheets`) before its result is
+shown, and the sheet is replayed from the stored presses on every press, so a restarted bot
+shows the same sheet. Every button carries the sheet's version: a double tap's second press is
+stale and gets a toast, never a second deal. The round's clock calls :func:`time_up` when a
+table's time runs out.
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from __future__ import annotations
 import functools
 import logging
 from collections.abc import Awaitable, Callable
+from typing import assert_never
 
 from telegram import CallbackQuery, InlineKeyboardButton, InlineKeyboardMarkup, Update
 from telegram.constants import ParseMode
@@ -28,6 +30,8 @@ from telegram.error import BadRequest, Forbidden
 from app.contest import sheet_texts as words
 from app.contest import texts
 from app.contest.callback_data import BadContestButton, ContestOp, ContestPress
+from app.contest.score_sheets import Taken
+from app.contest.store import ContestGone, HeldContest, StoreBusy
 from app.table.texts import error_text
 from engine.contest import (
     Contest,
@@ -41,8 +45,7 @@ from engine.contest import (
     decide,
     report,
 )
-from engine.contest.seating import seating
-from engine.contest.sheet import PARTNER_PLACES, ScoreSheet, SheetEntry, SheetRefused
+from engine.contest.sheet import PARTNER_PLACES, ScoreSheet, SheetEntry, SheetRefusal
 from engine.rules import MatchFormat, TimeTieBreak
 from handlers.contest.desk import ContestDesk
 from handlers.platform.context import Context
@@ -50,7 +53,6 @@ from handlers.platform.edits import already_shown_is_done
 from handlers.platform.locales import user_locale
 from handlers.platform.replies import answer
 from handlers.table.lobby import is_group_admin
-from storage import Database, NotFound, StorageConflict, StorageUnavailable, StoredContest
 
 log = logging.getLogger(__name__)
 
@@ -61,16 +63,7 @@ _DEALS = {f"{side}{place}": (team, place) for team, side in enumerate("NE") for 
 _TIMES = {"T": None, "TN": 0, "TE": 1}  # ⏱, and 002-A's "a player of NS / EW was already out"
 
 
-# ---------------------------------------------------------------- the sheet from storage
-
-
-async def load_sheet(db: Database, stored: StoredContest, match: ContestMatch) -> ScoreSheet:
-    """A match's sheet replayed from its stored presses, under the round's rules and seats."""
-    rules = stored.contest.round_rules(match.round)
-    seats = seating(stored.contest.seed, match, rules.seat_assignment)
-    presses = await db.contest_sheets.presses(contest_id=stored.id, code=match.code)
-    entries = tuple(SheetEntry.parse(p.entry) for p in presses)
-    return ScoreSheet(rules, ns=seats.ns, ew=seats.ew, presses=entries)
+# ---------------------------------------------------------------- who may record
 
 
 def is_physical(contest: Contest, match: ContestMatch) -> bool:
@@ -82,7 +75,7 @@ def _players(contest: Contest, match: ContestMatch) -> set[int]:
     return {uid for number in match.pairs for uid in contest.pair(number).user_ids}
 
 
-async def _may_record(context: Context, stored: StoredContest, match: ContestMatch, user_id: int) -> bool:
+async def _may_record(context: Context, stored: HeldContest, match: ContestMatch, user_id: int) -> bool:
     """A player of the match, the contest's organiser or an admin of its group."""
     if user_id in _players(stored.contest, match) or user_id == stored.contest.organiser_id:
         return True
@@ -133,7 +126,7 @@ def sheet_keyboard(
 
 
 def _view(
-    stored: StoredContest, match: ContestMatch, sheet: ScoreSheet, locale: str, note: str = ""
+    stored: HeldContest, match: ContestMatch, sheet: ScoreSheet, locale: str, note: str = ""
 ) -> tuple[str, InlineKeyboardMarkup | None]:
     """The sheet's message: open with its buttons, or closed once the match has a result."""
     contest = stored.contest
@@ -159,14 +152,13 @@ async def on_sheet_press(update: Update, context: Context) -> None:
     """📝 in the group (open the sheet privately) or a button of the sheet itself."""
     query = update.callback_query
     assert query is not None and query.data is not None
-    db = context.services.db
-    locale = await user_locale(db, query.from_user.id)
+    locale = await user_locale(context.services.db, query.from_user.id)
     try:
         press = ContestPress.decode(query.data)
-        stored = await db.contests.get(contest_id=press.contest_id)
+        stored = await _desk(context).store.get(press.contest_id)
         code = press.arg.split(".")[0]
         match = stored.contest.match_by_code(code)
-    except (BadContestButton, NotFound, ContestError):
+    except (BadContestButton, ContestGone, ContestError):
         await answer(query, error_text("bad_button", locale), show_alert=True)
         return
     if not is_physical(stored.contest, match):
@@ -180,19 +172,19 @@ async def on_sheet_press(update: Update, context: Context) -> None:
             await _open(query, context, stored, match, locale)
         else:
             await _sheet_press(query, context, stored, match, press.arg, locale)
-    except StorageUnavailable:
+    except StoreBusy:
         await answer(query, error_text("not_saved", locale), show_alert=True)
 
 
 async def _open(
-    query: CallbackQuery, context: Context, stored: StoredContest, match: ContestMatch, locale: str
+    query: CallbackQuery, context: Context, stored: HeldContest, match: ContestMatch, locale: str
 ) -> None:
     """Send the sheet to the presser's private chat (the bot may only write there after /start)."""
     if match.status is not MatchStatus.PENDING:
         await answer(query, words.refusal_for_result(locale), show_alert=True)
         return
-    db, user_id = context.services.db, query.from_user.id
-    sheet = await load_sheet(db, stored, match)
+    sheets, user_id = _desk(context).sheets, query.from_user.id
+    sheet = await sheets.load(stored, match)
     text, markup = _view(stored, match, sheet, locale)
     try:
         sent = await context.bot.send_message(
@@ -201,14 +193,12 @@ async def _open(
     except (Forbidden, BadRequest):
         await answer(query, words.start_private_text(locale), show_alert=True)
         return
-    await db.contest_sheets.add_message(
-        chat_id=user_id, message_id=sent.message_id, contest_id=stored.id, code=match.code
-    )
+    await sheets.shown_at(user_id, sent.message_id, stored, match)
     await answer(query, words.sent_text(locale))
 
 
 async def _sheet_press(
-    query: CallbackQuery, context: Context, stored: StoredContest, match: ContestMatch, arg: str, locale: str
+    query: CallbackQuery, context: Context, stored: HeldContest, match: ContestMatch, arg: str, locale: str
 ) -> None:
     """One sheet button: checked, stored and replayed under the contest's lock; the answer and
     the edit go out after it (nothing awaits Telegram while the lock is held)."""
@@ -217,17 +207,13 @@ async def _sheet_press(
         await answer(query, error_text("bad_button", locale), show_alert=True)
         return
     version, key = int(parts[1]), parts[2]
-    desk, db = _desk(context), context.services.db
     entry = None if key in ("L", "S") else _entry(key)
-    async with desk.lock(stored.id):
-        stored = await db.contests.get(contest_id=stored.id)  # as stored now, under the lock
-        match = stored.contest.match_by_code(match.code)
-        sheet = await load_sheet(db, stored, match)
-        said, as_alert = await _take(db, stored, match, sheet, version, entry, query.from_user.id, locale)
-        if said is None and entry is not None:
-            sheet = sheet.enter(entry)
+    pressed = await _desk(context).sheets.press(stored.id, match.code, version, entry, query.from_user.id)
+    stored, match, sheet = pressed.held, pressed.match, pressed.sheet
+    said = _refusal(pressed.outcome, locale)
     if said is not None:  # refused or stale: say why and show the sheet as it is
-        await answer(query, said, show_alert=as_alert)
+        text, as_alert = said
+        await answer(query, text, show_alert=as_alert)
         if not as_alert or match.status is not MatchStatus.PENDING:
             await _edit(query, *_view(stored, match, sheet, locale))
         return
@@ -239,34 +225,19 @@ async def _sheet_press(
     await _edit(query, *_view(stored, match, sheet, locale, note))
 
 
-async def _take(
-    db: Database,
-    stored: StoredContest,
-    match: ContestMatch,
-    sheet: ScoreSheet,
-    version: int,
-    entry: SheetEntry | None,
-    user_id: int,
-    locale: str,
-) -> tuple[str | None, bool]:
-    """Store ``entry`` as the sheet's next press, or why not: (answer, as an alert); (None, _): taken."""
-    if match.status is not MatchStatus.PENDING:
-        return words.refusal_for_result(locale), True
-    if version != sheet.version:
-        return words.stale_text(locale), False
-    if entry is None:
-        return None, False
-    try:
-        entered = sheet.enter(entry)
-    except SheetRefused as refused:
-        return words.refusal_text(refused.refusal, locale), True
-    try:
-        await db.contest_sheets.append(
-            contest_id=stored.id, code=match.code, seq=entered.version, entry=str(entry), by=user_id
-        )
-    except StorageConflict:  # another process took this version meanwhile
-        return words.stale_text(locale), False
-    return None, False
+def _refusal(outcome: Taken | SheetRefusal, locale: str) -> tuple[str, bool] | None:
+    """Why a press was not taken, and whether as an alert (a stale press is a toast); None: taken."""
+    match outcome:
+        case Taken.STORED | Taken.CHECKED:
+            return None
+        case Taken.STALE:
+            return words.stale_text(locale), False
+        case Taken.RESULT_IN:
+            return words.refusal_for_result(locale), True
+        case SheetRefusal():
+            return words.refusal_text(outcome, locale), True
+        case _:
+            assert_never(outcome)
 
 
 def _entry(key: str) -> SheetEntry:
@@ -278,7 +249,7 @@ def _entry(key: str) -> SheetEntry:
     return SheetEntry.deal(team, place)
 
 
-def _leader_note(stored: StoredContest, match: ContestMatch, sheet: ScoreSheet, locale: str) -> str:
+def _leader_note(stored: HeldContest, match: ContestMatch, sheet: ScoreSheet, locale: str) -> str:
     if not sheet.leader_draw_needed:
         return words.no_draw_text(sheet, locale)
     return words.leader_text(stored.contest.seed, match, sheet, locale)
@@ -287,7 +258,7 @@ def _leader_note(stored: StoredContest, match: ContestMatch, sheet: ScoreSheet, 
 async def _submit(
     query: CallbackQuery,
     context: Context,
-    stored: StoredContest,
+    stored: HeldContest,
     match: ContestMatch,
     sheet: ScoreSheet,
     locale: str,
@@ -341,9 +312,7 @@ def _desk(context: Context) -> ContestDesk:
 # ---------------------------------------------------------------- the round's clock
 
 
-async def time_up(
-    desk: ContestDesk, stored: StoredContest, round_number: int, tables: tuple[int, ...]
-) -> None:
+async def time_up(desk: ContestDesk, stored: HeldContest, round_number: int, tables: tuple[int, ...]) -> None:
     """The clock of ``tables`` in round ``round_number`` ran out: every sheet opened for them
     gets its time-up entry (by the clock, once: a repeat after a restart adds nothing), and the
     messages showing it are edited. Under 002-A's tie-break the recorder enters it instead, saying
@@ -352,37 +321,15 @@ async def time_up(
         return
     for match in stored.contest.rounds[round_number - 1].matches:
         if match.table in tables and match.status is MatchStatus.PENDING:
-            sheet = await _clock_entry(desk, stored, match)
+            sheet = await desk.sheets.clock_entry(stored, match)
             if sheet is not None:
                 await _refresh(desk, stored, match, sheet)
 
 
-async def _clock_entry(desk: ContestDesk, stored: StoredContest, match: ContestMatch) -> ScoreSheet | None:
-    db = desk.db
-    async with desk.lock(stored.id):
-        presses = await db.contest_sheets.presses(contest_id=stored.id, code=match.code)
-        opened = presses or await db.contest_sheets.messages_of(contest_id=stored.id, code=match.code)
-        if not opened or any(p.by is None for p in presses):
-            return None
-        sheet = await load_sheet(db, stored, match)
-        if sheet.rules.time_tie_break is TimeTieBreak.PLAYER_OUT:
-            return None
-        try:
-            sheet = sheet.enter(SheetEntry.time_up())
-        except SheetRefused:  # untimed, decided, or the recorder entered it already
-            return None
-        await db.contest_sheets.append(
-            contest_id=stored.id, code=match.code, seq=sheet.version, entry="time", by=None
-        )
-    return sheet
-
-
-async def _refresh(desk: ContestDesk, stored: StoredContest, match: ContestMatch, sheet: ScoreSheet) -> None:
+async def _refresh(desk: ContestDesk, stored: HeldContest, match: ContestMatch, sheet: ScoreSheet) -> None:
     """Edit every private message showing this sheet (each in its reader's language)."""
-    for chat_id, message_id in await desk.db.contest_sheets.messages_of(
-        contest_id=stored.id, code=match.code
-    ):
-        locale = await user_locale(desk.db, chat_id)
+    for chat_id, message_id in await desk.sheets.readers(stored, match):
+        locale = await user_locale(desk.store.db, chat_id)
         text, markup = _view(stored, match, sheet, locale)
         try:
             await desk.edit_shown(chat_id, message_id, text, markup)
@@ -390,7 +337,7 @@ async def _refresh(desk: ContestDesk, stored: StoredContest, match: ContestMatch
             log.info("sheet %s/%s: message %s not edited: %s", stored.id, match.code, message_id, error)
 
 
-TimeUpHook = Callable[[StoredContest, int, tuple[int, ...]], Awaitable[None]]
+TimeUpHook = Callable[[HeldContest, int, tuple[int, ...]], Awaitable[None]]
 
 
 def time_up_hook(desk: ContestDesk) -> TimeUpHook:

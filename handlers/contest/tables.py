@@ -15,18 +15,17 @@ import logging
 from telegram import CallbackQuery, Chat, Update
 
 from app.contest import texts
+from app.contest.args import ArgProblem
 from app.contest.problems import Problem
 from app.contest.views import plain
 from app.table.tables import LiveTable, TableError
 from app.table.texts import error_text
-from engine.contest import ContestError, ContestMatch, MatchStatus, normalize_code
+from engine.contest import ContestError, normalize_code
 from handlers.contest.common import desk_of, reply
 from handlers.platform.context import Context
 from handlers.platform.locales import chat_locale
 from handlers.platform.replies import answer
 from handlers.table.lobby import queue_lobby
-from storage import NotFound, StoredContest, TableStatus
-from storage.contest_links import ContestTable
 
 log = logging.getLogger(__name__)
 
@@ -58,8 +57,11 @@ async def new_match_game(update: Update, context: Context) -> None:
     except ContestError as error:
         await reply(context, message, texts.refusal_text(error.code, locale))
         return
-    except _Refused as refused:
-        await reply(context, message, refused.text(locale))
+    except ArgProblem as problem:
+        await reply(context, message, texts.problem_text(problem.code, problem.detail, locale))
+        return
+    except TableError as refused:
+        await reply(context, message, error_text(refused.code, locale))
         return
     queue_lobby(context, table, message, locale)
 
@@ -72,63 +74,32 @@ async def open_match_table(query: CallbackQuery, context: Context, code: str, lo
     except ContestError as error:
         await answer(query, texts.refusal_text(error.code, locale), show_alert=True)
         return
-    except _Refused as refused:
-        await answer(query, plain(refused.text(locale)), show_alert=True)
+    except ArgProblem as problem:
+        await answer(query, plain(texts.problem_text(problem.code, problem.detail, locale)), show_alert=True)
+        return
+    except TableError as refused:
+        await answer(query, plain(error_text(refused.code, locale)), show_alert=True)
         return
     await answer(query)
     queue_lobby(context, table, query.message, locale, quote=False)
 
 
-class _Refused(Exception):
-    def __init__(self, code: Problem | str) -> None:
-        super().__init__(code)
-        self.code = code
-
-    def text(self, locale: str) -> str:
-        """A :class:`Problem`'s text, or a table's refusal (``TableError.code``)."""
-        if isinstance(self.code, Problem):
-            return texts.problem_text(self.code, "", locale)
-        return error_text(self.code, locale)
-
-
 async def open_table(context: Context, chat_id: int, user_id: int, code: str) -> LiveTable:
-    """Checks, then a lobby reserved for the match's players with the contest's rules."""
-    db, desk = context.services.db, desk_of(context)
-    try:
-        stored, match = await db.contests.by_code(code=code)
-    except NotFound:
-        raise _Refused(Problem.UNKNOWN_MATCH_CODE) from None
-    _check_match(stored, match, user_id)
-    for _link, status, _chat in await db.contest_links.tables_of_code(code=match.code):
-        if TableStatus(status).is_active:
-            raise _Refused(Problem.MATCH_TABLE_OPEN)
-    contest = stored.contest
+    """Checks (:meth:`BotTables.match_to_open`), then a lobby reserved for the match's players
+    with the contest's rules; refused as :class:`ArgProblem`, :class:`ContestError` or the
+    table's :class:`TableError`."""
+    desk = desk_of(context)
+    held, match = await desk.bot_tables.match_to_open(code, user_id)
+    contest = held.contest
     first, second = (contest.pair(n) for n in match.pairs)
     sides = {uid: 0 for uid in first.user_ids} | {uid: 1 for uid in second.user_ids}
-    rules = desk.match_rules(contest, match.round)
-    try:
-        table = await context.services.tables.create(
-            chat_id=chat_id,
-            creator_id=user_id,
-            preset=contest.settings.match_preset,
-            rules=rules,
-            reserved=sides,
-        )
-    except TableError as error:
-        raise _Refused(error.code) from error
-    await db.contest_links.add_table(ContestTable(table.id, stored.id, match.code, first.number))
-    desk.bot_tables.table_matches[table.id] = (contest, match)
-    log.info("contest %s: table %s opened for match %s in chat %s", stored.id, table.id, match.code, chat_id)
+    table = await context.services.tables.create(
+        chat_id=chat_id,
+        creator_id=user_id,
+        preset=contest.settings.match_preset,
+        rules=desk.match_rules(contest, match.round),
+        reserved=sides,
+    )
+    await desk.bot_tables.opened(table.id, held, match)
+    log.info("contest %s: table %s opened for match %s in chat %s", held.id, table.id, match.code, chat_id)
     return table
-
-
-def _check_match(stored: StoredContest, match: ContestMatch, user_id: int) -> None:
-    contest = stored.contest
-    current = contest.current_round
-    if contest.closed_at is not None or current is None or match.round != current.number:
-        raise _Refused(Problem.MATCH_NOT_PENDING)
-    if match.status is not MatchStatus.PENDING:
-        raise _Refused(Problem.MATCH_NOT_PENDING)
-    players = {uid for n in match.pairs for uid in contest.pair(n).user_ids}
-    if user_id not in players:
-        raise _Refused(Problem.NOT_IN_MATCH)

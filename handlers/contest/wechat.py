@@ -11,8 +11,8 @@ from dataclasses import dataclass
 
 import aiohttp
 
+from app.contest.store import ContestStore
 from handlers.platform.outbox import Outbox, Payload, TryLater
-from storage import Database
 
 WECHAT = "contest_wechat"  # the outbox kind
 MIRROR_LANE = -(2**52)
@@ -35,7 +35,7 @@ def mirror_post(outbox: Outbox, contest_id: int, text: str, key: str | None = No
 
 @dataclass
 class WeChatMirror:
-    db: Database
+    store: ContestStore
     _http: aiohttp.ClientSession | None = None
 
     async def close(self) -> None:
@@ -45,7 +45,7 @@ class WeChatMirror:
 
     async def send(self, chat_id: int, payload: Payload) -> None:
         """POST one text message to the contest's Enterprise WeChat group robot."""
-        url = await self.db.contest_links.mirror(contest_id=int(payload["contest_id"]))
+        url = await self.store.mirror(int(payload["contest_id"]))
         if url is None:
             return  # the mirror was turned off meanwhile
         body = {"msgtype": "text", "text": {"content": str(payload["text"])}}

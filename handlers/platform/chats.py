@@ -36,7 +36,7 @@ from typing import Any
 from telegram import MaybeInaccessibleMessage, Message, Update
 from telegram.ext import BaseUpdateProcessor
 
-from app import metrics
+from common import metrics
 from handlers.platform.scheduler import Priority, at_priority
 from handlers.platform.sender import DelegatingLimiter
 

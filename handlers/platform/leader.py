@@ -30,7 +30,7 @@ import re
 import signal
 from collections.abc import Callable
 from http import HTTPStatus
-from typing import Any
+from typing import Any, Protocol
 
 import tornado.httpserver
 import tornado.web
@@ -39,7 +39,6 @@ from telegram.ext import Application
 
 from handlers.platform.monitor import MonitorConfig
 from handlers.platform.webhook import WebhookConfig, guard_webhook_server
-from storage.lease import Lease
 
 log = logging.getLogger(__name__)
 
@@ -49,6 +48,25 @@ STOP_TIMEOUT = 15.0
 """Seconds the application may take to stop after the lease was lost (its store may be gone)."""
 
 App = Application[Any, Any, Any, Any, Any, Any]
+
+
+class Lease(Protocol):
+    """What a process does with its lease (:class:`storage.lease.Lease`, which bot.py opens): named
+    here so the shared plumbing does not import storage."""
+
+    bot_id: int
+    lost: asyncio.Event
+
+    @property
+    def connected(self) -> bool: ...
+
+    async def acquire(self) -> None: ...
+
+    async def fence(self) -> int: ...
+
+    async def keep(self) -> None: ...
+
+    async def close(self) -> None: ...
 
 
 class _Unavailable(tornado.web.RequestHandler):

@@ -3,7 +3,7 @@
 The server runs in a thread beside the event loop, not on it: a stuck loop is then reported
 ("the event loop did not answer"), not merely silent, and a scrape costs the loop nothing.
 ``/metrics`` is prometheus_client's own WSGI exposition of the default registry
-(:mod:`app.metrics`). ``/healthz`` answers 200 when
+(:mod:`common.metrics`). ``/healthz`` answers 200 when
 
 * the event loop runs a callback within :data:`LOOP_TIMEOUT`;
 * the store takes a write (:meth:`storage.Database.ping`) within :data:`STORE_TIMEOUT`;
@@ -23,15 +23,15 @@ import threading
 from collections.abc import Callable, Coroutine, Iterable, Mapping
 from dataclasses import dataclass
 from socketserver import ThreadingMixIn
-from typing import Any
+from typing import Any, Protocol
 from wsgiref.simple_server import WSGIRequestHandler, WSGIServer, make_server
 from wsgiref.types import StartResponse, WSGIEnvironment
 
 from prometheus_client import make_wsgi_app
 from telegram.error import TelegramError
 
-from app import metrics
-from storage import Database, StorageUnavailable
+from common import metrics
+from common.faults import StorageUnavailable
 
 log = logging.getLogger(__name__)
 
@@ -47,6 +47,13 @@ TELEGRAM_TIMEOUT = 4.0
 """Seconds the ``getMe`` probe may take."""
 
 Probe = Callable[[], Coroutine[Any, Any, object]]
+
+
+class Store(Protocol):
+    """What the health check asks of the store (:meth:`storage.Database.ping`): named here so
+    the shared plumbing does not import storage."""
+
+    async def ping(self) -> None: ...
 
 
 @dataclass(frozen=True)
@@ -73,7 +80,7 @@ class Monitor:
     def __init__(
         self,
         loop: asyncio.AbstractEventLoop,
-        db: Database,
+        db: Store,
         ask_telegram: Probe,
         *,
         telegram_fresh: float = TELEGRAM_FRESH,

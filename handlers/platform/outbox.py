@@ -26,15 +26,14 @@ import asyncio
 import json
 import logging
 from collections import deque
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import timedelta
-from typing import Any
+from typing import Any, Protocol
 
 from telegram.error import BadRequest, NetworkError, RetryAfter, TelegramError
 
 from handlers.platform.scheduler import Priority, at_priority
-from storage.outbox import OutboxRecord, OutboxRepository
 
 log = logging.getLogger(__name__)
 
@@ -46,6 +45,40 @@ FIRST_DELAY = 1.0  # seconds before the first retry after a timeout or network e
 MAX_DELAY = 60.0
 MAX_FAILURES = 8
 """Unexpected errors (not Telegram's: a bug rebuilding the message) before a row is given up."""
+
+
+class OutboxRecord(Protocol):
+    """A stored row (``storage/outbox.py``) as the outbox reads it."""
+
+    @property
+    def id(self) -> int: ...  # rows of one chat are delivered in id order
+
+    @property
+    def chat_id(self) -> int: ...
+
+    @property
+    def kind(self) -> str: ...
+
+    @property
+    def payload_json(self) -> str: ...
+
+    @property
+    def dedupe_key(self) -> str | None: ...
+
+
+class OutboxRepository(Protocol):
+    """Where the rows are kept (``storage.outbox.OutboxRepository``, which the caller hands in):
+    named here so the shared plumbing does not import storage."""
+
+    async def add(
+        self, *, chat_id: int, kind: str, payload_json: str, dedupe_key: str | None = None
+    ) -> OutboxRecord | None: ...
+
+    async def pending(self) -> Sequence[OutboxRecord]: ...
+
+    async def failed(self, *, id: int, error: str) -> None: ...
+
+    async def done(self, *, id: int) -> None: ...
 
 
 class Undeliverable(Exception):

@@ -1,5 +1,9 @@
 """Answering button presses: a refusal is an alert, a success a silent answer or a toast.
 
+The texts are the caller's: each feature words its own refusals (the table's are
+``handlers/table/answers.py``'s :func:`~handlers.table.answers.refuse`), so this plumbing
+names no feature.
+
 Every answer goes through :func:`answer`. Telegram refuses an answer that comes more than
 about 15 s after the press (a press that waited in a busy bot, a client that retried it) or
 names a query id it does not know (a forged press) with 400 "query is too old and response
@@ -14,8 +18,6 @@ import logging
 
 from telegram import CallbackQuery
 from telegram.error import BadRequest
-
-from app.table.texts import error_text
 
 log = logging.getLogger(__name__)
 
@@ -37,10 +39,6 @@ async def answer(
         if not too_late(error):
             raise
         log.info("press %s from %s not answered: %s", query.id, query.from_user.id, error)
-
-
-async def refuse(query: CallbackQuery, code: str, locale: str) -> None:
-    await answer(query, error_text(code, locale), show_alert=True)
 
 
 async def alert(query: CallbackQuery, text: str) -> None:

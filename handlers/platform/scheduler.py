@@ -48,7 +48,7 @@ from typing import Any
 from telegram.error import RetryAfter
 from telegram.ext import BaseRateLimiter
 
-from app import metrics
+from common import metrics
 
 log = logging.getLogger(__name__)
 

@@ -26,7 +26,7 @@ from typing import Any
 
 from telegram.ext import BaseRateLimiter
 
-from app import metrics
+from common import metrics
 
 log = logging.getLogger(__name__)
 

@@ -22,7 +22,7 @@ from telegram._utils.types import ODVInput
 from telegram.error import NetworkError, TimedOut
 from telegram.request import BaseRequest, RequestData
 
-from app import metrics
+from common import metrics
 
 Admit = Callable[[], Awaitable[None]]
 """Asked before every request: returns when the request may go, raises when it may not (the

@@ -1,6 +1,7 @@
 """/stats, /top, /history, /forgetme and the records' buttons (复盘 ◀ ▶, 点评, 导出, older matches).
 
-Thin: every figure comes from :mod:`storage.records` in one indexed query, every sentence
+Thin: every figure comes from :class:`app.records.players.PlayerRecords` (one indexed query
+each), every replay from :class:`app.records.replays.Replays`, every sentence
 from :mod:`app.records.texts`, every picture from :mod:`render.records`
 (drawn in the render pool). A refusal is a :class:`Refusal` answered in the reader's language.
 """
@@ -10,7 +11,6 @@ from __future__ import annotations
 import contextlib
 import io
 import logging
-from typing import Any
 
 from telegram import (
     CallbackQuery,
@@ -30,11 +30,9 @@ from telegram.error import Forbidden, TelegramError
 from app.records import callback_data, texts, views
 from app.records.callback_data import BadRecordButton, RecordOp, RecordPress
 from app.records.desk import RecordDesk
-from app.records.rating import MIN_MATCHES
-from app.records.replays import NextDealDealtFromIt, NotEnded, NotSeated, StoredMatch
+from app.records.replays import MatchGone, NextDealDealtFromIt, NotEnded, NotSeated, StoredMatch
 from app.records.texts import Refusal, refusal_text
 from app.table.texts import error_text, escape
-from engine.contest import pair_record
 from engine.players.coach import Coaching
 from handlers.platform.context import Context, Services
 from handlers.platform.edits import already_shown_is_done, edit_later
@@ -43,7 +41,6 @@ from handlers.platform.replies import answer
 from handlers.platform.scheduler import Priority
 from render.records import render_review, render_stats_card
 from render.words import is_english
-from storage import NotFound
 
 HISTORY_SIZE = 5  # matches per /history page: five lines and ten buttons fit a phone screen
 TOP_SIZE = 20
@@ -65,18 +62,13 @@ async def note_sender(update: Update, context: Context) -> None:
     user = update.effective_user
     if user is None or user.is_bot:
         return
-    desk = desk_of(context.services)
-    known = (user.username, user.full_name)
-    if desk.known.get(user.id) == known:
-        return
-    await context.services.db.records.note_user(user_id=user.id, username=user.username, name=user.full_name)
-    desk.known[user.id] = known
+    await desk_of(context.services).players.note(user.id, user.username, user.full_name)
 
 
 async def _target(message: Message, context: Context, chat: Chat) -> tuple[int, str] | str:
     """Whose record /stats shows: a reply's author, a mention, @username, a name, or the sender.
     Returns (user id, name), or what was asked for when nobody matches."""
-    db = context.services.db
+    players = desk_of(context.services).players
     if message.reply_to_message is not None and message.reply_to_message.from_user is not None:
         author = message.reply_to_message.from_user
         return author.id, author.full_name
@@ -89,12 +81,9 @@ async def _target(message: Message, context: Context, chat: Chat) -> tuple[int, 
         assert user is not None
         return user.id, user.full_name
     if asked.startswith("@"):
-        try:
-            known = await db.records.by_username(username=asked[1:])
-        except NotFound:
-            return asked
-        return known.user_id, known.name
-    found = await db.records.players_named(chat_id=chat.id, name=asked) if chat.type != Chat.PRIVATE else []
+        known = await players.by_username(asked[1:])
+        return known if known is not None else asked
+    found = await players.named(chat.id, asked) if chat.type != Chat.PRIVATE else []
     return (found[0], asked) if found else asked
 
 
@@ -106,27 +95,22 @@ async def stats_command(update: Update, context: Context) -> None:
     message, chat = update.effective_message, update.effective_chat
     assert message is not None and chat is not None
     services = context.services
-    db = services.db
-    locale = await reply_locale(db, chat)
+    locale = await reply_locale(services.db, chat)
     target = await _target(message, context, chat)
     if isinstance(target, str):
         text = refusal_text(Refusal.NO_RECORD, locale, who=escape(target[:64]))
         services.replies.reply(message, text, locale, parse_mode=ParseMode.HTML)
         return
     user_id, asked_name = target
-    everywhere = await db.records.totals(user_id=user_id)
-    if everywhere.matches == 0:
+    group = chat.type != Chat.PRIVATE
+    stats = await desk_of(services).players.stats(user_id, chat.id if group else None)
+    if stats is None:
         text = refusal_text(Refusal.NO_RECORD, locale, who=escape(asked_name[:64]))
         services.replies.reply(message, text, locale, parse_mode=ParseMode.HTML)
         return
-    name = await db.records.latest_name(user_id=user_id)
-    group = chat.type != Chat.PRIVATE
-    here = await db.records.totals(user_id=user_id, chat_id=chat.id) if group else None
-    rating = await _rating(services, chat.id, user_id) if group else None
-    contests = await db.contests.closed_with_player(user_id=user_id)
-    records = [(c.contest, pair_record(c.contest, user_id)) for c in contests]
-    lines = [texts.contest_record_line(c, r, locale) for c, r in records if r is not None]
-    caption = texts.stats_caption(name, here, everywhere, rating, lines, locale)
+    name, everywhere, here = stats.name, stats.everywhere, stats.here
+    lines = [texts.contest_record_line(c, r, locale) for c, r in stats.contests]
+    caption = texts.stats_caption(name, here, everywhere, stats.place, lines, locale)
     shown = here if here is not None and here.matches else everywhere
     scope = texts.scope_text(group and shown is here, locale)
     png = await services.draw(render_stats_card, views.stats_card(name, shown, scope, locale))
@@ -135,20 +119,6 @@ async def stats_command(update: Update, context: Context) -> None:
         await message.reply_photo(png, caption=caption, parse_mode=ParseMode.HTML)
 
     services.replies.send(message, caption, send, locale)
-
-
-async def _rating(services: Services, chat_id: int, user_id: int) -> tuple[Any, int, int] | None:
-    try:
-        mine = await services.db.records.rating(chat_id=chat_id, player=f"u:{user_id}")
-    except NotFound:
-        return None
-    ranked = [
-        r
-        for r in await services.db.records.ranking(chat_id=chat_id, min_matches=MIN_MATCHES, limit=1000)
-        if r.player.startswith("u:")
-    ]
-    place = next((i for i, r in enumerate(ranked, start=1) if r.player == mine.player), 0)
-    return mine, place, len(ranked)
 
 
 # ---------------------------------------------------------------- /top
@@ -163,13 +133,11 @@ async def top_command(update: Update, context: Context) -> None:
     if chat.type == Chat.PRIVATE:
         services.replies.reply(message, texts.group_only_text(locale), locale)
         return
-    rows = await services.db.records.ranking(chat_id=chat.id, min_matches=1, limit=TOP_SIZE * 4)
-    if not rows:
+    ranking = await desk_of(services).players.ranking(chat.id, TOP_SIZE)
+    if ranking is None:
         services.replies.reply(message, refusal_text(Refusal.NO_MATCHES, locale), locale)
         return
-    people = [r for r in rows if r.player.startswith("u:") and r.matches >= MIN_MATCHES][:TOP_SIZE]
-    computers = [r for r in rows if r.player.startswith("ai:")]
-    text = texts.top_text(people, computers, locale)
+    text = texts.top_text(list(ranking.people), list(ranking.computers), locale)
     services.replies.reply(message, text, locale, parse_mode=ParseMode.HTML)
 
 
@@ -189,11 +157,10 @@ async def history_command(update: Update, context: Context) -> None:
 async def _history_page(
     services: Services, chat: Chat, user_id: int, before: int | None, locale: str
 ) -> tuple[str, InlineKeyboardMarkup | None]:
-    records = services.db.records
-    if chat.type == Chat.PRIVATE:
-        matches = await records.recent_of_user(user_id=user_id, limit=HISTORY_SIZE, before=before)
-    else:
-        matches = await records.recent(chat_id=chat.id, limit=HISTORY_SIZE, before=before)
+    group = chat.id if chat.type != Chat.PRIVATE else None
+    matches = await desk_of(services).players.history(
+        chat_id=group, user_id=user_id, size=HISTORY_SIZE, before=before
+    )
     if not matches:
         return refusal_text(Refusal.NO_MATCHES, locale), None
     rows = [
@@ -245,7 +212,7 @@ async def _press(query: CallbackQuery, press: RecordPress, context: Context, loc
         return await _deal_press(query, message, press, context, locale)
     try:
         match = await desk_of(context.services).replays.load(press.args[0])
-    except NotFound:
+    except MatchGone:
         return Refusal.GONE
     in_group = message.chat.type != Chat.PRIVATE
     if in_group and match.chat_id != message.chat.id:
@@ -272,7 +239,7 @@ async def _deal_press(
     table_id, through = press.args[0], press.args[1]
     try:
         match = await desk_of(context.services).replays.load_through(table_id, through, user.id)
-    except NotFound:
+    except MatchGone:
         return Refusal.GONE
     except NotSeated:
         return Refusal.DEAL_NOT_SEATED
@@ -549,7 +516,7 @@ async def forgetme_command(update: Update, context: Context) -> None:
     if services.tables.tables_of_user(user.id):
         await message.reply_text(refusal_text(Refusal.SEATED, locale))
         return
-    seats, groups = await services.db.records.stored_about(user_id=user.id)
+    seats, groups = await desk_of(services).players.stored_about(user.id)
     yes, no = texts.forget_buttons(locale)
     markup = InlineKeyboardMarkup(
         [
@@ -574,10 +541,7 @@ async def _forget_answer(
         return None
     if services.tables.tables_of_user(query.from_user.id):
         return Refusal.SEATED
-    seats = await services.db.records.forget(user_id=query.from_user.id)
-    desk = desk_of(services)
-    desk.replays.forget_user(query.from_user.id)
-    desk.known.pop(query.from_user.id, None)
+    seats = await desk_of(services).forget(query.from_user.id)
     await answer(query)
     await already_shown_is_done(message.edit_text(texts.forgotten_text(seats, locale)))
     return None

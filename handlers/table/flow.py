@@ -16,16 +16,16 @@ from typing import Any
 from telegram.ext import ExtBot, JobQueue
 
 from app.table.hints import think_ahead
+from app.table.seat_choices import seat_locale
 from app.table.tables import LiveTable, Outcome, TableError
 from app.table.texts import _
+from common.faults import StorageUnavailable
 from engine.actions import Phase
 from engine.players.easy import timeout_action
 from handlers.platform.context import Context, Services
-from handlers.platform.locales import seat_locale
 from handlers.table import timers
 from handlers.table.hand_message import post_hand, post_hands, refresh_hand
 from handlers.table.timers import TurnClock
-from storage import StorageUnavailable
 
 log = logging.getLogger(__name__)
 
@@ -122,7 +122,7 @@ async def on_turn_timeout(context: Context) -> None:
         if match.phase is Phase.PLAY and match.version != clock.version:
             return
         state = table.seats[clock.seat]
-        locale = await seat_locale(context.services.db, state)
+        locale = await seat_locale(context.services.languages, state)
         try:
             outcome = await context.services.tables.act(
                 table, seat=clock.seat, action=timeout_action(table.observe(clock.seat)), timed_out=True

@@ -23,7 +23,9 @@ from telegram.constants import ParseMode
 from telegram.error import BadRequest, Forbidden, TelegramError
 from telegram.ext import ExtBot
 
+from app.table.lifecycle import stopped
 from app.table.results import deal_ending
+from app.table.seat_choices import seat_preferences
 from app.table.seats import Closing, SeatState
 from app.table.selection import can_beat, digest, readings, select_play, selected_cards
 from app.table.tables import Away, LiveTable
@@ -44,7 +46,6 @@ from engine.match import observe_deal_end
 from engine.observation import Observation
 from handlers.platform.context import Services
 from handlers.platform.edits import edit_quietly, not_modified
-from handlers.platform.locales import seat_preferences
 from handlers.platform.scheduler import Priority, at_priority, priority_limiter
 from handlers.platform.sender import sent
 from handlers.table import timers
@@ -58,7 +59,6 @@ from handlers.table.keyboards import (
     readings_keyboard,
     waiting_keyboard,
 )
-from storage import TableStatus
 
 log = logging.getLogger(__name__)
 
@@ -85,7 +85,7 @@ def keyboard_for(table: LiveTable, state: SeatState, obs: Observation, locale: s
         )
     if obs.phase is Phase.RETURN_TRIBUTE and seat in obs.to_act and not state.is_bot:
         return exchange_keyboard(scope, choices=obs.may_return, level=obs.level, giving=False, locale=locale)
-    if table.record.status is TableStatus.STOPPED:
+    if stopped(table):
         return None
     if obs.phase is Phase.MATCH_OVER:
         return _last_deal_keys(table, obs, locale)
@@ -186,7 +186,7 @@ async def post_hand(
     if user_id is None or table.match is None or services.tables.away.get((table.id, seat)) is Away.BLOCKED:
         return sent()  # a player who blocked the bot gets the hand again after /start
     obs = table.observe(seat)
-    locale, four_color, group_hand = await seat_preferences(services.db, state)
+    locale, four_color, group_hand = await seat_preferences(services.languages, state)
     caption = _caption(table, state, obs, locale)
     state.message.note = None
     look = _Look(
@@ -232,7 +232,7 @@ def _caption(table: LiveTable, state: SeatState, obs: Observation, locale: str) 
     """The caption for the seat now: its turn and the table while the match is played; how the
     deal and the match ended once it is over; that the table was stopped."""
     assert obs.seat is not None
-    if table.record.status is TableStatus.STOPPED:
+    if stopped(table):
         return stopped_caption(obs=obs, names=table.names(), rules=table.rules, locale=locale)
     if obs.phase is Phase.MATCH_OVER:
         return _ending_caption(table, obs.deal_number, obs, locale)

@@ -23,6 +23,7 @@ from telegram.constants import ChatMemberStatus, ParseMode
 from telegram.error import BadRequest, TelegramError
 
 from app.table.callback_data import Area, BadCallback, Op, Press
+from app.table.lifecycle import in_lobby, playing
 from app.table.refusals import TableRefusal
 from app.table.settings import SettingProblem, rules_from_args
 from app.table.tables import Away, LiveTable, TableError, TablesFull
@@ -35,18 +36,18 @@ from app.table.texts import (
     setting_problem_text,
     welcome_back_text,
 )
+from common.faults import StorageUnavailable
 from engine.names import clean_name
 from engine.players.policies import next_difficulty
 from engine.rules import PRESETS
 from handlers.platform.context import Context
 from handlers.platform.edits import edit_later, not_modified
-from handlers.platform.locales import chat_locale, user_locale
-from handlers.platform.replies import answer, refuse
+from handlers.platform.replies import answer
 from handlers.platform.scheduler import Priority, at_priority
 from handlers.table import flow, timers
+from handlers.table.answers import refuse
 from handlers.table.keyboards import lobby_keyboard, stop_keyboard
 from render.words import seat_name
-from storage import NotFound, StorageUnavailable, TableStatus
 
 log = logging.getLogger(__name__)
 
@@ -96,16 +97,15 @@ async def redraw_lobby(context: Context, table: LiveTable) -> None:
     if message_id is None:
         return
     chat_id = table.record.chat_id
-    locale = await chat_locale(context.services.db, chat_id)
+    locale = await context.services.languages.of_chat(chat_id)
 
     async def edit() -> None:
         text, markup = lobby_view(context, table, locale)  # the table as it is when the turn comes
-        status = table.record.status
-        if status is TableStatus.PLAYING:
+        if playing(table):
             text += "\n" + _("The match has started. Good luck!", locale)
-        elif status is not TableStatus.LOBBY:
+        elif not in_lobby(table):
             text += "\n" + _("This table is closed.", locale)
-        shown = markup if status is TableStatus.LOBBY else None
+        shown = markup if in_lobby(table) else None
         look = hash((text, shown.to_json() if shown is not None else ""))
         looks = context.services.shown_looks
         if looks.get((chat_id, message_id)) == look:
@@ -137,7 +137,7 @@ async def new_game(update: Update, context: Context) -> None:
     """/newgame [preset] [setting=value …]: open a table in this group."""
     message, chat, user = update.effective_message, update.effective_chat, update.effective_user
     assert message is not None and chat is not None and user is not None
-    locale = await chat_locale(context.services.db, chat.id)
+    locale = await context.services.languages.of_chat(chat.id)
     if chat.type == Chat.PRIVATE:
         context.services.replies.reply(message, error_text(TableRefusal.GROUP_ONLY, locale), locale)
         return
@@ -194,9 +194,9 @@ async def start(update: Update, context: Context) -> None:
     if chat.type != Chat.PRIVATE:
         return
     services = context.services
-    locale = await user_locale(context.services.db, user.id)
+    locale = await context.services.languages.of_user(user.id)
     try:
-        await services.db.users.set_reachable(user_id=user.id, reachable=True)
+        await services.reach.mark(user.id, reachable=True)
     except StorageUnavailable:
         await message.reply_text(error_text(TableRefusal.NOT_SAVED, locale))
         return
@@ -257,7 +257,7 @@ async def welcome_back(context: Context, user_id: int, *, rejoined: int | None =
                 continue
             state.message.lost_message = True
             if services.tables.come_back(table, seat):
-                state.message.note = back_note(await user_locale(services.db, user_id))
+                state.message.note = back_note(await services.languages.of_user(user_id))
             await flow.refresh_hand_of(context, table, seat)
         count += 1
     return count
@@ -267,7 +267,7 @@ async def stop(update: Update, context: Context) -> None:
     """/stop: ask for confirmation before ending the group's table."""
     message, chat, user = update.effective_message, update.effective_chat, update.effective_user
     assert message is not None and chat is not None and user is not None
-    locale = await chat_locale(context.services.db, chat.id)
+    locale = await context.services.languages.of_chat(chat.id)
     try:
         table = context.services.tables.in_chat(chat.id)
     except TableError as error:
@@ -291,7 +291,7 @@ async def on_lobby_press(update: Update, context: Context) -> None:
     """A button of the lobby message or of the /stop confirmation."""
     query = update.callback_query
     assert query is not None and query.data is not None and query.message is not None
-    locale = await chat_locale(context.services.db, query.message.chat.id)
+    locale = await context.services.languages.of_chat(query.message.chat.id)
     try:
         press = Press.decode(query.data)
         table = context.services.tables.get(press.table_id)
@@ -361,11 +361,9 @@ async def _take(query: CallbackQuery, context: Context, table: LiveTable, seat: 
     if occupant is not None and not occupant.record.is_ai:
         raise TableError(TableRefusal.SEAT_TAKEN)
     services.tables.check_reserved(table, user.id)
-    try:
-        reachable = (await services.db.users.get(user_id=user.id)).reachable
-    except NotFound:
-        reachable = False
-    if not reachable:  # the app opens the private chat at once; its Start button seats the player
+    if not await services.reach.reachable(
+        user.id
+    ):  # the app opens the private chat at once; its Start button seats the player
         services.tables.pending_seats[(table.id, user.id)] = seat
         await answer(
             query, error_text(TableRefusal.OPEN_PRIVATE, locale), url=services.deep_link(table.record.token)
@@ -378,7 +376,7 @@ async def _take(query: CallbackQuery, context: Context, table: LiveTable, seat: 
         seat=seat,
         user_id=user.id,
         name=display_name(user),
-        locale=await user_locale(services.db, user.id),
+        locale=await services.languages.of_user(user.id),
     )
     return True
 

@@ -32,16 +32,17 @@ from typing import Any
 from telegram import Chat, ChatMember, ChatMemberUpdated, Update, User
 from telegram.ext import ExtBot
 
+from app.preferences import Languages
+from app.table.lifecycle import in_lobby
 from app.table.tables import Away, LiveTable, TableError
 from app.table.texts import away_text, back_note
+from common.faults import StorageUnavailable
 from handlers.platform.chats import ChatBudget
 from handlers.platform.context import Context, Services
-from handlers.platform.locales import chat_locale, user_locale
 from handlers.platform.outbox import Payload, Sender
 from handlers.platform.sender import sent
 from handlers.table import flow
 from handlers.table.lobby import redraw_lobby, welcome_back
-from storage import Database, NotFound, StorageUnavailable, TableStatus
 
 log = logging.getLogger(__name__)
 
@@ -51,12 +52,12 @@ AWAY_NOTICE = "seat_away"
 _PRESENT = (ChatMember.OWNER, ChatMember.ADMINISTRATOR, ChatMember.MEMBER, ChatMember.RESTRICTED)
 
 
-def away_sender(bot: ExtBot[None], db: Database, budget: ChatBudget) -> Sender:
+def away_sender(bot: ExtBot[None], languages: Languages, budget: ChatBudget) -> Sender:
     """Sends the outbox's :data:`AWAY_NOTICE` rows, in the group's language of the moment."""
 
     async def send(chat_id: int, payload: Payload) -> None:
         blocked = payload["reason"] == Away.BLOCKED.value
-        text = away_text(str(payload["name"]), blocked, await chat_locale(db, chat_id))
+        text = away_text(str(payload["name"]), blocked, await languages.of_chat(chat_id))
         await budget.acquire(chat_id)
         await bot.send_message(chat_id, text)
 
@@ -72,9 +73,9 @@ async def unreachable(bot: ExtBot[None], services: Services, user_id: int) -> No
     Runs as a task of its own (the 403 is met while a hand message is being delivered, and
     showing the change delivers hand messages again).
     """
-    known = await _known_unreachable(services.db, user_id)
+    known = await services.reach.known_unreachable(user_id)
     try:
-        await services.db.users.set_reachable(user_id=user_id, reachable=False)
+        await services.reach.mark(user_id, reachable=False)
     except StorageUnavailable as error:
         log.warning("user %s: unreachable not stored: %s", user_id, error)
     for table, seat in services.tables.tables_of_user(user_id):
@@ -98,7 +99,7 @@ async def left_group(context: Context, chat_id: int, user: User) -> None:
         seat = table.seat_of(user.id)
         if seat is None:
             return
-        if table.record.status is TableStatus.LOBBY:
+        if in_lobby(table):
             await _free_lobby_seat(context, table, seat)
             return
         delivery = await hand_over(context.bot, services, table, seat, Away.LEFT, tell=True)
@@ -136,19 +137,12 @@ async def _free_lobby_seat(context: Context, table: LiveTable, seat: int) -> Non
     await redraw_lobby(context, table)
 
 
-async def _known_unreachable(db: Database, user_id: int) -> bool:
-    try:
-        return not (await db.users.get(user_id=user_id)).reachable
-    except (NotFound, StorageUnavailable):
-        return False
-
-
 async def unblocked(context: Context, user_id: int) -> None:
     """The user unblocked the bot: their hand message is kept up to date again (edited in
     place, with a line saying 托管 is on); ``/start`` also sends it anew."""
     services = context.services
     try:
-        await services.db.users.set_reachable(user_id=user_id, reachable=True)
+        await services.reach.mark(user_id, reachable=True)
     except StorageUnavailable as error:
         log.warning("user %s: reachable not stored: %s", user_id, error)
     for table, seat in services.tables.tables_of_user(user_id):
@@ -156,7 +150,7 @@ async def unblocked(context: Context, user_id: int) -> None:
             continue
         async with table.lock:
             if services.tables.come_back(table, seat):
-                table.seats[seat].message.note = back_note(await user_locale(services.db, user_id))
+                table.seats[seat].message.note = back_note(await services.languages.of_user(user_id))
             await flow.refresh_hand_of(context, table, seat)
 
 

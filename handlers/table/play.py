@@ -31,6 +31,7 @@ from telegram import CallbackQuery, Update
 from app.table.callback_data import Area, BadCallback, Op, Press
 from app.table.hints import hints_for
 from app.table.refusals import TableRefusal
+from app.table.seat_choices import seat_locale
 from app.table.seats import SeatState
 from app.table.selection import (
     can_beat,
@@ -42,6 +43,7 @@ from app.table.selection import (
 from app.table.tables import LiveTable, TableError, TableService
 from app.table.texts import _, cannot_beat, error_text
 from app.table.tribute import EXCHANGE_OPS, exchange_action
+from common.faults import StorageUnavailable
 from engine.actions import Action, Pass, Phase, PlayCards
 from engine.cards import CARDS
 from engine.classify import classify
@@ -49,13 +51,12 @@ from engine.errors import EngineError, IllegalAction, InvalidCards, NotYourTurn
 from engine.rules import WildcardDeclaration
 from handlers.platform.chats import received_at
 from handlers.platform.context import Context
-from handlers.platform.locales import seat_locale, user_locale
-from handlers.platform.replies import alert, answer, refuse
+from handlers.platform.replies import alert, answer
 from handlers.table import flow
+from handlers.table.answers import refuse
 from handlers.table.hand_message import post_hand
 from handlers.table.keyboards import play_label
 from render.words import describe_play
-from storage import StorageUnavailable
 
 log = logging.getLogger(__name__)
 
@@ -92,7 +93,7 @@ async def on_hand_press(update: Update, context: Context) -> None:
         return
     except TableError as error:
         if error.code == TableRefusal.NO_TABLE:  # its match ended (the last look may be on its way)
-            locale = await user_locale(context.services.db, query.from_user.id)
+            locale = await context.services.languages.of_user(query.from_user.id)
             await answer(query, _("This table has ended: its buttons no longer work.", locale))
             return
         await _refuse_presser(query, context, error.code)
@@ -112,7 +113,7 @@ async def on_hand_press(update: Update, context: Context) -> None:
             reply = await _handle(query, context, table, table.seats[seat], press)
         except StorageUnavailable as error:  # nothing changed, the selection included: press again
             log.warning("press at table %s not saved: %s", table.id, error)
-            locale = await seat_locale(context.services.db, table.seats[seat])
+            locale = await seat_locale(context.services.languages, table.seats[seat])
             reply = refuse(query, TableRefusal.NOT_SAVED, locale)
     await reply
 
@@ -134,7 +135,7 @@ def _from_before_restart(query: CallbackQuery, state: SeatState) -> bool:
 
 async def _refuse_presser(query: CallbackQuery, context: Context, code: TableRefusal) -> None:
     """A refusal before the press is known to be a seat's: in the presser's own language."""
-    await refuse(query, code, await user_locale(context.services.db, query.from_user.id))
+    await refuse(query, code, await context.services.languages.of_user(query.from_user.id))
 
 
 async def _handle(
@@ -142,7 +143,7 @@ async def _handle(
 ) -> Reply:
     """Apply a press under the table lock; the reply (a refusal's alert, or the answer and
     the edits of an accepted press) is returned to be sent after the lock is released."""
-    locale = await seat_locale(context.services.db, state)
+    locale = await seat_locale(context.services.languages, state)
     if table.match is None or press.version > table.version:
         return refuse(query, TableRefusal.STALE, locale)
     if press.op is Op.CANCEL_AUTOPLAY:  # "I am back", whatever the keyboard

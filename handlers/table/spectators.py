@@ -15,9 +15,9 @@ one, never sent after it) at the scheduler's lowest priority (``Priority.WATCH``
 waits behind every player's hand, board and announcement. A table nobody watches costs a
 dictionary look-up per change.
 
-Who watches what, with the message to edit, is stored (``storage/spectators.py``): after a
-restart the first change of a table loads its spectators and edits their messages again.
-Watching ends with the match (or /stop): the last look says so and the rows are deleted.
+Who watches what, what each is shown next and when is the application's
+(:mod:`app.table.spectators`, which stores the spectators and their messages for a restart);
+here are the buttons and the sending.
 
 Where the table allows it (``watch_hand=on``, ``Rules.spectators_follow_hands``), the
 spectator's message carries a button per seat: a spectator may follow one seat's hand a trick
@@ -28,12 +28,8 @@ board names the seats followed, so the players know.
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
-import contextvars
 import logging
-from collections.abc import Sequence
-from dataclasses import dataclass, field, replace
 from functools import partial
 
 from telegram import CallbackQuery, Chat, Update
@@ -43,32 +39,20 @@ from telegram.ext import ExtBot
 
 from app.table.callback_data import Area, BadCallback, Op, Press
 from app.table.refusals import TableRefusal
-from app.table.results import deal_events
+from app.table.spectators import Look, Spectators
 from app.table.tables import LiveTable, TableError
 from app.table.texts import _, error_text, who
-from app.table.watching import (
-    MAX_SPECTATORS,
-    EndedHands,
-    SpectatorView,
-    hand_before_trick,
-    hands_after_deal,
-    spectator_text,
-    watchers_line,
-)
-from app.tasks import Tasks
-from engine.actions import Action, DealEnded, Event, Phase
-from engine.review import review
-from engine.rules import Rules
-from handlers.platform.context import Board, Context
+from app.table.watching import watchers_line
+from common.faults import StorageUnavailable
+from handlers.platform.context import Context
 from handlers.platform.edits import edit_quietly, not_modified
-from handlers.platform.locales import user_locale
-from handlers.platform.replies import answer, refuse
+from handlers.platform.replies import answer
 from handlers.platform.scheduler import Priority, at_priority
 from handlers.platform.sender import LatestWins
+from handlers.table.answers import refuse
 from handlers.table.keyboards import Key, Keys
 from handlers.table.lobby import display_name
 from render.words import seat_name
-from storage import Database, NotFound, StorageUnavailable, TableStatus
 
 log = logging.getLogger(__name__)
 
@@ -77,211 +61,49 @@ WATCH_START = "watch_"
 is sent to by 观战; the private chat's Start button then begins watching."""
 
 
-@dataclass
-class _Watcher:
-    user_id: int
-    name: str
-    messages: dict[int, int] = field(default_factory=dict)  # deal → its message (the latest two)
-    locale: str | None = None  # read once, at the first look
-    shown: dict[int, str] = field(default_factory=dict)  # deal → the look last handed to the sender
-    seat: int | None = None  # the seat whose hand they follow a trick behind (watch_hand=on)
-
-
-@dataclass
-class _Watch:
-    """One table's spectators and the public state they are shown next."""
-
-    watchers: dict[int, _Watcher] = field(default_factory=dict)
-    loaded: bool = False  # the stored spectators were read (once a run)
-    loading: asyncio.Lock = field(default_factory=asyncio.Lock)
-    closing: list[SpectatorView] = field(default_factory=list)  # deals that ended, their last look owed
-    view: SpectatorView | None = None  # the deal in play
-    history: tuple[tuple[int | None, Action], ...] = ()  # to deal a finished deal's hands again
-    seed: int = 0
-    hands: dict[int, EndedHands] = field(default_factory=dict)  # finished deals' hands, dealt again
-    dirty: bool = False
-    task: asyncio.Task[None] | None = None
-
-
 class SpectatorDesk:
-    """Keeps every spectator's private message in line with the public table."""
+    """Sends the looks 观战 hands it (:class:`app.table.spectators.Spectators`) to spectators'
+    private chats: one message a deal, edited in place."""
 
-    def __init__(
-        self, bot: ExtBot[None], db: Database, sender: LatestWins, board: Board, *, interval: float = 3.0
-    ) -> None:
+    def __init__(self, bot: ExtBot[None], sender: LatestWins, spectators: Spectators) -> None:
         self.bot = bot
-        self.db = db
         self.sender = sender
-        self.board = board  # redrawn when the watchers change (its 👀 line)
-        self.interval = interval
-        self._watches: dict[int, _Watch] = {}
-        self._tasks = Tasks()  # the redraws, a finished table's forgotten one included
-
-    # ------------------------------------------------------------ the board's part
-
-    def names(self, table_id: int) -> list[str]:
-        watch = self._watches.get(table_id)
-        return [w.name for w in watch.watchers.values()] if watch is not None else []
-
-    def followed(self, table_id: int) -> list[int]:
-        """The seats whose hands some spectator of the table follows, in playing order."""
-        watch = self._watches.get(table_id)
-        seats = {w.seat for w in watch.watchers.values()} if watch is not None else set()
-        return sorted(seat for seat in seats if seat is not None)
+        self.spectators = spectators
+        spectators.screen = self
 
     def board_extras(self, table: LiveTable, locale: str) -> tuple[str, Keys | None]:
         """The board's 👀 line and its 观战 button (none once the match is over, or when the
         table takes no spectators)."""
-        running = (
-            table.match is not None
-            and not table.match.is_over
-            and table.record.status is TableStatus.PLAYING
-            and table.rules.spectators
-        )
-        if not running:
+        if not self.spectators.open_to_watch(table):
             return "", None
-        seats = self.followed(table.id) if table.rules.spectators_follow_hands else []
+        seats = self.spectators.followed(table.id) if table.rules.spectators_follow_hands else []
         names = table.names()
         line = watchers_line(
-            self.names(table.id), locale, [who(seat, names.get(seat, ""), locale) for seat in seats]
+            self.spectators.names(table.id),
+            locale,
+            [who(seat, names.get(seat, ""), locale) for seat in seats],
         )
         press = Press(Area.WATCH, table.id, 0, 0, Op.WATCH)
         return ("\n" + line if line else ""), Keys(((Key(_("👀 Watch", locale), press.encode()),),))
 
-    # ------------------------------------------------------------ changes of the table
-
-    def publish(self, table: LiveTable, events: Sequence[Event] = ()) -> None:
-        """Schedule a redraw of every spectator of ``table`` (table lock held: what was stored)."""
-        if not table.rules.spectators:
-            return
-        watch = self._watches.get(table.id)
-        if watch is None:
-            watch = self._watches[table.id] = _Watch()
-        elif watch.loaded and not watch.watchers:  # nobody watches
-            if table.match is None or table.match.is_over or not table.record.status.is_active:
-                del self._watches[table.id]
-            return
-        self._snapshot(table, watch, events)
-        watch.dirty = True
-        if watch.task is None or watch.task.done():
-            watch.task = self._tasks.start(self._run(table, watch), context=contextvars.Context())
-
-    def _snapshot(self, table: LiveTable, watch: _Watch, events: Sequence[Event]) -> None:
-        """The deal in play as the board sees it, and the last look owed to each deal that ended
-        in ``events`` (the next deal may have begun in the same change)."""
-        match = table.match
-        if match is None:
-            return
-        obs, names, stopped = table.observe(None), table.names(), table.record.status is TableStatus.STOPPED
-        live = tuple(table.deal_events)
-        ended = [e for e in events if isinstance(e, DealEnded)]
-        if ended or obs.phase is Phase.MATCH_OVER or stopped:
-            watch.history, watch.seed = match.history, table.record.seed  # to deal their hands again
-            every = match.events
-        else:
-            every = ()
-        for result in ended:
-            if not any(isinstance(e, DealEnded) and e.deal_number == result.deal_number for e in live):
-                closed = tuple(deal_events(every, result.deal_number))
-                watch.closing.append(SpectatorView(obs, closed, every, names, table.rules))
-        followed = self.followed(table.id) if table.rules.spectators_follow_hands and not stopped else []
-        hands = (hand_before_trick(table.observe(seat)) for seat in followed)
-        watch.view = SpectatorView(
-            obs, live, every, names, table.rules, stopped=stopped, followed=tuple(h for h in hands if h)
+    def show(self, look: Look) -> None:
+        """Queue one look of a deal's message (the deal in play keeps its buttons). Each deal's
+        message has its own mailbox: a deal's last look is never replaced by the next deal's first."""
+        buttons = look.buttons
+        markup = (
+            spectator_keyboard(look.table_id, buttons.followed, buttons.locale, seats=buttons.seats)
+            if buttons is not None
+            else None
         )
-
-    async def _run(self, table: LiveTable, watch: _Watch) -> None:
-        """Redraw while something changed, at most every ``interval`` seconds."""
-        try:
-            found = await self._load(table.id, watch)
-        except StorageUnavailable as error:  # the table's next change tries again
-            log.warning("spectators of table %s not read: %s", table.id, error)
-            return
-        if found:  # a restart: the board names them again
-            async with table.lock:
-                if table.record.status.is_active:
-                    self.board.publish(table)
-        while watch.dirty:
-            watch.dirty = False
-            try:
-                over = await self._flush(table, watch)
-            except Exception:  # the next change redraws everything
-                log.exception("spectators of table %s not updated", table.id)
-                over = False
-            if over:
-                self._watches.pop(table.id, None)
-                return
-            await asyncio.sleep(self.interval)
-
-    async def _load(self, table_id: int, watch: _Watch) -> bool:
-        """Read the spectators stored by an earlier run, once; True if some were found."""
-        async with watch.loading:
-            if watch.loaded:
-                return False
-            rows = await self.db.spectators.of_table(table_id=table_id)
-            for row in rows:
-                messages = {row.deal: row.message_id} if row.deal is not None and row.message_id else {}
-                watcher = _Watcher(row.user_id, row.name, messages, seat=row.seat)
-                watch.watchers.setdefault(row.user_id, watcher)
-            watch.loaded = True
-            return bool(rows)
-
-    async def _flush(self, table: LiveTable, watch: _Watch) -> bool:
-        """Hand each spectator the last look of every deal that ended, then the deal in play;
-        True once watching has ended."""
-        closing, watch.closing = watch.closing, []
-        live = watch.view
-        views = [*closing, *([live] if live is not None else [])]
-        for view in views:
-            keep = view is live and not view.final  # the deal in play keeps 停止观战
-            shown = await self._with_hands(watch, view)
-            for watcher in list(watch.watchers.values()):
-                if watcher.locale is None:
-                    watcher.locale = await user_locale(self.db, watcher.user_id)
-                text = spectator_text(shown, watcher.locale, watcher.seat)
-                seats = shown.rules.spectators_follow_hands
-                markup = (
-                    spectator_keyboard(table.id, watcher.seat, watcher.locale, seats=seats) if keep else None
-                )
-                self._show(table.id, watcher, shown.deal_number, text, markup)
-        if live is not None and live.final:
-            await self.db.spectators.end(table_id=table.id)
-            return True
-        return False
-
-    async def _with_hands(self, watch: _Watch, view: SpectatorView) -> SpectatorView:
-        """The view with its deal's hands when it is over and they may be shown (at a 不洗牌
-        table, once the match is over)."""
-        if not view.over or not (view.final or hands_after_deal(view.rules)):
-            return view
-        deal = view.deal_number
-        if deal not in watch.hands:
-            found = await _hands(view.rules, watch.seed, watch.history, deal)
-            if found is None:
-                return view
-            watch.hands[deal] = found
-        return replace(view, hands=watch.hands[deal])
-
-    def _show(self, table_id: int, watcher: _Watcher, deal: int, text: str, markup: Keys | None) -> None:
-        """Queue one look of a deal's message (the deal in play keeps its buttons); an unchanged
-        one is not sent. Each deal's message has its own mailbox: a deal's last look is never
-        replaced by the next deal's first."""
-        look = text + (markup.to_json() if markup is not None else "")
-        if watcher.shown.get(deal) == look:
-            return
-        watcher.shown = {d: t for d, t in watcher.shown.items() if d >= deal - 1} | {deal: look}
         # The first look answers the 观战 press, which the spectator waits for; later ones yield
-        first = not watcher.messages
-        with at_priority(Priority.REPLY if first else Priority.WATCH):
-            deliver = partial(self._deliver, table_id, watcher, deal, text, markup)
-            self.sender.submit(("watch", table_id, watcher.user_id, deal), deliver)
+        with at_priority(Priority.REPLY if look.first else Priority.WATCH):
+            key = ("watch", look.table_id, look.watcher.user_id, look.deal)
+            self.sender.submit(key, partial(self._deliver, look, markup))
 
-    async def _deliver(
-        self, table_id: int, watcher: _Watcher, deal: int, text: str, markup: Keys | None
-    ) -> None:
+    async def _deliver(self, look: Look, markup: Keys | None) -> None:
         """Edit the deal's message; a new one when it has none yet (or it was deleted)."""
-        chat_id = watcher.user_id
-        message_id = watcher.messages.get(deal)
+        chat_id = look.watcher.user_id
+        message_id = look.watcher.messages.get(look.deal)
         try:
             if message_id is not None:
                 try:
@@ -290,7 +112,7 @@ class SpectatorDesk:
                         "editMessageText",
                         chat_id=chat_id,
                         message_id=message_id,
-                        text=text,
+                        text=look.text,
                         parse_mode=ParseMode.HTML,
                         reply_markup=markup.to_json() if markup is not None else None,
                     )
@@ -301,91 +123,14 @@ class SpectatorDesk:
                     log.info("spectator message %s cannot be edited: %s", message_id, error)
             sent = await self.bot.send_message(
                 chat_id,
-                text,
+                look.text,
                 parse_mode=ParseMode.HTML,
                 reply_markup=markup.to_markup() if markup is not None else None,
             )
         except Forbidden:  # blocked the bot: they watch no more
-            await self._forget(table_id, watcher.user_id)
+            await self.spectators.forget(look.table_id, chat_id)
             return
-        watcher.messages = {d: m for d, m in watcher.messages.items() if d >= deal - 1} | {
-            deal: sent.message_id
-        }
-        if deal == max(watcher.messages):
-            with contextlib.suppress(StorageUnavailable):
-                await self.db.spectators.set_message(
-                    table_id=table_id, user_id=watcher.user_id, message_id=sent.message_id, deal=deal
-                )
-
-    async def _forget(self, table_id: int, user_id: int) -> None:
-        watch = self._watches.get(table_id)
-        if watch is not None:
-            watch.watchers.pop(user_id, None)
-        with contextlib.suppress(StorageUnavailable):
-            await self.db.spectators.leave(table_id=table_id, user_id=user_id)
-
-    # ------------------------------------------------------------ joining and leaving
-
-    def watching(self, table_id: int, user_id: int) -> bool:
-        watch = self._watches.get(table_id)
-        return watch is not None and user_id in watch.watchers
-
-    async def watch(self, table: LiveTable, user_id: int, name: str) -> TableRefusal | None:
-        """``user_id`` starts watching (table lock held); a refusal when they may not."""
-        if not table.rules.spectators:
-            return TableRefusal.NO_SPECTATORS
-        if table.match is None or table.match.is_over or table.record.status is not TableStatus.PLAYING:
-            return TableRefusal.TABLE_NOT_PLAYING
-        if table.seat_of(user_id) is not None:
-            return TableRefusal.PLAYING_HERE
-        watch = self._watches.setdefault(table.id, _Watch())
-        await self._load(table.id, watch)
-        watcher = watch.watchers.get(user_id)
-        if watcher is None and len(watch.watchers) >= MAX_SPECTATORS:
-            return TableRefusal.SPECTATORS_FULL
-        await self.db.spectators.watch(table_id=table.id, user_id=user_id, name=name)
-        if watcher is None:
-            watch.watchers[user_id] = _Watcher(user_id, name)
-        else:
-            watcher.shown = {}  # pressed again: show the look again (a deleted message comes back)
-        self.publish(table)
-        self.board.publish(table)
-        return None
-
-    async def leave(self, table: LiveTable, user_id: int) -> bool:
-        """``user_id`` stops watching (table lock held): their message says so, without buttons."""
-        watch = self._watches.get(table.id)
-        watcher = watch.watchers.get(user_id) if watch is not None else None
-        if watch is None or watcher is None:
-            return False
-        await self.db.spectators.leave(table_id=table.id, user_id=user_id)
-        del watch.watchers[user_id]
-        locale = watcher.locale or await user_locale(self.db, user_id)
-        deal = max(watcher.messages, default=table.match.deal_number if table.match is not None else 0)
-        self._show(table.id, watcher, deal, _("👀 You stopped watching this table.", locale), None)
-        self.board.publish(table)
-        return True
-
-    async def follow(self, table: LiveTable, user_id: int, seat: int) -> TableRefusal | int | None:
-        """``user_id`` follows ``seat``'s hand a trick behind, or stops when they followed it
-        already (table lock held): the seat now followed (None), or a refusal."""
-        watch = self._watches.get(table.id)
-        watcher = watch.watchers.get(user_id) if watch is not None else None
-        if watch is None or watcher is None:
-            return TableRefusal.NOT_WATCHING
-        if not table.rules.spectators_follow_hands:
-            return TableRefusal.NO_WATCH_HAND
-        chosen = None if watcher.seat == seat else seat
-        await self.db.spectators.follow(table_id=table.id, user_id=user_id, seat=chosen)
-        watcher.seat = chosen
-        self.publish(table)
-        self.board.publish(table)  # the players see which hands are followed
-        return chosen
-
-    async def close(self) -> None:
-        """Every redraw is cancelled and awaited: ``publish`` forgets a finished table's watch
-        while its redraw may still wait out the interval."""
-        await self._tasks.close()
+        await self.spectators.delivered(look, sent.message_id)
 
 
 def spectator_keyboard(table_id: int, followed: int | None, locale: str, *, seats: bool) -> Keys:
@@ -403,21 +148,12 @@ def spectator_keyboard(table_id: int, followed: int | None, locale: str, *, seat
     return Keys(tuple(rows))
 
 
-async def _hands(
-    rules: Rules, seed: int, history: Sequence[tuple[int | None, Action]], deal: int
-) -> EndedHands | None:
-    """The hands of ``deal`` as dealt, from the match replayed in a worker thread (once a deal)."""
-    deals = await asyncio.to_thread(review, rules, seed, history)
-    found = next((d for d in deals if d.deal_number == deal), None)
-    return EndedHands(deal, found.level, found.hands) if found is not None else None
-
-
 # ---------------------------------------------------------------- the buttons
 
 
-def desk_of(context: Context) -> SpectatorDesk:
+def desk_of(context: Context) -> Spectators:
     desk = context.services.spectators
-    assert isinstance(desk, SpectatorDesk)
+    assert isinstance(desk, Spectators)
     return desk
 
 
@@ -425,7 +161,7 @@ async def on_watch_press(update: Update, context: Context) -> None:
     """观战 on the board, or 停止观战 or a seat's hand on the spectator's message."""
     query = update.callback_query
     assert query is not None and query.data is not None
-    locale = await user_locale(context.services.db, query.from_user.id)
+    locale = await context.services.languages.of_user(query.from_user.id)
     try:
         press = Press.decode(query.data)
         if press.area is not Area.WATCH or press.op not in (Op.WATCH, Op.UNWATCH, Op.FOLLOW):
@@ -459,7 +195,7 @@ async def on_watch_press(update: Update, context: Context) -> None:
     if chat is None or chat.id != table.record.chat_id:  # the table's own board, in its group
         await refuse(query, TableRefusal.BAD_BUTTON, locale)
         return
-    if not await _reachable(context.services.db, query.from_user.id):
+    if not await context.services.reach.reachable(query.from_user.id):
         link = context.services.deep_link(WATCH_START + table.record.token)
         await answer(query, _("Open the private chat with the bot: you will watch there.", locale), url=link)
         return
@@ -493,13 +229,6 @@ async def _follow(
         )
 
 
-async def _reachable(db: Database, user_id: int) -> bool:
-    try:
-        return (await db.users.get(user_id=user_id)).reachable
-    except NotFound:
-        return False
-
-
 async def on_start_watch(update: Update, context: Context) -> None:
     """``/start watch_<token>`` in the private chat: 观战 pressed before the chat was opened."""
     message, chat, user = update.effective_message, update.effective_chat, update.effective_user
@@ -507,9 +236,9 @@ async def on_start_watch(update: Update, context: Context) -> None:
     if chat.type != Chat.PRIVATE or not context.args:
         return
     services = context.services
-    locale = await user_locale(services.db, user.id)
+    locale = await services.languages.of_user(user.id)
     try:
-        await services.db.users.set_reachable(user_id=user.id, reachable=True)
+        await services.reach.mark(user.id, reachable=True)
         table = services.tables.by_token(context.args[0].removeprefix(WATCH_START))
         async with table.lock:
             refusal = await desk_of(context).watch(table, user.id, display_name(user))

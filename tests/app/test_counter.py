@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from app.table.counter import cards_out
 from app.table.texts import counter_line
-from engine.actions import PlayCards
+from engine.actions import Pass, PlayCards
 from engine.cards import Rank
 from engine.match import Match, observe
 from engine.rules import PRESETS, Rules
@@ -17,12 +17,13 @@ def _played(seed: int, turns: int) -> Match:
     match = Match.new(Rules.default(), seed=seed)
     for _ in range(turns):
         seat = match.to_act[0]
-        plays = match.legal_plays(seat)
-        match.apply(seat, PlayCards(min(plays, key=lambda p: (p.size, p.rank))))
+        plays = match.legal_plays(seat)  # none beat the table: 不出 (seed 589717, turn 11)
+        match.apply(seat, PlayCards(min(plays, key=lambda p: (p.size, p.rank))) if plays else Pass())
     return match
 
 
 @settings(max_examples=25, deadline=None)
+@example(seed=589717, turns=11)  # the seat to act cannot beat the table
 @given(seed=st.integers(0, 10**6), turns=st.integers(0, 12))
 def test_out_plus_played_plus_own_hand_is_two_decks(seed: int, turns: int) -> None:
     match = _played(seed, turns)

@@ -15,6 +15,7 @@ from typing import Any
 import pytest
 from telegram.error import BadRequest
 
+from app.table.boards import TEXT_LIMIT, Boards, split_tricks
 from app.table.settings import rules_from_args
 from app.table.tables import LiveTable, TableService
 from app.table.texts import finished_board_text, move_line, play_text
@@ -23,13 +24,29 @@ from engine.cards import CARDS, Rank
 from engine.match import Match, observe
 from engine.players.easy import choose_action, timeout_action
 from engine.rules import Rules
-from handlers.table.board import GROUP_LIMIT, BoardPublisher, ChatBudget, split_tricks
+from handlers.platform.outbox import Outbox
+from handlers.table.board import GROUP_LIMIT, BoardPublisher, ChatBudget
 from render.words import card_text, seat_name
 from storage import Database
 from tests.raw_edits import RawEdits
 
 FACES = re.compile("|".join(re.escape(card_text(c)) for c in sorted(CARDS, key=lambda c: -len(card_text(c)))))
 NAMES = {seat: f"P{seat}" for seat in range(4)}
+
+
+def publisher(
+    bot: Any,
+    service: TableService,
+    db: Database,
+    *,
+    text_limit: int = TEXT_LIMIT,
+    per_trick: bool = False,
+    outbox: Outbox | None = None,
+    **kwargs: Any,
+) -> BoardPublisher:
+    """The board as bot.py builds it: its state and texts (``Boards``) and the outbox of ``db``."""
+    boards = Boards(service, db, text_limit=text_limit, per_trick=per_trick)
+    return BoardPublisher(bot, boards, outbox=outbox or Outbox(db.outbox), **kwargs)
 
 
 @dataclass
@@ -165,7 +182,7 @@ async def test_board_keeps_within_the_budget_and_posts_results(db: Database) -> 
     service, table = await seated_table(db, seed=3)
     bot = FakeBot()
     window, limit = 0.5, 4
-    board = BoardPublisher(
+    board = publisher(
         bot, service, db, budget=ChatBudget(limit=limit, window=window), interval=0.01, reserve=2
     )  # type: ignore[arg-type]
     deals = await play_fast(service, table, board, [], ai=False)
@@ -191,7 +208,7 @@ async def test_fast_play_shows_every_play_and_pass_in_order(
     published: list[Event] = []
     bot = FakeBot(public=lambda: public_faces(published))
     window = 0.3
-    board = BoardPublisher(
+    board = publisher(
         bot,
         service,
         db,
@@ -214,7 +231,7 @@ async def test_fast_play_shows_every_play_and_pass_in_order(
 async def test_a_deleted_board_message_is_replaced_without_losing_plays(db: Database) -> None:
     service, table = await seated_table(db, seed=5)
     bot = FakeBot(delete_first=True)
-    board = BoardPublisher(bot, service, db, budget=ChatBudget(limit=3, window=0.3), interval=0.02)  # type: ignore[arg-type]
+    board = publisher(bot, service, db, budget=ChatBudget(limit=3, window=0.3), interval=0.02)  # type: ignore[arg-type]
     await play_fast(service, table, board, [])
     assert table.match is not None
     assert bot.gone
@@ -259,7 +276,7 @@ async def test_a_six_deal_match_costs_the_group_at_most_three_messages_a_deal(db
         for seat in range(4):
             await service.take_seat(table, seat=seat, user_id=20 + seat, name=NAMES[seat], locale=None)
         bot = FakeBot()
-        board = BoardPublisher(
+        board = publisher(
             bot,  # type: ignore[arg-type]
             service,
             db,

@@ -13,11 +13,11 @@ from app.table.texts import deal_header
 from engine.actions import DealEnded, Event
 from engine.cards import Rank
 from engine.rules import Rules
-from handlers.table.board import BoardPublisher, ChatBudget
+from handlers.table.board import ChatBudget
 from render import samples
 from render.results import deal_result_image, match_summary_image
 from storage import Database
-from tests.handlers.test_board import FakeBot, db, play_fast, seated_table
+from tests.handlers.test_board import FakeBot, db, play_fast, publisher, seated_table
 
 __all__ = ["db"]  # the fixture
 
@@ -30,7 +30,7 @@ async def test_every_board_message_keeps_the_score_in_its_header(db: Database) -
     service, table = await seated_table(db, seed=5)
     published: list[Event] = []
     bot = FakeBot()
-    board = BoardPublisher(
+    board = publisher(
         bot, service, db, budget=ChatBudget(limit=18, window=0.3), interval=0.02, per_trick=True
     )  # type: ignore[arg-type]
     await play_fast(service, table, board, published)

@@ -18,6 +18,7 @@ from handlers.platform.outbox import Outbox
 from handlers.table.board import BoardPublisher, ChatBudget
 from storage import Database
 from tests.handlers.test_board import FakeBot, play_fast, seated_table
+from tests.handlers.test_board import publisher as board_publisher
 
 
 @pytest.fixture
@@ -41,7 +42,7 @@ class FlakyBot(FakeBot):
 
 def publisher(bot: FakeBot, service: Any, db: Database) -> BoardPublisher:
     outbox = Outbox(db.outbox, first_delay=0.01)
-    return BoardPublisher(bot, service, db, budget=ChatBudget(window=0.5), interval=0.01, outbox=outbox)  # type: ignore[arg-type]
+    return board_publisher(bot, service, db, budget=ChatBudget(window=0.5), interval=0.01, outbox=outbox)
 
 
 async def test_a_failed_result_send_is_retried_not_lost(db: Database) -> None:
@@ -90,7 +91,7 @@ async def test_result_pictures_are_drawn_in_the_render_pool(db: Database) -> Non
     bot = FakeBot()
     with RecordingPool(max_workers=1, thread_name_prefix="render") as pool:
         outbox = Outbox(db.outbox, first_delay=0.01)
-        board = BoardPublisher(
+        board = board_publisher(
             bot, service, db, budget=ChatBudget(window=0.5), interval=0.01, outbox=outbox, renderer=pool
         )  # type: ignore[arg-type]
         deals = await play_fast(service, table, board, [], ai=False)

@@ -11,6 +11,7 @@ import pytest
 from telegram.ext import ApplicationBuilder
 
 import handlers.contest.channels as channels
+from app.contest.store import ContestStore
 from engine.contest import Deadline, draw, move_deadline
 from handlers.contest.alarms import DUE_NOW
 from handlers.contest.channels import GROUP, PRIVATE
@@ -26,7 +27,7 @@ LEFT = int(timedelta(hours=48).total_seconds())
 async def test_a_reminder_goes_once_per_deadline(store: str) -> None:
     db = await Database.open(store)
     outbox = Outbox(db.outbox)
-    desk = ContestDesk(cast(Any, None), db, outbox, ChatBudget(), cast(Any, None))
+    desk = ContestDesk(cast(Any, None), ContestStore(db), outbox, ChatBudget(), cast(Any, None))
     sent: list[tuple[int, str]] = []
 
     async def record(chat_id: int, payload: dict[str, Any]) -> None:
@@ -70,7 +71,9 @@ async def test_jobs_are_due_by_the_desks_clock_however_far_it_is_from_the_wall(
     await app.job_queue.start()
     db = await Database.open(store)
     outbox = Outbox(db.outbox)
-    desk = ContestDesk(cast(Any, None), db, outbox, ChatBudget(), cast(Any, None), job_queue=app.job_queue)
+    desk = ContestDesk(
+        cast(Any, None), ContestStore(db), outbox, ChatBudget(), cast(Any, None), job_queue=app.job_queue
+    )
     desk.clock = lambda: desk_now
     try:
         stored = await db.contests.create(chat_id=-9, contest=signed_up(2))
@@ -107,7 +110,9 @@ async def test_a_card_sent_while_the_database_is_locked_is_linked_later_not_sent
     db = await Database.open(store)
     outbox = Outbox(db.outbox, first_delay=0.01)
     bot = _SendingBot()
-    ContestDesk(cast(Any, bot), db, outbox, ChatBudget(), cast(Any, None))  # registers its senders
+    ContestDesk(
+        cast(Any, bot), ContestStore(db), outbox, ChatBudget(), cast(Any, None)
+    )  # registers its senders
     stored = await db.contests.create(chat_id=-9, contest=signed_up(2))
     add_message = db.contest_links.add_message
     faults = [StorageUnavailable("database is locked")] * 2

@@ -12,6 +12,7 @@ import pytest
 
 from app.contest import texts
 from app.contest.args import ArgProblem, parse_decision, parse_signup
+from app.contest.store import ContestStore
 from engine.cards import Rank
 from engine.contest import Refusal, confirm_partner, decide, draw, sign_up
 from engine.contest.errors import ContestError
@@ -169,7 +170,7 @@ def test_levels_on_time_that_give_the_winner_less_are_refused() -> None:
 async def test_a_decision_with_levels_is_stored_and_scored(store: str) -> None:
     db = await Database.open(store)
     outbox = Outbox(db.outbox)
-    desk = ContestDesk(cast(Any, None), db, outbox, ChatBudget(), cast(Any, None))
+    desk = ContestDesk(cast(Any, None), ContestStore(db), outbox, ChatBudget(), cast(Any, None))
     sent: list[dict[str, Any]] = []
 
     async def record(_chat_id: int, payload: dict[str, Any]) -> None:

@@ -15,6 +15,7 @@ from typing import Any, cast
 import pytest
 from aiohttp import web
 
+from app.contest.store import ContestStore
 from handlers.contest.desk import ContestDesk
 from handlers.contest.wechat import MIRROR_LANE, WECHAT
 from handlers.platform.chats import ChatBudget
@@ -48,7 +49,7 @@ async def test_a_failing_webhook_logs_a_line_per_try_gives_up_and_blocks_nothing
     url, hits = broken_webhook
     db = await Database.open(tmp_path / "mirror.db")
     outbox = Outbox(db.outbox, first_delay=0.01, max_delay=0.02)
-    desk = ContestDesk(cast(Any, None), db, outbox, ChatBudget(), cast(Any, None))
+    desk = ContestDesk(cast(Any, None), ContestStore(db), outbox, ChatBudget(), cast(Any, None))
     try:
         stored = await db.contests.create(chat_id=-7, contest=new_contest())
         await db.contest_links.set_mirror(contest_id=stored.id, url=url, set_by=1)

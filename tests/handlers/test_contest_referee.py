@@ -12,6 +12,7 @@ import pytest
 
 from app.contest import texts
 from app.contest.args import ArgProblem, LateWords, parse_late, parse_new, parse_table
+from app.contest.store import ContestStore
 from engine.contest import (
     Contest,
     ContestError,
@@ -50,7 +51,7 @@ class Desk:
     def __init__(self, db: Database) -> None:
         self.db = db
         self.outbox = Outbox(db.outbox)
-        self.desk = ContestDesk(cast(Any, None), db, self.outbox, ChatBudget(), cast(Any, None))
+        self.desk = ContestDesk(cast(Any, None), ContestStore(db), self.outbox, ChatBudget(), cast(Any, None))
         self.desk.clock = lambda: STARTED
         self.sent: list[tuple[str, str]] = []
         self.outbox.register(GROUP, self.record)

@@ -16,6 +16,7 @@ from telegram.error import Forbidden
 
 from app.contest import sheet_texts as words
 from app.contest.callback_data import ContestOp, ContestPress
+from app.contest.store import ContestStore
 from engine.contest import (
     Contest,
     ContestMatch,
@@ -26,6 +27,7 @@ from engine.contest import (
     draw,
     start_clock,
 )
+from engine.contest.seating import seating
 from engine.contest.sheet import SheetRefusal
 from handlers.contest import sheets
 from handlers.contest.channels import GROUP
@@ -92,7 +94,9 @@ class Table:
         self.db = db
         self.bot = FakeBot()
         self.outbox = Outbox(db.outbox)
-        self.desk = ContestDesk(cast(Any, self.bot), db, self.outbox, ChatBudget(), cast(Any, None))
+        self.desk = ContestDesk(
+            cast(Any, self.bot), ContestStore(db), self.outbox, ChatBudget(), cast(Any, None)
+        )
         self.desk.clock = lambda: datetime(2026, 12, 26, 7, 0, tzinfo=UTC)
         self.group: list[tuple[str, str]] = []
         self.outbox.register(GROUP, self.record)
@@ -274,7 +278,7 @@ async def test_a_player_fills_the_sheet_and_submits_a_report_with_its_figures(ta
     match = stored.contest.match_by_code(table.match.code)
     fact = match.facts[-1]
     assert fact.kind is FactKind.REPORT and fact.by == recorder and match.status is MatchStatus.REPORTED
-    ns = sheets.seating(stored.contest.seed, match, stored.contest.round_rules(1).seat_assignment).ns
+    ns = seating(stored.contest.seed, match, stored.contest.round_rules(1).seat_assignment).ns
     result = fact.result
     assert result is not None and result.winner == ns and result.figures is not None
     ns_index = match.pairs.index(ns)
@@ -306,7 +310,7 @@ async def test_undo_then_a_restart_shows_the_same_sheet(store: str) -> None:
     for label in ["南北 双下", "东西 1·4", "↩ 撤销", "东西 1·3"]:
         await first.tap(label, recorder)
     shown = first.markup
-    before = await sheets.load_sheet(db, first.stored, first.match)
+    before = await first.desk.sheets.load(first.stored, first.match)
     await first.outbox.close()
     await db.close()
 
@@ -314,7 +318,7 @@ async def test_undo_then_a_restart_shows_the_same_sheet(store: str) -> None:
     second = Table(db)
     second.stored = await db.contests.get(contest_id=first.stored.id)
     second.markup = shown  # the message in the recorder's chat, pressed after the restart
-    after = await sheets.load_sheet(db, second.stored, second.match)
+    after = await second.desk.sheets.load(second.stored, second.match)
     assert after == before and after.standing.points == (3, 2) and after.version == 4
     query = await second.tap("南北 1·4", recorder)  # its buttons still work: same version
     assert query.answers == [("已记录：南北 1·4", False)]
@@ -334,7 +338,7 @@ async def test_the_rounds_clock_adds_the_time_up_once(table: Table) -> None:
     presses = await table.db.contest_sheets.presses(contest_id=table.stored.id, code=table.match.code)
     assert [(p.entry, p.by) for p in presses] == [("NS 1·3", recorder), ("time", None)]
     assert len(table.bot.edits) == 1 and "时间到" in table.bot.edits[0][2]
-    sheet = await sheets.load_sheet(table.db, table.stored, table.match)
+    sheet = await table.desk.sheets.load(table.stored, table.match)
     assert sheet.state.time_expired and not sheet.is_decided  # 002-D: the deal in hand is finished
     await hook(table.stored, 1, (2,))  # another table's clock: not this sheet
     assert len(await table.db.contest_sheets.presses(contest_id=table.stored.id, code=table.match.code)) == 2
@@ -390,7 +394,7 @@ async def test_a_movement_sheet_stopped_with_nobody_past_a_is_submitted_without_
     match = stored.contest.match_by_code(table.match.code)
     result = match.result
     assert result is not None and result.no_winner and match.status is MatchStatus.REPORTED
-    ns = sheets.seating(stored.contest.seed, match, stored.contest.round_rules(1).seat_assignment).ns
+    ns = seating(stored.contest.seed, match, stored.contest.round_rules(1).seat_assignment).ns
     assert result.figures is not None
     ns_index = match.pairs.index(ns)
     assert (result.figures.round_score[ns_index], result.figures.round_score[1 - ns_index]) == (3, 1)

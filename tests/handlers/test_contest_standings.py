@@ -17,6 +17,7 @@ from PIL import ImageChops
 
 from app.contest import texts
 from app.contest.columns import signed
+from app.contest.store import ContestStore
 from app.contest.views import bracket_view, export_csv, plain, standings_view
 from engine.cards import Rank
 from engine.contest import (
@@ -305,7 +306,7 @@ async def test_final_places_are_announced_exactly_once(store: str) -> None:
     sent: list[tuple[str, str]] = []
 
     def desk_on(outbox: Outbox) -> ContestDesk:
-        desk = ContestDesk(cast(Any, None), db, outbox, ChatBudget(), cast(Any, None))
+        desk = ContestDesk(cast(Any, None), ContestStore(db), outbox, ChatBudget(), cast(Any, None))
 
         async def record(chat_id: int, payload: dict[str, Any]) -> None:
             what = str(payload.get("what", "dm"))

@@ -13,12 +13,17 @@ import pytest
 
 from app.table.settings import rules_from_args
 from app.table.tables import LiveTable, TableService
-from app.table.texts import restored_text
+from app.table.texts import restored_text, too_many_text
+from handlers.platform.chats import ChatBudget, ChatReplies
 from handlers.platform.context import Services
 from handlers.platform.scheduler import PRIORITY, Priority
 from handlers.table.hand_message import post_hand
 from storage import Database
 from tests.raw_edits import RawEdits
+
+
+def _replies() -> ChatReplies:
+    return ChatReplies(ChatBudget(), notice=too_many_text)
 
 
 @dataclass
@@ -67,7 +72,14 @@ async def started(tmp_path: Path) -> AsyncIterator[tuple[LiveTable, Services]]:
         await tables.add_ai(table, seat=seat, name=f"AI{seat}")
     await tables.start(table)
     renderer = ThreadPoolExecutor(max_workers=1)
-    services = Services(db=db, tables=tables, board=None, bot_username="bot", renderer=renderer)  # type: ignore[arg-type]
+    services = Services(
+        db=db,
+        tables=tables,
+        board=None,  # type: ignore[arg-type]
+        bot_username="bot",
+        renderer=renderer,
+        replies=_replies(),
+    )
     yield table, services
     renderer.shutdown()
     await db.close()
@@ -110,7 +122,14 @@ async def test_a_look_waits_at_hand_priority_only_when_the_player_waits_for_it(t
         await tables.add_ai(table, seat=seat, name=f"AI{seat}")
     await tables.start(table)
     renderer = ThreadPoolExecutor(max_workers=1)
-    services = Services(db=db, tables=tables, board=None, bot_username="bot", renderer=renderer)  # type: ignore[arg-type]
+    services = Services(
+        db=db,
+        tables=tables,
+        board=None,  # type: ignore[arg-type]
+        bot_username="bot",
+        renderer=renderer,
+        replies=_replies(),
+    )
     bot = SlowBot()
     bot.gate.set()
     try:

@@ -7,16 +7,11 @@ from pathlib import Path
 import pytest
 from telegram import Chat
 
+from app.preferences import Languages
+from app.table.seat_choices import seat_locale, seat_preferences
 from app.table.tables import TableService
 from engine.rules import Rules
-from handlers.platform.locales import (
-    Preferences,
-    chat_locale,
-    reply_locale,
-    seat_locale,
-    seat_preferences,
-    user_locale,
-)
+from handlers.platform.locales import Preferences, chat_locale, reply_locale, user_locale
 from storage import Database
 
 
@@ -49,10 +44,10 @@ async def test_a_seat_speaks_its_players_language_not_the_copy_it_was_taken_with
     state = table.seats[0]
     await db.users.set_locale(user_id=7, locale="en")
     await db.users.set_four_color(user_id=7, four_color=True)
-    assert await seat_preferences(db, state) == Preferences("en", True)
-    assert await seat_locale(db, table.seats[1]) == "zh"
+    assert await seat_preferences(Languages(db), state) == Preferences("en", True)
+    assert await seat_locale(Languages(db), table.seats[1]) == "zh"
 
     await db.users.set_locale(user_id=7, locale="zh")
-    assert await seat_locale(db, state) == "en"  # cached until /lang clears it
+    assert await seat_locale(Languages(db), state) == "en"  # cached until /lang clears it
     state.message.preferences = None
-    assert await seat_locale(db, state) == "zh"
+    assert await seat_locale(Languages(db), state) == "zh"

@@ -1,4 +1,4 @@
-"""The metrics hooks (app/metrics.py) where they are called: the hand-message sender, the
+"""The metrics hooks (common/metrics.py) where they are called: the hand-message sender, the
 scheduler's 429s, the store and the update processor; and nothing is counted while the
 metrics are off (no monitor serves them)."""
 
@@ -15,7 +15,7 @@ from telegram import CallbackQuery, Update, User
 from telegram.error import RetryAfter
 
 import bot
-from app import metrics
+from common import metrics
 from handlers.platform.chats import ChatFairProcessor
 from handlers.platform.monitor import MonitorConfig
 from handlers.platform.scheduler import PriorityLimiter

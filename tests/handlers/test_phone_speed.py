@@ -20,12 +20,13 @@ import pytest
 
 from app.table.callback_data import Op, Press
 from app.table.tables import LiveTable, TableService
+from app.table.texts import too_many_text
 from engine.actions import Phase, PlayCards, ReturnTribute
 from engine.cards import CARDS, Card
 from engine.players.easy import choose_action
 from engine.plays import PlayKind
 from engine.rules import Rules
-from handlers.platform.chats import mark_received
+from handlers.platform.chats import ChatBudget, ChatReplies, mark_received
 from handlers.platform.context import Services
 from handlers.table.hand_message import post_hand
 from handlers.table.keyboards import Keys
@@ -36,6 +37,10 @@ from tests.raw_edits import RawEdits
 STALE = ("按钮已过期，请使用最新的消息。", True)
 ACCEPTED = (None, False)
 LAGGING = ("手牌正在更新，请用新的按钮", False)
+
+
+def _replies() -> ChatReplies:
+    return ChatReplies(ChatBudget(), notice=too_many_text)
 
 
 @dataclass
@@ -101,7 +106,14 @@ async def _open(tmp_path: Path, seed: int) -> tuple[LiveTable, Context]:
         await tables.take_seat(table, seat=seat, user_id=100 + seat, name=f"P{seat}", locale=None)
     await tables.start(table)
     renderer = ThreadPoolExecutor(max_workers=1)
-    services = Services(db=db, tables=tables, board=Board(), bot_username="bot", renderer=renderer)  # type: ignore[arg-type]
+    services = Services(
+        db=db,
+        tables=tables,
+        board=Board(),  # type: ignore[arg-type]
+        bot_username="bot",
+        renderer=renderer,
+        replies=_replies(),
+    )
     return table, Context(services)
 
 

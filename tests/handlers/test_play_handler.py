@@ -13,6 +13,7 @@ from types import SimpleNamespace
 
 import pytest
 
+from app.preferences import Languages
 from app.table.callback_data import Area, Op, Press
 from app.table.selection import digest
 from app.table.settings import rules_from_args
@@ -42,6 +43,10 @@ class FakeServices:
     @property
     def db(self) -> Database:
         return self.tables.db
+
+    @property
+    def languages(self) -> Languages:
+        return Languages(self.tables.db)
 
 
 @dataclass

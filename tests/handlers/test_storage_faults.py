@@ -15,6 +15,7 @@ from types import SimpleNamespace
 
 import pytest
 
+from app.preferences import Languages
 from app.table.callback_data import Area, Op, Press
 from app.table.selection import digest, select_play
 from app.table.settings import rules_from_args
@@ -220,7 +221,7 @@ async def test_the_press_is_answered_not_saved_and_keeps_the_selection(opened, k
     selection = Counter(table.seats[seat].selection.cards)
     table.seats[seat].message.first_sent = HAND_MESSAGE
     press = Press(Area.HAND, table.id, table.version, digest(selection), Op.PLAY, None)
-    services = SimpleNamespace(tables=service, db=db)
+    services = SimpleNamespace(tables=service, db=db, languages=Languages(db))
     fault = StorageFault(kind, db, path)
     await fault.on()
     for _ in range(2):  # pressing again says the same: the selection is still there

@@ -10,11 +10,11 @@ import pytest
 
 from app.records import callback_data
 from app.records.callback_data import RecordOp, RecordPress
-from app.records.replays import NextDealDealtFromIt, NotEnded, NotSeated, Replays
+from app.records.replays import MatchGone, NextDealDealtFromIt, NotEnded, NotSeated, Replays
 from engine.match import Match
 from engine.review import frames, review, review_through
 from engine.rules import ShuffleProcedure
-from storage import Database, NotFound
+from storage import Database
 from tests.records.support import SHORT, played, store_match
 
 PEOPLE: list[tuple[int | None, str]] = [(11, "Alice"), (None, "AI"), (13, "Carol"), (None, "AI")]
@@ -74,9 +74,9 @@ async def test_a_playing_tables_ended_deal_loads_for_its_players_and_the_deal_in
         await replays.load_through(table_id, 1, 99)  # kept in memory: still only for its players
     with pytest.raises(NotSeated):
         await Replays(db).load_through(table_id, 1, 99)  # read from the store: the same
-    with pytest.raises(NotFound):
+    with pytest.raises(MatchGone):
         await replays.load_through(table_id + 1, 1, 11)
-    with pytest.raises(NotFound):  # the finished-match 复盘 of /history does not open it either
+    with pytest.raises(MatchGone):  # the finished-match 复盘 of /history does not open it either
         await replays.load(table_id)
 
 

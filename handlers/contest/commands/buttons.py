@@ -14,6 +14,7 @@ from telegram.error import BadRequest
 from app.contest import texts
 from app.contest.callback_data import BadContestButton, ContestOp, ContestPress
 from app.contest.problems import Problem
+from app.contest.store import ContestGone, HeldContest
 from app.table.texts import _, error_text, escape
 from engine.contest import (
     ContestError,
@@ -36,7 +37,6 @@ from handlers.platform.edits import edit_later
 from handlers.platform.replies import answer
 from handlers.platform.scheduler import Priority
 from handlers.table.lobby import display_name
-from storage import NotFound, StoredContest
 
 log = logging.getLogger(__name__)
 
@@ -49,8 +49,8 @@ async def on_contest_press(update: Update, context: Context) -> None:
     await remember(context, query.from_user)
     try:
         press = ContestPress.decode(query.data)
-        stored = await context.services.db.contests.get(contest_id=press.contest_id)
-    except (BadContestButton, NotFound):
+        stored = await desk_of(context).store.get(press.contest_id)
+    except (BadContestButton, ContestGone):
         await answer(query, error_text("bad_button", locale), show_alert=True)
         return
     try:
@@ -60,7 +60,7 @@ async def on_contest_press(update: Update, context: Context) -> None:
 
 
 async def _press(
-    query: CallbackQuery, context: Context, stored: StoredContest, press: ContestPress, locale: str
+    query: CallbackQuery, context: Context, stored: HeldContest, press: ContestPress, locale: str
 ) -> None:
     desk, user = desk_of(context), query.from_user
     me = Player(user.id, display_name(user))
@@ -115,7 +115,7 @@ async def _press(
         _edit(context, query, _("The round is closed.", locale))
 
 
-async def _choose_mirror(query: CallbackQuery, context: Context, stored: StoredContest, locale: str) -> None:
+async def _choose_mirror(query: CallbackQuery, context: Context, stored: HeldContest, locale: str) -> None:
     """The organiser picked the contest for the webhook address they just sent."""
     user_id = query.from_user.id
     url = desk_of(context).pending_mirrors.get(user_id)

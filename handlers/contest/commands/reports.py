@@ -23,7 +23,6 @@ from handlers.contest.common import (
     run,
 )
 from handlers.platform.context import Context
-from storage import NotFound
 
 log = logging.getLogger(__name__)
 
@@ -65,8 +64,7 @@ async def on_group_text(update: Update, context: Context) -> None:
     replied = message.reply_to_message
     explicit = False
     if replied is not None:
-        link = await context.services.db.contest_links.message(chat_id=chat.id, message_id=replied.message_id)
-        explicit = link is not None and link[1] is not None  # a pairing message (not a card)
+        explicit = await desk_of(context).store.shows_pairings(chat.id, replied.message_id)  # not a card
         if not explicit and "组" not in text:
             return
     await _report(update, context, text, explicit=explicit)
@@ -76,9 +74,8 @@ async def _report(update: Update, context: Context, text: str, *, explicit: bool
     """A report's refusals are its own: ordinary chat that only looks like one gets no answer."""
     message, chat, user = parts(update)
     locale = await locale_of(context, chat)
-    try:
-        stored = await context.services.db.contests.open_in_chat(chat_id=chat.id)
-    except NotFound:
+    stored = await desk_of(context).store.open_in_chat(chat.id)
+    if stored is None:
         if explicit:
             await reply(context, message, texts.problem_text(Problem.NO_CONTEST, "", locale))
         return

@@ -15,6 +15,7 @@ from app.contest.announcements import Card
 from app.contest.args import parse_new
 from app.contest.callback_data import ContestOp, ContestPress
 from app.contest.problems import Problem
+from app.contest.store import HeldContest
 from app.contest.views import export_csv, export_name, plain
 from app.table.texts import _
 from engine.contest import Deadline, DrawSeed, close_contest, move_deadline, open_contest
@@ -35,7 +36,6 @@ from handlers.contest.compose import card_keyboard
 from handlers.contest.wechat import mirror_post
 from handlers.platform.context import Context
 from handlers.table.lobby import is_group_admin
-from storage import StorageConflict, StoredContest
 
 Anywhere = Callable[[Context, Message, User, list[str], str], Awaitable[None]]
 OnContest = Callable[[Context, Here, list[str]], Awaitable[None]]
@@ -80,7 +80,7 @@ async def _help_formats(context: Context, here: Here, _args: list[str]) -> None:
 
 
 async def _list(context: Context, message: Message, _user: User, _args: list[str], locale: str) -> None:
-    past = await context.services.db.contests.closed_in_chat(chat_id=message.chat.id)
+    past = await desk_of(context).store.closed_in_chat(message.chat.id)
     await reply(context, message, texts.contest_list_text([p.contest for p in past], locale))
 
 
@@ -110,9 +110,8 @@ async def _new(context: Context, message: Message, user: User, args: list[str], 
         preset = str(new.settings.preset)
         await reply(context, message, texts.problem_text(Problem.UNKNOWN_PRESET, preset, locale))
         return
-    try:
-        stored = await context.services.db.contests.create(chat_id=chat_id, contest=contest)
-    except StorageConflict:
+    stored = await desk.store.create(chat_id, contest)
+    if stored is None:
         await reply(context, message, texts.problem_text(Problem.CONTEST_EXISTS, "", locale))
         return
     desk.post(stored, Card(), "card")
@@ -167,12 +166,12 @@ async def _wechat(context: Context, message: Message, user: User, args: list[str
     if not args:
         await reply(context, message, texts.problem_text(Problem.USAGE_WECHAT, "", locale))
         return
-    db, desk = context.services.db, desk_of(context)
+    desk = desk_of(context)
     url, name = args[-1].strip(), " ".join(args[:-1]).strip()
     if url.lower() != "off" and not desk.webhook_allowed(url):
         await reply(context, message, texts.problem_text(Problem.BAD_WEBHOOK, "", locale))
         return
-    mine = [s for s in await db.contests.unfinished() if s.contest.organiser_id == user.id]
+    mine = await desk.store.organised_by(user.id)
     if name:
         mine = [s for s in mine if s.contest.name.casefold() == name.casefold()]
     if not mine:
@@ -194,14 +193,14 @@ async def _wechat(context: Context, message: Message, user: User, args: list[str
     await reply(context, message, await set_mirror(context, mine[0], user.id, url, locale))
 
 
-async def set_mirror(context: Context, stored: StoredContest, user_id: int, url: str, locale: str) -> str:
+async def set_mirror(context: Context, stored: HeldContest, user_id: int, url: str, locale: str) -> str:
     """Set (or turn off, ``url`` "off") the contest's mirror; the answer names the contest."""
-    db, desk = context.services.db, desk_of(context)
+    desk = desk_of(context)
     group = await _group_title(context, stored.chat_id)
     if url.lower() == "off":
-        await db.contest_links.set_mirror(contest_id=stored.id, url=None, set_by=user_id)
+        await desk.store.set_mirror(stored.id, None, user_id)
         return texts.mirror_off_text(stored.contest.name, group, locale)
-    await db.contest_links.set_mirror(contest_id=stored.id, url=url, set_by=user_id)
+    await desk.store.set_mirror(stored.id, url, user_id)
     text = plain(texts.card_text(stored.contest, "zh"))
     mirror_post(desk.outbox, stored.id, text)
     return texts.mirror_set_for_text(stored.contest.name, group, texts.mask_url(url), locale)

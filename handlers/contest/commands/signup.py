@@ -21,7 +21,7 @@ from engine.contest import (
     username_placeholder,
     withdraw,
 )
-from handlers.contest.common import answers_refusals, here, now, reply, run
+from handlers.contest.common import answers_refusals, desk_of, here, now, reply, run
 from handlers.platform.context import Context
 from handlers.table.lobby import display_name
 
@@ -90,7 +90,7 @@ async def _partner(context: Context, message: Message) -> Player | None:
         if word.startswith("@"):
             if not _USERNAME.fullmatch(word[1:]):
                 return None
-            known = await context.services.db.contest_links.user_by_username(username=word)
+            known = await desk_of(context).store.user_by_username(word)
             # not seen yet (privacy mode: a bot sees only commands and presses): invited by the
             # username, and whoever presses 接受 with it takes the place
             return Player(*known) if known is not None else username_placeholder(word)

@@ -7,13 +7,13 @@ from telegram import MaybeInaccessibleMessage, Update
 from telegram.constants import ParseMode
 
 from app.contest import texts
+from app.contest.store import HeldContest
 from app.contest.views import bracket_view, plain, standings_view
 from app.table.texts import escape
 from engine.contest import Refusal
 from handlers.contest.common import here, reply
 from handlers.platform.context import Context
 from render.contest import render_bracket, render_standings
-from storage import StoredContest
 
 CAPTION_LIMIT = 1024
 
@@ -26,7 +26,7 @@ async def standings_command(update: Update, context: Context) -> None:
 
 
 def queue_standings(
-    context: Context, message: MaybeInaccessibleMessage, stored: StoredContest, locale: str
+    context: Context, message: MaybeInaccessibleMessage, stored: HeldContest, locale: str
 ) -> None:
     """Queue the standings into ``message``'s chat by its reply queue (coalesced when the
     same standings are queued or were just sent).

@@ -1,0 +1,69 @@
+"""The application's services, opened together: the one door a front end reaches state through.
+
+The chat buttons (``handlers/``) and any other front end reach tables, records, players'
+reach and the store's minutes through these, never through ``storage``: the store is opened by
+``bot.py`` and handed to the services that own its repositories. ``handlers.platform.context``
+extends this with what Telegram needs (the board, the reply queues, the sender), so the shared
+plumbing names no feature: it names this composition and the protocols below.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable, Sequence
+from concurrent.futures import Executor
+from dataclasses import dataclass, field
+from typing import Any, Protocol, TypeVar
+
+from app.minutes import GroupMinutes
+from app.players import Reach
+from app.preferences import Languages
+from app.records.desk import RecordDesk
+from app.table.pictures import HandPictures
+from app.table.tables import LiveTable, TableService
+from app.tasks import Tasks
+from engine.actions import Event
+from storage import Database
+
+_T = TypeVar("_T")
+
+
+class TableShown(Protocol):
+    """Something that shows a table as it changes (the group board): told of each change."""
+
+    def publish(self, table: LiveTable, events: tuple[Event, ...] | list[Event] = ()) -> None: ...
+
+
+class Watching(Protocol):
+    """What the table's flow needs of 观战 (``app.table.spectators.Spectators``)."""
+
+    def publish(self, table: LiveTable, events: Sequence[Event] = ()) -> None: ...
+
+    async def close(self) -> None: ...
+
+
+@dataclass(kw_only=True)
+class AppServices:
+    db: Database
+    """The store, for the services that own its repositories: a handler asks a service
+    (``handlers/contest``, ``handlers/records`` and ``handlers/general.py`` still read it
+    until their own services are in app/)."""
+    tables: TableService
+    renderer: Executor  # draws hand pictures off the event loop (a small fixed pool bounds memory)
+    records: RecordDesk | None = None  # /stats, /top, /history, 复盘 (handlers/records)
+    minutes: GroupMinutes | None = None  # each group's sends stored, for the next process (bot.py)
+    tasks: Tasks = field(default_factory=Tasks)
+    """Work a handler starts that outlives its update (a lost hand message sent again): a stop
+    cancels and awaits it, so none is left pending (``app/tasks.py``)."""
+    pictures: HandPictures = field(init=False)  # drawn by ``renderer``, kept by what they show
+    reach: Reach = field(init=False)  # whom the bot may message privately
+    languages: Languages = field(init=False)  # whose language a message is in
+
+    def __post_init__(self) -> None:
+        self.pictures = HandPictures(self.renderer)
+        self.reach = Reach(self.db.users)
+        self.languages = Languages(self.db)
+
+    async def draw(self, draw: Callable[..., _T], *args: Any, **kwargs: Any) -> _T:
+        """``draw(*args, **kwargs)`` in the render pool: a picture drawn off the event loop."""
+        return await asyncio.get_running_loop().run_in_executor(self.renderer, lambda: draw(*args, **kwargs))
