@@ -71,7 +71,7 @@ from handlers.contest.desk import ContestDesk
 from handlers.platform.chats import ChatFairProcessor, ChatReplies, MessagesOnlyLimiter
 from handlers.platform.context import BotData, Context, Services
 from handlers.platform.leader import serve
-from handlers.platform.locales import chat_locale, reply_locale, user_locale
+from handlers.platform.locales import reply_locale
 from handlers.platform.monitor import Monitor, MonitorConfig
 from handlers.platform.outbox import Outbox, Payload, Sender
 from handlers.platform.scheduler import GROUP_LIMIT, PriorityLimiter, priority_limiter
@@ -498,11 +498,11 @@ async def on_error(update: object, context: Context) -> None:
 async def _error_locale(update: Update, context: Context) -> str:
     """The answer's language; the default when storage cannot even tell that."""
     try:
-        db = context.services.db
+        languages = context.services.languages
         if update.callback_query is not None:
-            return await user_locale(db, update.callback_query.from_user.id)
+            return await languages.of_user(update.callback_query.from_user.id)
         assert update.effective_chat is not None
-        return await reply_locale(db, update.effective_chat)
+        return await reply_locale(languages, update.effective_chat)
     except (StorageUnavailable, RuntimeError):
         return normalize_locale(None)
 
@@ -558,7 +558,7 @@ def quarantine_sender(app: App) -> Sender:
 
     async def send(chat_id: int, payload: Payload) -> None:
         services = app.bot_data.services
-        text = quarantined_text(await chat_locale(services.db, chat_id))
+        text = quarantined_text(await services.languages.of_chat(chat_id))
         await services.board.budget.acquire(chat_id)
         await app.bot.send_message(chat_id, text)
 

@@ -17,7 +17,7 @@ from typing import Any, Protocol, TypeVar
 
 from app.minutes import GroupMinutes
 from app.players import Reach
-from app.preferences import Languages
+from app.preferences import Choices, Languages
 from app.records.desk import RecordDesk
 from app.table.pictures import HandPictures
 from app.table.tables import LiveTable, TableService
@@ -45,9 +45,8 @@ class Watching(Protocol):
 @dataclass(kw_only=True)
 class AppServices:
     db: Database
-    """The store, for the services that own its repositories: a handler asks a service
-    (``handlers/contest``, ``handlers/records`` and ``handlers/general.py`` still read it
-    until their own services are in app/)."""
+    """The store, for the services that own its repositories (and the composition root,
+    bot.py); a handler never reads it: it asks a service (issue 41)."""
     tables: TableService
     renderer: Executor  # draws hand pictures off the event loop (a small fixed pool bounds memory)
     records: RecordDesk | None = None  # /stats, /top, /history, 复盘 (handlers/records)
@@ -58,11 +57,13 @@ class AppServices:
     pictures: HandPictures = field(init=False)  # drawn by ``renderer``, kept by what they show
     reach: Reach = field(init=False)  # whom the bot may message privately
     languages: Languages = field(init=False)  # whose language a message is in
+    choices: Choices = field(init=False)  # /lang, /fourcolor, /arrange, /autopass: stored choices
 
     def __post_init__(self) -> None:
         self.pictures = HandPictures(self.renderer)
         self.reach = Reach(self.db.users)
         self.languages = Languages(self.db)
+        self.choices = Choices(self.db)
 
     async def draw(self, draw: Callable[..., _T], *args: Any, **kwargs: Any) -> _T:
         """``draw(*args, **kwargs)`` in the render pool: a picture drawn off the event loop."""

@@ -3,7 +3,7 @@ Telegram's limits (20 messages a minute into a group, edits included; about one 
 a chat; 30 requests a second per token; a button's answer refused after 15 s).
 
     python bench/group.py [--rush 50] [--signups 200] [--pairs 16] [--spacing 3]
-        [--only rush,draw,reports,bracket,e000,restart]
+        [--only rush,draw,reports,same,bracket,e000,restart]
 
 What runs where: the Bot API emulator (node, limits on for this token) on 127.0.0.1; in this
 process the real bot ``Application`` from ``bot.build_application`` with its scheduler
@@ -20,6 +20,10 @@ Scenarios (each on a fresh group and contest):
   ``/draw``. Figure: ``/draw`` → the draw announcement in the group.
 * ``reports``: ``--pairs`` pairs drawn, then the winner of each first-round match types
   ``掼蛋N组`` within 2 s. Figures: each report → its official line, the last details message.
+* ``same``: ``--pairs`` pairs drawn, every winner reports within 1 s, and the first match's
+  three other players type its winner's line in that second too. Figures: the first copy → its
+  official line, the "已经上报过" replies (none while the line is still on its way: it answers
+  them all), and how many went before the line.
 * ``bracket``: ``--pairs`` pairs drawn, every winner reports within 1 s, and as the first
   official line shows someone asks ``/bracket``. Figures: ``/bracket`` → its picture, the last
   official line (all of them, in the order reported).
@@ -340,6 +344,35 @@ async def reports(emulator: Emulator, db_path: Path, pairs: int, *, token: str =
     return figures
 
 
+async def identical_reports(
+    emulator: Emulator, db_path: Path, pairs: int, *, token: str = "565656:SAME"
+) -> Figures:
+    """``pairs`` pairs drawn, every round-1 winner reports within 1 s, and in that second the
+    other three players of the first match type its winner's line too: what the four who typed
+    the same line see, and when, while the reports fill the group's minute."""
+    group = Chat.group(-9105, "同报群")
+    figures = Figures(f"{pairs} pairs report, four type the same line")
+    async with limited_bot(emulator, token, db_path) as telegram:
+        contest, by_id = await drawn_contest(telegram, db_path, group, "同报杯", pairs, 95000)
+        first = next(m for m in contest.rounds[0].matches if len(m.pairs) == 2)
+        line = f"掼蛋{first.pairs[0]}组"
+        others = [by_id[uid] for number in first.pairs for uid in contest.pair(number).user_ids][1:]
+        await asyncio.sleep(1.0)
+        copies = [telegram.send(user, group, line) for user in others]
+        sent_at, *_ = await asyncio.gather(report_all(telegram, group, contest, by_id, 1.0), *copies)
+        shown = await telegram.wait_message(group, lambda m: m.content == line, timeout=WAIT)
+        await telegram.wait_idle()
+        await asyncio.sleep(3.0)  # a reply to a copy would be queued by now
+        said = [m for m in await telegram.messages(group) if "已经上报过" in m.content]
+        figures.values.update(
+            same_line_s=(shown.sent_at_ms or 0) / 1000 - sent_at[line],
+            already_reported_replies=len(said),
+            replies_before_line=sum((m.sent_at_ms or 0) < (shown.sent_at_ms or 0) for m in said),
+        )
+        await group_figures(telegram, group, figures)
+    return figures
+
+
 async def bracket_behind_reports(
     emulator: Emulator, db_path: Path, pairs: int, *, token: str = "545454:BRACKET"
 ) -> Figures:
@@ -481,7 +514,7 @@ async def restart_mid_rush(
     return figures
 
 
-SCENARIOS = ("rush", "draw", "reports", "bracket", "e000", "restart")
+SCENARIOS = ("rush", "draw", "reports", "same", "bracket", "e000", "restart")
 
 
 async def main(args: argparse.Namespace) -> list[Figures]:
@@ -498,6 +531,9 @@ async def main(args: argparse.Namespace) -> list[Figures]:
                 print(results[-1].line(), flush=True)
             if "reports" in args.only:
                 results.append(await reports(emulator, Path(tmp) / "reports.db", args.pairs))
+                print(results[-1].line(), flush=True)
+            if "same" in args.only:
+                results.append(await identical_reports(emulator, Path(tmp) / "same.db", args.pairs))
                 print(results[-1].line(), flush=True)
             if "e000" in args.only:
                 results.append(

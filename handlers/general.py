@@ -12,13 +12,13 @@ import html
 from telegram import Chat, Update
 from telegram.constants import ParseMode
 
-from app.choices import Choices, Switch
 from app.i18n import LOCALES
+from app.preferences import Choices, Switch
 from app.table.refusals import TableRefusal
 from app.table.texts import _, error_text, format_summary, no_shuffle_text, preset_title
 from engine.rules import PRESETS
 from handlers.platform.context import Context
-from handlers.platform.locales import reply_locale, user_locale
+from handlers.platform.locales import reply_locale
 from handlers.table import flow
 from handlers.table.hand_message import post_hand
 from handlers.table.lobby import is_group_admin
@@ -30,7 +30,7 @@ async def lang(update: Update, context: Context) -> None:
     assert message is not None and chat is not None and user is not None
     choice = (context.args or [""])[0].lower()
     private = chat.type == Chat.PRIVATE
-    current = await reply_locale(context.services.db, chat)
+    current = await reply_locale(context.services.languages, chat)
     if choice not in LOCALES:
         context.services.replies.reply(message, _("Usage: /lang zh or /lang en", current), current)
         return
@@ -53,7 +53,7 @@ async def four_color(update: Update, context: Context) -> None:
     """/fourcolor: switch your hand pictures between two-colour and four-colour suits."""
     message, user = update.effective_message, update.effective_user
     assert message is not None and user is not None
-    locale = await user_locale(context.services.db, user.id)
+    locale = await context.services.languages.of_user(user.id)
     on = await _choices(context).turn(user.id, Switch.FOUR_COLOR)
     for table, seat in context.services.tables.tables_of_user(user.id):
         table.seats[seat].message.preferences = None
@@ -63,14 +63,14 @@ async def four_color(update: Update, context: Context) -> None:
 
 def _choices(context: Context) -> Choices:
     """The stored choices (/lang, /fourcolor, /arrange, /autopass): each command turns one."""
-    return Choices(context.services.db)
+    return context.services.choices
 
 
 async def arrange(update: Update, context: Context) -> None:
     """/arrange (理牌): your hand pictures set bombs and straight flushes apart, or not."""
     message, user = update.effective_message, update.effective_user
     assert message is not None and user is not None
-    locale = await user_locale(context.services.db, user.id)
+    locale = await context.services.languages.of_user(user.id)
     on = await _choices(context).turn(user.id, Switch.GROUP_HAND)
     for table, seat in context.services.tables.tables_of_user(user.id):
         async with table.lock:  # the picture follows at once
@@ -93,7 +93,7 @@ async def auto_pass(update: Update, context: Context) -> None:
     """/autopass: pass automatically whenever nothing in your hand beats the table (要不起)."""
     message, user = update.effective_message, update.effective_user
     assert message is not None and user is not None
-    locale = await user_locale(context.services.db, user.id)
+    locale = await context.services.languages.of_user(user.id)
     on = await _choices(context).turn(user.id, Switch.AUTO_PASS)
     for table, seat in context.services.tables.tables_of_user(user.id):
         async with table.lock:  # a seat waiting on a play it cannot beat passes now
@@ -117,7 +117,7 @@ async def help_command(update: Update, context: Context) -> None:
     """/help: how to play, in the chat's or user's language."""
     message, chat, user = update.effective_message, update.effective_chat, update.effective_user
     assert message is not None and chat is not None and user is not None
-    locale = await reply_locale(context.services.db, chat)
+    locale = await reply_locale(context.services.languages, chat)
     context.services.replies.reply(message, help_text(locale), locale, parse_mode=ParseMode.HTML)
 
 
@@ -156,7 +156,7 @@ async def rules_command(update: Update, context: Context) -> None:
     """/rules: the presets /newgame accepts."""
     message, chat, user = update.effective_message, update.effective_chat, update.effective_user
     assert message is not None and chat is not None and user is not None
-    locale = await reply_locale(context.services.db, chat)
+    locale = await reply_locale(context.services.languages, chat)
     lines = [_("<b>Rule presets</b> (/newgame &lt;name&gt;):", locale)]
     for name, preset in PRESETS.items():
         title = html.escape(preset_title(name, locale))

@@ -192,6 +192,30 @@ def test_no_import_cycle() -> None:
     assert cycles(graph()) == []
 
 
+def store_reads(path: Path) -> list[int]:
+    """Lines where a handler reads the store off the services (``services.db``, ``store.db``):
+    the import rule cannot see a repository reached through an attribute."""
+    return [
+        node.lineno
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8")))
+        if isinstance(node, ast.Attribute)
+        and node.attr == "db"
+        and isinstance(node.value, ast.Attribute | ast.Name)
+        and (node.value.attr if isinstance(node.value, ast.Attribute) else node.value.id)
+        in {"services", "store"}
+    ]
+
+
+def test_handlers_never_read_the_store_off_the_services() -> None:
+    """One door (issue 41): a handler asks an app service, never the store behind it."""
+    found = {
+        name: lines
+        for name, path in modules().items()
+        if under(name, "handlers") and (lines := store_reads(path))
+    }
+    assert found == {}
+
+
 if __name__ == "__main__":
     edges = graph()
     print("violations:", *violations(edges), sep="\n  ")

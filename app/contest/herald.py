@@ -108,11 +108,20 @@ def posts(contest: Contest, events: Sequence[Event]) -> list[Post]:
     return found
 
 
+def official_keys(match: ContestMatch) -> list[str]:
+    """The outbox keys of the official lines the match's facts called for (:func:`match_posts`)."""
+    return [
+        f"official:{match.code}:{index}"
+        for index, fact in enumerate(match.facts)
+        if fact.result is not None and fact.result.winner is not None
+    ]
+
+
 def match_posts(contest: Contest, match: ContestMatch, note: MatchNote) -> list[Post]:
     """A match's newest fact: the official line and its details, a dispute, or a decision."""
     index = len(match.facts) - 1
     fact = match.facts[index]
-    key = f"{match.code}:{index}"
+    key = f"{match.code}:{index}"  # official_keys names the lines' keys
     official: list[Post] = []
     result = fact.result
     if result is not None and result.winner is not None:

@@ -15,6 +15,7 @@ from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from typing import ParamSpec, TypeVar
 
+from app.preferences import Languages
 from engine.contest import Contest, ContestMatch, Event
 from storage import Database, NotFound, StorageConflict, StorageUnavailable, StoredContest, TableStatus
 from storage.contest_links import ContestTable
@@ -64,6 +65,11 @@ class ContestStore:
     """The contests, their messages, mirrors, bot tables and known usernames, as stored."""
 
     db: Database
+
+    @property
+    def languages(self) -> Languages:
+        """The language of a group's or a person's messages (the announcements are in it)."""
+        return Languages(self.db)
 
     # ------------------------------------------------------------ contests
 

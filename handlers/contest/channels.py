@@ -36,7 +36,6 @@ from app.contest.store import ContestGone, ContestStore, HeldContest, StoreBusy
 from handlers.contest.compose import card_keyboard, compose, play_keyboard
 from handlers.platform.chats import DECISION_REACH, ChatBudget
 from handlers.platform.edits import not_modified
-from handlers.platform.locales import chat_locale, user_locale
 from handlers.platform.outbox import Payload, Undeliverable
 from handlers.platform.scheduler import Priority, at_priority
 from handlers.platform.sender import LatestWins
@@ -82,7 +81,7 @@ class TelegramChannels:
                 await self.bot.send_message(chat_id, line)
                 return
             case Refused():
-                locale = await chat_locale(self.store.db, chat_id)
+                locale = await self.store.languages.of_chat(chat_id)
                 await self.budget.acquire(chat_id, reserve)
                 await self.bot.send_message(chat_id, announcement.text(locale))
                 return
@@ -90,7 +89,7 @@ class TelegramChannels:
             stored = await self.store.get(int(payload["contest_id"]))
         except ContestGone as error:
             raise Undeliverable(f"contest {payload['contest_id']} is gone") from error
-        locale = await chat_locale(self.store.db, chat_id)
+        locale = await self.store.languages.of_chat(chat_id)
         if isinstance(announcement, Refresh):  # rows an earlier version stored: now a refresh
             self.refresh(stored.id, announcement.round)
             return
@@ -109,7 +108,7 @@ class TelegramChannels:
             stored = await self.store.get(int(payload["contest_id"]))
         except ContestGone as error:
             raise Undeliverable("contest gone") from error
-        locale = await user_locale(self.store.db, chat_id)
+        locale = await self.store.languages.of_user(chat_id)
         match = stored.contest.match_by_code(str(payload["code"]))
         left = timedelta(seconds=int(payload["left"]))
         text = texts.reminder_dm_text(stored.contest, match, left, locale)
@@ -147,7 +146,7 @@ class TelegramChannels:
                     stored = await self.store.get(contest_id)
                 except ContestGone:
                     return
-                locale = await chat_locale(self.store.db, stored.chat_id)
+                locale = await self.store.languages.of_chat(stored.chat_id)
                 await self._edit_messages(stored, round_number, locale)
 
         return self.refreshes.submit(("contest", contest_id, round_number), edit)

@@ -54,7 +54,7 @@ async def reply(
     ``keep``: never dropped as one too many (an invitation: the partner's only button).
     ``spare``: dropped while other replies wait (an acknowledgement the card also shows).
     ``quote=False``: not as a reply (the command was deleted: Telegram refuses a reply to it)."""
-    locale = await reply_locale(context.services.db, message.chat)
+    locale = await reply_locale(context.services.languages, message.chat)
 
     async def send() -> None:
         await message.reply_text(
@@ -73,7 +73,7 @@ async def reply(
 
 
 async def locale_of(context: Context, chat: Chat) -> str:
-    return await reply_locale(context.services.db, chat)
+    return await reply_locale(context.services.languages, chat)
 
 
 async def remember(context: Context, user: User) -> None:

@@ -41,6 +41,7 @@ from engine.contest import (
     Contest,
     ContestClosed,
     ContestError,
+    ContestMatch,
     ContestPhase,
     Drawn,
     Event,
@@ -133,6 +134,10 @@ class ContestDesk:
             self.post(stored, post.announcement, post.key)
             if mirror is not None and post.mirror is not None:
                 mirror_post(self.outbox, stored.id, post.mirror, f"wechat:{stored.id}:{post.key}")
+
+    def line_on_its_way(self, contest_id: int, match: ContestMatch) -> bool:
+        """An official line of ``match`` is stored and waiting for the group's minute."""
+        return any(self.outbox.queued(f"contest:{contest_id}:{key}") for key in herald.official_keys(match))
 
     def post(self, stored: HeldContest, announcement: Announcement, key: str) -> None:
         """Queue one group announcement under the contest's key ``key`` (posted once)."""

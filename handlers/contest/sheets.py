@@ -32,6 +32,7 @@ from app.contest import texts
 from app.contest.callback_data import BadContestButton, ContestOp, ContestPress
 from app.contest.score_sheets import Taken
 from app.contest.store import ContestGone, HeldContest, StoreBusy
+from app.table.refusals import TableRefusal
 from app.table.texts import error_text
 from engine.contest import (
     Contest,
@@ -50,7 +51,6 @@ from engine.rules import MatchFormat, TimeTieBreak
 from handlers.contest.desk import ContestDesk
 from handlers.platform.context import Context
 from handlers.platform.edits import already_shown_is_done
-from handlers.platform.locales import user_locale
 from handlers.platform.replies import answer
 from handlers.table.lobby import is_group_admin
 
@@ -152,14 +152,14 @@ async def on_sheet_press(update: Update, context: Context) -> None:
     """📝 in the group (open the sheet privately) or a button of the sheet itself."""
     query = update.callback_query
     assert query is not None and query.data is not None
-    locale = await user_locale(context.services.db, query.from_user.id)
+    locale = await context.services.languages.of_user(query.from_user.id)
     try:
         press = ContestPress.decode(query.data)
         stored = await _desk(context).store.get(press.contest_id)
         code = press.arg.split(".")[0]
         match = stored.contest.match_by_code(code)
     except (BadContestButton, ContestGone, ContestError):
-        await answer(query, error_text("bad_button", locale), show_alert=True)
+        await answer(query, error_text(TableRefusal.BAD_BUTTON, locale), show_alert=True)
         return
     if not is_physical(stored.contest, match):
         await answer(query, words.not_physical_text(locale), show_alert=True)
@@ -173,7 +173,7 @@ async def on_sheet_press(update: Update, context: Context) -> None:
         else:
             await _sheet_press(query, context, stored, match, press.arg, locale)
     except StoreBusy:
-        await answer(query, error_text("not_saved", locale), show_alert=True)
+        await answer(query, error_text(TableRefusal.NOT_SAVED, locale), show_alert=True)
 
 
 async def _open(
@@ -204,7 +204,7 @@ async def _sheet_press(
     the edit go out after it (nothing awaits Telegram while the lock is held)."""
     parts = arg.split(".")
     if len(parts) != 3 or not parts[1].isdigit() or parts[2] not in (*_DEALS, *_TIMES, "U", "L", "S"):
-        await answer(query, error_text("bad_button", locale), show_alert=True)
+        await answer(query, error_text(TableRefusal.BAD_BUTTON, locale), show_alert=True)
         return
     version, key = int(parts[1]), parts[2]
     entry = None if key in ("L", "S") else _entry(key)
@@ -329,7 +329,7 @@ async def time_up(desk: ContestDesk, stored: HeldContest, round_number: int, tab
 async def _refresh(desk: ContestDesk, stored: HeldContest, match: ContestMatch, sheet: ScoreSheet) -> None:
     """Edit every private message showing this sheet (each in its reader's language)."""
     for chat_id, message_id in await desk.sheets.readers(stored, match):
-        locale = await user_locale(desk.store.db, chat_id)
+        locale = await desk.store.languages.of_user(chat_id)
         text, markup = _view(stored, match, sheet, locale)
         try:
             await desk.edit_shown(chat_id, message_id, text, markup)

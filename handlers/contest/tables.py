@@ -18,12 +18,12 @@ from app.contest import texts
 from app.contest.args import ArgProblem
 from app.contest.problems import Problem
 from app.contest.views import plain
+from app.table.refusals import TableRefusal
 from app.table.tables import LiveTable, TableError
 from app.table.texts import error_text
 from engine.contest import ContestError, normalize_code
 from handlers.contest.common import desk_of, reply
 from handlers.platform.context import Context
-from handlers.platform.locales import chat_locale
 from handlers.platform.replies import answer
 from handlers.table.lobby import queue_lobby
 
@@ -44,10 +44,10 @@ async def new_match_game(update: Update, context: Context) -> None:
     """/newgame match=CODE: open the match's reserved table in this group."""
     message, chat, user = update.effective_message, update.effective_chat, update.effective_user
     assert message is not None and chat is not None and user is not None
-    locale = await chat_locale(context.services.db, chat.id)
+    locale = await context.services.languages.of_chat(chat.id)
     code = match_code_of(list(context.args or []))
     if chat.type == Chat.PRIVATE:
-        await reply(context, message, error_text("group_only", locale))
+        await reply(context, message, error_text(TableRefusal.GROUP_ONLY, locale))
         return
     if not code:
         await reply(context, message, texts.problem_text(Problem.NO_MATCH_CODE, "", locale))

@@ -9,12 +9,10 @@ from __future__ import annotations
 
 from telegram import Chat
 
-from app.preferences import Directory, Preferences, chat_locale, user_locale, user_preferences
-
-__all__ = ["Preferences", "chat_locale", "reply_locale", "user_locale", "user_preferences"]
+from app.preferences import Languages
 
 
-async def reply_locale(db: Directory, chat: Chat) -> str:
+async def reply_locale(languages: Languages, chat: Chat) -> str:
     """A command's answer: in the user's language in a private chat (whose id is the user's),
     in the group's in a group."""
-    return await (user_locale(db, chat.id) if chat.type == Chat.PRIVATE else chat_locale(db, chat.id))
+    return await (languages.of_user(chat.id) if chat.type == Chat.PRIVATE else languages.of_chat(chat.id))

@@ -149,6 +149,10 @@ class Outbox:
         self._queue(item)
         return item
 
+    def queued(self, key: str) -> bool:
+        """The message with ``key`` is stored and waiting to be sent (not yet delivered)."""
+        return key in self._keys
+
     async def delivered(self, key: str) -> None:
         """Wait until the message with ``key`` is delivered (or given up); at once if none is queued."""
         item = self._keys.get(key)

@@ -32,11 +32,12 @@ from app.records.callback_data import BadRecordButton, RecordOp, RecordPress
 from app.records.desk import RecordDesk
 from app.records.replays import MatchGone, NextDealDealtFromIt, NotEnded, NotSeated, StoredMatch
 from app.records.texts import Refusal, refusal_text
+from app.table.refusals import TableRefusal
 from app.table.texts import error_text, escape
 from engine.players.coach import Coaching
 from handlers.platform.context import Context, Services
 from handlers.platform.edits import already_shown_is_done, edit_later
-from handlers.platform.locales import reply_locale, user_locale
+from handlers.platform.locales import reply_locale
 from handlers.platform.replies import answer
 from handlers.platform.scheduler import Priority
 from render.records import render_review, render_stats_card
@@ -95,7 +96,7 @@ async def stats_command(update: Update, context: Context) -> None:
     message, chat = update.effective_message, update.effective_chat
     assert message is not None and chat is not None
     services = context.services
-    locale = await reply_locale(services.db, chat)
+    locale = await reply_locale(services.languages, chat)
     target = await _target(message, context, chat)
     if isinstance(target, str):
         text = refusal_text(Refusal.NO_RECORD, locale, who=escape(target[:64]))
@@ -129,7 +130,7 @@ async def top_command(update: Update, context: Context) -> None:
     message, chat = update.effective_message, update.effective_chat
     assert message is not None and chat is not None
     services = context.services
-    locale = await reply_locale(services.db, chat)
+    locale = await reply_locale(services.languages, chat)
     if chat.type == Chat.PRIVATE:
         services.replies.reply(message, texts.group_only_text(locale), locale)
         return
@@ -149,7 +150,7 @@ async def history_command(update: Update, context: Context) -> None:
     message, chat, user = update.effective_message, update.effective_chat, update.effective_user
     assert message is not None and chat is not None and user is not None
     services = context.services
-    locale = await reply_locale(services.db, chat)
+    locale = await reply_locale(services.languages, chat)
     text, markup = await _history_page(services, chat, user.id, None, locale)
     services.replies.reply(message, text, locale, parse_mode=ParseMode.HTML, reply_markup=markup)
 
@@ -189,11 +190,11 @@ async def on_record_press(update: Update, context: Context) -> None:
     """A records button: 复盘, ◀ ▶, 导出, older matches, /forgetme's answer."""
     query = update.callback_query
     assert query is not None
-    locale = await user_locale(context.services.db, query.from_user.id)
+    locale = await context.services.languages.of_user(query.from_user.id)
     try:
         press = RecordPress.decode(query.data or "")
     except BadRecordButton:
-        await answer(query, error_text("bad_button", locale), show_alert=True)
+        await answer(query, error_text(TableRefusal.BAD_BUTTON, locale), show_alert=True)
         return
     refusal = await _press(query, press, context, locale)
     if refusal is not None:
@@ -261,7 +262,7 @@ async def _deal_press(
 
 
 async def _older(query: CallbackQuery, message: Message, before: int, context: Context) -> Refusal | None:
-    locale = await reply_locale(context.services.db, message.chat)
+    locale = await reply_locale(context.services.languages, message.chat)
     text, markup = await _history_page(context.services, message.chat, query.from_user.id, before, locale)
     await answer(query)  # the page goes by the chat's reply queue: no press waits for a group's quota
     context.services.replies.reply(message, text, locale, parse_mode=ParseMode.HTML, reply_markup=markup)
@@ -290,8 +291,8 @@ async def _open(
         return Refusal.NOT_A_PLAYER
     here = (in_group and match.rules.replay_in_group) or not in_group
     chat_id = message.chat.id if here else user.id
-    db = context.services.db
-    locale = await (reply_locale(db, message.chat) if here else user_locale(db, user.id))
+    languages = context.services.languages
+    locale = await (reply_locale(languages, message.chat) if here else languages.of_user(user.id))
 
     async def send() -> None:
         if op is RecordOp.EXPORT:
@@ -417,7 +418,7 @@ async def _step(
     if target == shown:
         await answer(query)
         return None
-    locale = await reply_locale(context.services.db, message.chat)
+    locale = await reply_locale(context.services.languages, message.chat)
     replays.show(message.chat.id, message.message_id, target)  # a second fast press is stale now
     seat = _coached_seat(match, query.from_user.id, message.chat.id)
     png, caption, keyboard = await _look(context, match, target, locale, seat)
@@ -509,7 +510,7 @@ async def forgetme_command(update: Update, context: Context) -> None:
     message, chat, user = update.effective_message, update.effective_chat, update.effective_user
     assert message is not None and chat is not None and user is not None
     services = context.services
-    locale = await reply_locale(services.db, chat)
+    locale = await reply_locale(services.languages, chat)
     if chat.type != Chat.PRIVATE:
         services.replies.reply(message, refusal_text(Refusal.PRIVATE_ONLY, locale), locale)
         return

@@ -6,7 +6,7 @@ from collections.abc import AsyncIterator
 
 import pytest
 
-from app.choices import Choices, Switch
+from app.preferences import Choices, Switch
 from storage import Database
 
 USER = 11

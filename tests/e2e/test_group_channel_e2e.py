@@ -23,6 +23,7 @@ from bench.group import (
     draw_after,
     draw_after_signup_rush,
     entries_stored,
+    identical_reports,
     limited_bot,
     open_contest,
     reports,
@@ -80,6 +81,19 @@ async def test_every_report_gets_its_line_before_the_details(emulator: Emulator,
     figures = await reports(emulator, tmp_path / "reports.db", 8, token="737373:REPORT")
     assert figures.values["official_max_s"] < figures.values["details_done_s"], figures.values
     held(figures.values)
+
+
+async def test_a_line_typed_four_times_is_answered_by_the_line_alone(
+    emulator: Emulator, tmp_path: Path
+) -> None:
+    """Four players of a match type its winner's 掼蛋N组 in the second eight reports fill the
+    group's minute: the official line answers all four, and no "已经上报过" goes out ahead of it
+    or instead of it. The merged reply went at a reply's share and the line waited 42 s behind
+    it (issue 40)."""
+    figures = await identical_reports(emulator, tmp_path / "same.db", 16, token="767676:SAME")
+    values = figures.values
+    assert values["already_reported_replies"] == 0 and values["replies_before_line"] == 0, values
+    held(values)
 
 
 async def test_a_command_is_answered_ahead_of_a_queue_of_announcements(

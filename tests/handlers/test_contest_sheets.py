@@ -17,6 +17,7 @@ from telegram.error import Forbidden
 from app.contest import sheet_texts as words
 from app.contest.callback_data import ContestOp, ContestPress
 from app.contest.store import ContestStore
+from app.preferences import Languages
 from engine.contest import (
     Contest,
     ContestMatch,
@@ -100,7 +101,9 @@ class Table:
         self.desk.clock = lambda: datetime(2026, 12, 26, 7, 0, tzinfo=UTC)
         self.group: list[tuple[str, str]] = []
         self.outbox.register(GROUP, self.record)
-        self.context = SimpleNamespace(services=SimpleNamespace(db=db, contests=self.desk), bot=self.bot)
+        self.context = SimpleNamespace(
+            services=SimpleNamespace(languages=Languages(db), contests=self.desk), bot=self.bot
+        )
         self.markup: InlineKeyboardMarkup | None = None
 
     async def record(self, chat_id: int, payload: dict[str, Any]) -> None:

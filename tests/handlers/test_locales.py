@@ -7,11 +7,11 @@ from pathlib import Path
 import pytest
 from telegram import Chat
 
-from app.preferences import Languages
+from app.preferences import Languages, Preferences, chat_locale, user_locale
 from app.table.seat_choices import seat_locale, seat_preferences
 from app.table.tables import TableService
 from engine.rules import Rules
-from handlers.platform.locales import Preferences, chat_locale, reply_locale, user_locale
+from handlers.platform.locales import reply_locale
 from storage import Database
 
 
@@ -30,8 +30,8 @@ async def test_nothing_set_reads_chinese(db: Database) -> None:
 async def test_private_replies_follow_the_user_and_group_replies_the_group(db: Database) -> None:
     await db.users.set_locale(user_id=7, locale="en")
     await db.chats.set_locale(chat_id=-7, locale="zh")
-    assert await reply_locale(db, Chat(7, Chat.PRIVATE)) == "en"
-    assert await reply_locale(db, Chat(-7, Chat.SUPERGROUP)) == "zh"
+    assert await reply_locale(Languages(db), Chat(7, Chat.PRIVATE)) == "en"
+    assert await reply_locale(Languages(db), Chat(-7, Chat.SUPERGROUP)) == "zh"
 
 
 async def test_a_seat_speaks_its_players_language_not_the_copy_it_was_taken_with(db: Database) -> None:

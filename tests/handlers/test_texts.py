@@ -6,6 +6,7 @@ import pytest
 
 from app.i18n import normalize_locale, translator
 from app.records.texts import coach_button
+from app.table.refusals import TableRefusal
 from app.table.texts import board_text, cannot_beat, error_text
 from engine.actions import PlayCards, Played
 from engine.cards import Rank, parse_cards
@@ -17,8 +18,8 @@ from render.words import card_text
 
 
 def test_refusals_are_localized() -> None:
-    assert error_text("not_your_turn", "zh") == "还没轮到你"
-    assert error_text("not_your_turn", "en") == "It is not your turn yet"
+    assert error_text(TableRefusal.NOT_YOUR_TURN, "zh") == "还没轮到你"
+    assert error_text(TableRefusal.NOT_YOUR_TURN, "en") == "It is not your turn yet"
     with pytest.raises(ValueError):  # an unknown code is a mistake, never a generic text
         error_text("no-such-code", "zh")
     nine = classify(parse_cards("S9"), Rank.TWO)[0]

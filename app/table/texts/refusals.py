@@ -93,10 +93,10 @@ def restored_text(locale: str) -> str:
     return _("♻️ This table was restored: use the new message below.", locale)
 
 
-def error_text(code: TableRefusal | str, locale: str) -> str:
-    """A refusal shown as an alert or a reply: :func:`refusal_text` of ``code``. A ``str`` must be
-    a member's value (a caller not yet passing the member): an unknown one raises ``ValueError``
-    (``tests/handlers/test_table_refusals.py`` checks every literal), never a generic text."""
+def error_text(code: TableRefusal, locale: str) -> str:
+    """A refusal shown as an alert or a reply: :func:`refusal_text` of ``code``. Only a member
+    has a text (mypy holds every caller to it); anything else raises ``ValueError``, never a
+    generic text."""
     return refusal_text(TableRefusal(code), locale)
 
 

@@ -15,6 +15,7 @@ from app.contest import texts
 from app.contest.callback_data import BadContestButton, ContestOp, ContestPress
 from app.contest.problems import Problem
 from app.contest.store import ContestGone, HeldContest
+from app.table.refusals import TableRefusal
 from app.table.texts import _, error_text, escape
 from engine.contest import (
     ContestError,
@@ -51,7 +52,7 @@ async def on_contest_press(update: Update, context: Context) -> None:
         press = ContestPress.decode(query.data)
         stored = await desk_of(context).store.get(press.contest_id)
     except (BadContestButton, ContestGone):
-        await answer(query, error_text("bad_button", locale), show_alert=True)
+        await answer(query, error_text(TableRefusal.BAD_BUTTON, locale), show_alert=True)
         return
     try:
         await _press(query, context, stored, press, locale)

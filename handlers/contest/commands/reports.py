@@ -101,6 +101,8 @@ async def _report(update: Update, context: Context, text: str, *, explicit: bool
             result = event_.match.result
             line = official_line(result.winner, event) if result is not None and result.winner else ""
             if event_.note is MatchNote.DUPLICATE:
+                if desk.line_on_its_way(stored.id, event_.match):
+                    continue  # the line on its way answers every copy, ahead of any reply (issue 40)
                 await reply(context, message, texts.duplicate_text(line, locale))
             elif event_.note is MatchNote.CONTRADICTION:
                 await reply(context, message, texts.contradiction_text(stored.contest, event_.match, locale))
