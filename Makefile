@@ -85,9 +85,9 @@ calendar-check: system-deps install translations emulator
 	TEST_WORKERS=$(TEST_WORKERS) bash scripts/calendar-check.sh
 
 bench: install translations emulator
-	$(PY) -m tools bench
-	$(PY) -m tools selfplay
-	$(PY) -m render bench
+	$(PY) bench/moves.py
+	$(PY) bench/selfplay.py
+	$(PY) bench/pictures.py
 	$(PY) bench/load.py
 	$(PY) bench/flood.py
 	$(PY) bench/records.py

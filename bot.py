@@ -84,9 +84,10 @@ from handlers.table.answers import refuse
 from handlers.table.board import BoardPublisher
 from handlers.table.spectators import SpectatorDesk
 from storage import Database, StorageUnavailable, TableStatus
-from storage.backend import ONE_BOT, Session, is_postgresql
+from storage.backend import is_postgresql
 from storage.database import default_path
 from storage.lease import Lease, bot_id_of
+from storage.postgresql import ONE_BOT, Session
 
 log = logging.getLogger("guandan")
 

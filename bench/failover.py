@@ -2,7 +2,7 @@
 
     python bench/failover.py [--tables 10] [--tables 100] [--signal kill|stop] [--timeout 180]
 
-For each ``--tables`` N: a throw-away PostgreSQL cluster (tests/postgresql.py, PostgreSQL's
+For each ``--tables`` N: a throw-away PostgreSQL cluster (emulator/postgresql.py, PostgreSQL's
 durable settings), the Bot API emulator, and two ``bot.py`` processes with one token and
 ``GUANDAN_DB`` on that cluster, as the compose file runs them: the first leads, the second
 stands by. N groups each open a table with one human and three AI seats (no turn clock) and
@@ -38,9 +38,9 @@ if str(ROOT) not in sys.path:
 import asyncpg  # noqa: E402
 
 from emulator.client import Chat, Emulator, Telegram, User, wait_for  # noqa: E402
+from emulator.postgresql import Cluster, binaries  # noqa: E402
+from emulator.tables import SHORT_MATCH, GroupTable, set_up  # noqa: E402
 from storage.lease import bot_id_of  # noqa: E402
-from tests.e2e.test_match_e2e import SHORT_MATCH, Table, set_up  # noqa: E402
-from tests.postgresql import Cluster, binaries  # noqa: E402
 
 MATCH = SHORT_MATCH + " turn_seconds=null first_turn_seconds=null"
 SETUP_AT_ONCE = 10
@@ -104,8 +104,8 @@ async def run(tables: int, timeout: float, folder: Path, how: signal.Signals) ->
             groups = [Chat.group(-900_000 - i, f"桌{i}") for i in range(tables)]
             started = time.monotonic()
 
-            def table(group: Chat) -> Table:
-                return Table(telegram, group, folder / "unused.db")  # its SQLite checks go unused
+            def table(group: Chat) -> GroupTable:
+                return GroupTable(telegram, group)
 
             for first in range(0, tables, SETUP_AT_ONCE):  # as people arrive, not all in one instant
                 batch = range(first, min(first + SETUP_AT_ONCE, tables))

@@ -31,10 +31,10 @@ if str(ROOT) not in sys.path:
 from telegram.request import RequestData  # noqa: E402
 from telegram.request._requestparameter import RequestParameter  # noqa: E402
 
+from emulator.postgresql import Cluster, binaries  # noqa: E402
 from handlers.platform.transport import AiohttpRequest  # noqa: E402
 from storage import Database  # noqa: E402
 from storage.lease import Lease  # noqa: E402
-from tests.postgresql import Cluster, binaries  # noqa: E402
 
 REPLY = b'{"ok":true,"result":true}'
 

@@ -10,7 +10,7 @@ What runs where:
 * this process: the real bot ``Application`` from ``bot.build_application`` (same
   builder, the scheduler (``PriorityLimiter``) on unless ``--no-rate-limiter``, a temporary SQLite file,
   or with ``--db postgresql`` a throw-away PostgreSQL cluster started as the tests start theirs
-  (tests/postgresql.py; ``--db postgresql://…``: an empty database of yours), long-polling the
+  (emulator/postgresql.py; ``--db postgresql://…``: an empty database of yours), long-polling the
   emulator; it measures;
 * a forked child: the simulated people. Each table is a group with one or two humans
   (alternating) and AI seats; the humans open their private chat, sit, add the AIs,
@@ -116,12 +116,13 @@ from emulator.client import (  # noqa: E402
     callback_ops,
     polling,
 )
+from emulator.postgresql import Cluster, binaries  # noqa: E402
 from handlers.platform.monitor import MonitorConfig  # noqa: E402
 from handlers.platform.scheduler import PRIORITY, TOKEN_LIMIT, Priority, counts_in_chat  # noqa: E402
 from handlers.platform.sender import FLIGHT, DelegatingLimiter  # noqa: E402
-from storage.backend import POSTGRESQL_SCHEMES, PostgresConnection  # noqa: E402
+from storage.backend import POSTGRESQL_SCHEMES  # noqa: E402
 from storage.lease import Lease, bot_id_of  # noqa: E402
-from tests.postgresql import Cluster, binaries  # noqa: E402
+from storage.postgresql import PostgresConnection  # noqa: E402
 
 TOKEN = "424242:BENCH"
 HAND_KINDS = {

@@ -32,8 +32,8 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from bench.backup import build_store  # noqa: E402
+from emulator.postgresql import Cluster, binaries  # noqa: E402
 from storage import Database  # noqa: E402
-from tests.postgresql import Cluster, binaries  # noqa: E402
 
 CHECKS = {
     "tables": "SELECT COUNT(*) FROM game_tables",

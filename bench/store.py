@@ -4,7 +4,7 @@
                           [--db sqlite,postgresql,postgresql?synchronous_commit=off]
 
 Per store (a temporary SQLite file; a throw-away PostgreSQL cluster started as the tests
-start theirs, tests/postgresql.py, or ``postgresql://…``, an empty database of yours):
+start theirs, emulator/postgresql.py, or ``postgresql://…``, an empty database of yours):
 
 * ``append``: one action logged, committed before the press is answered — the write every
   press makes (``ActionLog.append``), one after another;
@@ -41,10 +41,10 @@ from pathlib import Path
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
+from emulator.postgresql import Cluster, binaries
 from storage import Database
 from storage.backend import POSTGRESQL_SCHEMES
 from storage.records import Figures, MatchRow, PlayerRow
-from tests.postgresql import Cluster, binaries
 
 LOG = 200  # actions in the log read back
 GROUPS = itertools.count(1000)

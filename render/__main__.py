@@ -1,4 +1,4 @@
-"""``python -m render bench`` times the renderer; ``python -m render demo DIR`` writes samples."""
+"""``python -m render demo DIR`` writes sample pictures (``python bench/pictures.py`` times them)."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ import sys
 from pathlib import Path
 
 from engine.cards import Rank
-from render import bench, samples
+from render import samples
 from render.contest import render_bracket, render_standings
 from render.hand import render_hand
 from render.play import render_play
@@ -43,9 +43,7 @@ def demo(directory: Path) -> None:
 
 
 def main(argv: list[str]) -> int:
-    """Dispatch ``bench`` or ``demo DIR``; anything else prints the usage."""
-    if argv[:1] == ["bench"]:
-        return bench.main(argv[1:])
+    """Run ``demo DIR``; anything else prints the usage."""
     if argv[:1] == ["demo"] and len(argv) == 2:
         demo(Path(argv[1]))
         return 0

@@ -2,7 +2,7 @@
 
 Card images are flat colours and sharp text, so a 256-colour palette PNG keeps
 text edges exact and is several times smaller than JPEG at equal legibility
-(``python -m render bench`` prints both). Hands and play strips are mapped onto one
+(``python bench/pictures.py`` prints both). Hands and play strips are mapped onto one
 fixed palette built from the theme colours: that skips per-image colour analysis,
 which would otherwise cost more than drawing the picture. Boards, with their
 free-form text and team colours, get a palette of their own.

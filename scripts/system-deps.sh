@@ -10,7 +10,7 @@ command -v npm >/dev/null 2>&1 || missing+=(npm)
 python3 -c 'import ensurepip, venv' >/dev/null 2>&1 || missing+=(python3-venv)
 command -v faketime >/dev/null 2>&1 || missing+=(faketime)  # make calendar-check
 # The PostgreSQL store's tests start a throw-away cluster of their own with these binaries
-# (tests/postgresql.py); no server is configured or used. `make run` does not need them.
+# (emulator/postgresql.py); no server is configured or used. `make run` does not need them.
 compgen -G '/usr/lib/postgresql/*/bin/initdb' >/dev/null || missing+=(postgresql)
 
 if [ ${#missing[@]} -eq 0 ]; then

@@ -23,7 +23,7 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from storage.database import migrations
+from storage.schema import migrations
 
 BOT_TABLES = ("game_tables", "seats", "actions")
 """Tables every version of this bot's store has: a database without them is another program's."""

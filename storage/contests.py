@@ -5,16 +5,10 @@ hand its events to :meth:`ContestRepository.record`, which writes every row they
 imply in **one transaction**: a draw (pairs, a round, its matches and byes) is
 stored entirely or not at all.
 
-Why a second connection for those transactions: the shared connection runs in
-autocommit mode and other handlers' single-statement writes go through it at any
-moment. A ``BEGIN`` on it would silently pull their writes into our transaction
-(and our ``ROLLBACK`` would undo them), and guarding it would mean every repository
-taking a lock. A dedicated writer connection cannot be joined by anyone: SQLite's
-own write lock serialises it against the shared connection (WAL: readers are never
-blocked; a competing single-statement write waits in the busy handler, ≤ 5 s, and
-a contest transaction is a few milliseconds; PostgreSQL locks only the rows written),
-and an :class:`asyncio.Lock` serialises contest transactions among themselves. Reads
-use the shared connection and see only committed data.
+Those transactions go through the database's :class:`~storage.backend.Writer` (its own
+connection, which nobody else's statement can join, and a lock serialising them); reads use
+the shared connection, see only committed data, and hold the writer's lock while they read a
+contest's several rows.
 
 This module returns engine.contest values (the aggregate *is* the pure contest
 value; a parallel set of records would only be copied field by field).
@@ -22,9 +16,8 @@ value; a parallel set of records would only be copied field by field).
 
 from __future__ import annotations
 
-import asyncio
 from collections.abc import AsyncIterator, Iterable, Sequence
-from contextlib import asynccontextmanager
+from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import Any
@@ -67,14 +60,13 @@ from engine.contest import (
 )
 from engine.contest.serialize import settings_from_json, settings_to_json
 from engine.figures import MatchFigures
-from storage.backend import Connection
+from storage.backend import Connection, Writer
 from storage.errors import NotFound, StorageConflict
 
 _CONTEST_COLUMNS = "id, chat_id, name, organiser_id, settings_json, seed_hex, opened_at, closed_at"
 _FACT_COLUMNS = (
     "code, kind, at, by_user, winner, method, points_a, points_b, extra_deal, reason, text, figures_json"
 )
-_BUSY_SECONDS = 5.0  # as the shared connection's: how long a write waits for another connection's lock
 
 
 @dataclass(frozen=True, slots=True)
@@ -97,40 +89,18 @@ def _time(text: str | None) -> datetime | None:
 class ContestRepository:
     """Contests, their sign-ups, pairs, rounds, matches and fact history."""
 
-    def __init__(self, conn: Connection, *, bot_id: int = 0) -> None:
+    def __init__(self, conn: Connection, writer: Writer, *, bot_id: int = 0) -> None:
         self._conn = conn
         self._bot_id = bot_id  # the bot whose contests these are (migration 0015)
-        self._writer: Connection | None = None
-        self._lock = asyncio.Lock()
-
-    async def close(self) -> None:
-        async with self._lock:
-            if self._writer is not None:
-                await self._writer.close()
-                self._writer = None
+        self._writer = writer
+        self._lock = writer.lock
 
     # ------------------------------------------------------------ transactions
 
-    @asynccontextmanager
-    async def transaction(self) -> AsyncIterator[Connection]:
-        """A transaction on the writer connection (SQLite: ``BEGIN IMMEDIATE``); any error
-        rolls back.
-
-        Inside it, use only the connection it yields: a statement on the shared connection
-        would queue behind another handler's write that is itself waiting for our lock
-        (a deadlock until the busy timeout). Never await the network inside it either.
-        """
-        async with self._lock:
-            if self._writer is None:
-                self._writer = await self._conn.open_another(busy_timeout=_BUSY_SECONDS)
-            writer = self._writer
-            await writer.begin()
-            try:
-                yield writer
-            except BaseException:
-                await writer.rollback()
-                raise
-            await writer.commit()
+    def transaction(self) -> AbstractAsyncContextManager[Connection]:
+        """A transaction on the writer's connection (:meth:`Writer.writing
+        <storage.backend.Writer.writing>`); any error rolls back."""
+        return self._writer.writing()
 
     # ------------------------------------------------------------ writes
 

@@ -22,8 +22,10 @@ from typing import Any, Final
 import aiosqlite
 import asyncpg
 
-from storage.backend import PostgresConnection, SqliteConnection, is_postgresql
+from storage.backend import is_postgresql
 from storage.database import Database
+from storage.postgresql import PostgresConnection
+from storage.sqlite import SqliteConnection
 
 BATCH: Final = 5000  # rows read from SQLite and sent to PostgreSQL at a time
 
@@ -58,17 +60,12 @@ async def _copy(
     copied = []
     await src.execute("BEGIN")  # one snapshot of every table
     try:
-        await dst.begin()
-        try:
+        async with dst.transaction():
             for table in tables:
                 done = Copied(table, await _copy_table(src, dst, table))
                 copied.append(done)
                 report(done)
             await _resume_identities(src, dst, tables)
-        except BaseException:
-            await dst.rollback()
-            raise
-        await dst.commit()
     finally:
         await src.execute("ROLLBACK")
     return copied

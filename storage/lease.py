@@ -40,8 +40,8 @@ from typing import Final
 
 import asyncpg
 
-from storage.backend import Session, postgresql_errors
 from storage.errors import StorageUnavailable
+from storage.postgresql import MIGRATION_LOCK, Session, postgresql_errors
 
 log = logging.getLogger(__name__)
 
@@ -72,7 +72,6 @@ DATA_PREFIX: Final = "guandan-bot"
 LEASE_PREFIX: Final = "guandan-lease"
 CLAIM_SETTING: Final = "guandan.lease"
 """The data session's setting read by the fence trigger: ``<bot id>:<epoch>``."""
-MIGRATION_LOCK: Final = 0x6775616E  # storage.database's: the lease table is created under it too
 
 LEASE_TABLE: Final = """CREATE TABLE IF NOT EXISTS bot_lease (
     bot_id BIGINT PRIMARY KEY,

@@ -8,17 +8,14 @@ Records take plain values (``PlayerRow``), not engine types: the records service
 
 from __future__ import annotations
 
-import asyncio
-from collections.abc import AsyncIterator, Sequence
-from contextlib import asynccontextmanager
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Final
 
-from storage.backend import Connection, Dialect
+from storage.backend import Connection, Dialect, Writer
 from storage.errors import NotFound
 from storage.repositories import _Repository
 
-_BUSY_SECONDS: Final = 5.0  # as the shared connection's busy timeout (storage/database.py)
 ANONYMOUS: Final = "anon"
 """The rating key of a seat whose person used /forgetme: never rated, never listed."""
 
@@ -148,39 +145,17 @@ class RecordRepository(_Repository):
     """Finished matches' summaries and what is derived from them.
 
     Reads are single statements on the shared connection; a write of several rows runs in a
-    transaction on a writer connection of its own, as contests do (storage/contests.py), so it
+    transaction through the database's :class:`~storage.backend.Writer`, as contests' do, so it
     never takes in another handler's statement.
     """
 
-    def __init__(self, conn: Connection, *, bot_id: int = 0) -> None:
+    def __init__(self, conn: Connection, writer: Writer, *, bot_id: int = 0) -> None:
         super().__init__(conn, bot_id=bot_id)
-        self._writer: Connection | None = None
-        self._lock = asyncio.Lock()
-
-    async def close(self) -> None:
-        async with self._lock:
-            if self._writer is not None:
-                await self._writer.close()
-                self._writer = None
-
-    @asynccontextmanager
-    async def _transaction(self) -> AsyncIterator[Connection]:
-        """A transaction on the writer connection; any error rolls back."""
-        async with self._lock:
-            if self._writer is None:
-                self._writer = await self._conn.open_another(busy_timeout=_BUSY_SECONDS)
-            writer = self._writer
-            await writer.begin()
-            try:
-                yield writer
-            except BaseException:
-                await writer.rollback()
-                raise
-            await writer.commit()
+        self._writer = writer
 
     async def write(self, match: MatchRow) -> None:
         """Store one match and its four seats in one transaction (or nothing, if it exists)."""
-        async with self._transaction() as conn:
+        async with self._writer.writing() as conn:
             added = await conn.execute(
                 f"INSERT INTO match_records ({_MATCH_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?)"
                 " ON CONFLICT DO NOTHING",
@@ -338,12 +313,12 @@ class RecordRepository(_Repository):
         return {str(row[1]): Rating(*row) for row in rows}
 
     async def put_ratings(self, ratings: Sequence[Rating]) -> None:
-        async with self._transaction() as conn:
+        async with self._writer.writing() as conn:
             await _put_ratings(conn, ratings)
 
     async def replace_ratings(self, *, chat_id: int, ratings: Sequence[Rating]) -> None:
         """A group's ratings rebuilt from its matches, swapped in one transaction."""
-        async with self._transaction() as conn:
+        async with self._writer.writing() as conn:
             await conn.execute("DELETE FROM ratings WHERE chat_id = ?", (chat_id,))
             await _put_ratings(conn, ratings)
 
@@ -407,7 +382,7 @@ class RecordRepository(_Repository):
         """/forgetme: blank the person's name and unlink their id everywhere it is kept; the
         matches stay for the other players. Returns how many match seats were anonymised."""
         key = f"u:{user_id}"
-        async with self._transaction() as conn:
+        async with self._writer.writing() as conn:
             seats = await conn.execute(
                 "UPDATE match_players SET user_id = NULL, name = '', player = ? WHERE user_id = ?",
                 (ANONYMOUS, user_id),

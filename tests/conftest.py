@@ -1,7 +1,7 @@
 """The suite's markers, and the two stores storage tests run against.
 
 ``store``: a database target, once an SQLite file and once a PostgreSQL database on the
-session's own throw-away cluster (tests/postgresql.py). Without PostgreSQL's binaries the
+session's own throw-away cluster (emulator/postgresql.py). Without PostgreSQL's binaries the
 PostgreSQL half is skipped on a developer's machine but fails in CI (``CI=true``), where
 `make test` has installed them (scripts/system-deps.sh).
 
@@ -18,8 +18,8 @@ from pathlib import Path
 
 import pytest
 
-from tests import postgresql
-from tests.postgresql import Cluster
+from emulator import postgresql
+from emulator.postgresql import Cluster
 
 CALENDAR_TESTS = (
     "tests/engine/contest/",
@@ -30,7 +30,7 @@ CALENDAR_TESTS = (
     "tests/handlers/test_timers.py",
     "tests/handlers/test_chats.py",
     "tests/handlers/test_storage_faults.py",
-    "tests/handlers/test_table_service.py",
+    "tests/app/test_table_service.py",
     "tests/e2e/test_contest_",
     "tests/e2e/test_departures_e2e.py",
     "tests/e2e/test_storage_faults_e2e.py",

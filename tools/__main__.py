@@ -1,4 +1,4 @@
-"""Command line: ``python -m tools selfplay …`` or ``python -m tools bench …``."""
+"""Command line: ``python -m tools selfplay …`` (``python bench/moves.py`` times the engine)."""
 
 from __future__ import annotations
 
@@ -7,18 +7,14 @@ from collections.abc import Sequence
 
 from tools import selfplay
 
-USAGE = "usage: python -m tools {selfplay,bench} [options]"
+USAGE = "usage: python -m tools selfplay [options]"
 
 
 def main(argv: Sequence[str]) -> int:
-    if not argv or argv[0] not in ("selfplay", "bench"):
+    if not argv or argv[0] != "selfplay":
         print(USAGE, file=sys.stderr)
         return 2
-    if argv[0] == "selfplay":
-        return selfplay.main(argv[1:])
-    from tools import bench  # only this subcommand needs the benchmark suite
-
-    return bench.main(list(argv[1:]))
+    return selfplay.main(argv[1:])
 
 
 if __name__ == "__main__":

@@ -1,0 +1,1 @@
+"""The app services' tests: what the bot does, without Telegram (tests/handlers test the adapters)."""

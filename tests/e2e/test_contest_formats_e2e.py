@@ -29,7 +29,6 @@ would spend most of its run waiting for it.
 
 from __future__ import annotations
 
-import asyncio
 import csv
 import io
 from collections import Counter
@@ -267,9 +266,10 @@ class Organised:
         """/contest close announces the final places once; a second close posts nothing more."""
         await self.telegram.send(self.organiser, self.group, "/contest close")
         places = await wait_text(self.telegram, self.group, "比赛结束。最终名次")
+        before = await self.newest_id()
         await self.telegram.send(self.organiser, self.group, "/contest close")
         await self.telegram.wait_idle()
-        await asyncio.sleep(1.0)
+        await self.posted_after(before, lambda m: True)  # the second close's answer
         shown = await self.telegram.messages(self.group)
         assert sum("比赛结束。最终名次" in m.content for m in shown) == 1
         return places

@@ -22,13 +22,12 @@ is locked.
 
 from __future__ import annotations
 
-import asyncio
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
 
-import storage.contests
+import storage.backend
 from emulator.client import BotMessage, Chat, Emulator, Telegram, User, wait_for
 from engine.contest import Contest, ContestMatch, MatchKind, official_line
 from tests.e2e.contest_support import (
@@ -46,7 +45,7 @@ from tests.e2e.contest_support import (
     sides_of,
     wait_text,
 )
-from tests.e2e.test_match_e2e import Table
+from tests.e2e.test_match_e2e import Table, answered_after
 from tests.faults import StorageFault
 
 ORGANISER = User(4000, "Olga", username="olga4")
@@ -214,10 +213,11 @@ async def test_a_small_contest_played_to_its_final_places(
             (3, third.pairs[0], "季军"),
         ):
             assert any(x.startswith(f"{place}. {number}组") and x.endswith(prize) for x in lines), lines
+        before = (await telegram.messages(CENTRE))[-1].message_id
         await telegram.send(ORGANISER, CENTRE, "/contest close")
         await telegram.wait_idle()
         await app.bot_data.services.outbox.join()
-        await asyncio.sleep(0.5)
+        await telegram.wait_message(CENTRE, lambda m: m.message_id > before)  # the second close's answer
         finals = [m for m in await telegram.messages(CENTRE) if "比赛结束。最终名次" in m.content]
         assert len(finals) == 1  # announced once; the second close is answered, not re-posted
 
@@ -267,7 +267,7 @@ async def test_privacy_mode_withdrawals_round_close_and_the_mirror_of_two_contes
             # privacy mode: a typed line never reaches the bot; /report and a reply do
             await telegram.send(winner, QUIET, f"掼蛋{typed.pairs[0]}组")
             await telegram.wait_idle()
-            await asyncio.sleep(0.5)
+            await answered_after(telegram, winner, QUIET)  # had the line reached the bot, it was handled
             assert await reports_of(db_path, QUIET, typed.code) == 0
             await telegram.send(winner, QUIET, f"/report 掼蛋{typed.pairs[0]}组")
             await telegram.wait_message(QUIET, lambda m: m.content == f"掼蛋{typed.pairs[0]}组", timeout=70)
@@ -351,7 +351,7 @@ async def test_a_locked_database_answers_not_saved_and_the_deadline_is_applied_l
     """While another process holds the database's write lock, a contest command and a contest
     button answer "not saved" (nothing changes), and a deadline job tries again later instead of
     losing its both-out."""
-    monkeypatch.setattr(storage.contests, "_BUSY_SECONDS", 0.2)  # the contest writer's busy timeout
+    monkeypatch.setattr(storage.backend, "WRITER_BUSY_TIMEOUT", 0.2)  # the contest writer's busy timeout
     db_path = tmp_path / "locked.db"
     clock = Clock()
     async with running_bot(emulator, token, db_path, clock) as app:

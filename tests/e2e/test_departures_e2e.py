@@ -23,7 +23,15 @@ from telegram import Update
 
 from demo import take_turn
 from emulator.client import BotMessage, Chat, Emulator, Telegram, User, wait_for
-from tests.e2e.test_match_e2e import ALICE, BOB, Table, callback_op, cancel_autoplay, seat_flags
+from tests.e2e.test_match_e2e import (
+    ALICE,
+    BOB,
+    Table,
+    answered_after,
+    callback_op,
+    cancel_autoplay,
+    seat_flags,
+)
 from tests.e2e.test_storage_faults_e2e import my_turn, running_app
 
 NO_CLOCK = "/newgame wechat-6-deals points_deals=2 turn_seconds=null first_turn_seconds=null"
@@ -98,6 +106,13 @@ async def goes_on_without(db_path: Path, seat: int, before: int) -> bool:
     return await seat_actions(db_path, seat) > before
 
 
+async def went_round(db_path: Path) -> None:
+    """Until seat 0 (Alice's, in 托管) has acted once more: the table went round, and every
+    hand was edited after each action."""
+    before = await seat_actions(db_path, 0)
+    await wait_for(lambda: goes_on_without(db_path, 0, before), timeout=20, what="the table to go round")
+
+
 @pytest.mark.parametrize("seen_by", ["my_chat_member", "403"])
 async def test_a_player_who_blocks_the_bot_is_played_for_and_comes_back_with_start(
     emulator: Emulator, telegram: Telegram, token: str, tmp_path: Path, seen_by: str
@@ -118,7 +133,7 @@ async def test_a_player_who_blocks_the_bot_is_played_for_and_comes_back_with_sta
             await telegram.wait_message(table.group, lambda m: BLOCKED_NOTICE in m.content, timeout=15)
             await wait_for(lambda: goes_on_without(table.db_path, 0, before), timeout=20, what="托管 plays")
             await wait_for(lambda: autoplay_stored(table.db_path), timeout=10, what="托管 to be stored")
-            await asyncio.sleep(1.0)
+            await went_round(table.db_path)  # every hand edited again since: each met the block
             assert await notices(telegram, table.group, BLOCKED_NOTICE) == 1
             last = await newest_id(telegram, ALICE)
             await telegram.send(ALICE, Chat.private(ALICE), "/start")
@@ -150,7 +165,7 @@ async def test_a_player_who_leaves_the_group_is_played_for_and_comes_back_by_rej
         try:
             await telegram.wait_message(table.group, lambda m: LEFT_NOTICE in m.content, timeout=15)
             await wait_for(lambda: goes_on_without(table.db_path, 0, before), timeout=20, what="托管 plays")
-            await asyncio.sleep(1.0)
+            await went_round(table.db_path)  # every hand edited again since: each met the departure
             assert await notices(telegram, table.group, LEFT_NOTICE) == 1
             stop.set()  # nothing else moves now: the table waits for Bob (Alice is in 托管)
             await bob
@@ -159,7 +174,7 @@ async def test_a_player_who_leaves_the_group_is_played_for_and_comes_back_by_rej
             last = await newest_id(telegram, ALICE)
             await telegram.join(ALICE, table.group)
             await back_hand(telegram, ALICE, after=last)
-            await asyncio.sleep(1.0)  # the service message and the chat_member update: one new hand
+            await answered_after(telegram, BOB, table.group)  # the service message and the chat_member update
             assert len(await telegram.messages(Chat.private(ALICE))) == hands + 1
             await wait_for(lambda: cancel_autoplay(telegram, ALICE), timeout=20, what="取消托管")
             assert await seat_flags(table.db_path, 0) == (0, 0)

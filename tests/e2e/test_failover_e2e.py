@@ -29,10 +29,10 @@ import asyncpg
 
 from demo import take_turn
 from emulator.client import BotMessage, Chat, Emulator, EmulatorError, Telegram, User, callback_ops, wait_for
+from emulator.postgresql import Cluster
 from handlers.platform.leader import STEP_DOWN_EXIT
 from storage.lease import LEASE_PREFIX, bot_id_of
 from tests.e2e.test_match_e2e import ALICE, BOB, MATCH_TIMEOUT, ROOT, SHORT_MATCH, Table, set_up
-from tests.postgresql import Cluster
 from tests.test_compose import bot_environment
 
 
@@ -182,7 +182,7 @@ async def settled_view(telegram: Telegram, url: str, user: User) -> tuple[str, l
         await telegram.wait_idle()
         before = await actions(url)
         first = await telegram.last_message(Chat.private(user))
-        await asyncio.sleep(0.5)
+        await asyncio.sleep(0.5)  # a quiet look: the bot is another process, with nothing to ask
         second = await telegram.last_message(Chat.private(user))
         if (
             first is not None

@@ -27,11 +27,11 @@ import asyncpg
 from aiohttp import web
 
 from emulator.client import Chat, Emulator, Telegram, User, wait_for
+from emulator.postgresql import Cluster
 from handlers.platform.leader import STEP_DOWN_EXIT
 from storage.lease import LEASE_PREFIX, bot_id_of
 from tests.e2e.test_failover_e2e import Players, _true, free_port, standing_by
 from tests.e2e.test_match_e2e import ROOT, SHORT_MATCH, Table, set_up
-from tests.postgresql import Cluster
 from tests.test_compose import bot_environment
 
 MATCH = SHORT_MATCH + " turn_seconds=null first_turn_seconds=null"

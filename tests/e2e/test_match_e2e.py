@@ -26,26 +26,15 @@ import aiosqlite
 from app.table.texts import move_line, play_text
 from bot import App, build_application, close_services, open_services
 from demo import take_turn
-from emulator.client import (
-    DEFAULT_TIMEOUT,
-    BotMessage,
-    Chat,
-    Emulator,
-    EmulatorError,
-    Telegram,
-    User,
-    polling,
-    wait_for,
-)
+from emulator.client import BotMessage, Chat, Emulator, EmulatorError, Telegram, User, polling, wait_for
+from emulator.tables import SHORT_MATCH, GroupTable, buttons_by_op, callback_op, set_up
 from engine.actions import DealStarted, PlayCards, Played
 from engine.cards import CARDS, Rank
 from engine.match import Match, action_from_json
-from engine.names import clean_name
 from engine.rules import Rules
 from render.words import card_text
 
 ROOT = Path(__file__).resolve().parents[2]
-SHORT_MATCH = "/newgame wechat-6-deals points_deals=2"
 PINNED_MATCH = SHORT_MATCH + " turn_seconds=null first_turn_seconds=null"
 """A match whose outcome a pinned seed fixes: no turn clock, so a slow machine's late press is
 not played for the player (the lowest single, or 不出) and the deal does not end otherwise."""
@@ -97,63 +86,15 @@ def bot_process(emulator: Emulator, token: str, db_path: Path, **settings: str):
                 process.wait()
 
 
-def callback_op(data: str | None) -> str | None:
-    return data.split(":")[4] if data and data.count(":") >= 4 else None
-
-
-def buttons_by_op(message: BotMessage) -> dict[str, list[str]]:
-    found: dict[str, list[str]] = {}
-    for row in message.buttons:
-        for button in row:
-            op = callback_op(button.data)
-            if op is not None and button.data is not None:
-                found.setdefault(op, []).append(button.data)
-    return found
-
-
-class Table:
+class Table(GroupTable):
     """The test's view of one group table: its people, its chats and the checks."""
 
     def __init__(self, telegram: Telegram, group: Chat, db_path: Path) -> None:
-        self.telegram = telegram
-        self.group = group
+        super().__init__(telegram, group)
         self.db_path = db_path
         self.over = asyncio.Event()
         self.presses = 0
         self.leaks: list[str] = []
-
-    async def lobby(self, timeout: float = DEFAULT_TIMEOUT) -> BotMessage:
-        return await self.telegram.wait_message(
-            self.group, lambda m: "/start" not in m.content and bool(m.buttons), timeout=timeout
-        )
-
-    async def join(self, user: User, seat: int) -> None:
-        """Tap a seat; the first time the bot sends the player to the private chat."""
-        lobby = await self.lobby()
-        seat_data = lobby.buttons[seat // 2][seat % 2].data
-        assert seat_data is not None
-        query = await self.telegram.press(user, lobby, seat_data)
-        answer = await self.telegram.wait_answer(query)
-        if answer.url:  # the app opens the private chat; the player presses Start
-            token = answer.url.split("start=", 1)[1]
-            await self.telegram.send(user, Chat.private(user), f"/start {token}")
-        shown = clean_name(user.first_name)  # as the bot shows it (no bidi or zero-width characters)
-        await self.telegram.wait_message(self.group, lambda m: shown in m.content and bool(m.buttons))
-
-    async def add_ai(self, user: User) -> None:
-        lobby = await self.lobby()
-        before = lobby.content
-        await self.telegram.press(user, lobby, buttons_by_op(lobby)["i"][0])
-        await wait_for(lambda: self._changed(before), what="an AI player to sit")
-
-    async def _changed(self, before: str) -> bool:
-        return (await self.lobby()).content != before
-
-    async def start(self, user: User) -> None:
-        lobby = await self.lobby()
-        query = await self.telegram.press(user, lobby, buttons_by_op(lobby)["go"][0])
-        answer = await self.telegram.wait_answer(query)
-        assert not answer.show_alert, answer.text
 
     async def watch(self) -> None:
         """Until the match ends: check each group snapshot against the cards already public."""
@@ -214,25 +155,10 @@ offers the AI's pass (issue 20), seed 133 no longer ends so."""
 DOUBLE_DOWN_SEED = 12
 """Four humans playing 提示's first suggestion: west and east finish first and second (双下)."""
 
-STARTUP_WAIT = 60.0
-"""The longest a test waits for a bot process it just started to answer: about 2 s on a quiet
-machine, over 10 s (the default wait) beside a parallel run's other workers."""
-
 ALICE = User(2001, "Alice")
 BOB = User(2002, "Bob")
 CAROL = User(2003, "Carol")
 DAVE = User(2004, "Dave")
-
-
-async def set_up(telegram: Telegram, table: Table, humans: list[User], command: str = SHORT_MATCH) -> None:
-    await telegram.set_admins(table.group, [humans[0]])
-    await telegram.send(humans[0], table.group, command)
-    await table.lobby(STARTUP_WAIT)  # often the first answer of a bot process just started
-    for seat, user in enumerate(humans):
-        await table.join(user, seat)
-    for _ in range(4 - len(humans)):
-        await table.add_ai(humans[0])
-    await table.start(humans[0])
 
 
 async def play_out(table: Table, humans: list[User]) -> None:
@@ -324,8 +250,7 @@ async def test_bot_killed_mid_deal_resumes_and_finishes(
         await wait_for(lambda: logged_at_least(table.db_path, 30), timeout=60, what="30 actions")
         first.kill()
         first.wait()
-    killed_at = await logged_count(table.db_path)
-    await asyncio.sleep(1.0)
+    killed_at = await logged_count(table.db_path)  # first.wait(): the killed process is gone
     with bot_process(emulator, token, table.db_path):
         watcher = asyncio.create_task(table.watch())
         try:
@@ -335,6 +260,16 @@ async def test_bot_killed_mid_deal_resumes_and_finishes(
             await asyncio.gather(*players, watcher, return_exceptions=True)
         assert await logged_count(table.db_path) > killed_at
         await assert_clean_finish(telegram, table)
+
+
+async def answered_after(telegram: Telegram, user: User, chat: Chat) -> None:
+    """``user`` asks for /help in ``chat`` and the bot answers it: what reached the bot in
+    ``chat`` before the /help has been handled by now (a chat's updates are taken in order, and
+    what such an update does, a write or a message queued, is quicker than an answer sent)."""
+    shown = await telegram.messages(chat)
+    before = shown[-1].message_id if shown else 0
+    await telegram.send(user, chat, "/help")
+    await telegram.wait_message(chat, lambda m: m.message_id > before and "/newgame" in m.content)
 
 
 async def logged_count(db_path: Path) -> int:

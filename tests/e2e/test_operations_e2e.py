@@ -28,13 +28,13 @@ from urllib.parse import urlsplit
 
 from bot import App, build_application, close_services, open_services, start_monitor
 from emulator.client import Chat, Emulator, Telegram, polling, wait_for
+from emulator.tables import STARTUP_WAIT
 from handlers.platform.monitor import MonitorConfig
 from tests.e2e.test_match_e2e import (
     ALICE,
     BOB,
     MATCH_TIMEOUT,
     ROOT,
-    STARTUP_WAIT,
     Table,
     assert_clean_finish,
     bot_process,

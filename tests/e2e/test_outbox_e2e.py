@@ -35,6 +35,7 @@ class FlakyPhotos:
     (``None``: every one fails)."""
 
     def __init__(self, app: App, failures: list[str] | None) -> None:
+        self.app = app
         self.failures = failures
         self.attempts = 0
         request = app.bot.request
@@ -47,8 +48,8 @@ class FlakyPhotos:
             failure = (
                 "network" if self.failures is None else (self.failures.pop(0) if self.failures else None)
             )
-            if failure == "stall":  # no answer, then the read timeout
-                await asyncio.sleep(1.0)
+            if failure == "stall":  # no answer for a while, then the read timeout
+                await asyncio.sleep(0.3)
                 raise TimedOut("stalled")
             if failure == "network":
                 raise NetworkError("connection reset")
@@ -96,6 +97,17 @@ async def outbox_rows(db_path: Path) -> int:
         return int((await cursor.fetchone())[0])
 
 
+async def settled(flaky: FlakyPhotos, db_path: Path) -> None:
+    """Nothing is owed any more: every stored result is delivered (its row gone) and the
+    outbox's senders have finished, so a duplicate, were one coming, has been sent."""
+
+    async def nothing_owed() -> bool:
+        return await outbox_rows(db_path) == 0
+
+    await wait_for(nothing_owed, timeout=30, what="every stored result delivered")
+    await flaky.app.bot_data.services.outbox.join()
+
+
 async def test_results_arrive_once_through_stalls_errors_and_429(
     emulator: Emulator, telegram: Telegram, token: str, tmp_path: Path
 ) -> None:
@@ -108,7 +120,7 @@ async def test_results_arrive_once_through_stalls_errors_and_429(
             return len(await photos(telegram, table.group)) >= OWED
 
         await wait_for(all_owed, timeout=60, what="the results and the match's end")
-        await asyncio.sleep(1.0)  # a duplicate would come now
+        await settled(flaky, table.db_path)  # a duplicate would have come by now
         captions = await photos(telegram, table.group)
         assert flaky.attempts >= OWED + 5
     assert len(captions) == OWED
@@ -129,13 +141,13 @@ async def test_results_stored_before_a_stop_are_sent_after_the_restart(
 
         await wait_for(stored, timeout=30, what="the results stored, not sent")
     assert await photos(telegram, table.group) == []
-    async with bot_with(emulator, token, table.db_path, []):
+    async with bot_with(emulator, token, table.db_path, []) as flaky:
 
         async def all_owed() -> bool:
             return len(await photos(telegram, table.group)) >= OWED
 
         await wait_for(all_owed, timeout=60, what="the results after the restart")
-        await asyncio.sleep(1.0)
+        await settled(flaky, table.db_path)
         captions = await photos(telegram, table.group)
     assert len(captions) == OWED
     assert len(set(captions)) == OWED

@@ -11,6 +11,7 @@ from pathlib import Path
 import asyncpg
 
 from emulator.client import Chat, Emulator, Telegram, wait_for
+from emulator.postgresql import Cluster
 from tests.e2e.test_match_e2e import (
     ALICE,
     BOB,
@@ -22,7 +23,6 @@ from tests.e2e.test_match_e2e import (
     logged_count,
     set_up,
 )
-from tests.postgresql import Cluster
 
 
 async def test_a_match_moved_into_postgresql_mid_deal_is_finished_there(

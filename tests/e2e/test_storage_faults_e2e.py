@@ -10,7 +10,6 @@ itself (it used to stall for good). Faults: :mod:`tests.faults`.
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import json
 from collections.abc import AsyncIterator, Sequence
@@ -122,6 +121,14 @@ async def test_a_turn_clock_during_a_full_disk_acts_once_space_is_back(
     """The 1-in-4 stall: the clock rang, its action could not be stored, and nothing ever
     rang again. Now it rings again every RETRY_SECONDS until the timeout can be stored."""
     monkeypatch.setattr(flow, "RETRY_SECONDS", 0.3)
+    rang_unstored: list[str] = []  # each time a clock rang and its action could not be stored
+    ring_again = flow._ring_again
+
+    def noting(context: Any, name: str) -> None:
+        rang_unstored.append(name)
+        ring_again(context, name)
+
+    monkeypatch.setattr(flow, "_ring_again", noting)
     table = Table(telegram, Chat.group(-4110, "超时存储桌"), tmp_path / "g.db")
     async with running_app(emulator, token, table.db_path, seed=9) as app:
         await telegram.set_admins(table.group, [ALICE])
@@ -135,7 +142,11 @@ async def test_a_turn_clock_during_a_full_disk_acts_once_space_is_back(
         fault = StorageFault("full", app.bot_data.services.db, table.db_path)
         await fault.on()
         logged = await table_actions(table.db_path)
-        await asyncio.sleep(3.5)  # the clock rang (2 s) and rang again, each time not stored
+
+        async def rang_twice() -> bool:
+            return len(rang_unstored) >= 2
+
+        await wait_for(rang_twice, timeout=10, what="the clock to ring (2 s) and ring again, unstored")
         assert await table_actions(table.db_path) == logged
         assert "超时" not in (await settled_hand(telegram, ALICE)).content
         await fault.off()

@@ -385,7 +385,7 @@ async def test_a_slow_play_press_plays_the_hinted_play_on_the_newest_keyboard(
 
     async def slow_thumb(user: User, message: BotMessage, data: str) -> str:
         if callback_op(data) == "p":
-            await asyncio.sleep(1.3)
+            await asyncio.sleep(1.3)  # over the emulator's one-second window: the fault under test
         return await press(user, message, data)
 
     monkeypatch.setattr(telegram, "press", slow_thumb)

@@ -16,6 +16,7 @@ from collections.abc import Iterator, Sequence
 
 import pytest
 
+from bench import moves as bench
 from engine.actions import Action, Pass, Phase, PlayCards, partner_of
 from engine.cards import PLAIN_RANKS, SUITS, Card, Rank, card_order, full_deck
 from engine.match import Match, observe
@@ -24,7 +25,6 @@ from engine.observation import Observation
 from engine.players.easy import LEAD_KINDS, choose_action
 from engine.plays import Play, PlayKind
 from engine.rules import Rules
-from tools import bench
 from tools.selfplay import random_action
 
 

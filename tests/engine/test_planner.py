@@ -190,8 +190,8 @@ def test_lead_plays_are_the_legal_leads_of_the_split_kinds_in_legal_order(wildca
     candidates (first reading kept) and therefore the choice are unchanged."""
     from dataclasses import replace
 
+    from bench import moves as bench
     from engine.moves import legal_plays
-    from tools import bench
 
     rules = Rules.default()
     base = observe(Match.new(rules, 3), 0)

@@ -9,11 +9,11 @@ import socket
 import urllib.error
 import urllib.request
 
+from emulator.postgresql import Cluster
 from handlers.platform.leader import StandbyServers
 from handlers.platform.monitor import MonitorConfig
 from handlers.platform.webhook import WebhookConfig
 from storage.lease import Lease
-from tests.postgresql import Cluster
 
 
 def free_port() -> int:

@@ -30,8 +30,8 @@ async def _server(reply: bytes | None) -> tuple[asyncio.Server, str, list[bytes]
             0,
         )
         received.append(head + await reader.readexactly(length))
-        if reply is None:
-            await asyncio.sleep(10)
+        if reply is None:  # never answer: hold the request until the client gives up and closes
+            await reader.read()
             return
         writer.write(
             b"HTTP/1.1 200 OK\r\nConnection: close\r\nContent-Length: %d\r\n\r\n%s" % (len(reply), reply)

@@ -1,4 +1,4 @@
-"""``python -m render bench`` and ``demo`` run and report (no timing asserted)."""
+"""``python bench/pictures.py`` and ``python -m render demo`` run and report (no timing asserted)."""
 
 from __future__ import annotations
 
@@ -6,11 +6,12 @@ from pathlib import Path
 
 import pytest
 
+from bench import pictures
 from render import __main__ as cli
 
 
 def test_bench_prints_a_row_per_picture(capsys: pytest.CaptureFixture[str]) -> None:
-    assert cli.main(["bench", "--repeat", "3"]) == 0
+    assert pictures.main(["--repeat", "3"]) == 0
     out = capsys.readouterr().out
     for name in ("hand (27 cards)", "play strip", "deal result"):
         assert name in out
@@ -26,4 +27,4 @@ def test_demo_writes_every_sample(tmp_path: Path, capsys: pytest.CaptureFixture[
 
 def test_unknown_command_prints_usage(capsys: pytest.CaptureFixture[str]) -> None:
     assert cli.main(["paint"]) == 2
-    assert "bench" in capsys.readouterr().out
+    assert "demo DIR" in capsys.readouterr().out

@@ -8,6 +8,7 @@ from pathlib import Path
 import asyncpg
 import pytest
 
+from emulator.postgresql import Cluster
 from engine.contest import (
     Contest,
     Deadline,
@@ -30,7 +31,6 @@ from engine.contest import (
 from storage import Database, NotFound, StorageConflict
 from storage.backend import Dialect
 from tests.engine.contest.support import DEADLINE, ON_TIME, new_contest, player, signed_up
-from tests.postgresql import Cluster
 
 CHAT = -1001
 
@@ -186,10 +186,10 @@ async def test_a_locked_database_is_storage_unavailable_and_writes_nothing(
     handlers answer "not saved, try again"), not as a raw OperationalError, and nothing changes."""
     import sqlite3
 
-    import storage.contests
+    import storage.backend
     from storage import StorageUnavailable
 
-    monkeypatch.setattr(storage.contests, "_BUSY_SECONDS", 0.2)
+    monkeypatch.setattr(storage.backend, "WRITER_BUSY_TIMEOUT", 0.2)
     db = await Database.open(tmp_path / "locked.db")
     holder = sqlite3.connect(tmp_path / "locked.db", isolation_level=None)
     try:
@@ -213,10 +213,10 @@ async def test_a_table_locked_on_postgresql_is_storage_unavailable_and_writes_no
     """The same on PostgreSQL: another connection locks the table written; the contest
     transaction (and a single-statement write) waits ``lock_timeout``, SQLite's busy timeout,
     then fails as StorageUnavailable, and nothing changes."""
-    import storage.contests
+    import storage.backend
     from storage import StorageUnavailable
 
-    monkeypatch.setattr(storage.contests, "_BUSY_SECONDS", 0.2)
+    monkeypatch.setattr(storage.backend, "WRITER_BUSY_TIMEOUT", 0.2)
     url = postgresql_cluster.new_database()
     db = await Database.open(url, busy_timeout=0.2)
     holder = await asyncpg.connect(url)

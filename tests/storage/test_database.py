@@ -11,7 +11,7 @@ from engine.match import Match, observe
 from engine.players.easy import choose_action
 from engine.rules import Rules
 from storage import Database, NotFound, StorageConflict, TableStatus
-from storage.database import POSTGRESQL_MIGRATIONS, migrations
+from storage.schema import POSTGRESQL_MIGRATIONS, migrations
 
 
 @pytest.fixture

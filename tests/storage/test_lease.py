@@ -12,10 +12,10 @@ from pathlib import Path
 import asyncpg
 import pytest
 
+from emulator.postgresql import Cluster
 from storage import Database, StorageUnavailable
-from storage.database import MIGRATIONS_DIR, POSTGRESQL_MIGRATIONS, _statements
 from storage.lease import LEASE_TABLE, Lease, LeaseLost, bot_id_of
-from tests.postgresql import Cluster
+from storage.schema import MIGRATIONS_DIR, POSTGRESQL_MIGRATIONS, statements
 
 TTL = 1.0
 """The tests' time to live: the lease's proportions (validity 80 %, renewal every 20 %)."""
@@ -38,7 +38,7 @@ def test_a_bot_id_is_the_tokens_first_part() -> None:
 
 def test_the_lease_table_is_migration_0018s() -> None:
     migration = MIGRATIONS_DIR / POSTGRESQL_MIGRATIONS / "0018_fencing.sql"
-    assert _statements(LEASE_TABLE)[0] in _statements(migration.read_text(encoding="utf-8"))
+    assert statements(LEASE_TABLE)[0] in statements(migration.read_text(encoding="utf-8"))
 
 
 async def test_one_holder_per_bot_until_its_ttl_runs_out(postgresql_cluster: Cluster) -> None:
@@ -216,5 +216,5 @@ async def test_every_table_is_fenced(postgresql_cluster: Cluster) -> None:
 
 
 def test_the_fence_is_postgresqls_alone() -> None:
-    assert _statements((MIGRATIONS_DIR / "0018_fencing.sql").read_text(encoding="utf-8")) == []
+    assert statements((MIGRATIONS_DIR / "0018_fencing.sql").read_text(encoding="utf-8")) == []
     assert Path(MIGRATIONS_DIR / POSTGRESQL_MIGRATIONS / "0018_fencing.sql").exists()

@@ -13,9 +13,9 @@ from pathlib import Path
 import asyncpg
 import pytest
 
+from emulator.postgresql import Cluster
 from storage import Database, StorageUnavailable
-from storage.backend import numbered
-from tests.postgresql import Cluster
+from storage.postgresql import numbered
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -99,8 +99,8 @@ def test_without_postgresql_the_tests_fail_in_ci_and_skip_elsewhere(
 ) -> None:
     """A CI that skipped the PostgreSQL half of the storage tests would look green."""
     (tmp_path / "no_postgresql.py").write_text(
-        "import tests.postgresql\n\n\ndef pytest_configure(config):\n"
-        "    tests.postgresql.binaries = lambda: None\n"
+        "import emulator.postgresql\n\n\ndef pytest_configure(config):\n"
+        "    emulator.postgresql.binaries = lambda: None\n"
     )
     done = subprocess.run(
         [

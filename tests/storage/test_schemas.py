@@ -16,11 +16,12 @@ from pathlib import Path
 from typing import Any
 
 import aiosqlite
+import pytest
 
+from emulator.postgresql import Cluster
 from storage import Database
 from storage.backend import Connection
-from storage.database import MIGRATIONS_DIR, POSTGRESQL_MIGRATIONS, migrations
-from tests.postgresql import Cluster
+from storage.schema import migrations, twins
 
 COMPATIBLE = {"INTEGER": {"integer", "bigint"}, "TEXT": {"text"}, "REAL": {"double precision"}}
 """SQLite's declared type → the PostgreSQL types that hold the same values."""
@@ -30,9 +31,18 @@ Schema = dict[str, dict[str, Any]]
 
 
 def test_both_dialects_have_the_same_numbered_migrations() -> None:
-    sqlite = [m.path.name for m in migrations(MIGRATIONS_DIR)]
-    postgresql = [m.path.name for m in migrations(MIGRATIONS_DIR / POSTGRESQL_MIGRATIONS)]
-    assert sqlite == postgresql
+    names = twins()
+    assert names == [migration.path.name for migration in migrations()]
+    assert names[:2] == ["0001_init.sql", "0002_match_clock.sql"]
+
+
+def test_a_migration_in_one_dialect_only_is_refused(tmp_path: Path) -> None:
+    (tmp_path / "postgresql").mkdir()
+    for folder in (tmp_path, tmp_path / "postgresql"):
+        (folder / "0001_first.sql").write_text("-- first\n")
+    (tmp_path / "0002_sqlite_only.sql").write_text("-- late\n")
+    with pytest.raises(RuntimeError, match=r"0002_sqlite_only\.sql"):
+        twins(tmp_path)
 
 
 async def test_both_dialects_end_in_the_same_schema(tmp_path: Path, postgresql_cluster: Cluster) -> None:

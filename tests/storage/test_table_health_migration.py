@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from storage import Database, TableStatus
-from storage.database import MIGRATIONS_DIR
+from storage.schema import MIGRATIONS_DIR
 
 
 async def version_2(tmp_path: Path) -> Path:

@@ -9,6 +9,7 @@ import pytest
 from engine.contest import (
     ContestPhase,
     Deadline,
+    DeadlineMoved,
     Mark,
     MatchNote,
     MatchResult,
@@ -250,8 +251,20 @@ def test_decisions_need_a_reason_and_a_player_of_the_match() -> None:
 def test_moving_the_deadline_moves_the_both_out_line() -> None:
     contest = drawn()
     later = Deadline.parse("2026-12-24")
-    contest, _ = move_deadline(contest, later)
-    report_win(contest, contest.rounds[0].matches[0].pairs[0], at=DEADLINE.closes_at + timedelta(days=1))
+    contest, (moved,) = move_deadline(contest, later)
+    assert moved == DeadlineMoved(1, later) and contest.rounds[0].schedule.deadline == later
+    winner = contest.rounds[0].matches[0].pairs[0]
+    past_the_old_line = DEADLINE.closes_at + timedelta(days=1)
+    reported = report_win(contest, winner, at=past_the_old_line)  # in time now: not refused as late
+    match = reported.rounds[0].match_of(winner)
+    assert match.status is MatchStatus.REPORTED and match.winner == winner
+    with pytest.raises(ResultRefused) as refused:  # the new line holds as the old one did
+        report_win(contest, winner, at=later.closes_at)
+    assert refused.value.code is Refusal.LATE
+    closed, _ = close_round(contest, now=later.closes_at)  # unreported at the new line: both out
+    both_out = closed.rounds[0].match_of(winner)
+    assert both_out.status is MatchStatus.DECIDED and both_out.winner is None
+    assert both_out.result is not None and both_out.result.method is PlayMethod.BOTH_OUT
 
 
 def test_a_withdrawal_after_the_draw_is_a_walkover() -> None:

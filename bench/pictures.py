@@ -1,4 +1,4 @@
-"""``python -m render bench``: time and size of the pictures sent most often.
+"""``python bench/pictures.py``: time and size of the pictures sent most often.
 
 Prints median and p99 milliseconds per call (warm sprite caches, as in a running
 bot), the median CPU time, and the bytes sent, with the JPEG size at quality 85
@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import statistics
+import sys
 import time
 from collections.abc import Callable, Sequence
 
@@ -60,7 +61,7 @@ def cases() -> list[tuple[str, Callable[[], bytes], Callable[[], Image.Image]]]:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Print the timing table."""
-    parser = argparse.ArgumentParser(prog="python -m render bench", description=__doc__)
+    parser = argparse.ArgumentParser(prog="python bench/pictures.py", description=__doc__)
     parser.add_argument("--repeat", type=int, default=200)
     args = parser.parse_args(argv)
     print(
@@ -73,3 +74,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         dims = f"{picture.width}×{picture.height}"
         print(f"{name:16} {median:9.2f} {p99:7.2f} {cpu:7.2f} {size:9d} {jpeg:9d}  {dims}")
     return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

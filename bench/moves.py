@@ -1,5 +1,5 @@
 """Timing of :func:`legal_plays`, the 简单 AI's and the 标准 planner's ``choose_action``
-on full 27-card hands (``python -m tools bench``).
+on full 27-card hands (``python bench/moves.py``).
 
 Hands are dealt from a seeded RNG with exactly 0, 1 and 2 wildcards, because
 wildcards multiply the number of plays. Each hand is timed leading and following a
@@ -15,6 +15,7 @@ from __future__ import annotations
 import argparse
 import random
 import statistics
+import sys
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
@@ -148,7 +149,7 @@ def measure_planner(hands: int, wildcards: int, level: Rank, seed: int, repeat: 
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Print median / p99 ms for leading and following, per wildcard count and section."""
-    parser = argparse.ArgumentParser(prog="python -m tools bench", description=__doc__)
+    parser = argparse.ArgumentParser(prog="python bench/moves.py", description=__doc__)
     parser.add_argument("--hands", type=int, default=200, help="hands per wildcard count")
     parser.add_argument("--level", default="2", help="level rank (2..A)")
     parser.add_argument("--seed", type=int, default=1)
@@ -182,3 +183,7 @@ def print_rows(wildcards: int, lead: Timing, follow: Timing, *, show_plays: bool
     for mode, timing in (("lead", lead), ("follow", follow)):
         plays = f" {timing.mean_plays:>11.1f}" if show_plays else ""
         print(f"{wildcards:>4} {mode:>6} {timing.median_ms:>10.3f} {timing.p99_ms:>8.3f}{plays}")
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -13,9 +13,9 @@ from app.records.texts import CAPTION_LIMIT, contest_record_line, stats_caption
 from engine.contest import Contest, DrawSeed, PairRecord, close_contest, draw, final_places, pair_record
 from storage import Database
 from storage.records import Figures, PartnerLine, PlayerTotals
+from tests.app.test_hostile_texts import telegram_html
 from tests.engine.contest.support import ON_TIME, signed_up
 from tests.engine.contest.test_formats import drawn, play_out
-from tests.handlers.test_hostile_texts import telegram_html
 
 CHAT, OTHER_CHAT = -3001, -3002
 

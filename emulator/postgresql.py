@@ -1,7 +1,8 @@
-"""A throw-away PostgreSQL cluster for the test session: Debian's ``postgresql`` binaries,
-``initdb`` in a temporary folder, a Unix socket in that folder (no TCP port, so parallel test
-runs on one machine never meet), stopped and removed at the end. Tests never need a server
-someone else started.
+"""A throw-away PostgreSQL cluster for a test session or a benchmark: Debian's ``postgresql``
+binaries, ``initdb`` in a temporary folder, a Unix socket in that folder (no TCP port, so
+parallel test runs on one machine never meet), stopped and removed at the end. Tests and
+benchmarks never need a server someone else started; like the Bot API emulator, it is a stand-in
+both use, so it lives here rather than under tests/ (bench/ imports nothing from tests/).
 
 As root (CI containers), the server runs as the ``postgres`` user the Debian package creates:
 PostgreSQL refuses to run as root. Durability is switched off (``fsync``,
