@@ -115,8 +115,8 @@ function toast(text) {
 }
 
 function face(card) {
-  if (card === "BJ") return { rank: locale === "zh" ? "小王" : "BJ", suit: "", red: false, joker: true };
-  if (card === "RJ") return { rank: locale === "zh" ? "大王" : "RJ", suit: "", red: true, joker: true };
+  if (card === "BJ") return { rank: "小", suit: "王", red: false, joker: true };
+  if (card === "RJ") return { rank: "大", suit: "王", red: true, joker: true };
   const suit = { S: "♠", H: "♥", C: "♣", D: "♦" }[card[0]];
   return { rank: RANKS[card[1]] || card[1], suit, red: card[0] === "H" || card[0] === "D", joker: false };
 }
@@ -125,7 +125,7 @@ function mini(card) {
   const f = face(card);
   const span = document.createElement("span");
   span.className = "mini" + (f.red ? " red" : "") + (isWild(card) ? " wild" : "");
-  span.textContent = f.suit + f.rank;
+  span.textContent = f.joker ? f.rank + f.suit : f.suit + f.rank;
   return span;
 }
 
