@@ -31,6 +31,7 @@ from app.i18n import normalize_locale
 from app.table.refusals import TableRefusal
 from app.table.tables import LiveTable, Outcome, TableError, TableService
 from app.table.texts import _
+from app.table.watching import MAX_SPECTATORS
 from engine.actions import Event
 from render.words import describe_play
 from webapp import moves, view
@@ -277,20 +278,31 @@ class MiniApp:
             await ws.send_str(encode(view.seat_state(table, seat, locale, clock=self._clock(table))))
         return page
 
-    def _seat_of(self, user: WebAppUser, wanted: int | None) -> tuple[LiveTable, int] | TableRefusal:
-        """The table the user sits at (the one asked for, else their latest match) and their seat."""
+    def _seat_of(self, user: WebAppUser, wanted: int | None) -> tuple[LiveTable, int | None] | TableRefusal:
+        """The table the user sits at (the one asked for, else their latest match) and their seat;
+        at a table they do not sit at, 观战 (seat None) where the table allows spectators."""
         seated = [(t, s) for t, s in self.tables.tables_of_user(user.id) if t.match is not None]
-        if wanted is not None:
-            seated = [(t, s) for t, s in seated if t.id == wanted]
-            if not seated:
-                try:
-                    self.tables.get(wanted)
-                except TableError as error:
-                    return error.code
-                return TableRefusal.NOT_SEATED
-        if not seated:
-            return TableRefusal.NO_TABLE
-        return max(seated, key=lambda found: found[0].id)
+        if wanted is None:
+            return max(seated, key=lambda found: found[0].id) if seated else TableRefusal.NO_TABLE
+        for table, seat in seated:
+            if table.id == wanted:
+                return table, seat
+        try:
+            table = self.tables.get(wanted)
+        except TableError as error:
+            return error.code
+        return self._spectator_at(table)
+
+    def _spectator_at(self, table: LiveTable) -> tuple[LiveTable, None] | TableRefusal:
+        """观战 in the Mini App: the chat's rules (spectators on, a match in play, a bounded
+        crowd); the view has no hand, as the public view never does."""
+        if not table.rules.spectators:
+            return TableRefusal.NO_SPECTATORS
+        if table.match is None or table.match.is_over:
+            return TableRefusal.TABLE_NOT_PLAYING
+        if len(self.pages.get((table.id, None), [])) >= MAX_SPECTATORS:
+            return TableRefusal.SPECTATORS_FULL
+        return table, None
 
     async def _bye(self, ws: web.WebSocketResponse, code: str, text: str) -> None:
         await ws.send_str(encode({"t": "bye", "code": code, "text": text}))
