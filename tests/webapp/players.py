@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import time
 from typing import Any
 
 import aiohttp
@@ -22,6 +23,8 @@ class PagePlayer:
         self.refusals: list[dict[str, Any]] = []
         self.bye: dict[str, Any] | None = None
         self.moves = 0
+        self.latencies: list[float] = []  # a move sent → the page's next state (press → screen)
+        self._sent_at: float | None = None
 
     @property
     def state(self) -> dict[str, Any] | None:
@@ -64,6 +67,9 @@ class PagePlayer:
                 continue
             elif data["t"] == "state":
                 self.states.append(data)
+                if self._sent_at is not None:
+                    self.latencies.append(time.perf_counter() - self._sent_at)
+                    self._sent_at = None
             state = self.state
             if over.is_set():
                 await ws.close()
@@ -71,6 +77,7 @@ class PagePlayer:
             if state is None or state["seat"] not in state["to_act"] or state["version"] == acted:
                 continue
             acted = state["version"]
+            self._sent_at = time.perf_counter()
             if state["tribute"]:
                 await ws.send_str(json.dumps({"t": "tribute", "card": state["tribute"][0]}))
             elif state["return"]:
