@@ -16,8 +16,9 @@ import re
 from collections.abc import Sequence
 from typing import Any
 
+from app.table.counter import cards_out
 from app.table.tables import LiveTable
-from app.table.texts import deal_result_text, header, match_result_text, trick_summary
+from app.table.texts import counter_line, deal_result_text, header, match_result_text, trick_summary
 from engine.actions import DealEnded, Event, MatchEnded, Phase
 from engine.cards import Card
 from engine.observation import Observation
@@ -61,6 +62,7 @@ def seat_state(
         "to_act": list(obs.to_act),
         "trick": _trick(obs),
         "trick_text": plain(trick_summary(obs, locale)) if seat is not None else "",
+        "counter": _counter(table, obs, locale),
         "tribute": cards(obs.must_tribute_from) if obs.phase is Phase.TRIBUTE else [],
         "return": cards(obs.may_return) if obs.phase is Phase.RETURN_TRIBUTE else [],
         "autoplay": seat is not None and seat in table.seats and table.seats[seat].record.autoplay,
@@ -69,6 +71,13 @@ def seat_state(
         "stopped": not table.record.status.is_active,
         "clock": None if clock is None else {"seconds": clock[0], "left": round(clock[1], 1)},
     }
+
+
+def _counter(table: LiveTable, obs: Observation, locale: str) -> str:
+    """记牌器, where the table's rules turn it on: the chat caption's line (a seat's view only)."""
+    if not table.rules.card_counter or obs.seat is None:
+        return ""
+    return plain(counter_line(cards_out(obs), locale))
 
 
 def _hand(obs: Observation) -> list[list[str]]:

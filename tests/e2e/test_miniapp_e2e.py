@@ -16,7 +16,7 @@ import aiohttp
 import pytest
 
 from bot import App, build_application, close_services, open_services
-from emulator.client import Chat, Emulator, Telegram, polling
+from emulator.client import Chat, Emulator, Telegram, polling, wait_for
 from tests.e2e.test_match_e2e import (
     ALICE,
     BOB,
@@ -130,3 +130,42 @@ async def test_forged_expired_and_strangers_init_data_are_refused(
                     message = await ws.receive(timeout=5)
                     closed = message.type in (aiohttp.WSMsgType.CLOSE, aiohttp.WSMsgType.CLOSED)
             assert closed
+
+
+MARK = "正在小程序中打牌"
+
+
+async def test_the_chat_hand_waits_while_the_page_is_open_and_catches_up(
+    emulator: Emulator, telegram: Telegram, token: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    table = Table(telegram, Chat.group(-4203, "切换桌"), tmp_path / "g.db")
+    private = Chat.private(ALICE)
+    async with miniapp_bot(emulator, token, table.db_path, SINGLE_DOWN_SEED, monkeypatch) as app:
+        await set_up(telegram, table, [ALICE, BOB], PINNED_MATCH)
+        alice = PagePlayer(port_of(app), token, ALICE.id, ALICE.first_name)
+        page_over = asyncio.Event()
+        page = asyncio.create_task(alice.play(page_over))
+        bob = asyncio.create_task(table.play(BOB))
+        try:
+            hand = await telegram.wait_message(private, lambda m: MARK in m.content, timeout=30)
+            moves = alice.moves
+            await wait_for(
+                lambda: _at_least(alice, moves + 4), timeout=60, what="four more moves from the page"
+            )
+            still = await telegram.last_message(private)
+            assert still is not None and still.message_id == hand.message_id
+            assert still.edit_count == hand.edit_count  # no edit for each move while the page is open
+            page.cancel()  # the page closes: the chat message catches up at once
+            await asyncio.gather(page, return_exceptions=True)
+            back = await telegram.wait_message(
+                private, lambda m: bool(m.buttons) and MARK not in m.content, timeout=15
+            )
+            assert back.message_id == hand.message_id
+        finally:
+            table.over.set()
+            page.cancel()
+            await asyncio.gather(page, bob, return_exceptions=True)
+
+
+async def _at_least(player: PagePlayer, moves: int) -> bool:
+    return player.moves >= moves

@@ -178,6 +178,7 @@ function drawTrick() {
   if (myTurn() && state.phase === "play" && !state.trick) text = w("lead");
   else if (myTurn()) text = (text ? text + " · " : "") + w("turn");
   $("trick-text").textContent = text;
+  $("counter").textContent = state.counter;  // 记牌器, where the table's rules turn it on
 }
 
 function drawResult() {
