@@ -32,6 +32,7 @@ from app.table.refusals import TableRefusal
 from app.table.tables import LiveTable, Outcome, TableError, TableService
 from app.table.texts import _
 from app.table.watching import MAX_SPECTATORS
+from common.faults import StorageUnavailable
 from engine.actions import Event
 from render.words import describe_play
 from webapp import moves, view
@@ -347,7 +348,7 @@ class MiniApp:
         async with table.lock:
             try:
                 result = await moves.make(self.tables, table, page.seat, message, page.cursor, page.locale)
-            except RuntimeError as error:  # storage unavailable: nothing changed, send again
+            except StorageUnavailable as error:  # nothing changed: the player sends it again
                 log.warning("Mini App move at table %s not saved: %s", table.id, error)
                 result = moves.refusal(TableRefusal.NOT_SAVED, page.locale)
             delivery = await self.chat.after_move(table, result) if isinstance(result, Outcome) else None
