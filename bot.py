@@ -82,6 +82,7 @@ from handlers.records import commands as records
 from handlers.table import flow, lobby, members, play, spectators, timers
 from handlers.table.answers import refuse
 from handlers.table.board import BoardPublisher
+from handlers.table.miniapp import open_miniapp
 from handlers.table.spectators import SpectatorDesk
 from storage import Database, StorageUnavailable, TableStatus
 from storage.backend import is_postgresql
@@ -314,6 +315,7 @@ async def open_services(
     spectators = Spectators(db, board, interval=board_interval)  # 观战
     watchers = SpectatorDesk(app.bot, app.bot_data.services.sender, spectators)
     app.bot_data.services.spectators = spectators
+    await open_miniapp(app.bot, app.bot_data.services, app.job_queue, os.environ)  # GUANDAN_WEBAPP_URL
     board.extras = watchers.board_extras
     board.outbox.register(
         members.AWAY_NOTICE, members.away_sender(app.bot, app.bot_data.services.languages, board.budget)
@@ -369,6 +371,8 @@ async def stop_sending(app: App) -> None:
     if not app.bot_data.is_open:  # closed already, or never opened (an embedding's own app)
         return
     services = app.bot_data.services
+    if services.miniapp is not None:  # its pages reconnect to the next process
+        await services.miniapp.close()
     await services.sender.close()
     await services.tasks.close()
     if services.contests is not None:
@@ -391,6 +395,8 @@ async def close_services(app: App) -> None:
     if services is not None:
         if services.monitor is not None:
             services.monitor.stop()
+        if services.miniapp is not None:
+            await services.miniapp.close()
         if services.backfill is not None:
             services.backfill.cancel()
             await asyncio.gather(services.backfill, return_exceptions=True)

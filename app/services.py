@@ -42,6 +42,19 @@ class Watching(Protocol):
     async def close(self) -> None: ...
 
 
+class Playing(Protocol):
+    """What the chat needs of the Mini App (``webapp.server.MiniApp``): its pages follow the
+    table like the board does, and a seat whose page is open gets no hand edit per move."""
+
+    def publish(self, table: LiveTable, events: tuple[Event, ...] | list[Event] = ()) -> None: ...
+
+    def playing(self, table_id: int, seat: int) -> bool: ...
+
+    def table_url(self, table_id: int) -> str: ...
+
+    async def close(self) -> None: ...
+
+
 @dataclass(kw_only=True)
 class AppServices:
     db: Database

@@ -9,6 +9,7 @@ command -v node >/dev/null 2>&1 || missing+=(nodejs)
 command -v npm >/dev/null 2>&1 || missing+=(npm)
 python3 -c 'import ensurepip, venv' >/dev/null 2>&1 || missing+=(python3-venv)
 command -v faketime >/dev/null 2>&1 || missing+=(faketime)  # make calendar-check
+command -v chromium >/dev/null 2>&1 || missing+=(chromium)  # the Mini App's browser tests (Playwright drives it)
 # The PostgreSQL store's tests start a throw-away cluster of their own with these binaries
 # (emulator/postgresql.py); no server is configured or used. `make run` does not need them.
 compgen -G '/usr/lib/postgresql/*/bin/initdb' >/dev/null || missing+=(postgresql)

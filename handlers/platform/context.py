@@ -13,13 +13,13 @@ from typing import Any, Protocol
 
 from telegram.ext import CallbackContext, ExtBot, JobQueue
 
-from app.services import AppServices, TableShown, Watching
+from app.services import AppServices, Playing, TableShown, Watching
 from handlers.platform.chats import ChatBudget, ChatReplies
 from handlers.platform.monitor import Monitor
 from handlers.platform.outbox import Outbox
 from handlers.platform.sender import LatestWins
 
-__all__ = ["Board", "BotData", "Closing", "Context", "Services", "Watching"]
+__all__ = ["Board", "BotData", "Closing", "Context", "Playing", "Services", "Watching"]
 
 
 class Closing(Protocol):
@@ -57,6 +57,7 @@ class Services(AppServices):
     # the contest handlers take back by type (the shared plumbing does not import a feature)
     contests: Closing | None = None
     spectators: Watching | None = None  # 观战 (app/table/spectators.py; sent by handlers/table/spectators.py)
+    miniapp: Playing | None = None  # the Mini App when GUANDAN_WEBAPP_URL is set (handlers/table/miniapp.py)
     backfill: asyncio.Task[None] | None = None  # the records back-fill started on start
     job_queue: JobQueue[Any] | None = None  # the clocks, for work that starts outside a handler (a 403)
     unreachable: Callable[[ExtBot[None], Services, int], Coroutine[Any, Any, None]] | None = None

@@ -54,6 +54,8 @@ async def post(
     services.board.publish(table, outcome.events)
     if services.spectators is not None:
         services.spectators.publish(table, outcome.events)
+    if services.miniapp is not None:
+        services.miniapp.publish(table, outcome.events)
     if job_queue is not None:
         timers.rearm(job_queue, table, CLOCKS)
         if services.tables.needs_recovery:
@@ -81,6 +83,8 @@ async def close_table(context: Context, table: LiveTable) -> None:
     context.services.board.publish(table)
     if context.services.spectators is not None:  # their last look says the table was stopped
         context.services.spectators.publish(table)
+    if context.services.miniapp is not None:
+        context.services.miniapp.publish(table)
 
 
 # ---------------------------------------------------------------- clocks ringing

@@ -31,6 +31,7 @@ from app.table.selection import can_beat, digest, readings, select_play, selecte
 from app.table.tables import Away, LiveTable
 from app.table.texts import (
     TurnClockView,
+    _,
     deal_end_caption,
     hand_caption,
     header,
@@ -58,6 +59,7 @@ from handlers.table.keyboards import (
     hand_keyboard,
     readings_keyboard,
     waiting_keyboard,
+    with_web_app,
 )
 
 log = logging.getLogger(__name__)
@@ -188,11 +190,15 @@ async def post_hand(
     obs = table.observe(seat)
     locale, four_color, group_hand = await seat_preferences(services.languages, state)
     caption = _caption(table, state, obs, locale)
+    in_miniapp = services.miniapp is not None and services.miniapp.playing(table.id, seat)
+    if in_miniapp:
+        caption = f"{miniapp_line(locale)}\n{caption}"
     state.message.note = None
+    url = services.miniapp.table_url(table.id) if services.miniapp is not None else None
     look = _Look(
         obs,
         caption,
-        keyboard_for(table, state, obs, locale),
+        with_web_app(keyboard_for(table, state, obs, locale), url, locale),
         locale,
         four_color,
         table.names_by_seat(),
@@ -212,6 +218,10 @@ async def post_hand(
         state.message.shown_markup,
     ):
         return sent()
+    elif (
+        in_miniapp and glance is None and (state.message.shown_caption or "").startswith(miniapp_line(locale))
+    ):
+        return sent()  # the player is in the Mini App: this message catches up when they leave it
     awaited = _awaited(state, look) if glance is None else not glance
     _remember(state, look)
     _prefetch(services, state, look)
@@ -226,6 +236,11 @@ async def post_hand(
         if limiter is not None:  # the older look's turn is taken by this one: at this one's priority
             limiter.promote(user_id, Priority.HAND)
     return delivery
+
+
+def miniapp_line(locale: str) -> str:
+    """The first caption line while the player has the Mini App open: the message waits."""
+    return _("🃏 Playing in the Mini App: this message catches up when you close it.", locale)
 
 
 def _caption(table: LiveTable, state: SeatState, obs: Observation, locale: str) -> str:

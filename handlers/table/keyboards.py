@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from enum import Enum
 from typing import NamedTuple
 
-from telegram import InlineKeyboardButton, InlineKeyboardMarkup
+from telegram import InlineKeyboardButton, InlineKeyboardMarkup, WebAppInfo
 from telegram.constants import KeyboardButtonStyle
 
 from app.records import callback_data as record_callbacks
@@ -46,10 +46,13 @@ class Key(NamedTuple):
     text: str
     callback_data: str
     style: KeyboardButtonStyle | None = None
+    web_app: str | None = None  # the Mini App's address: the button opens it (no callback)
 
-    def to_dict(self) -> dict[str, str]:
+    def to_dict(self) -> dict[str, object]:
         """The button as the Bot API reads it; a plain one has no ``style`` field at all."""
-        shown = {"text": self.text, "callback_data": self.callback_data}
+        if self.web_app is not None:
+            return {"text": self.text, "web_app": {"url": self.web_app}}
+        shown: dict[str, object] = {"text": self.text, "callback_data": self.callback_data}
         return shown if self.style is None else {**shown, "style": self.style.value}
 
 
@@ -77,7 +80,9 @@ class Keys:
         return InlineKeyboardMarkup(
             [
                 [
-                    InlineKeyboardButton(key.text, callback_data=key.callback_data, style=key.style)
+                    InlineKeyboardButton(key.text, web_app=WebAppInfo(key.web_app))
+                    if key.web_app is not None
+                    else InlineKeyboardButton(key.text, callback_data=key.callback_data, style=key.style)
                     for key in row
                 ]
                 for row in rows
@@ -89,6 +94,13 @@ def deal_replay_keys(table_id: int, deal_number: int, locale: str) -> Keys:
     """An ended deal's hand message's one button: the player's own 复盘 of that deal, with its
     🎓 点评, opened in the private chat while the match goes on (handled by the records)."""
     return _keys([[Key(deal_replay_button(locale), record_callbacks.deal(table_id, deal_number))]])
+
+
+def with_web_app(keys: Keys | None, url: str | None, locale: str) -> Keys | None:
+    """A hand keyboard with the 🃏 button that opens the table in the Mini App (issue 42)."""
+    if keys is None or url is None:
+        return keys
+    return Keys((*keys.inline_keyboard, (Key(_("🃏 Play in the Mini App", locale), "", web_app=url),)))
 
 
 def _keys(rows: Sequence[Sequence[Key]]) -> Keys:

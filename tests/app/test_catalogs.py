@@ -12,7 +12,12 @@ from pathlib import Path
 from babel.messages.pofile import read_po
 
 ROOT = Path(__file__).resolve().parents[2]
-SOURCES = [*sorted((ROOT / "app").rglob("*.py")), *sorted((ROOT / "handlers").rglob("*.py")), ROOT / "bot.py"]
+SOURCES = [
+    *sorted((ROOT / "app").rglob("*.py")),
+    *sorted((ROOT / "handlers").rglob("*.py")),
+    *sorted((ROOT / "webapp").rglob("*.py")),
+    ROOT / "bot.py",
+]
 
 
 def marked_messages() -> set[str]:

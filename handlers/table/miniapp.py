@@ -1,0 +1,52 @@
+"""The Mini App wired to the chat (issue 42): what ``webapp`` may not import, handed to it.
+
+``webapp.server.MiniApp`` knows the tables, not Telegram: after a move from a page the chat's
+own flow shows it (the other players' hand messages, the group board, 观战, the clocks), a
+page's closing brings the seat's chat hand message up to date, and a user's /lang is read
+from the store. Started by ``bot.py`` when ``GUANDAN_WEBAPP_URL`` is set.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Mapping
+from typing import Any
+
+from telegram.ext import ExtBot, JobQueue
+
+from app.table.tables import LiveTable, Outcome
+from handlers.platform.context import Services
+from handlers.table import flow, timers
+from handlers.table.hand_message import post_hand
+from webapp.server import ChatSide, MiniApp
+from webapp.settings import WebAppConfig
+
+
+async def open_miniapp(
+    bot: ExtBot[None], services: Services, job_queue: JobQueue[Any] | None, env: Mapping[str, str]
+) -> MiniApp | None:
+    """Serve the Mini App when its URL is set (None otherwise: the bot runs as without it)."""
+    config = WebAppConfig.from_env(env)
+    if config is None:
+        return None
+
+    async def after_move(table: LiveTable, outcome: Outcome) -> asyncio.Future[Any]:
+        return await flow.post(bot, services, job_queue, table, outcome)
+
+    async def came_back(table: LiveTable, seat: int) -> None:
+        async with table.lock:
+            if table.match is None or seat not in table.seats:
+                return
+            delivery = await post_hand(bot, services, table, seat)
+        await delivery
+
+    async def locale_of(user_id: int) -> str:
+        return await services.languages.of_user(user_id)
+
+    def clock(table: LiveTable) -> int | None:
+        return timers.seconds_for(table) if table.match is not None else None
+
+    miniapp = MiniApp(services.tables, bot.token, config, ChatSide(after_move, came_back, locale_of, clock))
+    await miniapp.start()
+    services.miniapp = miniapp
+    return miniapp

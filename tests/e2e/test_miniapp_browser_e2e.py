@@ -1,0 +1,212 @@
+"""The Mini App's page in a real browser: Debian's chromium driven by Playwright (no browser
+download), at a phone's 360 px, against the real bot and the Bot API emulator.
+
+Alice plays from the page and Bob from the chat; the page's hand fits the screen, a swipe
+selects a run, the match ends with the seed's tribute and return. A forged and an expired
+initData get the refusal, not a table; a bot killed with SIGKILL and started again is found
+by the page again, showing the same hand."""
+
+from __future__ import annotations
+
+import asyncio
+import socket
+import time
+from collections.abc import AsyncIterator
+from pathlib import Path
+from urllib.parse import quote
+
+import pytest
+
+from emulator.client import Chat, Emulator, Telegram, wait_for
+from tests.e2e.test_match_e2e import (
+    ALICE,
+    BOB,
+    MATCH_TIMEOUT,
+    PINNED_MATCH,
+    SINGLE_DOWN_SEED,
+    Table,
+    bot_process,
+    exchanges,
+    final_status,
+    set_up,
+)
+from tests.e2e.test_miniapp_e2e import miniapp_bot, port_of
+from tests.webapp.support import init_data
+
+playwright = pytest.importorskip("playwright.async_api")
+CHROMIUM = Path("/usr/bin/chromium")
+ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
+PHONE = {"width": 360, "height": 640}
+pytestmark = pytest.mark.skipif(not CHROMIUM.exists(), reason="Debian's chromium is not installed")
+
+
+def page_url(port: int, text: str, table: int = 1) -> str:
+    """The address Telegram opens: initData and the theme in the fragment, as its apps put them."""
+    theme = quote('{"bg_color":"#17212b","text_color":"#f5f5f5","button_color":"#5288c1"}')
+    return f"http://127.0.0.1:{port}/?t={table}#tgWebAppData={quote(text)}&tgWebAppThemeParams={theme}"
+
+
+@pytest.fixture
+async def browser(tmp_path: Path) -> AsyncIterator[object]:
+    """A fresh chromium profile at 360 px."""
+    async with playwright.async_playwright() as driver:
+        context = await driver.chromium.launch_persistent_context(
+            str(tmp_path / "profile"),
+            executable_path=str(CHROMIUM),
+            args=ARGS,
+            headless=True,
+            viewport=PHONE,
+            has_touch=False,
+            bypass_csp=True,  # Playwright's wait_for_function evaluates strings; the page's CSP forbids that
+        )
+        try:
+            yield context
+        finally:
+            await context.close()
+
+
+async def hand_of(page: object) -> list[str]:
+    return await page.eval_on_selector_all("#hand .card", "els => els.map(e => e.dataset.card)")  # type: ignore[attr-defined]
+
+
+async def take_page_turn(page: object) -> bool:
+    """One move if it is the page's turn: a tribute card, or 提示 then 出牌 (or 不出)."""
+    give = page.locator("#give")  # type: ignore[attr-defined]
+    if await give.is_visible():
+        choices = page.locator("#hand .card:not(.off)")  # type: ignore[attr-defined]
+        if await choices.count() == 0:
+            return False
+        await choices.first.click()
+        if await give.is_enabled():
+            await give.click()
+            await asyncio.sleep(0.4)
+            return True
+        return False
+    if not await page.locator("#hint").is_enabled():  # type: ignore[attr-defined]
+        return False
+    await page.locator("#hint").click()  # type: ignore[attr-defined]
+    await asyncio.sleep(0.35)
+    if await page.locator("#play").is_enabled():  # type: ignore[attr-defined]
+        await page.locator("#play").click()  # type: ignore[attr-defined]
+    elif await page.locator("#pass").is_enabled():  # type: ignore[attr-defined]
+        await page.locator("#pass").click()  # type: ignore[attr-defined]
+    await asyncio.sleep(0.35)
+    return True
+
+
+async def assert_fits(page: object, shot: Path, *, least: int = 20) -> None:
+    """Every card and button inside the 360-px screen, none cut off; the screenshot kept."""
+    await page.screenshot(path=str(shot))  # type: ignore[attr-defined]
+    boxes = await page.evaluate(  # type: ignore[attr-defined]
+        """() => [...document.querySelectorAll('#hand .card, #actions button:not([hidden]), .seat')]
+            .map(e => { const r = e.getBoundingClientRect(); return [r.left, r.top, r.right, r.bottom]; })"""
+    )
+    assert len(boxes) >= least
+    outside = [
+        box
+        for box in boxes
+        if box[0] < 0 or box[1] < 0 or box[2] > PHONE["width"] or box[3] > PHONE["height"]
+    ]
+    assert outside == []
+    assert shot.stat().st_size > 5000
+
+
+async def swipe(page: object, first: int, last: int) -> None:
+    """Press on card ``first`` and slide to card ``last`` (pointer events, as a finger makes)."""
+    cards = page.locator("#hand .row").first.locator(".card")  # type: ignore[attr-defined]
+    start, end = await cards.nth(first).bounding_box(), await cards.nth(last).bounding_box()
+    mouse = page.mouse  # type: ignore[attr-defined]
+    await mouse.move(start["x"] + 4, start["y"] + 30)
+    await mouse.down()
+    for step in range(1, 11):
+        x = start["x"] + 4 + (end["x"] - start["x"]) * step / 10
+        await mouse.move(x, start["y"] + 30)
+    await mouse.up()
+
+
+async def test_a_page_and_a_chat_player_finish_a_match_at_360_px(
+    emulator: Emulator,
+    telegram: Telegram,
+    token: str,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    browser: object,
+) -> None:
+    table = Table(telegram, Chat.group(-4301, "浏览器桌"), tmp_path / "g.db")
+    async with miniapp_bot(emulator, token, table.db_path, SINGLE_DOWN_SEED, monkeypatch) as app:
+        await set_up(telegram, table, [ALICE, BOB], PINNED_MATCH)
+        page = await browser.new_page()  # type: ignore[attr-defined]
+        await page.goto(page_url(port_of(app), init_data(token, ALICE.id, name="Alice")))
+        await page.wait_for_function("document.querySelectorAll('#hand .card').length >= 20", polling=200)
+        await assert_fits(page, tmp_path / "hand-360.png")
+        await swipe(page, 1, 5)
+        assert await page.locator("#hand .card.sel").count() == 5  # one swipe, a run of five
+        await swipe(page, 1, 5)  # starting on a selected card: the swipe unselects
+        assert await page.locator("#hand .card.sel").count() == 0
+        bob = asyncio.create_task(table.play(BOB))
+        watcher = asyncio.create_task(table.watch())
+        deadline = time.monotonic() + MATCH_TIMEOUT
+        try:
+            while not table.over.is_set() and time.monotonic() < deadline:
+                if not await take_page_turn(page):
+                    await asyncio.sleep(0.15)
+        finally:
+            table.over.set()
+            await asyncio.gather(bob, watcher, return_exceptions=True)
+        assert await final_status(table.db_path) == "finished"
+        await page.wait_for_function(
+            "document.getElementById('result').textContent.includes('🏆')", polling=200
+        )
+        await assert_fits(page, tmp_path / "end-360.png", least=7)  # four seats, three buttons
+        assert await page.locator("#result").is_visible()
+    assert await exchanges(table.db_path) == {("tribute", 1), ("return", 0)}
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+async def test_refused_init_data_and_a_killed_bot(
+    emulator: Emulator, telegram: Telegram, token: str, tmp_path: Path, browser: object
+) -> None:
+    port = free_port()
+    settings = {"GUANDAN_WEBAPP_URL": "https://guandan.example/app", "GUANDAN_WEBAPP_PORT": str(port)}
+    table = Table(telegram, Chat.group(-4302, "重连桌"), tmp_path / "g.db")
+    with bot_process(emulator, token, table.db_path, **settings) as first:
+        await set_up(telegram, table, [ALICE, BOB], PINNED_MATCH)
+        page = await browser.new_page()  # type: ignore[attr-defined]
+        for text, code in (
+            (init_data("1:FORGED", ALICE.id), "forged"),
+            (init_data(token, ALICE.id, auth_date=int(time.time()) - 3 * 86_400), "expired"),
+        ):
+            await page.goto("about:blank")  # a new fragment alone would not load the page again
+            await page.goto(page_url(port, text))
+            await page.wait_for_function(f"document.body.dataset.refused === '{code}'", polling=200)
+            assert await page.locator("#hand .card").count() == 0
+        await page.goto("about:blank")
+        await page.goto(page_url(port, init_data(token, ALICE.id)))
+        await page.wait_for_function("document.querySelectorAll('#hand .card').length > 20", polling=200)
+        before = await hand_of(page)
+        first.kill()
+        first.wait()
+    await page.wait_for_function("document.getElementById('status').textContent !== ''", polling=200)
+    with bot_process(emulator, token, table.db_path, **settings):
+        await wait_for(
+            lambda: _same_hand(page, before), timeout=60, what="the page showing the same hand again"
+        )
+        assert await page.locator("#status").text_content() == ""
+
+
+async def _same_hand(page: object, before: list[str]) -> bool:
+    status = await page.locator("#status").text_content()  # type: ignore[attr-defined]
+    return status == "" and await hand_of(page) == before
