@@ -25,17 +25,19 @@ from uuid import uuid4
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from app import metrics
+from common import metrics
 from bot import build_application, close_services, open_services
 from emulator.client import Chat, Emulator, Telegram, User, polling
-from tests.e2e.test_match_e2e import Table, set_up
-from tests.webapp.players import PagePlayer
+from emulator.miniapp import PagePlayer
+from emulator.tables import GroupTable, set_up
 
 MATCH = "/newgame wechat-6-deals points_deals=1 turn_seconds=null first_turn_seconds=null"
 
 
 def requests_so_far() -> float:
-    return sum(metrics.TELEGRAM_REQUESTS.labels(outcome)._value.get() for outcome in ("answered", "failed"))
+    return float(
+        sum(metrics.TELEGRAM_REQUESTS.labels(outcome)._value.get() for outcome in ("answered", "failed"))
+    )
 
 
 async def run(tables: int, seconds: float) -> None:
@@ -53,13 +55,11 @@ async def run(tables: int, seconds: float) -> None:
             miniapp = app.bot_data.services.miniapp
             port = getattr(miniapp, "port", 0)
             pages: list[PagePlayer] = []
-            overs = []
             for t in range(tables):
                 users = [User(30_000 + 4 * t + i, f"P{t}{i}") for i in range(4)]
-                table = Table(telegram, Chat.group(-50_000 - t, f"bench {t}"), folder / "b.db")
+                table = GroupTable(telegram, Chat.group(-50_000 - t, f"bench {t}"))
                 await set_up(telegram, table, users, MATCH)
                 pages += [PagePlayer(port, token, user.id, user.first_name) for user in users]
-                overs.append(table.over)
             over = asyncio.Event()
             before, started = requests_so_far(), time.perf_counter()
             tasks = [asyncio.create_task(page.play(over)) for page in pages]

@@ -18,6 +18,7 @@ from urllib.parse import quote
 import pytest
 
 from emulator.client import Chat, Emulator, Telegram, wait_for
+from emulator.miniapp import init_data
 from tests.e2e.test_match_e2e import (
     ALICE,
     BOB,
@@ -31,7 +32,6 @@ from tests.e2e.test_match_e2e import (
     set_up,
 )
 from tests.e2e.test_miniapp_e2e import miniapp_bot, port_of
-from tests.webapp.support import init_data
 
 playwright = pytest.importorskip("playwright.async_api")
 CHROMIUM = Path("/usr/bin/chromium")

@@ -17,6 +17,7 @@ import pytest
 
 from bot import App, build_application, close_services, open_services
 from emulator.client import Chat, Emulator, Telegram, polling, wait_for
+from emulator.miniapp import PagePlayer, init_data
 from tests.e2e.test_match_e2e import (
     ALICE,
     BOB,
@@ -28,8 +29,6 @@ from tests.e2e.test_match_e2e import (
     final_status,
     set_up,
 )
-from tests.webapp.players import PagePlayer
-from tests.webapp.support import init_data
 
 PAGE_URL = "https://guandan.example/app"
 

@@ -8,7 +8,7 @@ from urllib.parse import parse_qsl, quote, urlencode
 
 import pytest
 
-from tests.webapp.support import init_data
+from emulator.miniapp import init_data
 from webapp.initdata import DEFAULT_MAX_AGE, MAX_INIT_DATA, InitDataRefused, Refused, sign, validate
 
 TOKEN = "123456:TESTtoken"

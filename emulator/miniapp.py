@@ -1,5 +1,5 @@
-"""A Mini App player without a browser: the page's protocol spoken over aiohttp's WebSocket client,
-playing as the chat's simulated players do (提示's first suggestion, or the first tribute card)."""
+"""A Mini App user without a browser: initData as Telegram's app signs it for a page, and a
+player who plays through the page's WebSocket (the tests and bench/miniapp.py share it)."""
 
 from __future__ import annotations
 
@@ -7,10 +7,24 @@ import asyncio
 import json
 import time
 from typing import Any
+from urllib.parse import urlencode
 
 import aiohttp
 
-from tests.webapp.support import init_data
+from webapp.initdata import sign
+
+
+def init_data(
+    token: str, user_id: int, *, name: str = "Ann", auth_date: int | None = None, language: str = "zh"
+) -> str:
+    """A query string like the one Telegram puts in ``#tgWebAppData=…``, signed with ``token``."""
+    user = {"id": user_id, "first_name": name, "language_code": language}
+    fields = {
+        "query_id": "AAHdF6IQAAAAAN0XohDhrOrc",
+        "user": json.dumps(user, separators=(",", ":"), ensure_ascii=False),
+        "auth_date": str(int(time.time()) if auth_date is None else auth_date),
+    }
+    return urlencode(fields | {"hash": sign(fields, token)})
 
 
 class PagePlayer:
