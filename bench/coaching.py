@@ -1,6 +1,7 @@
 """How good 复盘点评's estimate is: does the suggested play really do better?
 
-    python bench/coaching.py [--deals 200] [--seed 1] [--player easy] [--samples 12] [--progress]
+    python bench/coaching.py [--deals 200] [--seed 1] [--player easy] [--samples 12] [--recheck 12]
+        [--progress]
 
 Plays ``--deals`` first deals of the casual rules (one match seed each) with ``--player`` in
 the coached seat (north) and 标准 in the others, then takes the decisions
@@ -9,8 +10,11 @@ against the truth: from the position of that decision, with the same hidden hand
 is finished twice by 标准 in every seat — once after north's own action, once after the
 suggestion — and the two results are compared in levels for north's team. It prints how
 often the suggestion ended better, the same and worse, the rate of "better" among the
-decisions whose two endings differed (a Wilson 95% interval), the mean estimated and the
-mean true gain, and the time a deal's 点评 took (what a player waits for).
+decisions whose two endings differed (a Wilson 95% interval), the mean shown and the mean
+true gain and their ratio (a bootstrap 95% interval over the deals), the same for the
+decisions the 点评 is sure of (it gives their price), how many decisions a deal shows, and
+the time a deal's 点评 took (what a player waits for). ``--player normal`` is 标准, the
+player who follows 提示.
 """
 
 from __future__ import annotations
@@ -52,10 +56,14 @@ class Tally:
     true: list[int] = field(default_factory=list)
     seconds: list[float] = field(default_factory=list)
     shown: list[int] = field(default_factory=list)  # decisions shown a deal
+    deal: list[int] = field(default_factory=list)  # the deal (index in ``shown``) of each decision
+    sure: list[bool] = field(default_factory=list)
 
     def add(self, decision: Decision, gain: int) -> None:
         self.estimated.append(decision.cost)
         self.true.append(gain)
+        self.deal.append(len(self.shown) - 1)
+        self.sure.append(decision.sure)
         if gain > 0:
             self.better += 1
         elif gain < 0:
@@ -72,6 +80,25 @@ def wilson(successes: int, trials: int, z: float = 1.96) -> tuple[float, float]:
     centre = (p + z * z / (2 * trials)) / (1 + z * z / trials)
     half = z * math.sqrt(p * (1 - p) / trials + z * z / (4 * trials * trials)) / (1 + z * z / trials)
     return centre - half, centre + half
+
+
+def ratio_interval(
+    estimated: list[float], true: list[int], deal: list[int], rounds: int = 2000
+) -> tuple[float, float]:
+    """A bootstrap 95% interval of sum(estimated) / sum(true), resampling whole deals (a deal's
+    decisions share its hands)."""
+    by_deal: dict[int, tuple[float, int]] = {}
+    for e, t, d in zip(estimated, true, deal, strict=True):
+        se, st = by_deal.get(d, (0.0, 0))
+        by_deal[d] = (se + e, st + t)
+    sums = list(by_deal.values())
+    rng, ratios = random.Random(0), []
+    for _ in range(rounds):
+        picked = [rng.choice(sums) for _ in sums]
+        total = sum(t for _, t in picked)
+        ratios.append(sum(e for e, _ in picked) / total if total > 0 else math.inf)
+    ratios.sort()
+    return ratios[int(0.025 * rounds)], ratios[int(0.975 * rounds) - 1]
 
 
 def play_first_deal(rules: Rules, seed: int, player: Policy) -> Match:
@@ -137,7 +164,8 @@ def report(tally: Tally) -> None:
     decided = tally.better + tally.worse
     shown = len(tally.true)
     low, high = wilson(tally.better, decided)
-    print(f"decisions shown: {shown} ({statistics.fmean(tally.shown):.2f} a deal)")
+    spread = ", ".join(f"{n}: {tally.shown.count(n)}" for n in sorted(set(tally.shown)))
+    print(f"decisions shown: {shown} ({statistics.fmean(tally.shown):.2f} a deal; deals by marks {spread})")
     print(f"the suggestion ended better {tally.better}, the same {tally.same}, worse {tally.worse}")
     if decided:
         print(
@@ -151,11 +179,35 @@ def report(tally: Tally) -> None:
             f"gain a shown decision, levels a deal: estimated {statistics.fmean(tally.estimated):+.2f}, "
             f"true {statistics.fmean(tally.true):+.2f}"
         )
+        calibration("all shown", tally.estimated, tally.true, tally.deal)
+        picked = [i for i, sure in enumerate(tally.sure) if sure]
+        if picked:
+            better = sum(1 for i in picked if tally.true[i] > 0)
+            differed = sum(1 for i in picked if tally.true[i] != 0)
+            low_s, high_s = wilson(better, differed)
+            print(
+                f"sure (priced) {len(picked)}: better when the endings differed {better}/{differed} "
+                f"({better / max(differed, 1):.1%}, 95% CI {low_s:.1%}–{high_s:.1%})"
+            )
+            calibration(
+                "sure",
+                [tally.estimated[i] for i in picked],
+                [tally.true[i] for i in picked],
+                [tally.deal[i] for i in picked],
+            )
     seconds = sorted(tally.seconds)
     print(
         f"点评 of a deal: median {statistics.median(seconds):.1f} s, "
         f"max {seconds[-1]:.1f} s (this process, one core)"
     )
+
+
+def calibration(name: str, estimated: list[float], true: list[int], deal: list[int]) -> None:
+    """Shown cost over true gain, summed over the decisions: 1 is honest, 4 four times too high."""
+    total = sum(true)
+    ratio = f"{sum(estimated) / total:.2f}" if total > 0 else "∞ (true gain ≤ 0)"
+    low, high = ratio_interval(estimated, true, deal)
+    print(f"shown / true ({name}): {ratio} (bootstrap 95% CI {low:.2f}–{high:.2f})")
 
 
 def main() -> None:
@@ -165,12 +217,16 @@ def main() -> None:
     parser.add_argument("--player", choices=sorted(PLAYERS), default="easy")
     parser.add_argument("--samples", type=int, default=Budget().samples)
     parser.add_argument("--confidence", type=float, default=Budget().confidence)
+    parser.add_argument(
+        "--recheck", type=int, default=Budget().recheck, help="fresh draws a candidate is priced on"
+    )
     parser.add_argument("--progress", action="store_true", help="running counts on stderr after each deal")
     args = parser.parse_args()
-    budget = Budget(samples=args.samples, confidence=args.confidence)
+    budget = Budget(samples=args.samples, confidence=args.confidence, recheck=args.recheck)
     print(
         f"{args.deals} first deals from seed {args.seed}: {args.player} coached (north), 标准 elsewhere; "
-        f"{budget.samples} draws a decision, shown from {budget.confidence} standard errors"
+        f"{budget.samples} draws a decision, candidates from {budget.confidence} standard errors, "
+        f"priced on {budget.recheck} fresh draws"
     )
     report(run(Rules.default(), args.deals, args.seed, PLAYERS[args.player], budget, args.progress))
 

@@ -16,9 +16,16 @@ return are 标准's for 大师 too and are not judged) the judge takes the seat'
    (:func:`~engine.players.master.deal_levels`: the winners' level-up from the rules'
    ``level_ups``, negative when the other team wins), with its standard error.
 
-The three costliest decisions above :data:`MIN_COST` and ``confidence`` standard errors are
-shown. How often the suggested play really did better with the true hidden hands is measured
-by ``bench/coaching.py`` (docs/review.md).
+The decisions that look costliest on those draws (above :data:`MIN_COST` and ``confidence``
+standard errors) are the candidates; but the largest of ~20 noisy estimates is the luckiest
+(the winner's curse: the costs so picked were about four times the true gain). So each
+candidate is **priced again on fresh draws** (``Budget.recheck``, independent of the ones that
+picked it): that price is unbiased, it is the cost shown, and a candidate whose fresh price is
+not above zero is not shown. A price is :attr:`Decision.sure` when it is at least
+:data:`SURE` standard errors and :data:`MIN_COST` above zero; the 点评 gives the figure only
+then, and otherwise says the suggestion is probably, not surely, better. How often the
+suggested play really did better with the true hidden hands, and how the prices compare with
+the true gains, is measured by ``bench/coaching.py`` (docs/review.md).
 
 Deterministic: the draws come from a generator seeded by the match's seed, the deal and the
 seat, so the same log gives the same 点评 wherever and whenever it is computed.
@@ -28,8 +35,8 @@ from __future__ import annotations
 
 import math
 import random
-from collections.abc import Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, replace
 from typing import Final
 
 from engine.actions import Action, DealStarted, Pass, Phase, PlayCards
@@ -47,6 +54,14 @@ where 大师 itself sat the suggestion is what it played."""
 SHOWN: Final = 3
 """Decisions a 点评 shows: the three costliest."""
 
+CANDIDATES: Final = 5
+"""Decisions priced on fresh draws, costliest first on the first draws, until :data:`SHOWN`
+are confirmed: a candidate whose fresh price is not above zero makes room for the next."""
+
+SURE: Final = 1.64
+"""Standard errors of the fresh price above zero (one-sided 95%) for the 点评 to state the
+price: below that it says the suggestion is probably better, without a figure."""
+
 MIN_COST: Final = 0.25
 """Levels a deal below which a decision is not shown as a mistake: 大师's own
 :data:`~engine.players.master.MARGIN`, the edge it needs to leave 标准's choice."""
@@ -61,6 +76,8 @@ class Budget:
 
     samples: int = 12
     confidence: float = 1.0
+    recheck: int = 12
+    """Fresh draws pricing each candidate (0: price on the first draws, the old, biased way)."""
 
 
 DEFAULT_BUDGET: Final = Budget()
@@ -72,8 +89,8 @@ class Decision:
 
     ``trick`` is the 0-based index of the trick in :attr:`engine.review.DealReview.tricks`
     and ``turn`` the index of the seat's turn in that trick's ``turns``. ``played`` and
-    ``suggested`` are plays, ``None`` for 不出. ``cost`` is in levels a deal (≥ 0 when shown),
-    ``spread`` its standard error over the draws."""
+    ``suggested`` are plays, ``None`` for 不出. ``cost`` is in levels a deal (> 0 when shown:
+    the fresh price), ``spread`` its standard error over the draws."""
 
     trick: int
     turn: int
@@ -81,6 +98,12 @@ class Decision:
     suggested: Play | None
     cost: float
     spread: float = 0.0
+
+    @property
+    def sure(self) -> bool:
+        """The price is clear of noise: :data:`SURE` standard errors and :data:`MIN_COST` above
+        zero. Only then does the 点评 give the figure."""
+        return self.cost >= max(MIN_COST, SURE * self.spread)
 
 
 @dataclass(frozen=True, slots=True)
@@ -115,16 +138,50 @@ def coach_deal(
 ) -> Coaching:
     """The 点评 of ``seat`` for deal ``deal`` of the match ``history`` plays."""
     rng = random.Random(f"coach:{seed}:{deal}:{seat}")
-    judged = [judge(p, rules, rng, budget) for p in positions(rules, seed, history, deal, seat)]
-    return Coaching(deal, seat, costliest(judged, budget.confidence), len(judged))
+    found = positions(rules, seed, history, deal, seat)
+    judged = [judge(p, rules, rng, budget) for p in found]
+    if not budget.recheck:
+        return Coaching(deal, seat, costliest(judged, budget.confidence), len(judged))
+    at = {(p.trick, p.turn): p for p in found}
+
+    def priced(candidate: Decision) -> Decision:
+        fresh = random.Random(f"coach-price:{seed}:{deal}:{seat}:{candidate.trick}:{candidate.turn}")
+        return price(at[candidate.trick, candidate.turn], candidate, rules, fresh, budget.recheck)
+
+    candidates = costliest(judged, budget.confidence, CANDIDATES, by_cost=True)
+    return Coaching(deal, seat, confirmed(candidates, priced), len(judged))
 
 
-def costliest(judged: Sequence[Decision], confidence: float, shown: int = SHOWN) -> tuple[Decision, ...]:
+def confirmed(candidates: Sequence[Decision], priced: Callable[[Decision], Decision]) -> tuple[Decision, ...]:
+    """The first :data:`SHOWN` ``candidates`` (costliest first) whose fresh price is above zero,
+    with that price, in the deal's order; each is priced only when needed (priced is the slow
+    part)."""
+    shown: list[Decision] = []
+    for candidate in candidates:
+        fresh = priced(candidate)
+        if fresh.cost > 0:
+            shown.append(fresh)
+        if len(shown) == SHOWN:
+            break
+    return tuple(sorted(shown, key=lambda d: (d.trick, d.turn)))
+
+
+def costliest(
+    judged: Sequence[Decision], confidence: float, shown: int = SHOWN, by_cost: bool = False
+) -> tuple[Decision, ...]:
     """The ``shown`` costliest decisions that cost at least :data:`MIN_COST` and ``confidence``
-    standard errors, in the deal's order."""
+    standard errors, in the deal's order (``by_cost``: costliest first)."""
     worth_showing = [d for d in judged if d.cost >= max(MIN_COST, confidence * d.spread)]
     top = sorted(worth_showing, key=lambda d: -d.cost)[:shown]
-    return tuple(sorted(top, key=lambda d: (d.trick, d.turn)))
+    return tuple(top if by_cost else sorted(top, key=lambda d: (d.trick, d.turn)))
+
+
+def price(position: Position, decision: Decision, rules: Rules, rng: random.Random, samples: int) -> Decision:
+    """``decision`` priced again on ``samples`` fresh draws: independent of the draws that made it a
+    candidate, so its mean is not inflated by having been picked as the largest."""
+    suggestion: Action = Pass() if decision.suggested is None else PlayCards(decision.suggested)
+    cost, spread = _weigh(position.observation, rules, rng, samples, (suggestion, position.action))
+    return replace(decision, cost=cost, spread=spread)
 
 
 def positions(
@@ -168,16 +225,25 @@ def judge(position: Position, rules: Rules, rng: random.Random, budget: Budget =
     suggestion = _MASTER(obs, rules)
     if suggestion == done:
         return Decision(position.trick, position.turn, _play(done), _play(done), 0.0)
+    cost, spread = _weigh(obs, rules, rng, budget.samples, (suggestion, done))
+    return Decision(position.trick, position.turn, _play(done), _play(suggestion), cost, spread)
+
+
+def _weigh(
+    obs: Observation, rules: Rules, rng: random.Random, samples: int, actions: tuple[Action, Action]
+) -> tuple[float, float]:
+    """The first action's edge over the second on ``samples`` draws (both on each): mean and
+    standard error in levels a deal."""
+    assert obs.seat is not None
     results: tuple[list[int], list[int]] = ([], [])
-    for _ in range(budget.samples):
+    for _ in range(samples):
         hands = master.draw_hands(obs, rules, rng)
         if hands is None:
             break
-        for got, action in zip(results, (suggestion, done), strict=True):
+        for got, action in zip(results, actions, strict=True):
             order = master.finish_order(obs, rules, hands, action)
             got.append(0 if order is None else master.deal_levels(rules, order, obs.seat))
-    cost, spread = _edge(*results)
-    return Decision(position.trick, position.turn, _play(done), _play(suggestion), cost, spread)
+    return _edge(*results)
 
 
 def _edge(better: Sequence[int], played: Sequence[int]) -> tuple[float, float]:
