@@ -1,7 +1,7 @@
 """How good 复盘点评's estimate is: does the suggested play really do better?
 
     python bench/coaching.py [--deals 200] [--seed 1] [--player easy] [--samples 12] [--recheck 12]
-        [--progress]
+        [--more 12] [--progress]
 
 Plays ``--deals`` first deals of the casual rules (one match seed each) with ``--player`` in
 the coached seat (north) and 标准 in the others, then takes the decisions
@@ -52,7 +52,8 @@ class Tally:
     better: int = 0
     same: int = 0
     worse: int = 0
-    estimated: list[float] = field(default_factory=list)
+    estimated: list[float] = field(default_factory=list)  # the fresh mean
+    priced: list[float] = field(default_factory=list)  # the price the 点评 shows (shrunk)
     true: list[int] = field(default_factory=list)
     seconds: list[float] = field(default_factory=list)
     shown: list[int] = field(default_factory=list)  # decisions shown a deal
@@ -61,6 +62,7 @@ class Tally:
 
     def add(self, decision: Decision, gain: int) -> None:
         self.estimated.append(decision.cost)
+        self.priced.append(decision.price)
         self.true.append(gain)
         self.deal.append(len(self.shown) - 1)
         self.sure.append(decision.sure)
@@ -179,7 +181,9 @@ def report(tally: Tally) -> None:
             f"gain a shown decision, levels a deal: estimated {statistics.fmean(tally.estimated):+.2f}, "
             f"true {statistics.fmean(tally.true):+.2f}"
         )
-        calibration("all shown", tally.estimated, tally.true, tally.deal)
+        print(f"price a shown decision (shrunk): {statistics.fmean(tally.priced):+.2f}")
+        calibration("all shown, mean", tally.estimated, tally.true, tally.deal)
+        calibration("all shown, price", tally.priced, tally.true, tally.deal)
         picked = [i for i, sure in enumerate(tally.sure) if sure]
         if picked:
             better = sum(1 for i in picked if tally.true[i] > 0)
@@ -190,8 +194,8 @@ def report(tally: Tally) -> None:
                 f"({better / max(differed, 1):.1%}, 95% CI {low_s:.1%}–{high_s:.1%})"
             )
             calibration(
-                "sure",
-                [tally.estimated[i] for i in picked],
+                "sure, price",
+                [tally.priced[i] for i in picked],
                 [tally.true[i] for i in picked],
                 [tally.deal[i] for i in picked],
             )
@@ -221,12 +225,19 @@ def main() -> None:
         "--recheck", type=int, default=Budget().recheck, help="fresh draws a candidate is priced on"
     )
     parser.add_argument("--progress", action="store_true", help="running counts on stderr after each deal")
+    parser.add_argument(
+        "--more", type=int, default=Budget().more, help="fresh draws more where a price is unsure"
+    )
+    parser.add_argument(
+        "--closer", type=int, default=Budget().closer, help="draws more near the candidates' bar"
+    )
     args = parser.parse_args()
-    budget = Budget(samples=args.samples, confidence=args.confidence, recheck=args.recheck)
+    budget = Budget(args.samples, args.confidence, args.closer, args.recheck, args.more)
     print(
         f"{args.deals} first deals from seed {args.seed}: {args.player} coached (north), 标准 elsewhere; "
-        f"{budget.samples} draws a decision, candidates from {budget.confidence} standard errors, "
-        f"priced on {budget.recheck} fresh draws"
+        f"{budget.samples} draws a decision (+{budget.closer} near the bar), candidates from "
+        f"{budget.confidence} standard errors, "
+        f"priced on {budget.recheck} fresh draws (+{budget.more} where unsure)"
     )
     report(run(Rules.default(), args.deals, args.seed, PLAYERS[args.player], budget, args.progress))
 

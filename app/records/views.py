@@ -116,7 +116,7 @@ def _trick_rows(
             ReviewRow(seat, labels[seat], note, play.cards if play else (), mark=texts.circled(number))
         )
         suggested = decision.suggested
-        gain = texts.suggestion_note(decision.cost if decision.sure else None, locale)
+        gain = texts.suggestion_note(decision.price if decision.sure else None, locale)
         rows.append(
             ReviewRow(
                 seat,
@@ -146,7 +146,7 @@ def coaching_caption(deal: DealReview, coaching: Coaching, names: Sequence[str],
             d.trick + 1,
             texts.play_note(d.played, deal.level, locale),
             texts.play_note(d.suggested, deal.level, locale),
-            d.cost if d.sure else None,
+            d.price if d.sure else None,
         )
         for d in coaching.decisions
     ]

@@ -11,7 +11,16 @@ from engine.cards import Card
 from engine.match import Match, observe
 from engine.observation import Observation
 from engine.players import planner
-from engine.players.coach import MIN_COST, SHOWN, Decision, coach_deal, confirmed, costliest, positions
+from engine.players.coach import (
+    MIN_COST,
+    PRIOR_MEAN,
+    SHOWN,
+    Decision,
+    coach_deal,
+    confirmed,
+    costliest,
+    positions,
+)
 from engine.players.policies import MASTER, seeded
 from engine.review import review
 from engine.rules import Rules, ShuffleProcedure
@@ -160,9 +169,15 @@ def test_the_candidates_are_shown_at_their_fresh_price() -> None:
     assert [d.trick for d in confirmed(candidates, priced)] == [1, 2, 4] and asked == [4, 1, 6, 2]
 
 
-def test_a_price_is_sure_only_clear_of_its_noise() -> None:
-    assert Decision(0, 0, None, None, 1.0, 0.5).sure  # 2 standard errors
-    assert not Decision(0, 0, None, None, 0.8, 0.5).sure  # 1.6
+def test_a_price_is_shrunk_by_its_noise_and_sure_only_clear_of_it() -> None:
+    """A noiseless mean is its own price; a noisy one is pulled toward what a candidate is worth
+    on average, the more the noisier; a figure is given only clear of the noise left."""
+    assert Decision(0, 0, None, None, 1.5, 0.0).price == 1.5
+    high, noisy = Decision(0, 0, None, None, 2.0, 0.3), Decision(0, 0, None, None, 2.0, 0.9)
+    assert PRIOR_MEAN < noisy.price < high.price < 2.0
+    assert 0.1 < Decision(0, 0, None, None, 0.1, 0.5).price < PRIOR_MEAN  # a low one pulled up
+    assert Decision(0, 0, None, None, 1.0, 0.5).sure
+    assert not Decision(0, 0, None, None, 0.6, 0.5).sure  # within the noise
     assert not Decision(0, 0, None, None, 0.2, 0.0).sure  # below the least cost worth a figure
 
 

@@ -54,7 +54,7 @@ def marked() -> Coaching:
         if seat == 0 and turn > 0 and play is not None
     ]
     (t1, n1, p1), (t2, n2, p2) = follows[:2]
-    return Coaching(0, 0, (Decision(t1, n1, p1, None, 1.25, 0.4), Decision(t2, n2, p2, None, 0.5, 0.2)), 17)
+    return Coaching(0, 0, (Decision(t1, n1, p1, None, 1.25, 0.0), Decision(t2, n2, p2, None, 0.5, 0.2)), 17)
 
 
 def test_a_coaching_survives_its_json() -> None:
