@@ -20,6 +20,7 @@ player who follows 提示.
 from __future__ import annotations
 
 import argparse
+import json
 import math
 import random
 import statistics
@@ -28,6 +29,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TextIO
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
@@ -59,6 +61,13 @@ class Tally:
     shown: list[int] = field(default_factory=list)  # decisions shown a deal
     deal: list[int] = field(default_factory=list)  # the deal (index in ``shown``) of each decision
     sure: list[bool] = field(default_factory=list)
+
+    def deal_judged(self, seconds: float, judged: list[tuple[Decision, int]]) -> None:
+        """A deal's 点评: its time and each shown decision with its true gain."""
+        self.seconds.append(seconds)
+        self.shown.append(len(judged))
+        for decision, gain in judged:
+            self.add(decision, gain)
 
     def add(self, decision: Decision, gain: int) -> None:
         self.estimated.append(decision.cost)
@@ -141,17 +150,29 @@ def truth(rules: Rules, seed: int, history: tuple[tuple[int | None, Action], ...
     raise LookupError(f"decision {decision} not in the deal")
 
 
-def run(rules: Rules, deals: int, seed: int, player: Policy, budget: Budget, progress: bool = False) -> Tally:
+def run(
+    rules: Rules,
+    deals: int,
+    seed: int,
+    player: Policy,
+    budget: Budget,
+    progress: bool = False,
+    record: TextIO | None = None,
+) -> Tally:
     tally = Tally()
     for match_seed in range(seed, seed + deals):
         history = play_first_deal(rules, match_seed, player).history
         started = time.perf_counter()
         coaching = coach_deal(rules, match_seed, history, 0, COACHED, budget)
-        tally.seconds.append(time.perf_counter() - started)
-        tally.shown.append(len(coaching.decisions))
-        for decision in coaching.decisions:
-            tally.add(decision, truth(rules, match_seed, history, decision))
-        if progress:  # the running counts, so a long run on a busy machine can be read (or pooled) early
+        seconds = time.perf_counter() - started
+        judged = [(d, truth(rules, match_seed, history, d)) for d in coaching.decisions]
+        tally.deal_judged(seconds, judged)
+        if record is not None:  # a deal a line, so runs over other seeds can be pooled (--pool)
+            shown = [{"cost": d.cost, "spread": d.spread, "truth": gain} for d, gain in judged]
+            print(
+                json.dumps({"seed": match_seed, "seconds": seconds, "shown": shown}), file=record, flush=True
+            )
+        if progress:  # the running counts, so a long run on a busy machine can be read early
             print(
                 f"seed {match_seed}: better {tally.better} same {tally.same} worse {tally.worse} "
                 f"estimated {sum(tally.estimated):.2f} true {sum(tally.true)} "
@@ -159,6 +180,17 @@ def run(rules: Rules, deals: int, seed: int, player: Policy, budget: Budget, pro
                 file=sys.stderr,
                 flush=True,
             )
+    return tally
+
+
+def pooled(records: list[str]) -> Tally:
+    """The tally of the deals ``--record`` wrote, in the files' order."""
+    tally = Tally()
+    for name in records:
+        for line in Path(name).read_text(encoding="utf-8").splitlines():
+            deal = json.loads(line)
+            judged = [(Decision(0, 0, None, None, d["cost"], d["spread"]), d["truth"]) for d in deal["shown"]]
+            tally.deal_judged(deal["seconds"], judged)
     return tally
 
 
@@ -231,7 +263,15 @@ def main() -> None:
     parser.add_argument(
         "--closer", type=int, default=Budget().closer, help="draws more near the candidates' bar"
     )
+    parser.add_argument(
+        "--record", help="write each deal's shown decisions and truths to this file (JSON lines)"
+    )
+    parser.add_argument("--pool", nargs="+", help="report on the deals --record wrote (no judging)")
     args = parser.parse_args()
+    if args.pool:
+        print(f"pooled from {' '.join(args.pool)}")
+        report(pooled(args.pool))
+        return
     budget = Budget(args.samples, args.confidence, args.closer, args.recheck, args.more)
     print(
         f"{args.deals} first deals from seed {args.seed}: {args.player} coached (north), 标准 elsewhere; "
@@ -239,7 +279,15 @@ def main() -> None:
         f"{budget.confidence} standard errors, "
         f"priced on {budget.recheck} fresh draws (+{budget.more} where unsure)"
     )
-    report(run(Rules.default(), args.deals, args.seed, PLAYERS[args.player], budget, args.progress))
+    record = open(args.record, "a", encoding="utf-8") if args.record else None  # noqa: SIM115
+    try:
+        tally = run(
+            Rules.default(), args.deals, args.seed, PLAYERS[args.player], budget, args.progress, record
+        )
+    finally:
+        if record is not None:
+            record.close()
+    report(tally)
 
 
 if __name__ == "__main__":
