@@ -68,8 +68,9 @@ PRIOR_MEAN: Final = 0.4
 PRIOR_SPREAD: Final = 0.45
 """What a candidate's suggestion is worth, in levels a deal, before its fresh draws: mean and
 spread over candidates. Measured on 40 deals of a weak player (match seeds 1001–1040, not the
-seeds ``bench/coaching.py`` reports on): 60 candidates priced on 12 fresh draws averaged +0.43,
-with a variance of 0.52 of which 0.33 was the draws' own noise (so 0.19 = 0.43² true spread)."""
+seeds ``bench/coaching.py`` reports on): 60 candidates weighed on 12 fresh draws averaged +0.43,
+with a variance of 0.52 of which 0.33 was the draws' own noise (so 0.19 ≈ 0.43² is the spread
+of what they are worth); 60 deals (1001–1060, 94 candidates) gave +0.41 and 0.42."""
 
 MIN_COST: Final = 0.25
 """Levels a deal below which a decision is not shown as a mistake: 大师's own
