@@ -116,12 +116,20 @@ def fresh(closer: int, more: int, confidence: float = 1.0) -> Callable[[list[Row
     return rule
 
 
+def many(rows: list[Row]) -> Shown:
+    """What more draws alone would give: the three largest means of 36 draws above +0.5."""
+    weighed_all = [(row, weighed(row, 0, 36)) for row in rows]
+    found = sorted((item for item in weighed_all if item[1].cost >= 0.5), key=lambda item: -item[1].cost)
+    return found[:3]
+
+
 RULES: dict[str, Callable[[list[Row]], Shown]] = {
     "12 draws, own mean (before)": old,
     "+12 fresh": fresh(0, 0),
     "+12 fresh, +12 where unsure": fresh(0, 12),
     "+12 near the bar, +12 fresh, +12 where unsure": fresh(12, 12),
     "+12 fresh, candidates from 1.64 SE": fresh(0, 0, 1.64),
+    "36 draws, the three largest means above +0.5": many,
 }
 
 
