@@ -57,12 +57,12 @@ SHOWN: Final = 3
 """Decisions a 点评 shows: the three costliest."""
 
 CANDIDATES: Final = 5
-"""Decisions priced on fresh draws, costliest first on the first draws, until :data:`SHOWN`
-are confirmed: a candidate whose fresh price is not above zero makes room for the next."""
+"""Decisions weighed again on fresh draws, costliest first on the first draws, until :data:`SHOWN`
+are confirmed: a candidate whose fresh mean is not above zero makes room for the next."""
 
 SURE: Final = 1.64
-"""Standard errors of the fresh price above zero (one-sided 95%) for the 点评 to state the
-price: below that it says the suggestion is probably better, without a figure."""
+"""Posterior standard errors of the price above zero (one-sided 95%) for the 点评 to state
+it: below that it says the suggestion is probably better, without a figure."""
 
 PRIOR_MEAN: Final = 0.4
 PRIOR_SPREAD: Final = 0.45
