@@ -1,6 +1,7 @@
 """How good 复盘点评's estimate is: does the suggested play really do better?
 
-    python bench/coaching.py [--deals 200] [--seed 1] [--player easy] [--samples 12] [--progress]
+    python bench/coaching.py [--deals 200] [--seed 1] [--player easy] [--samples 12] [--recheck 12]
+        [--more 12] [--progress]
 
 Plays ``--deals`` first deals of the casual rules (one match seed each) with ``--player`` in
 the coached seat (north) and 标准 in the others, then takes the decisions
@@ -9,13 +10,17 @@ against the truth: from the position of that decision, with the same hidden hand
 is finished twice by 标准 in every seat — once after north's own action, once after the
 suggestion — and the two results are compared in levels for north's team. It prints how
 often the suggestion ended better, the same and worse, the rate of "better" among the
-decisions whose two endings differed (a Wilson 95% interval), the mean estimated and the
-mean true gain, and the time a deal's 点评 took (what a player waits for).
+decisions whose two endings differed (a Wilson 95% interval), the mean shown and the mean
+true gain and their ratio (a bootstrap 95% interval over the deals), the same for the
+decisions the 点评 is sure of (it gives their price), how many decisions a deal shows, and
+the time a deal's 点评 took (what a player waits for). ``--player normal`` is 标准, the
+player who follows 提示.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import math
 import random
 import statistics
@@ -24,6 +29,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TextIO
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
@@ -48,14 +54,27 @@ class Tally:
     better: int = 0
     same: int = 0
     worse: int = 0
-    estimated: list[float] = field(default_factory=list)
+    estimated: list[float] = field(default_factory=list)  # the fresh mean
+    priced: list[float] = field(default_factory=list)  # the price the 点评 shows (shrunk)
     true: list[int] = field(default_factory=list)
     seconds: list[float] = field(default_factory=list)
     shown: list[int] = field(default_factory=list)  # decisions shown a deal
+    deal: list[int] = field(default_factory=list)  # the deal (index in ``shown``) of each decision
+    sure: list[bool] = field(default_factory=list)
+
+    def deal_judged(self, seconds: float, judged: list[tuple[Decision, int]]) -> None:
+        """A deal's 点评: its time and each shown decision with its true gain."""
+        self.seconds.append(seconds)
+        self.shown.append(len(judged))
+        for decision, gain in judged:
+            self.add(decision, gain)
 
     def add(self, decision: Decision, gain: int) -> None:
         self.estimated.append(decision.cost)
+        self.priced.append(decision.price)
         self.true.append(gain)
+        self.deal.append(len(self.shown) - 1)
+        self.sure.append(decision.sure)
         if gain > 0:
             self.better += 1
         elif gain < 0:
@@ -72,6 +91,25 @@ def wilson(successes: int, trials: int, z: float = 1.96) -> tuple[float, float]:
     centre = (p + z * z / (2 * trials)) / (1 + z * z / trials)
     half = z * math.sqrt(p * (1 - p) / trials + z * z / (4 * trials * trials)) / (1 + z * z / trials)
     return centre - half, centre + half
+
+
+def ratio_interval(
+    estimated: list[float], true: list[int], deal: list[int], rounds: int = 2000
+) -> tuple[float, float]:
+    """A bootstrap 95% interval of sum(estimated) / sum(true), resampling whole deals (a deal's
+    decisions share its hands)."""
+    by_deal: dict[int, tuple[float, int]] = {}
+    for e, t, d in zip(estimated, true, deal, strict=True):
+        se, st = by_deal.get(d, (0.0, 0))
+        by_deal[d] = (se + e, st + t)
+    sums = list(by_deal.values())
+    rng, ratios = random.Random(0), []
+    for _ in range(rounds):
+        picked = [rng.choice(sums) for _ in sums]
+        total = sum(t for _, t in picked)
+        ratios.append(sum(e for e, _ in picked) / total if total > 0 else math.inf)
+    ratios.sort()
+    return ratios[int(0.025 * rounds)], ratios[int(0.975 * rounds) - 1]
 
 
 def play_first_deal(rules: Rules, seed: int, player: Policy) -> Match:
@@ -112,17 +150,29 @@ def truth(rules: Rules, seed: int, history: tuple[tuple[int | None, Action], ...
     raise LookupError(f"decision {decision} not in the deal")
 
 
-def run(rules: Rules, deals: int, seed: int, player: Policy, budget: Budget, progress: bool = False) -> Tally:
+def run(
+    rules: Rules,
+    deals: int,
+    seed: int,
+    player: Policy,
+    budget: Budget,
+    progress: bool = False,
+    record: TextIO | None = None,
+) -> Tally:
     tally = Tally()
     for match_seed in range(seed, seed + deals):
         history = play_first_deal(rules, match_seed, player).history
         started = time.perf_counter()
         coaching = coach_deal(rules, match_seed, history, 0, COACHED, budget)
-        tally.seconds.append(time.perf_counter() - started)
-        tally.shown.append(len(coaching.decisions))
-        for decision in coaching.decisions:
-            tally.add(decision, truth(rules, match_seed, history, decision))
-        if progress:  # the running counts, so a long run on a busy machine can be read (or pooled) early
+        seconds = time.perf_counter() - started
+        judged = [(d, truth(rules, match_seed, history, d)) for d in coaching.decisions]
+        tally.deal_judged(seconds, judged)
+        if record is not None:  # a deal a line, so runs over other seeds can be pooled (--pool)
+            shown = [{"cost": d.cost, "spread": d.spread, "truth": gain} for d, gain in judged]
+            print(
+                json.dumps({"seed": match_seed, "seconds": seconds, "shown": shown}), file=record, flush=True
+            )
+        if progress:  # the running counts, so a long run on a busy machine can be read early
             print(
                 f"seed {match_seed}: better {tally.better} same {tally.same} worse {tally.worse} "
                 f"estimated {sum(tally.estimated):.2f} true {sum(tally.true)} "
@@ -133,11 +183,23 @@ def run(rules: Rules, deals: int, seed: int, player: Policy, budget: Budget, pro
     return tally
 
 
+def pooled(records: list[str]) -> Tally:
+    """The tally of the deals ``--record`` wrote, in the files' order."""
+    tally = Tally()
+    for name in records:
+        for line in Path(name).read_text(encoding="utf-8").splitlines():
+            deal = json.loads(line)
+            judged = [(Decision(0, 0, None, None, d["cost"], d["spread"]), d["truth"]) for d in deal["shown"]]
+            tally.deal_judged(deal["seconds"], judged)
+    return tally
+
+
 def report(tally: Tally) -> None:
     decided = tally.better + tally.worse
     shown = len(tally.true)
     low, high = wilson(tally.better, decided)
-    print(f"decisions shown: {shown} ({statistics.fmean(tally.shown):.2f} a deal)")
+    spread = ", ".join(f"{n}: {tally.shown.count(n)}" for n in sorted(set(tally.shown)))
+    print(f"decisions shown: {shown} ({statistics.fmean(tally.shown):.2f} a deal; deals by marks {spread})")
     print(f"the suggestion ended better {tally.better}, the same {tally.same}, worse {tally.worse}")
     if decided:
         print(
@@ -151,11 +213,37 @@ def report(tally: Tally) -> None:
             f"gain a shown decision, levels a deal: estimated {statistics.fmean(tally.estimated):+.2f}, "
             f"true {statistics.fmean(tally.true):+.2f}"
         )
+        print(f"price a shown decision (shrunk): {statistics.fmean(tally.priced):+.2f}")
+        calibration("all shown, mean", tally.estimated, tally.true, tally.deal)
+        calibration("all shown, price", tally.priced, tally.true, tally.deal)
+        picked = [i for i, sure in enumerate(tally.sure) if sure]
+        if picked:
+            better = sum(1 for i in picked if tally.true[i] > 0)
+            differed = sum(1 for i in picked if tally.true[i] != 0)
+            low_s, high_s = wilson(better, differed)
+            print(
+                f"sure (priced) {len(picked)}: better when the endings differed {better}/{differed} "
+                f"({better / max(differed, 1):.1%}, 95% CI {low_s:.1%}–{high_s:.1%})"
+            )
+            calibration(
+                "sure, price",
+                [tally.priced[i] for i in picked],
+                [tally.true[i] for i in picked],
+                [tally.deal[i] for i in picked],
+            )
     seconds = sorted(tally.seconds)
     print(
         f"点评 of a deal: median {statistics.median(seconds):.1f} s, "
         f"max {seconds[-1]:.1f} s (this process, one core)"
     )
+
+
+def calibration(name: str, estimated: list[float], true: list[int], deal: list[int]) -> None:
+    """Shown cost over true gain, summed over the decisions: 1 is honest, 4 four times too high."""
+    total = sum(true)
+    ratio = f"{sum(estimated) / total:.2f}" if total > 0 else "∞ (true gain ≤ 0)"
+    low, high = ratio_interval(estimated, true, deal)
+    print(f"shown / true ({name}): {ratio} (bootstrap 95% CI {low:.2f}–{high:.2f})")
 
 
 def main() -> None:
@@ -165,14 +253,41 @@ def main() -> None:
     parser.add_argument("--player", choices=sorted(PLAYERS), default="easy")
     parser.add_argument("--samples", type=int, default=Budget().samples)
     parser.add_argument("--confidence", type=float, default=Budget().confidence)
+    parser.add_argument(
+        "--recheck", type=int, default=Budget().recheck, help="fresh draws a candidate is priced on"
+    )
     parser.add_argument("--progress", action="store_true", help="running counts on stderr after each deal")
+    parser.add_argument(
+        "--more", type=int, default=Budget().more, help="fresh draws more where a price is unsure"
+    )
+    parser.add_argument(
+        "--closer", type=int, default=Budget().closer, help="draws more near the candidates' bar"
+    )
+    parser.add_argument(
+        "--record", help="write each deal's shown decisions and truths to this file (JSON lines)"
+    )
+    parser.add_argument("--pool", nargs="+", help="report on the deals --record wrote (no judging)")
     args = parser.parse_args()
-    budget = Budget(samples=args.samples, confidence=args.confidence)
+    if args.pool:
+        print(f"pooled from {' '.join(args.pool)}")
+        report(pooled(args.pool))
+        return
+    budget = Budget(args.samples, args.confidence, args.closer, args.recheck, args.more)
     print(
         f"{args.deals} first deals from seed {args.seed}: {args.player} coached (north), 标准 elsewhere; "
-        f"{budget.samples} draws a decision, shown from {budget.confidence} standard errors"
+        f"{budget.samples} draws a decision (+{budget.closer} near the bar), candidates from "
+        f"{budget.confidence} standard errors, "
+        f"priced on {budget.recheck} fresh draws (+{budget.more} where unsure)"
     )
-    report(run(Rules.default(), args.deals, args.seed, PLAYERS[args.player], budget, args.progress))
+    record = open(args.record, "a", encoding="utf-8") if args.record else None  # noqa: SIM115
+    try:
+        tally = run(
+            Rules.default(), args.deals, args.seed, PLAYERS[args.player], budget, args.progress, record
+        )
+    finally:
+        if record is not None:
+            record.close()
+    report(tally)
 
 
 if __name__ == "__main__":

@@ -24,7 +24,7 @@ from engine.players.coach import Coaching, Decision, coach_deal
 from engine.serialize import play_from_json, play_to_json
 from storage import Database, NotFound
 
-JUDGE: Final = "master-12"
+JUDGE: Final = "master-12+12-fresh-12+12"
 """The judge a stored 点评 was made by (:mod:`engine.players.coach` with its default budget):
 changing the judge changes this, and older stored ones are computed anew when asked."""
 KEPT: Final = 256  # 点评 kept in memory (a few hundred bytes each)

@@ -5,6 +5,7 @@ Chinese is the default; names are escaped (``escape``) wherever the text is HTML
 
 from __future__ import annotations
 
+from decimal import ROUND_HALF_UP, Decimal
 from enum import Enum
 
 from app.records.players import Place
@@ -13,6 +14,7 @@ from app.table.texts import N_, _, bracketed, cards_text, escape, play_text, pre
 from engine.actions import partner_of
 from engine.cards import Card, Rank
 from engine.contest import Contest, PairRecord
+from engine.players.coach import SHOWN
 from engine.plays import Play
 from render.words import place_name, seat_name
 from storage.records import ANONYMOUS, MatchRow, PartnerLine, PlayerRow, PlayerTotals, Rating
@@ -413,35 +415,42 @@ def coaching_failed_text(locale: str) -> str:
 
 
 def levels_text(cost: float) -> str:
-    return f"{cost:.1f}"
+    """A price in levels to one decimal, halves rounded up: the draws give it to about ±0.3, so
+    a second digit would claim more than it has; ``f"{0.25:.1f}"`` would print "0.2" (it rounds
+    the binary value half to even)."""
+    return str(Decimal(repr(cost)).quantize(Decimal("0.1"), rounding=ROUND_HALF_UP))
 
 
 def coaching_caption(
     deal_number: int,
     seat_label: str,
-    lines: list[tuple[int, str, str, float]],
+    lines: list[tuple[int, str, str, float | None]],
     weighed: int,
     locale: str,
+    shown: int = SHOWN,
 ) -> str:
     """The 点评 under a replay picture (HTML): each marked decision (trick, played, suggested,
-    cost), then how it was judged. ``played`` and ``suggested`` are worded already."""
+    cost: ``None`` where the judge is not sure of it, so no figure is given), then how it was
+    judged. ``played`` and ``suggested`` are worded already. Fewer marks than ``shown`` say that
+    only so many decisions made a clear difference."""
     heading = _("🎓 Coaching · deal {deal} · {seat}", locale, deal=deal_number, seat=escape(seat_label))
     if not lines:
         body = [_("No costly decision found ({weighed} of your decisions weighed).", locale, weighed=weighed)]
     else:
         body = [
-            _(
-                "{n} Trick {trick} · you: {played} · the master: {suggested}, "
-                "about {cost} levels a deal better",
-                locale,
-                n=circled(i),
-                trick=trick,
-                played=escape(played),
-                suggested=escape(suggested),
-                cost=levels_text(cost),
-            )
+            _coached_line(i, trick, escape(played), escape(suggested), cost, locale)
             for i, (trick, played, suggested, cost) in enumerate(lines, start=1)
         ]
+        if len(lines) < shown:
+            body.append(_fewer_marks(len(lines), weighed, locale))
+        if any(cost is None for *_, cost in lines):
+            body.append(
+                _(
+                    "“Probably better”: the master's play came out ahead on the deals tried, "
+                    "but not clearly enough to put a figure on it.",
+                    locale,
+                )
+            )
         body.append(
             _(
                 "Judged from the cards you could see then, not from the hands the deal showed later. "
@@ -452,11 +461,46 @@ def coaching_caption(
     return whole_lines([f"<b>{heading}</b>", *body], CAPTION_LIMIT)
 
 
+def _coached_line(n: int, trick: int, played: str, suggested: str, cost: float | None, locale: str) -> str:
+    if cost is None:
+        return _(
+            "{n} Trick {trick} · you: {played} · the master: {suggested}, probably better (not sure)",
+            locale,
+            n=circled(n),
+            trick=trick,
+            played=played,
+            suggested=suggested,
+        )
+    return _(
+        "{n} Trick {trick} · you: {played} · the master: {suggested}, about {cost} levels a deal better",
+        locale,
+        n=circled(n),
+        trick=trick,
+        played=played,
+        suggested=suggested,
+        cost=levels_text(cost),
+    )
+
+
+def _fewer_marks(marks: int, weighed: int, locale: str) -> str:
+    """One or two marks of the three a 点评 can show (“只有两个决定有明显差别”)."""
+    if marks == 1:
+        return _(
+            "Only one of your decisions made a clear difference ({weighed} weighed).", locale, weighed=weighed
+        )
+    return _(
+        "Only two of your decisions made a clear difference ({weighed} weighed).", locale, weighed=weighed
+    )
+
+
 def suggestion_label(locale: str) -> str:
     return _("Master would play", locale)
 
 
-def suggestion_note(cost: float, locale: str) -> str:
+def suggestion_note(cost: float | None, locale: str) -> str:
+    """Under the master's play: its price, or ``None`` where the judge is not sure of it."""
+    if cost is None:
+        return _("probably better (not sure)", locale)
     return _("about {cost} levels a deal better", locale, cost=levels_text(cost))
 
 

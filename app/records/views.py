@@ -6,7 +6,7 @@ from collections.abc import Sequence
 
 from app.records import texts
 from app.table.texts import _
-from engine.players.coach import Coaching
+from engine.players.coach import SHOWN, Coaching
 from engine.review import DealReview, Frame
 from render.records import ReviewRow, ReviewView, StatsCardView
 from render.words import place_name, rank_text, seat_name
@@ -116,7 +116,7 @@ def _trick_rows(
             ReviewRow(seat, labels[seat], note, play.cards if play else (), mark=texts.circled(number))
         )
         suggested = decision.suggested
-        gain = texts.suggestion_note(decision.cost, locale)
+        gain = texts.suggestion_note(decision.price if decision.sure else None, locale)
         rows.append(
             ReviewRow(
                 seat,
@@ -146,12 +146,12 @@ def coaching_caption(deal: DealReview, coaching: Coaching, names: Sequence[str],
             d.trick + 1,
             texts.play_note(d.played, deal.level, locale),
             texts.play_note(d.suggested, deal.level, locale),
-            d.cost,
+            d.price if d.sure else None,
         )
         for d in coaching.decisions
     ]
     seat = f"{seat_name(coaching.seat, locale)} {names[coaching.seat]}".strip()
-    return texts.coaching_caption(deal.deal_number, seat, lines, coaching.weighed, locale)
+    return texts.coaching_caption(deal.deal_number, seat, lines, coaching.weighed, locale, SHOWN)
 
 
 def _tribute_rows(deal: DealReview, labels: list[str], locale: str) -> tuple[ReviewRow, ...]:

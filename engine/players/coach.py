@@ -16,9 +16,18 @@ return are 标准's for 大师 too and are not judged) the judge takes the seat'
    (:func:`~engine.players.master.deal_levels`: the winners' level-up from the rules'
    ``level_ups``, negative when the other team wins), with its standard error.
 
-The three costliest decisions above :data:`MIN_COST` and ``confidence`` standard errors are
-shown. How often the suggested play really did better with the true hidden hands is measured
-by ``bench/coaching.py`` (docs/review.md).
+The decisions that look costliest on those draws (above :data:`MIN_COST` and ``confidence``
+standard errors; a decision within a standard error of that bar gets ``Budget.closer`` draws
+more) are the candidates; but the largest of ~20 noisy estimates is the luckiest (the winner's
+curse: the costs so picked were about four times the true gain). So each candidate is **weighed
+again on fresh draws** (``Budget.recheck``, independent of the ones that picked it, and
+``Budget.more`` more where that is not yet sure): a candidate whose fresh mean is not above zero
+is not shown, and the cost shown (:attr:`Decision.price`) is the fresh mean shrunk by its noise
+toward what a candidate is worth on average (empirical Bayes). A price is
+:attr:`Decision.sure` when it is :data:`SURE` standard errors and :data:`MIN_COST` above zero;
+the 点评 gives the figure only then, and otherwise says the suggestion is probably, not surely,
+better. How often the suggested play really did better with the true hidden hands, and how the
+prices compare with the true gains, is measured by ``bench/coaching.py`` (docs/review.md).
 
 Deterministic: the draws come from a generator seeded by the match's seed, the deal and the
 seat, so the same log gives the same 点评 wherever and whenever it is computed.
@@ -28,8 +37,8 @@ from __future__ import annotations
 
 import math
 import random
-from collections.abc import Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, replace
 from typing import Final
 
 from engine.actions import Action, DealStarted, Pass, Phase, PlayCards
@@ -47,6 +56,22 @@ where 大师 itself sat the suggestion is what it played."""
 SHOWN: Final = 3
 """Decisions a 点评 shows: the three costliest."""
 
+CANDIDATES: Final = 5
+"""Decisions weighed again on fresh draws, costliest first on the first draws, until :data:`SHOWN`
+are confirmed: a candidate whose fresh mean is not above zero makes room for the next."""
+
+SURE: Final = 1.64
+"""Posterior standard errors of the price above zero (one-sided 95%) for the 点评 to state
+it: below that it says the suggestion is probably better, without a figure."""
+
+PRIOR_MEAN: Final = 0.4
+PRIOR_SPREAD: Final = 0.45
+"""What a candidate's suggestion is worth, in levels a deal, before its fresh draws: mean and
+spread over candidates. Measured on 40 deals of a weak player (match seeds 1001–1040, not the
+seeds ``bench/coaching.py`` reports on): 60 candidates weighed on 12 fresh draws averaged +0.43,
+with a variance of 0.52 of which 0.33 was the draws' own noise (so 0.19 ≈ 0.43² is the spread
+of what they are worth); 60 deals (1001–1060, 94 candidates) gave +0.41 and 0.42."""
+
 MIN_COST: Final = 0.25
 """Levels a deal below which a decision is not shown as a mistake: 大师's own
 :data:`~engine.players.master.MARGIN`, the edge it needs to leave 标准's choice."""
@@ -56,11 +81,18 @@ MIN_COST: Final = 0.25
 class Budget:
     """How hard the judge looks at a decision where the seat left 大师's choice: ``samples``
     draws of the hidden hands, both actions played out on each. ``confidence``: a decision is
-    shown only when the suggestion's edge is that many standard errors of the paired
-    differences above zero (the draws are few and a deal's result swings by ±4)."""
+    a candidate only when the suggestion's edge is that many standard errors of the paired
+    differences above zero (the draws are few and a deal's result swings by ±4); a candidate
+    is then priced on fresh draws (``recheck``, ``more``)."""
 
     samples: int = 12
     confidence: float = 1.0
+    closer: int = 12
+    """Draws more for a decision within a standard error of the candidates' bar."""
+    recheck: int = 12
+    """Fresh draws pricing each candidate (0: price on the first draws, the old, biased way)."""
+    more: int = 12
+    """Fresh draws more where the price is above zero but not sure (sequential stopping)."""
 
 
 DEFAULT_BUDGET: Final = Budget()
@@ -72,8 +104,9 @@ class Decision:
 
     ``trick`` is the 0-based index of the trick in :attr:`engine.review.DealReview.tricks`
     and ``turn`` the index of the seat's turn in that trick's ``turns``. ``played`` and
-    ``suggested`` are plays, ``None`` for 不出. ``cost`` is in levels a deal (≥ 0 when shown),
-    ``spread`` its standard error over the draws."""
+    ``suggested`` are plays, ``None`` for 不出. ``cost`` is the mean edge of the suggestion in
+    levels a deal over the draws (for a shown decision: its fresh draws, > 0), ``spread`` its
+    standard error; :attr:`price` is what the 点评 shows."""
 
     trick: int
     turn: int
@@ -81,6 +114,24 @@ class Decision:
     suggested: Play | None
     cost: float
     spread: float = 0.0
+
+    @property
+    def price(self) -> float:
+        """The cost the 点评 shows: ``cost`` shrunk toward what a candidate costs on average,
+        the more the noisier it is (empirical Bayes with the prior :data:`PRIOR_MEAN`,
+        :data:`PRIOR_SPREAD`): twelve draws are mostly noise, and a mean picked for being
+        above zero is, on average, above its truth."""
+        return PRIOR_MEAN + self._weight * (self.cost - PRIOR_MEAN)
+
+    @property
+    def sure(self) -> bool:
+        """The price is clear of noise: :data:`SURE` posterior standard errors and
+        :data:`MIN_COST` above zero. Only then does the 点评 give the figure."""
+        return self.price >= max(MIN_COST, SURE * math.sqrt(self._weight) * self.spread)
+
+    @property
+    def _weight(self) -> float:
+        return PRIOR_SPREAD**2 / (PRIOR_SPREAD**2 + self.spread**2)
 
 
 @dataclass(frozen=True, slots=True)
@@ -115,16 +166,58 @@ def coach_deal(
 ) -> Coaching:
     """The 点评 of ``seat`` for deal ``deal`` of the match ``history`` plays."""
     rng = random.Random(f"coach:{seed}:{deal}:{seat}")
-    judged = [judge(p, rules, rng, budget) for p in positions(rules, seed, history, deal, seat)]
-    return Coaching(deal, seat, costliest(judged, budget.confidence), len(judged))
+    found = positions(rules, seed, history, deal, seat)
+    judged = [judge(p, rules, rng, budget) for p in found]
+    if not budget.recheck:
+        return Coaching(deal, seat, costliest(judged, budget.confidence), len(judged))
+    at = {(p.trick, p.turn): p for p in found}
+
+    def priced(candidate: Decision) -> Decision:
+        fresh = random.Random(f"coach-price:{seed}:{deal}:{seat}:{candidate.trick}:{candidate.turn}")
+        return price(at[candidate.trick, candidate.turn], candidate, rules, fresh, budget)
+
+    candidates = costliest(judged, budget.confidence, CANDIDATES, by_cost=True)
+    return Coaching(deal, seat, confirmed(candidates, priced), len(judged))
 
 
-def costliest(judged: Sequence[Decision], confidence: float, shown: int = SHOWN) -> tuple[Decision, ...]:
+def confirmed(candidates: Sequence[Decision], priced: Callable[[Decision], Decision]) -> tuple[Decision, ...]:
+    """The first :data:`SHOWN` ``candidates`` (costliest first) whose fresh mean is above zero,
+    priced so, in the deal's order; each is priced only when needed (pricing is the slow part)."""
+    shown: list[Decision] = []
+    for candidate in candidates:
+        fresh = priced(candidate)
+        if fresh.cost > 0:
+            shown.append(fresh)
+        if len(shown) == SHOWN:
+            break
+    return tuple(sorted(shown, key=lambda d: (d.trick, d.turn)))
+
+
+def costliest(
+    judged: Sequence[Decision], confidence: float, shown: int = SHOWN, by_cost: bool = False
+) -> tuple[Decision, ...]:
     """The ``shown`` costliest decisions that cost at least :data:`MIN_COST` and ``confidence``
-    standard errors, in the deal's order."""
+    standard errors, in the deal's order (``by_cost``: costliest first)."""
     worth_showing = [d for d in judged if d.cost >= max(MIN_COST, confidence * d.spread)]
     top = sorted(worth_showing, key=lambda d: -d.cost)[:shown]
-    return tuple(sorted(top, key=lambda d: (d.trick, d.turn)))
+    return tuple(top if by_cost else sorted(top, key=lambda d: (d.trick, d.turn)))
+
+
+def price(
+    position: Position, decision: Decision, rules: Rules, rng: random.Random, budget: Budget
+) -> Decision:
+    """``decision`` priced again on ``budget.recheck`` fresh draws, independent of the draws that
+    made it a candidate, so its mean is not inflated by having been picked as the largest. A price
+    above zero but not :attr:`~Decision.sure` gets ``budget.more`` draws more: a close call is
+    where more draws change what the 点评 says (shown or not, with a figure or without)."""
+    suggestion: Action = Pass() if decision.suggested is None else PlayCards(decision.suggested)
+    actions = (suggestion, position.action)
+    diffs = _differences(position.observation, rules, rng, budget.recheck, actions)
+    fresh = replace(decision, cost=_mean(diffs), spread=_spread(diffs))
+    if fresh.cost <= 0 or fresh.sure or not budget.more:
+        return fresh
+    diffs += _differences(position.observation, rules, rng, budget.more, actions)
+    return replace(decision, cost=_mean(diffs), spread=_spread(diffs))
 
 
 def positions(
@@ -168,29 +261,52 @@ def judge(position: Position, rules: Rules, rng: random.Random, budget: Budget =
     suggestion = _MASTER(obs, rules)
     if suggestion == done:
         return Decision(position.trick, position.turn, _play(done), _play(done), 0.0)
-    results: tuple[list[int], list[int]] = ([], [])
-    for _ in range(budget.samples):
+    diffs = _differences(obs, rules, rng, budget.samples, (suggestion, done))
+    if _close(diffs, budget.confidence) and budget.closer:
+        diffs += _differences(obs, rules, rng, budget.closer, (suggestion, done))
+    return Decision(
+        position.trick, position.turn, _play(done), _play(suggestion), _mean(diffs), _spread(diffs)
+    )
+
+
+def _differences(
+    obs: Observation, rules: Rules, rng: random.Random, samples: int, actions: tuple[Action, Action]
+) -> list[int]:
+    """The first action's edge over the second on each of ``samples`` draws (both played out on
+    the same draw, so the difference is not the luck of the draw), in levels a deal."""
+    assert obs.seat is not None
+    diffs: list[int] = []
+    for _ in range(samples):
         hands = master.draw_hands(obs, rules, rng)
         if hands is None:
             break
-        for got, action in zip(results, (suggestion, done), strict=True):
-            order = master.finish_order(obs, rules, hands, action)
-            got.append(0 if order is None else master.deal_levels(rules, order, obs.seat))
-    cost, spread = _edge(*results)
-    return Decision(position.trick, position.turn, _play(done), _play(suggestion), cost, spread)
+        better, played = (master.finish_order(obs, rules, hands, action) for action in actions)
+        diffs.append(_levels(rules, better, obs.seat) - _levels(rules, played, obs.seat))
+    return diffs
 
 
-def _edge(better: Sequence[int], played: Sequence[int]) -> tuple[float, float]:
-    """Mean and standard error of the paired differences (levels a deal)."""
-    n = len(played)
-    if n == 0:
-        return 0.0, 0.0
-    diffs = [a - b for a, b in zip(better, played, strict=True)]
-    mean = sum(diffs) / n
-    if n == 1:
-        return mean, 0.0
-    variance = sum((d - mean) ** 2 for d in diffs) / (n - 1)
-    return mean, math.sqrt(variance / n)
+def _close(diffs: Sequence[int], confidence: float) -> bool:
+    """The suggestion looks better, but within a standard error of the bar a candidate must
+    clear: where more draws are most likely to change whether it is one."""
+    mean, spread = _mean(diffs), _spread(diffs)
+    return mean > 0 and abs(mean - max(MIN_COST, confidence * spread)) < spread
+
+
+def _levels(rules: Rules, order: tuple[int, ...] | None, seat: int) -> int:
+    return 0 if order is None else master.deal_levels(rules, order, seat)
+
+
+def _mean(diffs: Sequence[int]) -> float:
+    return sum(diffs) / len(diffs) if diffs else 0.0
+
+
+def _spread(diffs: Sequence[int]) -> float:
+    """The standard error of the mean of ``diffs``."""
+    n = len(diffs)
+    if n < 2:
+        return 0.0
+    mean = _mean(diffs)
+    return math.sqrt(sum((d - mean) ** 2 for d in diffs) / (n - 1) / n)
 
 
 def _play(action: Action) -> Play | None:

@@ -11,7 +11,16 @@ from engine.cards import Card
 from engine.match import Match, observe
 from engine.observation import Observation
 from engine.players import planner
-from engine.players.coach import MIN_COST, SHOWN, Decision, coach_deal, costliest, positions
+from engine.players.coach import (
+    MIN_COST,
+    PRIOR_MEAN,
+    SHOWN,
+    Decision,
+    coach_deal,
+    confirmed,
+    costliest,
+    positions,
+)
 from engine.players.policies import MASTER, seeded
 from engine.review import review
 from engine.rules import Rules, ShuffleProcedure
@@ -134,6 +143,42 @@ def test_the_costliest_shown_are_sure_enough_and_in_the_deals_order() -> None:
     shown = costliest(judged, confidence=1.0)
     assert len(shown) == SHOWN
     assert [(d.trick, d.cost) for d in shown] == [(0, 2.0), (3, 0.5), (4, 3.0)]
+
+
+def test_the_candidates_are_shown_at_their_fresh_price() -> None:
+    """The costliest on the first draws are priced again; those whose fresh price is not above
+    zero make room for the next, three at most are shown, at the fresh price, in the deal's order;
+    a candidate after the third confirmed is never priced."""
+    candidates = [
+        Decision(t, 0, None, None, cost, 0.3)
+        for t, cost in ((4, 2.0), (1, 1.5), (6, 1.0), (2, 0.8), (3, 0.5))
+    ]
+    fresh = {4: 0.9, 1: -0.1, 6: 0.0, 2: 0.3, 3: 0.2}
+    asked: list[int] = []
+
+    def priced(decision: Decision) -> Decision:
+        asked.append(decision.trick)
+        return Decision(decision.trick, 0, None, None, fresh[decision.trick], 0.4)
+
+    shown = confirmed(candidates, priced)
+    assert [(d.trick, d.cost) for d in shown] == [(2, 0.3), (3, 0.2), (4, 0.9)]
+    assert asked == [4, 1, 6, 2, 3]
+    assert [d.trick for d in confirmed(candidates[:2], priced)] == [4]  # fewer when fewer were real
+    asked.clear()
+    fresh[1] = 0.5
+    assert [d.trick for d in confirmed(candidates, priced)] == [1, 2, 4] and asked == [4, 1, 6, 2]
+
+
+def test_a_price_is_shrunk_by_its_noise_and_sure_only_clear_of_it() -> None:
+    """A noiseless mean is its own price; a noisy one is pulled toward what a candidate is worth
+    on average, the more the noisier; a figure is given only clear of the noise left."""
+    assert Decision(0, 0, None, None, 1.5, 0.0).price == 1.5
+    high, noisy = Decision(0, 0, None, None, 2.0, 0.3), Decision(0, 0, None, None, 2.0, 0.9)
+    assert PRIOR_MEAN < noisy.price < high.price < 2.0
+    assert 0.1 < Decision(0, 0, None, None, 0.1, 0.5).price < PRIOR_MEAN  # a low one pulled up
+    assert Decision(0, 0, None, None, 1.0, 0.5).sure
+    assert not Decision(0, 0, None, None, 0.6, 0.5).sure  # within the noise
+    assert not Decision(0, 0, None, None, 0.2, 0.0).sure  # below the least cost worth a figure
 
 
 def test_a_no_shuffle_deal_is_judged_and_replayed_from_the_hands_it_dealt() -> None:

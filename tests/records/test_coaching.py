@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from app.records import views
+from app.records import texts, views
 from app.records.coaching import Coach, coaching_from_json, coaching_to_json
 from app.records.replays import Replays
 from engine.players.coach import Coaching, Decision
@@ -54,7 +54,7 @@ def marked() -> Coaching:
         if seat == 0 and turn > 0 and play is not None
     ]
     (t1, n1, p1), (t2, n2, p2) = follows[:2]
-    return Coaching(0, 0, (Decision(t1, n1, p1, None, 1.25, 0.4), Decision(t2, n2, p2, None, 0.5, 0.2)), 17)
+    return Coaching(0, 0, (Decision(t1, n1, p1, None, 1.25, 0.0), Decision(t2, n2, p2, None, 0.5, 0.2)), 17)
 
 
 def test_a_coaching_survives_its_json() -> None:
@@ -111,13 +111,38 @@ def test_the_replay_marks_the_decisions_and_shows_the_masters_play() -> None:
         after.suggested
         and after.label == "大师会出"
         and after.note.startswith("不出")
-        and "1.2" in after.note
+        and "1.3" in after.note  # 1.25, rounded half up
     )
     plain = views.review_view(7, deals, steps, marks[0], names, "zh")
     assert len(view.rows) == len(plain.rows) + 2 and not any(row.mark or row.suggested for row in plain.rows)
     caption = views.coaching_caption(deals[0], coaching, names, "zh")
-    assert "① 第 2 墩 · 你：对子" in caption and "② 第 2 墩" in caption and "约差 1.2 级/副" in caption
-    assert "大师：不出" in caption
+    assert "① 第 2 墩 · 你：对子" in caption and "② 第 2 墩" in caption and "约差 1.3 级/副" in caption
+    assert "大师：不出" in caption and "只有两个决定有明显差别（推演了你的 17 个决定）" in caption
     english = views.coaching_caption(deals[0], coaching, names, "en")
     assert "① Trick 2" in english and "the master: Pass" in english
+    assert "Only two of your decisions made a clear difference" in english
     assert_matches_golden("replay_coached_trick", render_review(view))
+
+
+def test_prices_are_printed_rounded_half_up() -> None:
+    """A price is shown to one decimal, a half rounded up: 0.25 is "0.3", never "0.2"."""
+    costs = (0.25, 0.35, 0.75, 1.25, 2.0, 0.2499, 11 / 12)
+    assert [texts.levels_text(cost) for cost in costs] == ["0.3", "0.4", "0.8", "1.3", "2.0", "0.2", "0.9"]
+
+
+def test_an_unsure_judgement_gives_no_price_and_says_so() -> None:
+    """Three marks, one priced within its noise: that one is “probably better”, with no figure;
+    the sure ones keep theirs, and three marks need no “only”."""
+    deal = review(SHORT, 3, played(SHORT, 3).history)[0]
+    sure = marked().decisions
+    unsure = Decision(sure[1].trick + 1, 0, None, sure[1].played, 0.4, 0.5)
+    assert sure[0].sure and sure[1].sure and not unsure.sure
+    coaching = Coaching(0, 0, (*sure, unsure), 17)
+    names = ["Alice", "Bob", "Carol", "电脑"]
+    caption = views.coaching_caption(deal, coaching, names, "zh")
+    assert caption.count("约差") == 2 and "约差 0.5 级/副" in caption
+    assert f"③ 第 {unsure.trick + 1} 墩 · 你：不出 · 大师：" in caption
+    assert "（可能更好，把握不大）" in caption
+    assert "“可能更好”" in caption and "只有" not in caption
+    english = views.coaching_caption(deal, coaching, names, "en")
+    assert "probably better (not sure)" in english and english.count("levels a deal better") == 2
