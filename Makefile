@@ -7,7 +7,7 @@ VENV ?= .venv
 BIN := $(VENV)/bin
 PY := $(BIN)/python
 # Packages held to `mypy --strict` by the test command.
-TYPED ?= engine app tools render storage handlers common webapp emulator/client.py bot.py demo.py
+TYPED ?= engine players app tools render storage handlers common webapp emulator/client.py bot.py demo.py
 
 PIP := $(PY) -m pip --quiet --disable-pip-version-check
 # The exact version of every Python package, pip and setuptools included; pyproject.toml

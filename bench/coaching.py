@@ -5,7 +5,7 @@
 
 Plays ``--deals`` first deals of the casual rules (one match seed each) with ``--player`` in
 the coached seat (north) and 标准 in the others, then takes the decisions
-:func:`engine.players.coach.coach_deal` shows north (its three costliest) and checks each
+:func:`players.coach.coach_deal` shows north (its three costliest) and checks each
 against the truth: from the position of that decision, with the same hidden hands, the deal
 is finished twice by 标准 in every seat — once after north's own action, once after the
 suggestion — and the two results are compared in levels for north's team. It prints how
@@ -36,9 +36,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from engine.actions import Action, DealEnded, Pass, PlayCards
 from engine.match import Match, observe
 from engine.observation import Observation
-from engine.players import master, planner, policies
-from engine.players.coach import Budget, Decision, coach_deal, positions
 from engine.rules import Rules
+from players import master, planner, policies
+from players.coach import Budget, Decision, coach_deal, positions
 
 Policy = Callable[[Observation, Rules, random.Random], Action]
 PLAYERS: dict[str, Policy] = {

@@ -35,9 +35,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from coaching import COACHED, PLAYERS, finish, play_first_deal, wilson
 
 from engine.match import Match
-from engine.players import master
-from engine.players.coach import _MASTER, MIN_COST, Decision, positions
 from engine.rules import Rules
+from players import master
+from players.coach import _MASTER, MIN_COST, Decision, positions
 
 Row = dict[str, Any]
 Shown = list[tuple[Row, Decision]]

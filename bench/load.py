@@ -423,7 +423,7 @@ def trimmed_rss_bytes() -> int:
 def planner_memo_released() -> int:
     """RSS after the 标准 planner's hand-valuation memo (per level, process-wide, bounded: it
     does not grow with the tables) is dropped; the difference is what it held."""
-    from engine.players.planner import evaluator
+    from players.planner import evaluator
 
     evaluator.cache_clear()
     gc.collect()

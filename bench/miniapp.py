@@ -25,8 +25,8 @@ from uuid import uuid4
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from common import metrics
 from bot import build_application, close_services, open_services
+from common import metrics
 from emulator.client import Chat, Emulator, Telegram, User, polling
 from emulator.miniapp import PagePlayer
 from emulator.tables import GroupTable, set_up

@@ -24,10 +24,10 @@ from engine.cards import SUITS, Card, Rank, full_deck, parse_rank
 from engine.match import Match, observe
 from engine.moves import legal_plays
 from engine.observation import Observation
-from engine.players import planner
-from engine.players.easy import choose_action
 from engine.plays import Play
 from engine.rules import Rules
+from players import planner
+from players.easy import choose_action
 
 HAND_SIZE = 27
 

@@ -5,7 +5,7 @@
 Plays ``--deals`` deals of the casual rules twice, shuffled and 不洗牌 (``shuffle=none``),
 with the same computer player (标准 by default) in every seat, new matches as matches end.
 For every hand as dealt (before tribute) it counts what the hand's best split (拆牌, the
-computer players' own :mod:`engine.players.handvalue`) keeps as bombs: same-rank bombs of
+computer players' own :mod:`players.handvalue`) keeps as bombs: same-rank bombs of
 4+ cards, 同花顺 and 四王. The first deal of each match is shuffled in both runs, so it is
 left out of the 不洗牌 figures. The mode exists for that difference: it prints it.
 """
@@ -27,10 +27,10 @@ from engine.actions import Action, DealStarted
 from engine.cards import Card, Rank
 from engine.match import Match, observe
 from engine.observation import Observation
-from engine.players import policies
-from engine.players.planner import evaluator
 from engine.rules import Rules
 from engine.variants import ShuffleProcedure
+from players import policies
+from players.planner import evaluator
 
 Policy = Callable[[Observation, Rules, random.Random], Action]
 POLICIES: dict[str, Policy] = {

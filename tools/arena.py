@@ -27,8 +27,8 @@ from typing import Any
 from engine.actions import DealEnded
 from engine.cards import Card, full_deck
 from engine.match import CARDS_PER_SEAT, Match, observe
-from engine.players.policies import POLICIES
 from engine.rules import PRESETS, Rules
+from players.policies import POLICIES
 
 
 @dataclass

@@ -4,7 +4,7 @@
 often than a uniform deal of them would put them. For each rank with k unseen natural cards
 (wildcards apart, jokers by colour) this prints how often the three hidden hands split them
 each way (``310``: three in one hand, one in another), in the true hands, in a uniform deal and
-in :func:`engine.players.master.sample_hands` with its :data:`~engine.players.master.AFFINITY`,
+in :func:`players.master.sample_hands` with its :data:`~players.master.AFFINITY`,
 on :mod:`tools.searchcheck`'s positions. ``--fit`` searches the affinities (coordinate steps)
 that bring the sampled splits nearest the true ones. The last line is one JSON object.
 """
@@ -18,8 +18,8 @@ from collections import Counter, defaultdict
 from collections.abc import Sequence
 
 from engine.cards import Card, Rank
-from engine.players import master
 from engine.rules import Rules
+from players import master
 from tools.searchcheck import Position, positions
 
 Splits = dict[int, Counter[str]]

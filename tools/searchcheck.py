@@ -12,8 +12,8 @@ positions and split by cards in play (0–19, 20–39, 40–60).
 
 ``--oracle`` hands 大师 the true hands instead of its samples: the most that better
 inference of the hidden hands could gain. Also printed: the share of the hidden cards that
-大师's sampler (:func:`engine.players.master.draw_hands`: one clustered
-:func:`~engine.players.master.sample_hands` deal a sample) and a plain draw (the same dealing
+大师's sampler (:func:`players.master.draw_hands`: one clustered
+:func:`~players.master.sample_hands` deal a sample) and a plain draw (the same dealing
 the unseen cards uniformly) place in the right hand, the four-of-a-kinds (a rank's natural
 cards, four or more in one hidden hand) in each and in the true hands, and 大师's decision
 time. The last line is one JSON object with the same figures.
@@ -33,8 +33,8 @@ from engine.actions import Action, DealEnded, Phase
 from engine.cards import Card, full_deck
 from engine.match import CARDS_PER_SEAT, Match, observe
 from engine.observation import Observation
-from engine.players import master, planner
 from engine.rules import PRESETS, Rules
+from players import master, planner
 from tools.arena import _percentile
 
 BUCKETS = ((0, 19), (20, 39), (40, 60))

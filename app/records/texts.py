@@ -14,8 +14,8 @@ from app.table.texts import N_, _, bracketed, cards_text, escape, play_text, pre
 from engine.actions import partner_of
 from engine.cards import Card, Rank
 from engine.contest import Contest, PairRecord
-from engine.players.coach import SHOWN
 from engine.plays import Play
+from players.coach import SHOWN
 from render.words import place_name, seat_name
 from storage.records import ANONYMOUS, MatchRow, PartnerLine, PlayerRow, PlayerTotals, Rating
 

@@ -6,8 +6,8 @@ from collections.abc import Sequence
 
 from app.records import texts
 from app.table.texts import _
-from engine.players.coach import SHOWN, Coaching
 from engine.review import DealReview, Frame
+from players.coach import SHOWN, Coaching
 from render.records import ReviewRow, ReviewView, StatsCardView
 from render.words import place_name, rank_text, seat_name
 from storage.records import PlayerTotals

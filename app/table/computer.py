@@ -19,9 +19,9 @@ from engine.actions import Action, GiveTribute, Pass, Phase
 from engine.errors import EngineError
 from engine.match import Match, observe
 from engine.observation import Observation
-from engine.players.easy import timeout_action
-from engine.players.policies import DEFAULT, DIFFICULTIES, MASTER, seeded
 from engine.rules import Rules
+from players.easy import timeout_action
+from players.policies import DEFAULT, DIFFICULTIES, MASTER, seeded
 
 log = logging.getLogger(__name__)
 

@@ -21,9 +21,9 @@ from app.table.thinking import Lane
 from engine.actions import Pass, Phase, PlayCards
 from engine.errors import EngineError
 from engine.observation import Observation
-from engine.players.planner import ranked_plays
 from engine.plays import Play
 from engine.rules import Rules
+from players.planner import ranked_plays
 
 AHEAD_DELAY = 0.3
 """Seconds after a turn begins before its suggestions are thought out: the turn's own edits (the

@@ -14,8 +14,8 @@ from app.table.live import LiveTable, TableError, require_status
 from app.table.refusals import TableRefusal
 from app.table.restoring import auto_pass_of
 from app.table.seats import SeatState
-from engine.players.policies import DIFFICULTIES
 from engine.rules import Rules
+from players.policies import DIFFICULTIES
 from storage import Database, StorageConflict, TableStatus
 
 

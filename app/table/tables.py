@@ -47,8 +47,8 @@ from common import metrics
 from engine.actions import Action, Event, TimeExpired
 from engine.errors import EngineError
 from engine.match import Match
-from engine.players.easy import timeout_action
 from engine.rules import Rules
+from players.easy import timeout_action
 from storage import Database, StorageUnavailable, TableRecord, TableStatus
 
 __all__ = [

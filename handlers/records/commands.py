@@ -34,12 +34,12 @@ from app.records.replays import MatchGone, NextDealDealtFromIt, NotEnded, NotSea
 from app.records.texts import Refusal, refusal_text
 from app.table.refusals import TableRefusal
 from app.table.texts import error_text, escape
-from engine.players.coach import Coaching
 from handlers.platform.context import Context, Services
 from handlers.platform.edits import already_shown_is_done, edit_later
 from handlers.platform.locales import reply_locale
 from handlers.platform.replies import answer
 from handlers.platform.scheduler import Priority
+from players.coach import Coaching
 from render.records import render_review, render_stats_card
 from render.words import is_english
 

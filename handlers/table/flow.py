@@ -21,11 +21,11 @@ from app.table.tables import LiveTable, Outcome, TableError
 from app.table.texts import _
 from common.faults import StorageUnavailable
 from engine.actions import Phase
-from engine.players.easy import timeout_action
 from handlers.platform.context import Context, Services
 from handlers.table import timers
 from handlers.table.hand_message import post_hand, post_hands, refresh_hand
 from handlers.table.timers import TurnClock
+from players.easy import timeout_action
 
 log = logging.getLogger(__name__)
 

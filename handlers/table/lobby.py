@@ -38,7 +38,6 @@ from app.table.texts import (
 )
 from common.faults import StorageUnavailable
 from engine.names import clean_name
-from engine.players.policies import next_difficulty
 from engine.rules import PRESETS
 from handlers.platform.context import Context
 from handlers.platform.edits import edit_later, not_modified
@@ -47,6 +46,7 @@ from handlers.platform.scheduler import Priority, at_priority
 from handlers.table import flow, timers
 from handlers.table.answers import refuse
 from handlers.table.keyboards import lobby_keyboard, stop_keyboard
+from players.policies import next_difficulty
 from render.words import seat_name
 
 log = logging.getLogger(__name__)

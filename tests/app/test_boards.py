@@ -11,7 +11,7 @@ from app.table.boards import DEAL_RESULT, Boards, owed, result_key, split_tricks
 from app.table.settings import rules_from_args
 from app.table.tables import LiveTable, Outcome, TableService
 from engine.actions import DealEnded
-from engine.players.easy import timeout_action
+from players.easy import timeout_action
 from storage import Database
 
 

@@ -28,8 +28,8 @@ from app.table.texts import (
 from engine.actions import DealEnded, Event, MatchEnded
 from engine.match import Match, observe
 from engine.names import clean_name
-from engine.players.easy import choose_action
 from engine.rules import Rules
+from players.easy import choose_action
 
 HOSTILE = (
     "<b>x",

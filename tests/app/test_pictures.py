@@ -10,8 +10,8 @@ from typing import Any
 from app.table.pictures import HandPictures, picture_key
 from engine.actions import Phase, PlayCards
 from engine.match import Match, observe
-from engine.players.easy import choose_action
 from engine.rules import Rules
+from players.easy import choose_action
 from render.hand import render_hand
 
 NAMES = ["北", "西", "南", "东"]

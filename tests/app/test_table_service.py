@@ -12,8 +12,8 @@ from app.table.tables import DEFAULT_CAPACITY, LiveTable, TableError, TableServi
 from engine.actions import ChooseSeat, Pass, Phase, PlayCards
 from engine.errors import EngineError
 from engine.match import observe
-from engine.players.easy import timeout_action
 from engine.rules import Rules
+from players.easy import timeout_action
 from storage import Database, StorageUnavailable, TableStatus
 
 SHORT = ["wechat-6-deals", "points_deals=2"]

@@ -17,9 +17,9 @@ from demo import press, take_turn
 from emulator.client import BotMessage, Chat, Emulator, Telegram, User, callback_ops
 from engine.match import Match, action_from_json
 from engine.notation import read_transcript
-from engine.players.coach import Coaching
 from engine.review import Frame, frames, review
 from engine.rules import Rules
+from players.coach import Coaching
 from tests.e2e.test_match_e2e import (
     ALICE,
     BOB,

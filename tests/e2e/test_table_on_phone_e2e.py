@@ -23,8 +23,8 @@ from emulator.client import BotMessage, Chat, Emulator, Telegram, User, wait_for
 from engine.actions import Action, Pass, Passed
 from engine.match import Match, action_from_json, observe
 from engine.observation import Observation
-from engine.players.policies import seeded
 from engine.rules import Rules
+from players.policies import seeded
 from render.hand import render_hand
 from tests.e2e.test_match_e2e import (
     ALICE,

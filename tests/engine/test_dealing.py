@@ -11,10 +11,10 @@ from engine import dealing
 from engine.actions import DealEnded, DealStarted, Played
 from engine.cards import Card, Rank, full_deck, sort_hand
 from engine.match import Match, deal_seed, observe
-from engine.players.policies import greedy_policy
 from engine.presets import CASUAL_PRESET
 from engine.rules import PRESETS, Rules
 from engine.variants import ShuffleProcedure
+from players.policies import greedy_policy
 
 NO_SHUFFLE = Rules.default().replace(shuffle=ShuffleProcedure.NONE)
 

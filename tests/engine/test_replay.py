@@ -15,9 +15,9 @@ from engine.actions import DealEnded, GiveTribute, Pass, ReturnTribute, TimeExpi
 from engine.cards import Card
 from engine.errors import EngineError
 from engine.match import Match, action_from_json, action_to_json, observe
-from engine.players.easy import choose_action
 from engine.rules import Rules
 from engine.serialize import event_to_json
+from players.easy import choose_action
 from tools.selfplay import random_action
 
 TRANSCRIPTS = Path(__file__).parent.parent / "data" / "transcripts"

@@ -21,7 +21,6 @@ from engine.actions import (
 from engine.cards import Card, Rank, parse_cards
 from engine.errors import IllegalAction, IllegalTribute, InvalidCards, NotYourTurn
 from engine.match import Match, action_from_json, action_to_json, observe
-from engine.players.easy import choose_action
 from engine.rules import (
     AntiTributeJokers,
     DoubleDownLeader,
@@ -32,6 +31,7 @@ from engine.rules import (
     TributeAssignment,
 )
 from engine.scoring import Standing
+from players.easy import choose_action
 
 SINGLE_DOWN = (0, 1, 2, 3)  # seat 0 first, its partner 3rd: seat 3 pays seat 0
 DOUBLE_DOWN = (0, 2, 3, 1)  # U = 0, U' = 2, L1 = 1 (U's 下家), L2 = 3 (U's 上家)

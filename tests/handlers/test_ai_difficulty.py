@@ -14,9 +14,9 @@ from app.table.settings import rules_from_args
 from app.table.tables import TableError, TableService
 from engine.cards import Rank, parse_cards
 from engine.moves import legal_plays
-from engine.players import easy, planner
-from engine.players.policies import next_difficulty
 from handlers.table.keyboards import lobby_keyboard
+from players import easy, planner
+from players.policies import next_difficulty
 from storage import Database, StorageConflict
 
 

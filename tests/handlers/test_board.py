@@ -22,10 +22,10 @@ from app.table.texts import finished_board_text, move_line, play_text
 from engine.actions import DealEnded, DealStarted, Event, Passed, Played, TributeGiven, TrickWon
 from engine.cards import CARDS, Rank
 from engine.match import Match, observe
-from engine.players.easy import choose_action, timeout_action
 from engine.rules import Rules
 from handlers.platform.outbox import Outbox
 from handlers.table.board import GROUP_LIMIT, BoardPublisher, ChatBudget
+from players.easy import choose_action, timeout_action
 from render.words import card_text, seat_name
 from storage import Database
 from tests.raw_edits import RawEdits

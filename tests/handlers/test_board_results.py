@@ -13,9 +13,9 @@ from telegram.error import NetworkError
 
 from engine.actions import DealEnded
 from engine.match import observe
-from engine.players.easy import timeout_action
 from handlers.platform.outbox import Outbox
 from handlers.table.board import BoardPublisher, ChatBudget
+from players.easy import timeout_action
 from storage import Database
 from tests.handlers.test_board import FakeBot, play_fast, seated_table
 from tests.handlers.test_board import publisher as board_publisher

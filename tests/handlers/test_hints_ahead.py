@@ -16,8 +16,8 @@ from app.table.settings import rules_from_args
 from app.table.tables import LiveTable, TableService
 from app.table.thinking import Lane, Thinking
 from engine.match import observe
-from engine.players.planner import choose_action
 from handlers.table.play import _hint
+from players.planner import choose_action
 from storage import Database
 
 

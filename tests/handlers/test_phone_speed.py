@@ -23,7 +23,6 @@ from app.table.tables import LiveTable, TableService
 from app.table.texts import too_many_text
 from engine.actions import Phase, PlayCards, ReturnTribute
 from engine.cards import CARDS, Card
-from engine.players.easy import choose_action
 from engine.plays import PlayKind
 from engine.rules import Rules
 from handlers.platform.chats import ChatBudget, ChatReplies, mark_received
@@ -31,6 +30,7 @@ from handlers.platform.context import Services
 from handlers.table.hand_message import post_hand
 from handlers.table.keyboards import Keys
 from handlers.table.play import LAG_GRACE, _handle
+from players.easy import choose_action
 from storage import Database
 from tests.raw_edits import RawEdits
 

@@ -21,8 +21,8 @@ from app.table.tables import LiveTable, TableService
 from engine.actions import PlayCards
 from engine.cards import Card, Rank
 from engine.match import observe
-from engine.players.planner import choose_action
 from handlers.table.play import Refusal, _action, _handle, _hint, _play_hint_text, on_hand_press
+from players.planner import choose_action
 from render.words import card_text
 from storage import Database
 

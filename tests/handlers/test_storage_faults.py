@@ -23,8 +23,8 @@ from app.table.tables import LiveTable, TableService
 from app.table.texts import error_text
 from engine.actions import PlayCards
 from engine.match import observe
-from engine.players.easy import timeout_action
 from handlers.table.play import on_hand_press
+from players.easy import timeout_action
 from storage import Database, StorageUnavailable, TableStatus
 from tests.faults import FAULTS, StorageFault
 

@@ -11,8 +11,8 @@ import pytest
 from app.table.settings import rules_from_args
 from app.table.tables import TableService
 from engine.match import observe
-from engine.players.easy import timeout_action
 from handlers.table import flow, timers
+from players.easy import timeout_action
 from storage import Database
 
 

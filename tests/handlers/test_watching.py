@@ -24,10 +24,10 @@ from app.table.watching import (
 from engine.actions import DealEnded, DealStarted, Event, Phase
 from engine.cards import Card, sort_hand
 from engine.match import Match, observe
-from engine.players.easy import timeout_action
-from engine.players.policies import seeded
 from engine.rules import PRESETS, Rules
 from handlers.platform.scheduler import Priority, PriorityLimiter, at_priority
+from players.easy import timeout_action
+from players.policies import seeded
 from render.words import card_text
 from storage import Database
 from tests.e2e.test_match_e2e import FACE_PATTERN

@@ -6,8 +6,8 @@ import random
 
 from app.table.tables import encode_action
 from engine.match import Match, observe
-from engine.players.easy import choose_action
 from engine.rules import Rules
+from players.easy import choose_action
 from storage import Database, TableStatus
 from tools.selfplay import random_action
 

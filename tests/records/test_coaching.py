@@ -13,8 +13,8 @@ import pytest
 from app.records import texts, views
 from app.records.coaching import Coach, coaching_from_json, coaching_to_json
 from app.records.replays import Replays
-from engine.players.coach import Coaching, Decision
 from engine.review import frames, review
+from players.coach import Coaching, Decision
 from render.records import render_review
 from storage import Database
 from tests.records.support import SHORT, played, store_match

@@ -8,8 +8,8 @@ import pytest
 
 from engine.actions import PlayCards
 from engine.match import Match, observe
-from engine.players.easy import choose_action
 from engine.rules import Rules
+from players.easy import choose_action
 from render.hand import render_hand
 from render.play import render_play
 from tests.render.helpers import record_drawn_cards

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from app.table.results import match_summary_view
 from engine.match import Match, observe
-from engine.players.policies import seeded
 from engine.rules import Rules
+from players.policies import seeded
 from render import hand, results
 from render.board import WIDTH as BOARD_WIDTH
 from render.text import font

@@ -15,7 +15,7 @@ from app.table.tables import LiveTable, TableService
 from emulator.postgresql import Cluster
 from engine.contest import draw
 from engine.match import observe
-from engine.players.easy import timeout_action
+from players.easy import timeout_action
 from storage import Database
 from storage.copy import copy
 from tests.engine.contest.support import ON_TIME, signed_up

@@ -8,8 +8,8 @@ import pytest
 
 from app.table.tables import decode_action, encode_action
 from engine.match import Match, observe
-from engine.players.easy import choose_action
 from engine.rules import Rules
+from players.easy import choose_action
 from storage import Database, NotFound, StorageConflict, TableStatus
 from storage.schema import POSTGRESQL_MIGRATIONS, migrations
 

@@ -10,9 +10,9 @@ import pytest
 from engine.cards import Card, Rank, parse_cards
 from engine.match import observe
 from engine.observation import Observation
-from engine.players import master, planner
 from engine.rules import Rules
-from tests.engine.test_master import searched_spot
+from players import master, planner
+from tests.players.test_master import searched_spot
 from tools import handsplits, searchcheck
 
 RULES = Rules.preset("default")

@@ -42,9 +42,9 @@ from engine.actions import (
 )
 from engine.cards import Card, Rank
 from engine.match import Match, observe
-from engine.players.policies import DEFAULT, POLICIES, Policy
 from engine.plays import Play
 from engine.rules import AFailureCount, APass, CountVisibility, Rules
+from players.policies import DEFAULT, POLICIES, Policy
 from tools.njupt import protocol
 from tools.njupt.protocol import Message, ProtocolAction
 
@@ -61,7 +61,7 @@ level rank (the manual's example), and every seat's card count is public (``publ
 
 SEAT_POLICIES: Final[dict[str, Policy]] = {"ai": POLICIES[DEFAULT], **POLICIES}
 """Our computer players by seat name: ``ai`` is 标准 (the planner, fast enough to be the fallback
-too), the others are :data:`engine.players.policies.POLICIES` (``normal``, ``master``, ``easy``,
+too), the others are :data:`players.policies.POLICIES` (``normal``, ``master``, ``easy``,
 ``greedy``, ``random``)."""
 
 FALLBACK: Final = "ai"

@@ -24,8 +24,8 @@ from websockets.exceptions import ConnectionClosed, InvalidStatus
 
 from engine.actions import Action
 from engine.observation import Observation
-from engine.players.policies import POLICIES
 from engine.rules import Rules
+from players.policies import POLICIES
 from tests.tools.njupt.seat_model import SeatModel
 from tools.njupt.referee import PLATFORM_DRAW_AFTER_RESETS, PLATFORM_RULES, SEAT_POLICIES, Referee
 from tools.njupt.server import MAX_SIZE, ProtocolServer

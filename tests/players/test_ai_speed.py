@@ -1,6 +1,6 @@
 """The fast AI decides exactly as the straightforward policy it replaced.
 
-``Reference`` below is the original :mod:`engine.players.easy` play choice: build every legal
+``Reference`` below is the original :mod:`players.easy` play choice: build every legal
 play, key each one from scratch and take the minimum. The fast code builds only the
 spare cards' plays of a big hand and keys plays lazily; these tests pin that it
 gives the same action on seeded self-play and on full 27-card hands with 0, 1 and 2
@@ -22,9 +22,9 @@ from engine.cards import PLAIN_RANKS, SUITS, Card, Rank, card_order, full_deck
 from engine.match import Match, observe
 from engine.moves import HandCounts, bombs_of, legal_plays, plays_of_kind
 from engine.observation import Observation
-from engine.players.easy import LEAD_KINDS, choose_action
 from engine.plays import Play, PlayKind
 from engine.rules import Rules
+from players.easy import LEAD_KINDS, choose_action
 from tools.selfplay import random_action
 
 

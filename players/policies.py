@@ -3,10 +3,10 @@
 
 A policy sees only its seat's :class:`~engine.observation.Observation`, like a player
 at the table, and draws any chance from the generator it is given, so a run is
-reproducible from its seed. ``easy`` is the casual rule player of :mod:`engine.players.easy`;
-``normal`` the planning player of :mod:`engine.players.planner`, which 提示 and 托管 use (托管 uses
+reproducible from its seed. ``easy`` is the casual rule player of :mod:`players.easy`;
+``normal`` the planning player of :mod:`players.planner`, which 提示 and 托管 use (托管 uses
 ``master`` when the table chose it); ``master`` the searching player of
-:mod:`engine.players.master`, which samples the hidden hands from its ``rng``.
+:mod:`players.master`, which samples the hidden hands from its ``rng``.
 ``greedy`` is the yardstick of issue 12: it never passes when it can play, follows
 with the smallest play that beats, leads its lowest non-bomb play, and pays and
 returns the lowest allowed cards.
@@ -22,9 +22,9 @@ from engine.actions import Action, ChooseSeat, GiveTribute, Pass, Phase, PlayCar
 from engine.cards import Card, card_order
 from engine.moves import legal_plays
 from engine.observation import Observation
-from engine.players import easy, master, planner
 from engine.plays import Play, PlayKind
 from engine.rules import Rules
+from players import easy, master, planner
 
 Policy = Callable[[Observation, Rules, random.Random], Action]
 """A player: what it sees, the rules, and a generator for its chance moves."""
@@ -81,17 +81,17 @@ def _indices(play: Play) -> tuple[int, ...]:
 
 
 def easy_policy(obs: Observation, rules: Rules, rng: random.Random) -> Action:
-    """简单: the casual rule player of :mod:`engine.players.easy` (deterministic)."""
+    """简单: the casual rule player of :mod:`players.easy` (deterministic)."""
     return easy.choose_action(obs, rules)
 
 
 def normal_policy(obs: Observation, rules: Rules, rng: random.Random) -> Action:
-    """标准: the planning player of :mod:`engine.players.planner` (deterministic)."""
+    """标准: the planning player of :mod:`players.planner` (deterministic)."""
     return planner.choose_action(obs, rules)
 
 
 def master_policy(obs: Observation, rules: Rules, rng: random.Random) -> Action:
-    """大师: the searching player of :mod:`engine.players.master` (deterministic given ``rng``)."""
+    """大师: the searching player of :mod:`players.master` (deterministic given ``rng``)."""
     return master.choose_action(obs, rules, rng)
 
 

@@ -15,11 +15,11 @@ from engine.actions import Action, ChooseSeat, GiveTribute, Pass, Phase, PlayCar
 from engine.cards import Card, Rank, full_deck, parse_cards
 from engine.match import Match, observe
 from engine.observation import Observation
-from engine.players import master, planner
-from engine.players.handvalue import Evaluator, Split
-from engine.players.policies import POLICIES, Policy, next_difficulty, seeded
 from engine.plays import PlayKind
 from engine.rules import Rules
+from players import master, planner
+from players.handvalue import Evaluator, Split
+from players.policies import POLICIES, Policy, next_difficulty, seeded
 from tools import arena
 
 
@@ -79,7 +79,7 @@ def test_tribute_and_return_choices_are_allowed_cards() -> None:
     assert str(back.card) == "D9"
 
 
-@pytest.mark.parametrize("name", sorted(set(POLICIES) - {"master"}))  # 大师: tests/engine/test_master.py
+@pytest.mark.parametrize("name", sorted(set(POLICIES) - {"master"}))  # 大师: tests/players/test_master.py
 def test_policies_are_deterministic_given_a_seed(name: str) -> None:
     rules = Rules.default()
 

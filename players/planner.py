@@ -1,7 +1,7 @@
 """The 标准 (``normal``) player: plans the hand as a split into plays and reads the table.
 
 Every candidate is scored as "this play + the best split of what remains"
-(:mod:`engine.players.handvalue`), then adjusted to the situation a club player watches:
+(:mod:`players.handvalue`), then adjusted to the situation a club player watches:
 
 - leading, the weakest play of the split goes first, but never a single (or pair) a
   one- (two-) card opponent could beat when something else can be led; with the partner
@@ -31,10 +31,10 @@ from engine.cards import CARDS, Card, Rank, Suit, card_order
 from engine.errors import NotYourTurn
 from engine.moves import HandCounts, legal_plays, plays_of_kind
 from engine.observation import Observation
-from engine.players.easy import LEAD_KINDS  # legal_plays' order of kinds (first reading kept)
-from engine.players.handvalue import Evaluator, pair_cost, run_cost, single_cost, triple_cost
 from engine.plays import Play, PlayKind
 from engine.rules import Rules
+from players.easy import LEAD_KINDS  # legal_plays' order of kinds (first reading kept)
+from players.handvalue import Evaluator, pair_cost, run_cost, single_cost, triple_cost
 
 LEAD_WORTH = 1.0
 """Winning a trick lets the hand lead its weakest play: about one weak play saved."""

@@ -12,11 +12,11 @@ from engine.actions import OUTCOMES, Action, DealEnded, Pass, Phase, PlayCards
 from engine.cards import CARDS, Card, full_deck
 from engine.match import CARDS_PER_SEAT, Match, observe
 from engine.observation import Observation
-from engine.players import master, planner
-from engine.players.master import Budget, sample_hands
-from engine.players.policies import seeded
 from engine.rules import Rules
 from engine.scoring import outcome_of
+from players import master, planner
+from players.master import Budget, sample_hands
+from players.policies import seeded
 from tools.searchcheck import fours
 
 RULES = Rules.preset("default")

@@ -1,4 +1,4 @@
-"""复盘点评 (engine/players/coach.py): clear blunders are flagged with the right suggestion and a
+"""复盘点评 (players/coach.py): clear blunders are flagged with the right suggestion and a
 positive cost; 大师's own deal costs nothing; every decision points at its turn in the 复盘."""
 
 from __future__ import annotations
@@ -10,8 +10,10 @@ from engine.actions import Action, DealStarted, Pass, Phase, PlayCards, partner_
 from engine.cards import Card
 from engine.match import Match, observe
 from engine.observation import Observation
-from engine.players import planner
-from engine.players.coach import (
+from engine.review import review
+from engine.rules import Rules, ShuffleProcedure
+from players import planner
+from players.coach import (
     MIN_COST,
     PRIOR_MEAN,
     SHOWN,
@@ -21,9 +23,7 @@ from engine.players.coach import (
     costliest,
     positions,
 )
-from engine.players.policies import MASTER, seeded
-from engine.review import review
-from engine.rules import Rules, ShuffleProcedure
+from players.policies import MASTER, seeded
 
 RULES = Rules.default()
 NO_SHUFFLE = RULES.replace(shuffle=ShuffleProcedure.NONE)

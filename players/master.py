@@ -41,10 +41,10 @@ from engine.actions import Action, Pass, Phase, PlayCards, partner_of, team_of
 from engine.cards import CARDS, Card, Rank, card_order, sort_hand
 from engine.match import CARDS_PER_SEAT
 from engine.observation import Observation, SeatView, Turn
-from engine.players import planner
 from engine.plays import Play
 from engine.rules import CountVisibility, JiefengScope, Rules
 from engine.scoring import level_gain
+from players import planner
 
 MARGIN: Final = 0.25
 """Levels per deal another candidate must gain over 标准's choice on average to replace it: the

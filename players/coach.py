@@ -5,15 +5,15 @@ return are 标准's for 大师 too and are not judged) the judge takes the seat'
 :class:`~engine.observation.Observation` then — nothing the finished deal revealed later:
 
 1. the suggestion is 大师's action there, exactly as a table seats 大师
-   (:func:`~engine.players.policies.seeded`), so where 大师 itself sat, the suggestion is
+   (:func:`~players.policies.seeded`), so where 大师 itself sat, the suggestion is
    what it played and the deal costs nothing (before ~15 cards a seat 大师 plays 标准's
    choice, which is then the suggestion);
 2. if the seat did something else, the hidden hands are drawn ``samples`` times from what
-   was public (:func:`~engine.players.master.draw_hands`, as 大师 draws them), and on each
+   was public (:func:`~players.master.draw_hands`, as 大师 draws them), and on each
    draw the deal is played out twice by 标准 in all four seats, after the suggestion and
    after the seat's own action — the same draws for both, so the difference is not luck;
 3. the cost is the mean difference of the two endings in levels for the seat's team
-   (:func:`~engine.players.master.deal_levels`: the winners' level-up from the rules'
+   (:func:`~players.master.deal_levels`: the winners' level-up from the rules'
    ``level_ups``, negative when the other team wins), with its standard error.
 
 The decisions that look costliest on those draws (above :data:`MIN_COST` and ``confidence``
@@ -44,10 +44,10 @@ from typing import Final
 from engine.actions import Action, DealStarted, Pass, Phase, PlayCards
 from engine.match import Match, observe
 from engine.observation import Observation
-from engine.players import master
-from engine.players.policies import MASTER, seeded
 from engine.plays import Play
 from engine.rules import Rules
+from players import master
+from players.policies import MASTER, seeded
 
 _MASTER: Final = seeded(MASTER)
 """大师 exactly as a table seats it: its draws seeded by the deal, the version and the seat, so
@@ -74,7 +74,7 @@ of what they are worth); 60 deals (1001–1060, 94 candidates) gave +0.41 and 0.
 
 MIN_COST: Final = 0.25
 """Levels a deal below which a decision is not shown as a mistake: 大师's own
-:data:`~engine.players.master.MARGIN`, the edge it needs to leave 标准's choice."""
+:data:`~players.master.MARGIN`, the edge it needs to leave 标准's choice."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -16,9 +16,9 @@ from engine.cards import Rank, full_deck
 from engine.errors import NotYourTurn
 from engine.figures import match_figures
 from engine.match import Match, observe
-from engine.players.easy import choose_action
 from engine.rules import PRESETS, EqualTribute, MatchFormat, ReturnPick, Rules, SuddenDeath, TimeWinner
 from engine.scoring import round_score
+from players.easy import choose_action
 from tools.__main__ import main
 from tools.selfplay import SimulatedClock, random_action, self_play
 
@@ -69,7 +69,7 @@ def test_ai_refuses_to_act_out_of_turn_and_pays_the_allowed_tribute() -> None:
 def test_timeout_plays_the_lowest_single_or_passes() -> None:
     from engine.actions import Pass, PlayCards
     from engine.cards import card_order, parse_cards
-    from engine.players.easy import timeout_action
+    from players.easy import timeout_action
 
     hands = [parse_cards(h) for h in ("H2 S7 D3", "S9 C4", "C5", "D6")]
     match = Match.from_position(Rules.default(), hands)
