@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import random
 import time
 from dataclasses import dataclass
 from typing import Any
@@ -31,13 +32,16 @@ def init_data(
 class PagePlayer:
     """One open page of the Mini App: the newest state, and moves on the seat's turn."""
 
-    def __init__(self, port: int, token: str, user_id: int, name: str) -> None:
+    def __init__(self, port: int, token: str, user_id: int, name: str, *, think: float = 0.0) -> None:
+        self.think = think
+        """Mean seconds a move waits after its turn is shown (a person's pace; 0: at once)."""
         self.url = f"http://127.0.0.1:{port}/ws"
         self.init = init_data(token, user_id, name=name)
         self.states: list[dict[str, Any]] = []
         self.refusals: list[dict[str, Any]] = []
         self.bye: dict[str, Any] | None = None
         self.moves = 0
+        self.connections = 0  # hellos sent: more than one means the page was dropped and came back
         self.latencies: list[float] = []  # a move sent → the page's next state (press → screen)
         self._sent_at: float | None = None
 
@@ -49,6 +53,7 @@ class PagePlayer:
         self, session: aiohttp.ClientSession, init: str | None = None
     ) -> aiohttp.ClientWebSocketResponse:
         ws = await session.ws_connect(self.url)
+        self.connections += 1
         await ws.send_str(json.dumps({"t": "hello", "init": self.init if init is None else init}))
         return ws
 
@@ -92,6 +97,8 @@ class PagePlayer:
             if state is None or state["seat"] not in state["to_act"] or state["version"] == acted:
                 continue
             acted = state["version"]
+            if self.think:
+                await asyncio.sleep(random.uniform(0.5, 1.5) * self.think)
             self._sent_at = time.perf_counter()
             if state["tribute"]:
                 await ws.send_str(json.dumps({"t": "tribute", "card": state["tribute"][0]}))

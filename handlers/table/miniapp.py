@@ -12,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Mapping
+from functools import partial
 from typing import Any
 
 from telegram import MenuButtonWebApp, WebAppInfo
@@ -22,6 +23,7 @@ from app.table.tables import LiveTable, Outcome
 from app.table.texts import _
 from handlers.platform.context import Services
 from handlers.table import flow, timers
+from handlers.table.board import BoardPublisher
 from handlers.table.hand_message import post_hand
 from webapp.server import ChatSide, MiniApp
 from webapp.settings import WebAppConfig
@@ -56,8 +58,16 @@ async def open_miniapp(
     miniapp = MiniApp(services.tables, bot.token, config, ChatSide(after_move, came_back, locale_of, clock))
     await miniapp.start()
     services.miniapp = miniapp
+    if isinstance(services.board, BoardPublisher):  # tests may hand in a board of their own
+        services.board.unwatched = partial(everyone_in_miniapp, miniapp)
     await set_menu_button(bot, config.url)
     return miniapp
+
+
+def everyone_in_miniapp(miniapp: MiniApp, table: LiveTable) -> bool:
+    """Does every human seat have the Mini App open? No player then needs the group's board."""
+    humans = [seat for seat, state in table.seats.items() if not state.is_bot]
+    return bool(humans) and all(miniapp.playing(table.id, seat) for seat in humans)
 
 
 async def set_menu_button(bot: ExtBot[None], url: str) -> None:
