@@ -73,7 +73,7 @@ __all__ = ["CLOSE_WAIT", "GROUP_LIMIT", "BoardPublisher", "ChatBudget", "split_t
 
 log = logging.getLogger(__name__)
 
-UNWATCHED_INTERVAL = 20.0
+UNWATCHED_INTERVAL = 30.0
 """Seconds between board redraws while every human seat plays in the Mini App."""
 UNWATCHED_STEP = 0.5
 """How often such a longer wait looks again whether it should end."""
