@@ -121,7 +121,8 @@ async def run(tables: int, seconds: float, think: float, deals: int) -> None:
         f"tables {tables}, pages {len(pages)}, think {think:.1f} s, {elapsed:.1f} s of play, "
         f"moves from pages {moves}"
     )
-    print(f"page connections {sum(page.connections for page in pages)} (one a page: none dropped)")
+    connections = sum(page.connections for page in pages)
+    print(f"page connections {connections} for {len(pages)} pages ({connections - len(pages)} reopened)")
     polls = sum(count for name, count in BY_METHOD.items() if name.startswith("getUpdates"))
     print(f"Bot API requests while playing: {requests:.0f} ({requests / max(moves, 1):.3f} per move)")
     print(
