@@ -5,7 +5,9 @@ from __future__ import annotations
 
 import asyncio
 import json
+import random
 import time
+from dataclasses import dataclass
 from typing import Any
 from urllib.parse import urlencode
 
@@ -30,13 +32,16 @@ def init_data(
 class PagePlayer:
     """One open page of the Mini App: the newest state, and moves on the seat's turn."""
 
-    def __init__(self, port: int, token: str, user_id: int, name: str) -> None:
+    def __init__(self, port: int, token: str, user_id: int, name: str, *, think: float = 0.0) -> None:
+        self.think = think
+        """Mean seconds a move waits after its turn is shown (a person's pace; 0: at once)."""
         self.url = f"http://127.0.0.1:{port}/ws"
         self.init = init_data(token, user_id, name=name)
         self.states: list[dict[str, Any]] = []
         self.refusals: list[dict[str, Any]] = []
         self.bye: dict[str, Any] | None = None
         self.moves = 0
+        self.connections = 0  # hellos sent: more than one means the page was dropped and came back
         self.latencies: list[float] = []  # a move sent → the page's next state (press → screen)
         self._sent_at: float | None = None
 
@@ -48,6 +53,7 @@ class PagePlayer:
         self, session: aiohttp.ClientSession, init: str | None = None
     ) -> aiohttp.ClientWebSocketResponse:
         ws = await session.ws_connect(self.url)
+        self.connections += 1
         await ws.send_str(json.dumps({"t": "hello", "init": self.init if init is None else init}))
         return ws
 
@@ -91,6 +97,8 @@ class PagePlayer:
             if state is None or state["seat"] not in state["to_act"] or state["version"] == acted:
                 continue
             acted = state["version"]
+            if self.think:
+                await asyncio.sleep(random.uniform(0.5, 1.5) * self.think)
             self._sent_at = time.perf_counter()
             if state["tribute"]:
                 await ws.send_str(json.dumps({"t": "tribute", "card": state["tribute"][0]}))
@@ -100,3 +108,61 @@ class PagePlayer:
                 await ws.send_str(json.dumps({"t": "hint"}))
                 continue
             self.moves += 1
+
+
+# A mid-range phone on a slow mobile network, as the issue's page budget is set for: Chrome
+# DevTools' "Fast 3G"-like link (1.6 Mbit/s down, 750 kbit/s up, 150 ms round trip) and a CPU
+# four times slower than this machine's.
+PHONE_NETWORK = {
+    "offline": False,
+    "latency": 150,
+    "downloadThroughput": 1_600_000 / 8,
+    "uploadThroughput": 750_000 / 8,
+}
+PHONE_CPU_SLOWDOWN = 4
+
+
+@dataclass(frozen=True, slots=True)
+class PageLoad:
+    """One cold load of the page on the throttled phone profile."""
+
+    transferred: int
+    """Bytes on the wire for the page and its files (headers included; the WebSocket not)."""
+    responses: tuple[tuple[str, int], ...]
+    """Each response's address and bytes on the wire."""
+    first_paint_ms: float
+    """first-contentful-paint as the page's own Performance API reports it."""
+    hand_ms: float
+    """From navigation until the seat's hand is on screen (the first state over the WebSocket)."""
+
+
+async def load_throttled(context: Any, url: str) -> PageLoad:
+    """Open ``url`` in a new tab of a Playwright Chromium ``context`` on the phone profile, cache
+    off, and measure what its first load costs (Chrome DevTools Protocol, as DevTools does)."""
+    page = await context.new_page()
+    cdp = await context.new_cdp_session(page)
+    sizes: dict[str, int] = {}
+    addresses: dict[str, str] = {}
+
+    def received(event: dict[str, Any]) -> None:
+        addresses[event["requestId"]] = event["response"]["url"]
+
+    def finished(event: dict[str, Any]) -> None:
+        sizes[event["requestId"]] = int(event["encodedDataLength"])
+
+    cdp.on("Network.responseReceived", received)
+    cdp.on("Network.loadingFinished", finished)
+    await cdp.send("Network.enable")
+    await cdp.send("Network.setCacheDisabled", {"cacheDisabled": True})
+    await cdp.send("Network.emulateNetworkConditions", PHONE_NETWORK)
+    await cdp.send("Emulation.setCPUThrottlingRate", {"rate": PHONE_CPU_SLOWDOWN})
+    await page.goto(url)
+    await page.wait_for_function("document.querySelectorAll('#hand .card').length > 0", polling=50)
+    hand_ms = await page.evaluate("performance.now()")
+    first_paint = await page.evaluate(
+        """() => performance.getEntriesByType('paint')
+            .filter(e => e.name === 'first-contentful-paint').map(e => e.startTime)"""
+    )
+    await cdp.send("Emulation.setCPUThrottlingRate", {"rate": 1})
+    responses = tuple((addresses.get(key, "?"), size) for key, size in sizes.items())
+    return PageLoad(sum(sizes.values()), responses, float(first_paint[0]), float(hand_ms))

@@ -73,6 +73,11 @@ __all__ = ["CLOSE_WAIT", "GROUP_LIMIT", "BoardPublisher", "ChatBudget", "split_t
 
 log = logging.getLogger(__name__)
 
+UNWATCHED_INTERVAL = 30.0
+"""Seconds between board redraws while every human seat plays in the Mini App."""
+UNWATCHED_STEP = 0.5
+"""How often such a longer wait looks again whether it should end."""
+
 
 BoardExtras = Callable[[LiveTable, str], tuple[str, Keys | None]]
 """What the live board message adds for 观战 in a locale: a line after its text, and a keyboard."""
@@ -102,6 +107,11 @@ class BoardPublisher:
         self.interval = interval
         self.reserve = reserve  # sends kept free for results and the lobby
         self.extras: BoardExtras | None = None  # 观战's line and button (handlers/table/spectators.py)
+        self.unwatched: Callable[[LiveTable], bool] | None = None
+        """True while no player needs the board to play: every human seat has the Mini App open
+        (set by ``handlers/table/miniapp.py``, issue 42). The board then redraws only every
+        :data:`UNWATCHED_INTERVAL` seconds; as each message shows every play of its tricks, the
+        group still sees each trick and its end, later and in fewer edits."""
         self._tasks = Tasks()  # the redraws: a stop cancels each, forgotten board or not
         self.outbox = outbox
         self.outbox.register(DEAL_RESULT, self._send_deal_result)
@@ -156,8 +166,24 @@ class BoardPublisher:
                     await self._flush(table, board)
             except Exception:  # a failed redraw must not stop later ones; the next one redraws all
                 log.exception("board of table %s could not be updated", table.id)
-            await asyncio.sleep(self.interval)
+            await self._pause(table, board)
         self.boards.forget_if_over(table, board)
+
+    async def _pause(self, table: LiveTable, board: BoardState) -> None:
+        """``interval`` between redraws; up to :data:`UNWATCHED_INTERVAL` while no player needs
+        the board, cut short by a deal's result (it waits for the board), a stop, or a player
+        back in the chat."""
+        await asyncio.sleep(self.interval)
+        waited = self.interval
+        while (
+            waited < UNWATCHED_INTERVAL
+            and self.unwatched is not None
+            and not board.results
+            and not stopped(table)
+            and self.unwatched(table)
+        ):
+            await asyncio.sleep(UNWATCHED_STEP)
+            waited += UNWATCHED_STEP
 
     async def _flush(self, table: LiveTable, board: BoardState) -> None:
         locale = await self.boards.locale(table.record.chat_id)

@@ -206,6 +206,8 @@ async def post_hand(
     )
     new_deal = state.message.shown_deal is not None and state.message.shown_deal != obs.deal_number
     resumed = state.record.dm_message_id is not None and state.message.first_sent is None
+    if new_deal and in_miniapp and glance is None and not resumed and not state.message.lost_message:
+        return sent()  # the new deal's message waits too: a new message the player is not reading
     if state.record.dm_message_id is None or new_deal or state.message.lost_message or resumed:
         if resumed:  # after a restart: the stored message may not be the chat's newest (a restore)
             state.message.closing = _replaced(state, locale)

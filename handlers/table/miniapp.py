@@ -3,23 +3,32 @@
 ``webapp.server.MiniApp`` knows the tables, not Telegram: after a move from a page the chat's
 own flow shows it (the other players' hand messages, the group board, 观战, the clocks), a
 page's closing brings the seat's chat hand message up to date, and a user's /lang is read
-from the store. Started by ``bot.py`` when ``GUANDAN_WEBAPP_URL`` is set.
+from the store. Started by ``bot.py`` when ``GUANDAN_WEBAPP_URL`` is set, which then also
+makes the bot's menu button (beside every private chat's input field) open the page.
 """
 
 from __future__ import annotations
 
 import asyncio
+import logging
 from collections.abc import Mapping
+from functools import partial
 from typing import Any
 
+from telegram import MenuButtonWebApp, WebAppInfo
+from telegram.error import BadRequest
 from telegram.ext import ExtBot, JobQueue
 
 from app.table.tables import LiveTable, Outcome
+from app.table.texts import _
 from handlers.platform.context import Services
 from handlers.table import flow, timers
+from handlers.table.board import BoardPublisher
 from handlers.table.hand_message import post_hand
 from webapp.server import ChatSide, MiniApp
 from webapp.settings import WebAppConfig
+
+log = logging.getLogger(__name__)
 
 
 async def open_miniapp(
@@ -49,4 +58,26 @@ async def open_miniapp(
     miniapp = MiniApp(services.tables, bot.token, config, ChatSide(after_move, came_back, locale_of, clock))
     await miniapp.start()
     services.miniapp = miniapp
+    if isinstance(services.board, BoardPublisher):  # tests may hand in a board of their own
+        services.board.unwatched = partial(everyone_in_miniapp, miniapp)
+    await set_menu_button(bot, config.url)
     return miniapp
+
+
+def everyone_in_miniapp(miniapp: MiniApp, table: LiveTable) -> bool:
+    """Does every human seat have the Mini App open? No player then needs the group's board."""
+    humans = [seat for seat, state in table.seats.items() if not state.is_bot]
+    return bool(humans) and all(miniapp.playing(table.id, seat) for seat in humans)
+
+
+async def set_menu_button(bot: ExtBot[None], url: str) -> None:
+    """The bot's menu button opens the Mini App (no table in the address: the page finds the
+    user's seat). One text for everyone, Chinese, as Telegram keeps one default button per bot."""
+    if not url.startswith("https://"):  # Telegram opens Mini Apps over HTTPS only (a local test page)
+        log.warning("the menu button is left as it is: %s is not an https address", url)
+        return
+    text = _("🃏 Play in the Mini App", "zh")
+    try:
+        await bot.set_chat_menu_button(menu_button=MenuButtonWebApp(text, WebAppInfo(url)))
+    except BadRequest as refused:  # the page still opens from the hand messages' 🃏 button
+        log.warning("Telegram refused the Mini App's menu button for %s: %s", url, refused)

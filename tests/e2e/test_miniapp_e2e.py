@@ -14,6 +14,7 @@ from pathlib import Path
 
 import aiohttp
 import pytest
+from telegram import MenuButtonWebApp
 
 from bot import App, build_application, close_services, open_services
 from emulator.client import Chat, Emulator, Telegram, polling, wait_for
@@ -168,3 +169,16 @@ async def test_the_chat_hand_waits_while_the_page_is_open_and_catches_up(
 
 async def _at_least(player: PagePlayer, moves: int) -> bool:
     return player.moves >= moves
+
+
+async def test_the_bot_sets_its_menu_button_to_the_page(
+    emulator: Emulator, telegram: Telegram, token: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """At start the menu button beside every private chat's input field opens the Mini App."""
+    table = Table(telegram, Chat.group(-4204, "菜单桌"), tmp_path / "g.db")
+    async with miniapp_bot(emulator, token, table.db_path, SINGLE_DOWN_SEED, monkeypatch) as app:
+        await set_up(telegram, table, [ALICE, BOB], PINNED_MATCH)
+        for chat_id in (None, ALICE.id):  # the bot's button, and what Alice's chat shows
+            button = await app.bot.get_chat_menu_button(chat_id=chat_id)
+            assert isinstance(button, MenuButtonWebApp)
+            assert (button.text, button.web_app.url) == ("🃏 在小程序中打牌", PAGE_URL)

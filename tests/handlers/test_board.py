@@ -24,6 +24,7 @@ from engine.cards import CARDS, Rank
 from engine.match import Match, observe
 from engine.rules import Rules
 from handlers.platform.outbox import Outbox
+from handlers.table import board as board_module
 from handlers.table.board import GROUP_LIMIT, BoardPublisher, ChatBudget
 from players.easy import choose_action, timeout_action
 from render.words import card_text, seat_name
@@ -292,3 +293,41 @@ async def test_a_six_deal_match_costs_the_group_at_most_three_messages_a_deal(db
             assert all("🃏" in bot.texts[s.message_id] for s in bot.sent if s.kind == "text")
             assert len(bot.sent) <= 3 * deals and bot.edits > deals
     assert counts[True] > 2 * counts[False]
+
+
+async def paced_play(service: TableService, table: LiveTable, board: BoardPublisher, pause: float) -> None:
+    """The AI's moves ``pause`` seconds apart, each published: a pace the redraws can follow."""
+    outcome = await service.start(table)
+    board.publish(table, outcome.events)
+    assert table.match is not None
+    while not table.match.is_over:
+        seat = table.match.to_act[0]
+        action = choose_action(observe(table.match, seat), table.rules)
+        board.publish(table, (await service.act(table, seat=seat, action=action)).events)
+        await asyncio.sleep(pause)
+    await board.drain(table.id)
+
+
+@pytest.mark.parametrize("everyone_in_miniapp", [False, True])
+async def test_the_board_redraws_less_while_every_seat_is_in_the_mini_app(
+    db: Database, monkeypatch: pytest.MonkeyPatch, everyone_in_miniapp: bool
+) -> None:
+    """No player needs the board: it waits ``UNWATCHED_INTERVAL`` between redraws, and still
+    shows every play and pass of the match in order, each deal's result and the match's end."""
+    monkeypatch.setattr(board_module, "UNWATCHED_INTERVAL", 0.25)
+    monkeypatch.setattr(board_module, "UNWATCHED_STEP", 0.01)
+    service, table = await seated_table(db, seed=5)
+    bot = FakeBot()
+    board = publisher(bot, service, db, budget=ChatBudget(limit=1000, window=1.0), interval=0.02)  # type: ignore[arg-type]
+    board.unwatched = lambda _table: everyone_in_miniapp
+    await paced_play(service, table, board, pause=0.005)
+    assert table.match is not None
+    assert missing_moves(moves_in_order(table.match.events), bot.board_lines()) == []
+    deals = sum(isinstance(e, DealEnded) for e in table.match.events)
+    assert len([s for s in bot.sent if s.kind == "photo"]) == deals + 1
+    seconds = bot.sent[-1].at - bot.sent[0].at
+    redraws = bot.edits + len([s for s in bot.sent if s.kind == "text"])
+    if everyone_in_miniapp:  # one a quarter second, and one more for each deal's end
+        assert redraws <= seconds / 0.25 + 3 * deals + 2
+    else:
+        assert redraws > seconds / 0.25 + 3 * deals + 2

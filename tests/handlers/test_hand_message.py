@@ -199,3 +199,41 @@ async def test_after_a_restart_the_hand_comes_in_a_new_message_and_the_stored_on
         resumed.seats[0].message.note = "later"
         await (await post_hand(bot, services, resumed, 0))  # type: ignore[arg-type]
     assert bot.calls[3:] == [("editMessageCaption", now)]
+
+
+@dataclass
+class OpenPages:
+    """The Mini App as the hand message sees it: is the seat's page open?"""
+
+    open: bool = True
+
+    def playing(self, table_id: int, seat: int) -> bool:
+        return self.open
+
+    def table_url(self, table_id: int) -> str:
+        return f"https://guandan.example/?t={table_id}"
+
+
+async def test_a_new_deal_waits_while_the_page_is_open_and_comes_when_it_closes(
+    started: tuple[LiveTable, Services],
+) -> None:
+    """Issue 42: a Mini App player's chat costs nothing while they play in the page, a new
+    deal's message included; closing the page brings the new deal's message."""
+    table, services = started
+    pages = OpenPages()
+    services.miniapp = pages  # type: ignore[assignment]
+    bot = SlowBot()
+    bot.gate.set()
+    async with table.lock:
+        await (await post_hand(bot, services, table, 0))  # type: ignore[arg-type]
+    first = table.seats[0].record.dm_message_id
+    assert bot.calls == [("sendPhoto", 100)] and "小程序" in bot.captions[0]
+    table.seats[0].message.shown_deal = 0  # the message shows an older deal than the table plays
+    async with table.lock:
+        await (await post_hand(bot, services, table, 0))  # type: ignore[arg-type]
+    assert bot.calls == [("sendPhoto", 100)] and table.seats[0].record.dm_message_id == first
+    pages.open = False
+    async with table.lock:
+        await (await post_hand(bot, services, table, 0))  # type: ignore[arg-type]
+    assert bot.calls[-1] == ("sendPhoto", 100) and len(bot.calls) >= 2
+    assert table.seats[0].record.dm_message_id != first and "小程序" not in bot.captions[-1]
