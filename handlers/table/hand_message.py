@@ -184,9 +184,24 @@ async def post_hand(
     tables, updates queued 12 s for a slot).
     """
     state = table.seats[seat]
-    user_id = state.record.user_id
-    if user_id is None or table.match is None or services.tables.away.get((table.id, seat)) is Away.BLOCKED:
+    if (
+        state.record.user_id is None
+        or table.match is None
+        or services.tables.away.get((table.id, seat)) is Away.BLOCKED
+    ):
         return sent()  # a player who blocked the bot gets the hand again after /start
+    look, in_miniapp = await _compose(services, table, state)
+    if not _goes_out(table, state, look, in_miniapp, glance):
+        return sent()
+    awaited = _awaited(state, look) if glance is None else not glance
+    _remember(state, look)
+    _prefetch(services, state, look)
+    return _submit(bot, services, table, state, look, awaited)
+
+
+async def _compose(services: Services, table: LiveTable, state: SeatState) -> tuple[_Look, bool]:
+    """The look the seat's message should have now, and whether its player is in the Mini App."""
+    seat = state.record.seat
     obs = table.observe(seat)
     locale, four_color, group_hand = await seat_preferences(services.languages, state)
     caption = _caption(table, state, obs, locale)
@@ -195,48 +210,50 @@ async def post_hand(
         caption = f"{miniapp_line(locale)}\n{caption}"
     state.message.note = None
     url = services.miniapp.table_url(table.id) if services.miniapp is not None else None
-    look = _Look(
-        obs,
-        caption,
-        with_web_app(keyboard_for(table, state, obs, locale), url, locale),
-        locale,
-        four_color,
-        table.names_by_seat(),
-        group_hand,
-    )
-    new_deal = state.message.shown_deal is not None and state.message.shown_deal != obs.deal_number
-    resumed = state.record.dm_message_id is not None and state.message.first_sent is None
-    if new_deal and in_miniapp and glance is None and not resumed and not state.message.lost_message:
-        return sent()  # the new deal's message waits too: a new message the player is not reading
-    if state.record.dm_message_id is None or new_deal or state.message.lost_message or resumed:
+    keys = with_web_app(keyboard_for(table, state, obs, locale), url, locale)
+    return _Look(obs, caption, keys, locale, four_color, table.names_by_seat(), group_hand), in_miniapp
+
+
+def _goes_out(table: LiveTable, state: SeatState, look: _Look, in_miniapp: bool, glance: bool | None) -> bool:
+    """Whether the look is sent: as a new message (a first deal, a new deal, a lost or resumed
+    message: noted on the seat, the old one closed) or as an edit that changes something. While
+    the player is in the Mini App neither goes out unasked: the message catches up when they leave."""
+    message = state.message
+    new_deal = message.shown_deal is not None and message.shown_deal != look.obs.deal_number
+    resumed = state.record.dm_message_id is not None and message.first_sent is None
+    if new_deal and in_miniapp and glance is None and not resumed and not message.lost_message:
+        return False  # the new deal's message waits too: a new message the player is not reading
+    if state.record.dm_message_id is None or new_deal or message.lost_message or resumed:
         if resumed:  # after a restart: the stored message may not be the chat's newest (a restore)
-            state.message.closing = _replaced(state, locale)
-        elif new_deal and state.record.dm_message_id is not None and not state.message.lost_message:
-            state.message.closing = _closing(table, state, obs, locale)
-        state.message.needs_new_message = True
-    elif (look.hand_key, caption, look.markup) == (
-        state.message.shown_hand,
-        state.message.shown_caption,
-        state.message.shown_markup,
+            message.closing = _replaced(state, look.locale)
+        elif new_deal and state.record.dm_message_id is not None and not message.lost_message:
+            message.closing = _closing(table, state, look.obs, look.locale)
+        message.needs_new_message = True
+        return True
+    if (look.hand_key, look.caption, look.markup) == (
+        message.shown_hand,
+        message.shown_caption,
+        message.shown_markup,
     ):
-        return sent()
-    elif (
-        in_miniapp and glance is None and (state.message.shown_caption or "").startswith(miniapp_line(locale))
-    ):
-        return sent()  # the player is in the Mini App: this message catches up when they leave it
-    awaited = _awaited(state, look) if glance is None else not glance
-    _remember(state, look)
-    _prefetch(services, state, look)
-    key = ("hand", table.id, seat)
+        return False
+    waiting_in_miniapp = (message.shown_caption or "").startswith(miniapp_line(look.locale))
+    return not (in_miniapp and glance is None and waiting_in_miniapp)
+
+
+def _submit(
+    bot: ExtBot[None], services: Services, table: LiveTable, state: SeatState, look: _Look, awaited: bool
+) -> asyncio.Future[None]:
+    """Queue the look in the seat's mailbox at HAND or GLANCE priority; its delivery if awaited."""
+    key = ("hand", table.id, state.record.seat)
     waiting = services.sender.waiting(key)  # an older look still queued: it gives way to this one
     with at_priority(Priority.HAND if awaited else Priority.GLANCE):
         delivery = services.sender.submit(key, partial(_deliver, bot, services, table, state, look))
     if not awaited:
         return sent()  # nobody waits for a glance: a handler that did held its update slot for it
-    if waiting:
-        limiter = priority_limiter(bot.rate_limiter)
-        if limiter is not None:  # the older look's turn is taken by this one: at this one's priority
-            limiter.promote(user_id, Priority.HAND)
+    user_id = state.record.user_id
+    limiter = priority_limiter(bot.rate_limiter)
+    if waiting and limiter is not None and user_id is not None:
+        limiter.promote(user_id, Priority.HAND)  # the older look's turn, taken at this one's priority
     return delivery
 
 
