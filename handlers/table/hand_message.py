@@ -250,10 +250,9 @@ def _submit(
         delivery = services.sender.submit(key, partial(_deliver, bot, services, table, state, look))
     if not awaited:
         return sent()  # nobody waits for a glance: a handler that did held its update slot for it
-    user_id = state.record.user_id
-    limiter = priority_limiter(bot.rate_limiter)
-    if waiting and limiter is not None and user_id is not None:
-        limiter.promote(user_id, Priority.HAND)  # the older look's turn, taken at this one's priority
+    limiter = priority_limiter(bot.rate_limiter) if waiting else None
+    if limiter is not None and state.record.user_id is not None:
+        limiter.promote(state.record.user_id, Priority.HAND)  # the older look's turn, at this one's priority
     return delivery
 
 
