@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import AsyncIterator
-from datetime import UTC, datetime
+from datetime import timedelta
 
 import pytest
 
@@ -16,7 +16,9 @@ from storage import Database
 from tests.engine.contest.support import ON_TIME, signed_up
 
 GROUP = -9
-AT_VENUE = Schedule(ScheduleKind.FIXED, starts_at=datetime(2026, 12, 26, 6, 0, tzinfo=UTC), venue="6楼")
+AT_VENUE = Schedule(
+    ScheduleKind.FIXED, starts_at=ON_TIME + timedelta(days=1), venue="6楼"
+)  # relative: any date
 RECORDER = 7
 
 
