@@ -175,7 +175,7 @@ class MiniApp:
     async def asset(self, request: web.Request) -> web.StreamResponse:
         """One of the page's own files (a fixed list: no path reaches the file system)."""
         name = request.match_info["name"]
-        if name not in {"app.js", "app.css", "icon.svg"}:
+        if name not in {"app.js", "app.css"}:
             raise web.HTTPNotFound()
         return web.FileResponse(STATIC / name, headers=PAGE_HEADERS)
 
