@@ -315,7 +315,6 @@ async def open_services(
     spectators = Spectators(db, board, interval=board_interval)  # 观战
     watchers = SpectatorDesk(app.bot, app.bot_data.services.sender, spectators)
     app.bot_data.services.spectators = spectators
-    await open_miniapp(app.bot, app.bot_data.services, app.job_queue, os.environ)  # GUANDAN_WEBAPP_URL
     board.extras = watchers.board_extras
     board.outbox.register(
         members.AWAY_NOTICE, members.away_sender(app.bot, app.bot_data.services.languages, board.budget)
@@ -327,6 +326,8 @@ async def open_services(
         menu = [BotCommand(name, _(text, locale)) for name, text in COMMANDS]
         await app.bot.set_my_commands(menu, language_code=language_code)
     await resume_tables(app)
+    # GUANDAN_WEBAPP_URL: pages served once the tables are back (a page's hello finds its seat)
+    await open_miniapp(app.bot, app.bot_data.services, app.job_queue, os.environ, lease_check=session.check)
     await board.finish_left()
     app.bot_data.services.backfill = asyncio.create_task(backfill_records(keeper))
     await contests.resume()  # deadline and reminder jobs re-armed from storage

@@ -10,6 +10,9 @@ command -v npm >/dev/null 2>&1 || missing+=(npm)
 python3 -c 'import ensurepip, venv' >/dev/null 2>&1 || missing+=(python3-venv)
 command -v faketime >/dev/null 2>&1 || missing+=(faketime)  # make calendar-check
 command -v chromium >/dev/null 2>&1 || missing+=(chromium)  # the Mini App's browser tests (Playwright drives it)
+# The Mini App's failover test runs its own caddy in front of two bot processes (the repository's
+# Caddyfile, on loopback ports); the package's systemd service is not used.
+command -v caddy >/dev/null 2>&1 || missing+=(caddy)
 # The PostgreSQL store's tests start a throw-away cluster of their own with these binaries
 # (emulator/postgresql.py); no server is configured or used. `make run` does not need them.
 compgen -G '/usr/lib/postgresql/*/bin/initdb' >/dev/null || missing+=(postgresql)

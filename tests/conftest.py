@@ -41,6 +41,7 @@ SERIAL_TESTS = (
     "tests/e2e/test_capacity_e2e.py",  # fills the bot to its table limit: CPU-bound
     "tests/e2e/test_fencing_e2e.py",  # 30 tables against a slow API; a frozen leader replaced in 15 s
     "tests/e2e/test_failover_e2e.py",  # a killed leader's tables back within a bound
+    "tests/e2e/test_miniapp_failover_browser_e2e.py",  # two bots, caddy, chromium: a page back in seconds
     "tests/e2e/test_flood_e2e.py",  # how long a flood holds the other chats and the shutdown
     "tests/e2e/test_phone_speed_e2e.py",  # taps 150 ms apart against edits 300-800 ms late
     "tests/e2e/test_random_walk_e2e.py",  # six users at once, every press answered within 15 s

@@ -124,12 +124,15 @@ class MiniApp:
         chat: ChatSide,
         *,
         now: Callable[[], float] = time.time,
+        leading: Callable[[], bool] = lambda: True,
     ) -> None:
         self.tables = tables
         self.token = token
         self.config = config
         self.chat = chat
         self.now = now
+        self.leading = leading
+        """Does this process still serve the tables (on PostgreSQL: it holds the lease)?"""
         self.pages: dict[tuple[int, int | None], list[Page]] = {}
         self.turns: dict[int, tuple[tuple[int, int], float]] = {}  # table → (turn key, when it began)
         self.runner: web.AppRunner | None = None
@@ -143,6 +146,7 @@ class MiniApp:
         app = web.Application(client_max_size=MAX_MESSAGE)
         app.router.add_get("/", self.page)
         app.router.add_get("/ws", self.socket)
+        app.router.add_get("/healthz", self.health)
         app.router.add_get("/static/{name}", self.asset)
         return app
 
@@ -168,6 +172,19 @@ class MiniApp:
         if self.runner is not None:
             await self.runner.cleanup()
             self.runner = None
+
+    @property
+    def serving(self) -> bool:
+        """Pages may connect here: not stopping, and (on PostgreSQL) still the lease's holder."""
+        return not self.closing and self.leading()
+
+    async def health(self, request: web.Request) -> web.Response:
+        """The proxy's check (the Caddyfile's ``health_uri``): 200 while this process serves the
+        tables, 503 once it stops or its lease is lost. A standby does not listen at all and a
+        frozen leader does not answer, so the proxy sends the pages to the process leading now."""
+        if not self.serving:
+            return web.Response(status=503, text="not serving: stopping, or another process leads\n")
+        return web.Response(text="ok: serving the Mini App\n", headers={"Cache-Control": "no-store"})
 
     async def page(self, request: web.Request) -> web.StreamResponse:
         return web.FileResponse(STATIC / "index.html", headers=PAGE_HEADERS)
@@ -222,6 +239,8 @@ class MiniApp:
         ws = web.WebSocketResponse(max_msg_size=MAX_MESSAGE, heartbeat=30.0)
         if not self._same_origin(request):
             raise web.HTTPForbidden()
+        if not self.serving:  # a leader that lost its lease: the page tries again, reaching the new one
+            raise web.HTTPServiceUnavailable()
         await ws.prepare(request)
         if sum(len(pages) for pages in self.pages.values()) >= MAX_CONNECTIONS:
             await ws.close(code=1013, message=b"busy")

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from functools import partial
 from typing import Any
 
@@ -21,6 +21,7 @@ from telegram.ext import ExtBot, JobQueue
 
 from app.table.tables import LiveTable, Outcome
 from app.table.texts import _
+from common.faults import StorageUnavailable
 from handlers.platform.context import Services
 from handlers.table import flow, timers
 from handlers.table.board import BoardPublisher
@@ -32,9 +33,16 @@ log = logging.getLogger(__name__)
 
 
 async def open_miniapp(
-    bot: ExtBot[None], services: Services, job_queue: JobQueue[Any] | None, env: Mapping[str, str]
+    bot: ExtBot[None],
+    services: Services,
+    job_queue: JobQueue[Any] | None,
+    env: Mapping[str, str],
+    *,
+    lease_check: Callable[[], None] | None = None,
 ) -> MiniApp | None:
-    """Serve the Mini App when its URL is set (None otherwise: the bot runs as without it)."""
+    """Serve the Mini App when its URL is set (None otherwise: the bot runs as without it).
+    ``lease_check``: the store session's check (bot.py, on PostgreSQL), which raises once this
+    process's lease is lost or stale; the server's ``/healthz`` then answers 503."""
     config = WebAppConfig.from_env(env)
     if config is None:
         return None
@@ -55,13 +63,29 @@ async def open_miniapp(
     def clock(table: LiveTable) -> int | None:
         return timers.seconds_for(table) if table.match is not None else None
 
-    miniapp = MiniApp(services.tables, bot.token, config, ChatSide(after_move, came_back, locale_of, clock))
+    chat = ChatSide(after_move, came_back, locale_of, clock)
+    miniapp = MiniApp(services.tables, bot.token, config, chat, leading=holding(lease_check))
     await miniapp.start()
     services.miniapp = miniapp
     if isinstance(services.board, BoardPublisher):  # tests may hand in a board of their own
         services.board.unwatched = partial(everyone_in_miniapp, miniapp)
     await set_menu_button(bot, config.url)
     return miniapp
+
+
+def holding(lease_check: Callable[[], None] | None) -> Callable[[], bool]:
+    """Does this process hold its lease now (always, without one: SQLite, a single process)?"""
+
+    def leading() -> bool:
+        if lease_check is None:
+            return True
+        try:
+            lease_check()
+        except StorageUnavailable:
+            return False
+        return True
+
+    return leading
 
 
 def everyone_in_miniapp(miniapp: MiniApp, table: LiveTable) -> bool:
