@@ -7,11 +7,12 @@ Page → server (each parsed into a frozen value here, anything else refused):
   offered readings, after a ``readings`` answer);
 - ``{"t": "pass"}`` 不出, ``{"t": "hint"}`` 提示, ``{"t": "autoplay", "on": true}`` 托管;
 - ``{"t": "tribute", "card": "S9"}`` 进贡, ``{"t": "return", "card": "C3"}`` 还贡;
-- ``{"t": "locale", "locale": "en"}``.
+- ``{"t": "locale", "locale": "en"}``;
+- ``{"t": "ping"}`` — the server has been silent a while: is it still there? (answered ``pong``).
 
 Server → page: ``state`` (:func:`webapp.view.seat_state`), ``hint`` (``cards``: those to select,
 empty for 不出), ``readings`` (``options``: card lists and their words), ``refused`` (``code``,
-``text``: the chat's sentence), ``bye`` (``code``, ``text``: the server closes). Sizes and
+``text``: the chat's sentence), ``bye`` (``code``, ``text``: the server closes), ``pong``. Sizes and
 counts are bounded here, before anything reaches a table.
 """
 
@@ -74,8 +75,14 @@ class SetLocale:
     locale: str
 
 
+@dataclass(frozen=True, slots=True)
+class Ping:
+    """A silent server may be frozen (a leader paused): the page asks, and without a ``pong``
+    drops the socket and reconnects, through the proxy, to the process leading now."""
+
+
 Move = PlayMove | PassMove | Hint | Exchange | Autoplay
-Message = Hello | Move | SetLocale
+Message = Hello | Move | SetLocale | Ping
 
 
 def parse(text: str) -> Message:
@@ -103,6 +110,8 @@ def parse(text: str) -> Message:
             return Autoplay(data.get("on") is True)
         case "locale":
             return SetLocale(_text(data, "locale"))
+        case "ping":
+            return Ping()
     raise BadMessage("unknown kind")
 
 

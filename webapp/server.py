@@ -37,7 +37,7 @@ from engine.actions import Event
 from render.words import describe_play
 from webapp import moves, view
 from webapp.initdata import InitDataRefused, WebAppUser, validate
-from webapp.protocol import MAX_MESSAGE, BadMessage, Hello, Message, SetLocale, encode, parse
+from webapp.protocol import MAX_MESSAGE, BadMessage, Hello, Message, Ping, SetLocale, encode, parse
 from webapp.settings import WebAppConfig
 
 log = logging.getLogger(__name__)
@@ -52,6 +52,7 @@ PER_SEAT = 3
 MAX_CONNECTIONS = 4000
 BAD_MESSAGES = 5
 """Malformed messages a connection may send before it is closed (a stale page after an update)."""
+PONG = encode({"t": "pong"})
 PAGE_HEADERS = {
     "Content-Security-Policy": (
         "default-src 'self'; connect-src 'self' ws: wss:; img-src 'self' data:; "
@@ -348,6 +349,9 @@ class MiniApp:
             await self._handle(page, parsed)
 
     async def _handle(self, page: Page, message: Message) -> None:
+        if isinstance(message, Ping):  # the page checks that this process is not frozen
+            await page.ws.send_str(PONG)
+            return
         if isinstance(message, Hello):
             return  # once is enough: the seat is fixed
         if isinstance(message, SetLocale):

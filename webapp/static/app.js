@@ -349,4 +349,36 @@ function init() {
   connect();
 }
 
+/* A frozen leader (SIGSTOP, a paused machine) keeps the socket open and says nothing, and a
+   browser sends no pings of its own: after PING_MS of silence the page asks, and with no answer
+   within PONG_MS it drops that socket and reconnects (through the proxy, to the process that
+   leads now). */
+const PING_MS = 10000;
+const PONG_MS = 5000;
+let watched = null;
+let heard = 0;
+let asked = 0;
+function watchSocket() {
+  if (!socket || socket.readyState !== WebSocket.OPEN) return;
+  const now = Date.now();
+  if (socket !== watched) {
+    watched = socket;
+    heard = now;
+    asked = 0;
+    socket.addEventListener("message", () => { heard = Date.now(); asked = 0; });
+  }
+  if (asked && now - asked > PONG_MS) {
+    const dead = socket;
+    const reconnect = dead.onclose;
+    dead.onclose = null;
+    dead.close();
+    watched = null;
+    if (reconnect) reconnect();
+  } else if (!asked && now - heard > PING_MS) {
+    asked = now;
+    send({ t: "ping" });
+  }
+}
+setInterval(watchSocket, 1000);
+
 init();
