@@ -19,6 +19,7 @@ from aiohttp.test_utils import TestClient, TestServer
 
 from common.faults import StorageUnavailable
 from handlers.table.miniapp import holding
+from webapp.protocol import Ping, parse
 from webapp.server import MiniApp
 from webapp.settings import WebAppConfig
 
@@ -90,3 +91,7 @@ def test_the_caddyfile_checks_the_leader_on_the_compose_services(tmp_path: Path)
     assert active["interval"] <= 2e9 and active["timeout"] <= 3e9  # a dead leader out within seconds
     assert proxy["health_checks"]["passive"]["unhealthy_status"] == [503]
     assert proxy["load_balancing"]["try_duration"] >= 10e9  # a failover's seconds are held, not refused
+
+
+def test_a_page_may_ask_whether_the_server_is_still_there() -> None:
+    assert parse('{"t": "ping"}') == Ping()
