@@ -185,7 +185,7 @@ class MiniApp:
         frozen leader does not answer, so the proxy sends the pages to the process leading now."""
         if not self.serving:
             return web.Response(status=503, text="not serving: stopping, or another process leads\n")
-        return web.Response(text="ok: serving the Mini App\n", headers={"Cache-Control": "no-store"})
+        return web.Response(text="ok: serving the Mini App\n")
 
     async def page(self, request: web.Request) -> web.StreamResponse:
         return web.FileResponse(STATIC / "index.html", headers=PAGE_HEADERS)
