@@ -1,18 +1,28 @@
 """A Mini App user without a browser: initData as Telegram's app signs it for a page, and a
-player who plays through the page's WebSocket (the tests and bench/miniapp.py share it)."""
+player who plays through the page's WebSocket (the tests and bench/miniapp.py share it); and
+for the bench scripts that open the page in Chromium, a table of the bot in this process."""
 
 from __future__ import annotations
 
 import asyncio
 import json
+import os
 import random
+import tempfile
 import time
+from collections.abc import AsyncIterator, Sequence
+from contextlib import asynccontextmanager
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
-from urllib.parse import urlencode
+from urllib.parse import quote, urlencode
+from uuid import uuid4
 
 import aiohttp
 
+from bot import build_application, close_services, open_services
+from emulator.client import Chat, Emulator, Telegram, User, polling
+from emulator.tables import GroupTable, set_up
 from webapp.initdata import sign
 
 
@@ -166,3 +176,44 @@ async def load_throttled(context: Any, url: str) -> PageLoad:
     await cdp.send("Emulation.setCPUThrottlingRate", {"rate": 1})
     responses = tuple((addresses.get(key, "?"), size) for key, size in sizes.items())
     return PageLoad(sum(sizes.values()), responses, float(first_paint[0]), float(hand_ms))
+
+
+@dataclass(frozen=True, slots=True)
+class ServedTable:
+    """A running table of the bot in this process, and how a seated user's page opens it."""
+
+    telegram: Telegram
+    token: str
+    port: int
+
+    def page_url(self, user_id: int, name: str, table: int = 1) -> str:
+        """The address Telegram opens for ``user_id``: initData in the fragment, as its apps put it."""
+        signed = quote(init_data(self.token, user_id, name=name))
+        return f"http://127.0.0.1:{self.port}/?t={table}#tgWebAppData={signed}"
+
+
+@asynccontextmanager
+async def served_table(
+    humans: Sequence[User], command: str, *, seed: int | None = None
+) -> AsyncIterator[ServedTable]:
+    """The real bot (the Bot API emulator behind it, the Mini App on a free port, a temporary
+    SQLite store) with one group table opened by ``command``: ``humans`` (emulator ``User``s)
+    seated in order, computer players in the other seats, the match started; ``seed`` pins
+    the deal, as the e2e tests do."""
+    emulator = Emulator.start()
+    token = f"{uuid4().int % 10**9}:BENCH{uuid4().hex}"
+    db_path = str(Path(tempfile.mkdtemp()) / "b.db")
+    os.environ |= {"GUANDAN_WEBAPP_URL": "https://bench.example/app", "GUANDAN_WEBAPP_PORT": "0"}
+    app = build_application(
+        token, db_path=db_path, base_url=emulator.base_url, base_file_url=emulator.base_file_url
+    )
+    await open_services(app, db_path=db_path)
+    if seed is not None:
+        app.bot_data.services.tables.new_seed = lambda: seed
+    try:
+        async with Telegram(emulator, token) as telegram, polling(app):
+            await set_up(telegram, GroupTable(telegram, Chat.group(-52_000, "掼蛋")), list(humans), command)
+            yield ServedTable(telegram, token, int(getattr(app.bot_data.services.miniapp, "port", 0)))
+    finally:
+        await close_services(app)
+        emulator.stop()

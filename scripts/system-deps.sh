@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs the Debian packages the tests need, but only those that are missing,
 # so that `make test` stays a no-op here on a machine that already has them.
-# No font package: render/fonts/ ships the subset of Noto Sans SC the pictures use.
+# The pictures need no font package (render/fonts/ ships the subset of Noto Sans SC they use);
+# the Mini App's browser tests need a CJK font, as phones have one, for their screenshots.
 set -euo pipefail
 
 missing=()
@@ -10,6 +11,7 @@ command -v npm >/dev/null 2>&1 || missing+=(npm)
 python3 -c 'import ensurepip, venv' >/dev/null 2>&1 || missing+=(python3-venv)
 command -v faketime >/dev/null 2>&1 || missing+=(faketime)  # make calendar-check
 command -v chromium >/dev/null 2>&1 || missing+=(chromium)  # the Mini App's browser tests (Playwright drives it)
+[ -e /usr/share/fonts/truetype/wqy/wqy-microhei.ttc ] || missing+=(fonts-wqy-microhei)  # Chinese in their screenshots
 # The Mini App's failover test runs its own caddy in front of two bot processes (the repository's
 # Caddyfile, on loopback ports); the package's systemd service is not used.
 command -v caddy >/dev/null 2>&1 || missing+=(caddy)

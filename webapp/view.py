@@ -18,9 +18,9 @@ from typing import Any
 
 from app.table.counter import cards_out
 from app.table.tables import LiveTable
-from app.table.texts import counter_line, deal_result_text, header, match_result_text, trick_summary
+from app.table.texts import deal_result_text, header, match_result_text, trick_summary
 from engine.actions import DealEnded, Event, MatchEnded, Phase
-from engine.cards import Card
+from engine.cards import Card, Rank
 from engine.observation import Observation
 from render.arrange import hand_groups
 
@@ -62,7 +62,7 @@ def seat_state(
         "to_act": list(obs.to_act),
         "trick": _trick(obs),
         "trick_text": plain(trick_summary(obs, locale)) if seat is not None else "",
-        "counter": _counter(table, obs, locale),
+        "counter": _counter(table, obs),
         "tribute": cards(obs.must_tribute_from) if obs.phase is Phase.TRIBUTE else [],
         "return": cards(obs.may_return) if obs.phase is Phase.RETURN_TRIBUTE else [],
         "autoplay": seat is not None and seat in table.seats and table.seats[seat].record.autoplay,
@@ -73,11 +73,22 @@ def seat_state(
     }
 
 
-def _counter(table: LiveTable, obs: Observation, locale: str) -> str:
-    """记牌器, where the table's rules turn it on: the chat caption's line (a seat's view only)."""
-    if not table.rules.card_counter or obs.seat is None:
-        return ""
-    return plain(counter_line(cards_out(obs), locale))
+def _counter(table: LiveTable, obs: Observation) -> Json | None:
+    """记牌器 as the chat's hand caption shows it: where the table's rules turn it on, in a
+    seat's own view (a spectator never gets one) while the deal is played. Per rank, strongest
+    first in the level's order, the cards still out (``[["RJ", 2], ["BJ", 1], ["2", 6], …]``),
+    and the wildcards (配) apart; the page draws and labels them (None: no counter)."""
+    if not table.rules.card_counter or obs.seat is None or obs.phase is not Phase.PLAY:
+        return None
+    out = cards_out(obs)
+    return {"ranks": [[_rank_code(rank), left] for rank, left in out.ranks], "wild": out.wildcards}
+
+
+def _rank_code(rank: Rank) -> str:
+    """A rank as the cards' notation writes it: ``2``..``A``, and a joker as its card (BJ, RJ)."""
+    if rank.is_joker:
+        return "BJ" if rank is Rank.SMALL_JOKER else "RJ"
+    return rank.char
 
 
 def _hand(obs: Observation) -> list[list[str]]:

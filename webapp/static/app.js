@@ -8,11 +8,11 @@ const WORDS = {
   zh: { play: "出牌", pass: "不出", hint: "提示", auto: "托管", unauto: "取消托管", give: "进贡", back: "还贡",
         cards: "张", you: "我", passed: "不出", lead: "你先出", turn: "轮到你", wait: "等待", connecting: "连接中…",
         reconnect: "连接断开，正在重连…", over: "比赛结束", pick: "选一种出法", lang: "EN", ai: "电脑", out: "游",
-        sel: "选一张牌" },
+        sel: "选一张牌", tally: "记牌器", RJ: "大王", BJ: "小王", wild: "配" },
   en: { play: "Play", pass: "Pass", hint: "Hint", auto: "Auto", unauto: "Stop auto", give: "Tribute", back: "Return",
         cards: "", you: "You", passed: "pass", lead: "Your lead", turn: "Your turn", wait: "Waiting", connecting: "Connecting…",
         reconnect: "Connection lost, reconnecting…", over: "Match over", pick: "Pick a reading", lang: "中文", ai: "AI", out: "out",
-        sel: "Pick one card" },
+        sel: "Pick one card", tally: "Cards out", RJ: "RJ", BJ: "BJ", wild: "Wild" },
 };
 const RANKS = { T: "10" };
 const $ = (id) => document.getElementById(id);
@@ -27,6 +27,15 @@ let socket = null;
 let backoff = 500;
 let finished = false;       // the server said bye: no reconnect
 let clockAt = 0;
+let counterOpen = remembered("counter") !== "closed";  // 记牌器 open until the player closes it
+
+function remembered(key) {
+  try { return localStorage.getItem(key); } catch (e) { return null; }
+}
+
+function remember(key, value) {
+  try { localStorage.setItem(key, value); } catch (e) { /* private mode: this page only */ }
+}
 
 function pickLocale() {
   const saved = sessionStorage.getItem("locale");
@@ -138,6 +147,7 @@ function draw() {
   $("lang").textContent = w("lang");
   drawSeats();
   drawTrick();
+  drawCounter();
   drawResult();
   drawHand();
   drawActions();
@@ -178,7 +188,33 @@ function drawTrick() {
   if (myTurn() && state.phase === "play" && !state.trick) text = w("lead");
   else if (myTurn()) text = (text ? text + " · " : "") + w("turn");
   $("trick-text").textContent = text;
-  $("counter").textContent = state.counter;  // 记牌器, where the table's rules turn it on
+}
+
+/* 记牌器 (only in the seat's view where the table's rules turn it on): per rank, strongest
+   first, the cards still in the other hands, then the wildcards (配); a button opens and closes it. */
+function drawCounter() {
+  const counter = state.counter;
+  const toggle = $("tally");
+  toggle.hidden = !counter;
+  toggle.textContent = w("tally");
+  toggle.setAttribute("aria-pressed", String(counterOpen));
+  const box = $("counter");
+  box.hidden = !counter || !counterOpen;
+  box.replaceChildren();
+  if (box.hidden) return;
+  box.setAttribute("aria-label", w("tally"));
+  for (const [rank, left] of [...counter.ranks, ["wild", counter.wild]]) {
+    const cell = document.createElement("div");
+    cell.className = "tally" + (left === 0 ? " gone" : "") + (rank === state.level ? " level" : "") +
+      (rank === "wild" ? " wild" : "");
+    cell.dataset.rank = rank;
+    const label = document.createElement("b");
+    label.textContent = WORDS[locale][rank] || RANKS[rank] || rank;
+    const count = document.createElement("span");
+    count.textContent = String(left);
+    cell.append(label, count);
+    box.append(cell);
+  }
 }
 
 function drawResult() {
@@ -336,6 +372,11 @@ function init() {
   $("give").onclick = () => {
     const [card] = selectedCards();
     if (card) send({ t: state.tribute.length ? "tribute" : "return", card });
+  };
+  $("tally").onclick = () => {
+    counterOpen = !counterOpen;
+    remember("counter", counterOpen ? "open" : "closed");
+    drawCounter();
   };
   $("auto").onclick = () => send({ t: "autoplay", on: !state.autoplay });
   $("lang").onclick = () => {
