@@ -106,12 +106,17 @@ async def take_page_turn(page: object) -> bool:
     return True
 
 
+ON_SCREEN = "#hand .card, #actions button:not([hidden]), .seat, header button:not([hidden]), #counter .tally"
+"""What a player must see whole at 360 px: the cards, the buttons, the seats, the 记牌器."""
+
+
 async def assert_fits(page: object, shot: Path, *, least: int = 20) -> None:
     """Every card and button inside the 360-px screen, none cut off; the screenshot kept."""
     await page.screenshot(path=str(shot))  # type: ignore[attr-defined]
     boxes = await page.evaluate(  # type: ignore[attr-defined]
-        """() => [...document.querySelectorAll('#hand .card, #actions button:not([hidden]), .seat')]
-            .map(e => { const r = e.getBoundingClientRect(); return [r.left, r.top, r.right, r.bottom]; })"""
+        """(selector) => [...document.querySelectorAll(selector)]
+            .map(e => { const r = e.getBoundingClientRect(); return [r.left, r.top, r.right, r.bottom]; })""",
+        ON_SCREEN,
     )
     assert len(boxes) >= least
     outside = [
@@ -121,6 +126,26 @@ async def assert_fits(page: object, shot: Path, *, least: int = 20) -> None:
     ]
     assert outside == []
     assert shot.stat().st_size > 5000
+
+
+async def check_counter(page: object) -> None:
+    """记牌器: a cell per rank, strongest first, then 配; its button closes it, and a page opened
+    again remembers that."""
+    cells = page.locator("#counter .tally")  # type: ignore[attr-defined]
+    labels = await cells.locator("b").all_text_contents()
+    assert len(labels) == 16 and labels[:3] == ["大王", "小王", "2"] and labels[-1] == "配"
+    left = [int(text) for text in await cells.locator("span").all_text_contents()]
+    assert 0 < sum(left) <= 108 - 27  # not the seat's own hand, nor the cards played
+    await page.locator("#tally").click()  # type: ignore[attr-defined]
+    assert not await page.locator("#counter").is_visible()  # type: ignore[attr-defined]
+    await page.reload()  # type: ignore[attr-defined]
+    await page.wait_for_function(  # type: ignore[attr-defined]
+        "document.querySelectorAll('#hand .card').length >= 20", polling=200
+    )
+    assert await page.locator("#tally").is_visible()  # type: ignore[attr-defined]
+    assert not await page.locator("#counter").is_visible()  # type: ignore[attr-defined]
+    await page.locator("#tally").click()  # type: ignore[attr-defined]
+    assert await cells.count() == 16
 
 
 async def swipe(page: object, first: int, last: int) -> None:
@@ -146,11 +171,12 @@ async def test_a_page_and_a_chat_player_finish_a_match_at_360_px(
 ) -> None:
     table = Table(telegram, Chat.group(-4301, "浏览器桌"), tmp_path / "g.db")
     async with miniapp_bot(emulator, token, table.db_path, SINGLE_DOWN_SEED, monkeypatch) as app:
-        await set_up(telegram, table, [ALICE, BOB], PINNED_MATCH)
+        await set_up(telegram, table, [ALICE, BOB], PINNED_MATCH + " card_counter=on")
         page = await browser.new_page()  # type: ignore[attr-defined]
         await page.goto(page_url(port_of(app), init_data(token, ALICE.id, name="Alice")))
         await page.wait_for_function("document.querySelectorAll('#hand .card').length >= 20", polling=200)
-        await assert_fits(page, tmp_path / "hand-360.png")
+        await assert_fits(page, tmp_path / "hand-360.png", least=20 + 5 + 16)  # the 记牌器's 16 cells too
+        await check_counter(page)
         await swipe(page, 1, 5)
         assert await page.locator("#hand .card.sel").count() == 5  # one swipe, a run of five
         await swipe(page, 1, 5)  # starting on a selected card: the swipe unselects
