@@ -15,10 +15,8 @@ from __future__ import annotations
 import argparse
 import asyncio
 import io
-import json
 import sys
 from pathlib import Path
-from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
@@ -26,39 +24,15 @@ from PIL import Image
 from playwright import async_api as playwright
 
 from emulator.client import User
-from emulator.miniapp import served_table
+from emulator.miniapp import StateWatch, served_table
 
 ROOT = Path(__file__).resolve().parent.parent
 CHROMIUM = "/usr/bin/chromium"
-PHONE = {"width": 360, "height": 640}
+PHONE: playwright.ViewportSize = {"width": 360, "height": 640}
 MATCH = "/newgame turn_seconds=null first_turn_seconds=null"
 PLAYER = User(32_001, "小明")
 COLOURS = 64
 """Colours of the saved palette: text, cards, suits and the theme need about this many."""
-
-
-class Watched:
-    """The newest ``state`` the page received over its WebSocket (as the page itself saw it)."""
-
-    def __init__(self, page: playwright.Page) -> None:
-        self.state: dict[str, Any] = {}
-        page.on("websocket", lambda ws: ws.on("framereceived", self._received))
-
-    def _received(self, frame: str | bytes) -> None:
-        message = json.loads(frame)
-        if message.get("t") == "state":
-            self.state = message
-
-    async def turn(self, after: int = -1) -> int:
-        """Until the seat may play a state newer than ``after``; that state's version."""
-        while not (
-            self.state.get("version", -1) > after
-            and self.state["phase"] == "play"
-            and self.state["seat"] in self.state["to_act"]
-        ):
-            await asyncio.sleep(0.05)
-        await asyncio.sleep(0.2)  # the page draws it
-        return int(self.state["version"])
 
 
 async def hint(page: playwright.Page) -> bool:
@@ -74,7 +48,7 @@ async def shoot(seed: int, moves: int) -> bytes:
             executable_path=CHROMIUM, args=["--headless", "--no-sandbox", "--disable-gpu"]
         )
         page = await browser.new_page(viewport=PHONE, bypass_csp=True)  # wait_for_function evaluates strings
-        watched = Watched(page)
+        watched = StateWatch(page)
         await page.goto(table.page_url(PLAYER.id, PLAYER.first_name))
         version, played = await watched.turn(), 0
         # 提示 and 出牌 (or 不出); the picture: a later turn with a play to beat that 提示 can beat

@@ -217,3 +217,28 @@ async def served_table(
     finally:
         await close_services(app)
         emulator.stop()
+
+
+class StateWatch:
+    """The newest ``state`` a page in Chromium received over its WebSocket (Playwright's
+    ``websocket`` events): what the page itself was told, for a script that waits on it."""
+
+    def __init__(self, page: Any) -> None:
+        self.state: dict[str, Any] = {}
+        page.on("websocket", lambda ws: ws.on("framereceived", self._received))
+
+    def _received(self, frame: str | bytes) -> None:
+        message = json.loads(frame)
+        if message.get("t") == "state":
+            self.state = message
+
+    async def turn(self, after: int = -1) -> int:
+        """Until the seat may play in a state newer than ``after``; that state's version."""
+        while not (
+            self.state.get("version", -1) > after
+            and self.state["phase"] == "play"
+            and self.state["seat"] in self.state["to_act"]
+        ):
+            await asyncio.sleep(0.05)
+        await asyncio.sleep(0.2)  # the page draws it
+        return int(self.state["version"])
