@@ -161,6 +161,29 @@ async def swipe(page: object, first: int, last: int) -> None:
     await mouse.up()
 
 
+async def assert_a_slide_over_doubled_ranks_takes_one_of_each(page: object) -> None:
+    """A dealt hand holds a straight's ranks twice, side by side: one slide takes one of each."""
+    ranks = await page.evaluate(  # type: ignore[attr-defined]
+        """() => [...document.querySelector('#hand .row').querySelectorAll('.card')]
+            .map(e => ['BJ', 'RJ'].includes(e.dataset.card) ? e.dataset.card : e.dataset.card[1])"""
+    )
+    first, last = next(
+        (i, j)
+        for i in range(len(ranks))
+        for j in range(i + 5, len(ranks))
+        if len(set(ranks[i : j + 1])) == 5
+        and ranks[j] != ranks[j - 1]
+        and not {"BJ", "RJ"} & set(ranks[i : j + 1])
+    )
+    await swipe(page, first, last)
+    chosen = await page.evaluate(  # type: ignore[attr-defined]
+        "() => [...document.querySelectorAll('#hand .card.sel')].map(e => e.dataset.card[1])"
+    )
+    assert sorted(chosen) == sorted(set(ranks[first : last + 1]))  # five cards, five ranks
+    await swipe(page, first, last)  # from a selected card: the slide unselects
+    assert await page.locator("#hand .card.sel").count() == 0  # type: ignore[attr-defined]
+
+
 async def test_a_page_and_a_chat_player_finish_a_match_at_360_px(
     emulator: Emulator,
     telegram: Telegram,
@@ -181,6 +204,7 @@ async def test_a_page_and_a_chat_player_finish_a_match_at_360_px(
         assert await page.locator("#hand .card.sel").count() == 5  # one swipe, a run of five
         await swipe(page, 1, 5)  # starting on a selected card: the swipe unselects
         assert await page.locator("#hand .card.sel").count() == 0
+        await assert_a_slide_over_doubled_ranks_takes_one_of_each(page)
         bob = asyncio.create_task(table.play(BOB))
         watcher = asyncio.create_task(table.watch())
         deadline = time.monotonic() + MATCH_TIMEOUT

@@ -300,30 +300,44 @@ function selectCards(cards) {
   drawActions();
 }
 
-/* Tap a card to select it; press and slide across cards to select (or unselect) a run. */
+/* Tap a card to select it; press and slide across cards to select (or unselect) a run.
+   A slide that selects across five ranks or more takes one card of each rank: a dealt hand
+   holds a straight's ranks twice over, side by side, and a 顺子 wants one of each. */
+const STRAIGHT_RANKS = 5;
 let sweep = null;
 function cardAt(x, y) {
   const el = document.elementFromPoint(x, y);
   return el && el.closest ? el.closest(".card") : null;
 }
+function rankOf(card) { return card === "BJ" || card === "RJ" ? card : card[1]; }
+function sweptPositions() {
+  const ranks = new Map();  // rank → the first of its cards the finger crossed
+  for (const touch of sweep.touched) if (!ranks.has(touch.rank)) ranks.set(touch.rank, touch.position);
+  if (!sweep.adding || ranks.size < STRAIGHT_RANKS) return sweep.touched.map((touch) => touch.position);
+  return [...ranks.values()];
+}
 function touchCard(el) {
   if (!el || !sweep) return;
   const position = Number(el.dataset.position);
-  if (sweep.seen.has(position)) return;
-  sweep.seen.add(position);
+  if (sweep.touched.some((touch) => touch.position === position)) return;
   const choices = exchangeChoices();
   if (choices) {
     if (!choices.includes(el.dataset.card)) return;
+    sweep.touched.push({ position, rank: null });
     selected.clear();
+    if (sweep.adding) selected.add(position);
+  } else {
+    sweep.touched.push({ position, rank: rankOf(el.dataset.card) });
+    selected = new Set(sweep.before);
+    for (const swept of sweptPositions()) if (sweep.adding) selected.add(swept); else selected.delete(swept);
   }
-  if (sweep.adding) selected.add(position); else selected.delete(position);
   drawHand();
   drawActions();
 }
 function onDown(event) {
   const el = cardAt(event.clientX, event.clientY);
   if (!el || !state) return;
-  sweep = { adding: !selected.has(Number(el.dataset.position)), seen: new Set() };
+  sweep = { adding: !selected.has(Number(el.dataset.position)), before: new Set(selected), touched: [] };
   touchCard(el);
   event.preventDefault();
 }
