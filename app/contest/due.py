@@ -1,26 +1,79 @@
-"""What a contest's due moment does: a self-scheduled round's deadline, a reminder before it, a
-table clock's 10-minute warning or its end.
+"""A contest's due moments: when a self-scheduled round's deadline, a reminder before it, a table
+clock's 10-minute warning and its end come due, and what each does then.
 
 A JobQueue job is armed for a round and a moment, and by the time it runs the contest may have
 moved on (the round settled, the next one drawn, the deadline moved, a table's result in). So
 each job asks here, with the contest as stored now, what is still to be done; the answer is a
 value (nothing, arm again, close the round; which announcement under which outbox key, whom to
-remind privately, which tables' time is up). Pure and Telegram-free (issue 41): the desk
-(``handlers/contest/desk.py``) loads the contest, runs the command and sends what this decides,
-and a second front end would ask the same.
+remind privately, which tables' time is up). Which jobs to arm is asked here too
+(:func:`deadline_alarms`, :func:`clock_alarms`). Pure and Telegram-free (issue 41): the desk
+(``handlers/contest/desk.py``) and its JobQueue (``handlers/contest/alarms.py``) load the contest,
+schedule, run the command and send what this decides; a second front end would ask the same.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import datetime, timedelta
 from enum import Enum
 
 from app.contest import texts
 from app.contest.announcements import ClockNote, Reminder, What
 from app.contest.store import HeldContest
 from app.contest.views import plain
-from engine.contest import Contest, ContestPhase, Round, TableClock, running_clocks, unreported
+from engine.contest import Contest, ContestPhase, Round, ScheduleKind, TableClock, running_clocks, unreported
+
+CLOCK_WARNING = timedelta(minutes=10)
+"""A table clock's reminder: 10 minutes before the end, time to finish the deal (docs/rules.md §1.13)."""
+
+
+@dataclass(frozen=True, slots=True)
+class DeadlineAlarm:
+    """A job of a self-scheduled round: the reminder ``left`` seconds before its deadline, or
+    (``left`` None) the deadline itself."""
+
+    at: datetime
+    round: int
+    left: int | None = None
+
+
+def deadline_alarms(contest: Contest, now: datetime) -> tuple[DeadlineAlarm, ...]:
+    """The current round's reminders still ahead of ``now``, then its deadline (a deadline already
+    past is due at once); none unless a self-scheduled round with a deadline is in play."""
+    current = contest.current_round
+    if contest.phase is not ContestPhase.ROUND_IN_PLAY or current is None:
+        return ()
+    deadline = current.schedule.deadline
+    if current.schedule.kind is not ScheduleKind.SELF_SCHEDULED or deadline is None:
+        return ()
+    reminders = tuple(
+        DeadlineAlarm(at, current.number, int((deadline.closes_at - at).total_seconds()))
+        for at in deadline.reminders(now)
+    )
+    return (*reminders, DeadlineAlarm(deadline.closes_at, current.number))
+
+
+@dataclass(frozen=True, slots=True)
+class ClockAlarm:
+    """A job of the table clocks ending at ``end``: their 10-minute warning or their end."""
+
+    at: datetime
+    round: int
+    end: str  # the clocks' end, ISO: the job's data, and the announcement's key
+    what: What  # CLOCK_WARNING or TIME_UP
+
+
+def clock_alarms(contest: Contest, now: datetime) -> tuple[ClockAlarm, ...]:
+    """Per end time of the running clocks (a late table's ends later): its warning while still
+    ahead of ``now``, and its end (a clock that ran out while the bot was down ends at once)."""
+    current = contest.current_round
+    found: list[ClockAlarm] = []
+    for end in sorted({clock.ends_at for clock, _match in running_clocks(contest)}):
+        assert current is not None
+        if end - CLOCK_WARNING > now:
+            found.append(ClockAlarm(end - CLOCK_WARNING, current.number, end.isoformat(), What.CLOCK_WARNING))
+        found.append(ClockAlarm(end, current.number, end.isoformat(), What.TIME_UP))
+    return tuple(found)
 
 
 class AtDeadline(Enum):

@@ -2,7 +2,7 @@
 database (issue 41): a deadline job closes its round only when the round is still in play and the
 deadline has passed; a reminder names the matches with no result and their players, under a key
 that changes with the deadline; a clock job names the tables whose clock ends then and whose
-match has no result yet."""
+match has no result yet; and which jobs a contest arms, and when."""
 
 from __future__ import annotations
 
@@ -10,7 +10,17 @@ from dataclasses import replace
 from datetime import UTC, date, datetime, timedelta
 
 from app.contest.announcements import ClockNote, Reminder, What
-from app.contest.due import AtDeadline, at_deadline, clock_due, reminding
+from app.contest.due import (
+    CLOCK_WARNING,
+    AtDeadline,
+    ClockAlarm,
+    DeadlineAlarm,
+    at_deadline,
+    clock_alarms,
+    clock_due,
+    deadline_alarms,
+    reminding,
+)
 from app.contest.store import HeldContest
 from engine.contest import (
     Contest,
@@ -134,3 +144,46 @@ def test_the_round_is_the_one_armed_for() -> None:
     later = replace(contest, rounds=(*contest.rounds, replace(contest.rounds[0], number=2)))
     assert at_deadline(later, 1, DEADLINE.closes_at) is AtDeadline.NOTHING
     assert reminding(held(later), 1, LEFT) is None
+
+
+def test_a_self_scheduled_round_arms_its_reminders_ahead_and_its_deadline() -> None:
+    contest = drawn(4)
+    closes = DEADLINE.closes_at
+    day = int(timedelta(hours=24).total_seconds())
+    assert deadline_alarms(contest, ON_TIME) == (
+        DeadlineAlarm(closes - timedelta(hours=48), 1, LEFT),
+        DeadlineAlarm(closes - timedelta(hours=24), 1, day),
+        DeadlineAlarm(closes, 1),
+    )
+    between = closes - timedelta(hours=30)  # the 48-hour reminder has passed
+    assert deadline_alarms(contest, between) == (
+        DeadlineAlarm(closes - timedelta(hours=24), 1, day),
+        DeadlineAlarm(closes, 1),
+    )
+    assert deadline_alarms(contest, closes + timedelta(days=3)) == (DeadlineAlarm(closes, 1),)
+
+
+def test_no_deadline_alarm_for_a_settled_or_a_bot_round() -> None:
+    contest = drawn(2)
+    (only,) = contest.rounds[0].matches
+    assert deadline_alarms(decide_win(contest, only.code, only.pairs[0]), ON_TIME) == ()
+    assert deadline_alarms(at_tables(4, "five-round-knockout"), ON_TIME) == ()
+
+
+def test_each_clock_end_arms_its_warning_while_ahead_and_its_end() -> None:
+    contest = at_tables(4, "five-round-knockout")  # 004-A: 40 minutes
+    first, second = contest.rounds[0].matches
+    contest = start_clock(contest, now=STARTED, table=first.table).contest
+    late = STARTED + timedelta(minutes=5)
+    contest = start_clock(contest, now=late, table=second.table).contest
+    ends = (STARTED + timedelta(minutes=40), late + timedelta(minutes=40))
+    assert clock_alarms(contest, late) == (
+        ClockAlarm(ends[0] - CLOCK_WARNING, 1, ends[0].isoformat(), What.CLOCK_WARNING),
+        ClockAlarm(ends[0], 1, ends[0].isoformat(), What.TIME_UP),
+        ClockAlarm(ends[1] - CLOCK_WARNING, 1, ends[1].isoformat(), What.CLOCK_WARNING),
+        ClockAlarm(ends[1], 1, ends[1].isoformat(), What.TIME_UP),
+    )
+    after_warnings = ends[1] - timedelta(minutes=5)  # past both warnings: only the ends are left
+    assert [a.what for a in clock_alarms(contest, after_warnings)] == [What.TIME_UP, What.TIME_UP]
+    settled = decide_win(contest, first.code, first.pairs[0])
+    assert [a.end for a in clock_alarms(settled, late)] == [ends[1].isoformat()] * 2
