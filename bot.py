@@ -233,7 +233,7 @@ def start_monitor(app: App, config: MonitorConfig) -> Monitor:
     services = app.bot_data.services
     limiter = priority_limiter(app.bot.rate_limiter)
     metrics.watch(open_tables=services.tables.open_tables, waiting=limiter.queued if limiter else None)
-    monitor = Monitor(asyncio.get_running_loop(), services.db, app.bot.get_me)
+    monitor = Monitor(asyncio.get_running_loop(), services, app.bot.get_me)
     monitor.start(config.port, config.host)
     services.monitor = monitor
     return monitor
@@ -414,7 +414,7 @@ async def close_services(app: App) -> None:
             await services.records.close()
         if services.minutes is not None:
             await services.minutes.close(priority_limiter(app.bot.rate_limiter))
-        await services.db.close()
+        await services.close_store()
     await app.shutdown()  # returns at once if already shut down
 
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Callable, Sequence
 from concurrent.futures import Executor
-from dataclasses import dataclass, field
+from dataclasses import InitVar, dataclass, field
 from typing import Any, Protocol, TypeVar
 
 from app.minutes import GroupMinutes
@@ -57,9 +57,10 @@ class Playing(Protocol):
 
 @dataclass(kw_only=True)
 class AppServices:
-    db: Database
-    """The store, for the services that own its repositories (and the composition root,
-    bot.py); a handler never reads it: it asks a service (issue 41)."""
+    db: InitVar[Database]
+    """The store, handed to the services that own its repositories and kept private (``_db``):
+    a handler cannot read it, it asks a service (issue 41). The composition root (bot.py) has
+    :meth:`ping` for the health check and :meth:`close_store`."""
     tables: TableService
     renderer: Executor  # draws hand pictures off the event loop (a small fixed pool bounds memory)
     records: RecordDesk | None = None  # /stats, /top, /history, 复盘 (handlers/records)
@@ -71,12 +72,22 @@ class AppServices:
     reach: Reach = field(init=False)  # whom the bot may message privately
     languages: Languages = field(init=False)  # whose language a message is in
     choices: Choices = field(init=False)  # /lang, /fourcolor, /arrange, /autopass: stored choices
+    _db: Database = field(init=False, repr=False)
 
-    def __post_init__(self) -> None:
+    def __post_init__(self, db: Database) -> None:
+        self._db = db
         self.pictures = HandPictures(self.renderer)
-        self.reach = Reach(self.db.users)
-        self.languages = Languages(self.db)
-        self.choices = Choices(self.db)
+        self.reach = Reach(db.users)
+        self.languages = Languages(db)
+        self.choices = Choices(db)
+
+    async def ping(self) -> None:
+        """Raise unless the store answers: the health check's probe (``handlers.platform.monitor.Store``)."""
+        await self._db.ping()
+
+    async def close_store(self) -> None:
+        """Close the store: the last step of a stop, once every service that writes has closed."""
+        await self._db.close()
 
     async def draw(self, draw: Callable[..., _T], *args: Any, **kwargs: Any) -> _T:
         """``draw(*args, **kwargs)`` in the render pool: a picture drawn off the event loop."""

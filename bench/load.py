@@ -881,11 +881,11 @@ async def run_bot_on(
     if args.metrics:
         args.monitor_port = start_monitor(app, MonitorConfig(port=0)).port
         args.thinking_runs = count_thinking(app)
-    store = app.bot_data.services.db.conn
+    store = app.bot_data.services.tables.db.conn
     if isinstance(store, PostgresConnection):
         instrument_postgresql(store)
     else:
-        instrument_sqlite(app.bot_data.services.db.sqlite)
+        instrument_sqlite(app.bot_data.services.tables.db.sqlite)
     seeds = random.Random(args.seed)
     app.bot_data.services.tables.new_seed = lambda: seeds.getrandbits(48)
     warm_up()

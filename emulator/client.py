@@ -577,6 +577,13 @@ class Telegram:
         """From now on the bot's edits take min_ms..max_ms to be applied (0, 0: at once)."""
         await self._call("/setEditDelay", {"token": self.token, "minMs": min_ms, "maxMs": max_ms})
 
+    async def advance_clock(self, seconds: float) -> None:
+        """Move this bot's emulator clock `seconds` on, at once: a keyboard an edit replaced, and a
+        press waiting for its answer, are that much older (the one-second window a phone shows a
+        replaced keyboard, `callback_ttl_seconds`). Tests of a rule about a duration move it
+        instead of sleeping; message dates and the rate limits stay on the wall clock."""
+        await self._call("/advanceClock", {"token": self.token, "ms": round(seconds * 1000)})
+
     async def set_privacy(self, enabled: bool) -> None:
         """Privacy mode on or off for this bot (see the module docstring)."""
         await self._call("/setPrivacy", {"token": self.token, "enabled": enabled})

@@ -2,9 +2,10 @@
 
 Pure and Telegram-free like the rest of :mod:`engine`: no I/O, no clock (``now`` is
 passed in), deterministic given the contest's :class:`DrawSeed`. Handlers drive the
-state machine in :mod:`engine.contest.contest` (each command returns a new
-:class:`Contest` and events, or raises a :class:`ContestError` with a ``code``);
-:mod:`storage.contests` persists the events.
+state machine in :mod:`engine.contest.contest` (each command returns a new :class:`Contest` and
+events, or raises a :class:`ContestError` with a ``code``); :mod:`storage.contests` persists the
+events. This package is the one import callers use: it re-exports the state machine, its value
+and events (``state``) and its commands on results (``reporting``); those modules do not repeat it.
 
 Modules, one role each: ``lots`` (the seed and HMAC-SHA256 lots), ``entrants``
 (sign-up and the draw of pairs), ``formats`` (formats as data + pairing functions,
@@ -17,53 +18,20 @@ totals) and ``seating`` (seats by card or movement table, docs/rules.md §4.9 fi
 
 from engine.contest.codes import match_code, normalize_code
 from engine.contest.contest import (
-    DEFAULT_PRIZES,
-    ClockStarted,
-    Contest,
-    ContestClosed,
-    ContestDecided,
-    ContestPhase,
-    ContestSettings,
-    DeadlineMoved,
-    Drawn,
-    Event,
-    MatchNote,
-    MatchUpdated,
-    PairWithdrew,
-    PartnerChanged,
-    PartnerConfirmed,
-    PartnerDeclined,
-    PrizeTier,
-    RoundCompleted,
-    RoundDrawn,
-    SignedUp,
-    Step,
-    Withdrawal,
-    WithdrawReason,
-    Withdrew,
     change_partner,
     close_contest,
     close_round,
-    confirm,
     confirm_partner,
-    decide,
     decline_partner,
-    dispute,
     draw,
     draw_next_round,
-    late_forfeits_in_a_row,
     move_deadline,
     open_contest,
     players_of,
-    record_bot_result,
-    record_lateness,
-    report,
-    report_text,
     running_clocks,
     sign_up,
     start_clock,
     unreported,
-    walkover_result,
     withdraw,
 )
 from engine.contest.deadlines import DEFAULT_REMINDERS, DEFAULT_ZONE, Deadline, next_day_of_month
@@ -83,6 +51,17 @@ from engine.contest.formats import FORMATS, find_format
 from engine.contest.lots import DrawSeed, Lots, verify_commitment
 from engine.contest.pairing import ContestFormat, MatchPoints, RankInput, RoundDraw, RoundInput, ThirdPlace
 from engine.contest.report import DEFAULT_EVENT, official_line, parse_report
+from engine.contest.reporting import (
+    confirm,
+    decide,
+    dispute,
+    late_forfeits_in_a_row,
+    record_bot_result,
+    record_lateness,
+    report,
+    report_text,
+    walkover_result,
+)
 from engine.contest.results import (
     ContestMatch,
     FactKind,
@@ -107,6 +86,32 @@ from engine.contest.standings import (
     final_places,
     pair_record,
     standings,
+)
+from engine.contest.state import (
+    DEFAULT_PRIZES,
+    ClockStarted,
+    Contest,
+    ContestClosed,
+    ContestDecided,
+    ContestPhase,
+    ContestSettings,
+    DeadlineMoved,
+    Drawn,
+    Event,
+    MatchNote,
+    MatchUpdated,
+    PairWithdrew,
+    PartnerChanged,
+    PartnerConfirmed,
+    PartnerDeclined,
+    PrizeTier,
+    RoundCompleted,
+    RoundDrawn,
+    SignedUp,
+    Step,
+    Withdrawal,
+    WithdrawReason,
+    Withdrew,
 )
 
 __all__ = [

@@ -9,7 +9,8 @@ the handler turns into a localized message. Storage persists the events
 
 The commands on results (reports, confirmations, decisions, lateness) are in
 :mod:`engine.contest.reporting`, the contest value, its events and the guards in
-:mod:`engine.contest.state`; this module re-exports both, the one import callers use.
+:mod:`engine.contest.state`; the package (:mod:`engine.contest`) re-exports all three, the one
+import callers use.
 
 The phase is derived from the data rather than stored, so it can never disagree
 with the rounds: no pairs yet → sign-up; an unsettled match in the last round →
@@ -42,40 +43,25 @@ from engine.contest.formats import find_format
 from engine.contest.lots import DrawSeed
 from engine.contest.pairing import RoundDraw, RoundInput
 from engine.contest.reporting import (
-    LATE_REASON,
     append_fact,
-    check_figures,
-    confirm,
-    decide,
-    dispute,
-    late_forfeits_in_a_row,
-    record_bot_result,
-    record_lateness,
-    report,
-    report_text,
     walkover_result,
 )
 from engine.contest.results import ContestMatch, FactKind, MatchFact, MatchResult, MatchStatus, PlayMethod
 from engine.contest.rounds import Round, Schedule, ScheduleKind, TableClock
 from engine.contest.state import (
-    DEFAULT_PRIZES,
     ClockStarted,
     Contest,
     ContestClosed,
-    ContestDecided,
     ContestPhase,
     ContestSettings,
     DeadlineMoved,
     Drawn,
     Event,
     MatchNote,
-    MatchUpdated,
     PairWithdrew,
     PartnerChanged,
     PartnerConfirmed,
     PartnerDeclined,
-    PrizeTier,
-    RoundCompleted,
     RoundDrawn,
     SignedUp,
     Step,
@@ -89,55 +75,20 @@ from engine.contest.state import (
 from engine.rules import Rules
 
 __all__ = [
-    "DEFAULT_PRIZES",
-    "LATE_REASON",
-    "ClockStarted",
-    "Contest",
-    "ContestClosed",
-    "ContestDecided",
-    "ContestPhase",
-    "ContestSettings",
-    "DeadlineMoved",
-    "Drawn",
-    "Event",
-    "MatchNote",
-    "MatchUpdated",
-    "PairWithdrew",
-    "PartnerChanged",
-    "PartnerConfirmed",
-    "PartnerDeclined",
-    "PrizeTier",
-    "RoundCompleted",
-    "RoundDrawn",
-    "SignedUp",
-    "Step",
-    "WithdrawReason",
-    "Withdrawal",
-    "Withdrew",
     "change_partner",
-    "check_figures",
     "close_contest",
     "close_round",
-    "confirm",
     "confirm_partner",
-    "decide",
     "decline_partner",
-    "dispute",
     "draw",
     "draw_next_round",
-    "late_forfeits_in_a_row",
     "move_deadline",
     "open_contest",
     "players_of",
-    "record_bot_result",
-    "record_lateness",
-    "report",
-    "report_text",
     "running_clocks",
     "sign_up",
     "start_clock",
     "unreported",
-    "walkover_result",
     "withdraw",
 ]
 

@@ -1,7 +1,7 @@
 """The contest commands about results: reports, confirmations, disputes, decisions and lateness.
 
 Each takes the contest and returns a :class:`~engine.contest.state.Step`, or raises a
-:class:`~engine.contest.errors.ContestError`; :mod:`engine.contest.contest` re-exports them
+:class:`~engine.contest.errors.ContestError`; :mod:`engine.contest` re-exports them
 with the other commands.
 """
 

@@ -11,9 +11,9 @@ import json
 from datetime import datetime
 from typing import Any
 
-from engine.contest.contest import ContestSettings, PrizeTier
 from engine.contest.deadlines import Deadline
 from engine.contest.pairing import MatchPoints, ThirdPlace
+from engine.contest.state import ContestSettings, PrizeTier
 
 VERSION = 1
 

@@ -22,12 +22,12 @@ from datetime import datetime
 from enum import Enum
 from fractions import Fraction
 
-from engine.contest.contest import Contest, ContestPhase, PrizeTier
 from engine.contest.entrants import Entry
 from engine.contest.families import Column, Family
 from engine.contest.results import ContestMatch, MatchFact, MatchKind, MatchStatus
 from engine.contest.rounds import Round, Stage
 from engine.contest.scores import PairScore, opponents_score, pair_scores, settled
+from engine.contest.state import Contest, ContestPhase, PrizeTier
 from engine.rules import MatchFormat
 
 Cell = str | int | None

@@ -3,7 +3,7 @@ guards every command checks first.
 
 :mod:`engine.contest.contest` (sign-up, draw, rounds, closing) and :mod:`engine.contest.reporting`
 (reports, confirmations, decisions) are the commands; both build their :class:`Step` from what is here,
-and the first re-exports all of it.
+and :mod:`engine.contest` re-exports all of it.
 """
 
 from __future__ import annotations

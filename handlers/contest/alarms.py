@@ -1,7 +1,8 @@
 """A contest's JobQueue jobs: the self-scheduled round's reminders and deadline, and the table
 clocks' 10-minute reminders and ends, named after the contest (``contest:{id}:deadline``,
 ``…:remind``, ``…:clock``) and re-armed from the stored contest on start and after every command that may
-move them. What a job does when it runs is the desk's (:class:`AlarmTarget`); here only when.
+move them. Which jobs and when is :mod:`app.contest.due`'s; what a job does when it runs is the
+desk's (:class:`AlarmTarget`); here only the scheduling.
 """
 
 from __future__ import annotations
@@ -9,13 +10,14 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from datetime import datetime, timedelta
+from datetime import datetime
 from typing import Any, Protocol
 
 from telegram.ext import ContextTypes, JobQueue
 
+from app.contest.announcements import What
+from app.contest.due import clock_alarms, deadline_alarms
 from app.contest.store import HeldContest, StoreBusy
-from engine.contest import ContestPhase, ScheduleKind, running_clocks
 
 log = logging.getLogger(__name__)
 
@@ -25,8 +27,6 @@ database clears in seconds; the deadline's both-out and the reminders must not b
 DUE_NOW = 0.5
 """Seconds until a job whose moment has already passed runs (a deadline passed while the bot was
 down is applied right after start)."""
-CLOCK_WARNING = timedelta(minutes=10)
-"""A table clock's reminder: 10 minutes before the end, time to finish the deal (docs/rules.md §1.13)."""
 
 
 class AlarmTarget(Protocol):
@@ -60,17 +60,12 @@ class ContestAlarms:
         for name in (f"contest:{cid}:deadline", f"contest:{cid}:remind"):
             for job in self.job_queue.get_jobs_by_name(name):
                 job.schedule_removal()
-        contest = stored.contest
-        current = contest.current_round
-        if contest.phase is not ContestPhase.ROUND_IN_PLAY or current is None:
-            return
-        deadline = current.schedule.deadline
-        if current.schedule.kind is not ScheduleKind.SELF_SCHEDULED or deadline is None:
-            return
-        for at in deadline.reminders(self.clock()):
-            left = int((deadline.closes_at - at).total_seconds())
-            self._run_at(at, self._on_reminder, (cid, current.number, left), f"contest:{cid}:remind")
-        self._run_at(deadline.closes_at, self._on_deadline, (cid, current.number), f"contest:{cid}:deadline")
+        for alarm in deadline_alarms(stored.contest, self.clock()):
+            if alarm.left is None:
+                self._run_at(alarm.at, self._on_deadline, (cid, alarm.round), f"contest:{cid}:deadline")
+            else:
+                data = (cid, alarm.round, alarm.left)
+                self._run_at(alarm.at, self._on_reminder, data, f"contest:{cid}:remind")
 
     def _run_at(self, at: datetime, callback: Any, data: tuple[object, ...], name: str) -> None:
         """Schedule ``callback`` for the moment ``at`` of the desk's clock (a moment past: at once).
@@ -111,17 +106,11 @@ class ContestAlarms:
         name = f"contest:{stored.id}:clock"
         for job in self.job_queue.get_jobs_by_name(name):
             job.schedule_removal()
-        now = self.clock()
-        current = stored.contest.current_round
-        ends = sorted({clock.ends_at for clock, _match in running_clocks(stored.contest)})
-        for end in ends:
-            assert current is not None
-            data = (stored.id, current.number, end.isoformat())
-            warning = end - CLOCK_WARNING
-            if warning > now:
-                self._run_at(warning, self._on_clock, (*data, "clock_warning"), name)
-            if clock_key(*data) not in self.clocks_done:
-                self._run_at(end, self._on_clock, (*data, "time_up"), name)
+        for alarm in clock_alarms(stored.contest, self.clock()):
+            data = (stored.id, alarm.round, alarm.end)
+            if alarm.what is What.TIME_UP and clock_key(*data) in self.clocks_done:
+                continue
+            self._run_at(alarm.at, self._on_clock, (*data, str(alarm.what)), name)
 
     async def _on_clock(self, context: ContextTypes.DEFAULT_TYPE) -> None:
         assert context.job is not None

@@ -1,5 +1,6 @@
-"""The contest desk: the contest's pieces wired together, and what happens when a deadline, a
-reminder or a table clock comes due.
+"""The contest desk: the contest's pieces wired together, and the jobs' landing when a deadline,
+a reminder or a table clock comes due (what each still calls for is decided by
+:mod:`app.contest.due`; the desk loads, runs and sends).
 
 Each piece has one job (issue 19):
 
@@ -24,25 +25,23 @@ import logging
 from collections.abc import Awaitable, Callable, Sequence
 from concurrent.futures import Executor
 from dataclasses import dataclass, field
-from datetime import datetime
-from typing import Any
+from typing import Any, assert_never
 
 from telegram import InlineKeyboardMarkup
 from telegram.ext import ExtBot, JobQueue
 
-from app.contest import herald, texts
-from app.contest.announcements import FIRST, Announcement, ClockNote, Reminder, What, from_payload, to_payload
+from app.contest import herald
+from app.contest.announcements import FIRST, Announcement, What, from_payload, to_payload
 from app.contest.bot_tables import BotTables
+from app.contest.due import AtDeadline, at_deadline, clock_due, reminding
 from app.contest.score_sheets import ScoreSheets
 from app.contest.service import Clock, Command, ContestService, utc_now
 from app.contest.store import ContestStore, HeldContest
-from app.contest.views import plain
 from engine.contest import (
     Contest,
     ContestClosed,
     ContestError,
     ContestMatch,
-    ContestPhase,
     Drawn,
     Event,
     MatchUpdated,
@@ -52,8 +51,6 @@ from engine.contest import (
     Step,
     Withdrew,
     close_round,
-    running_clocks,
-    unreported,
 )
 from engine.rules import Rules
 from handlers.contest.alarms import ContestAlarms, clock_key
@@ -180,68 +177,56 @@ class ContestDesk:
             self.alarms.arm(stored)
 
     async def deadline_passed(self, contest_id: int, number: int) -> None:
-        """000-E: every round-1 match with nothing reported by the deadline puts both pairs out."""
+        """000-E: every round-1 match with nothing reported by the deadline puts both pairs out
+        (:func:`app.contest.due.at_deadline` says whether it is still due)."""
         stored = await self.store.get(contest_id)
-        current = stored.contest.current_round
-        if (
-            current is None
-            or current.number != number
-            or stored.contest.phase is not ContestPhase.ROUND_IN_PLAY
-        ):
-            return
-        deadline = current.schedule.deadline
-        if deadline is not None and deadline.is_on_time(self.clock()):
-            self.arm(stored)  # moved later meanwhile
-            return
-        try:
-            await self.run(contest_id, lambda c: close_round(c, now=self.clock()))
-        except ContestError as error:
-            log.warning("contest %s: the deadline could not be applied: %s", contest_id, error)
+        match at_deadline(stored.contest, number, self.clock()):
+            case AtDeadline.NOTHING:
+                return
+            case AtDeadline.ARM_AGAIN:
+                self.arm(stored)
+            case AtDeadline.CLOSE_ROUND:
+                try:
+                    await self.run(contest_id, lambda c: close_round(c, now=self.clock()))
+                except ContestError as error:
+                    log.warning("contest %s: the deadline could not be applied: %s", contest_id, error)
+            case unexpected:
+                assert_never(unexpected)
 
     async def remind(self, contest_id: int, number: int, left: int) -> None:
-        """A mention in the group and a private message to the players of matches with no result."""
+        """A mention in the group and a private message to the players of matches with no result
+        (:func:`app.contest.due.reminding`)."""
         stored = await self.store.get(contest_id)
-        current = stored.contest.current_round
-        pending = unreported(stored.contest)
-        if current is None or current.number != number or not pending:
+        found = reminding(stored, number, left)
+        if found is None:
             return
-        codes = tuple(m.code for m in pending)
-        deadline = current.schedule.deadline
-        closes = deadline.closes_at.isoformat() if deadline is not None else ""
-        key = f"remind:{number}:{closes}:{left}"  # a moved deadline reminds again
-        self.post(stored, Reminder(codes, left), key)
-        for match in pending:
-            for pair in match.pairs:
-                for player in stored.contest.pair(pair).players:
-                    self.outbox.post(
-                        player.user_id,
-                        PRIVATE,
-                        {"contest_id": contest_id, "code": match.code, "left": left},
-                        key=f"contest:{contest_id}:{key}:dm:{player.user_id}",
-                    )
+        self.post(stored, found.announcement, found.key)
+        for reminder in found.private:
+            self.outbox.post(reminder.user_id, PRIVATE, found.payload(contest_id, reminder), key=reminder.key)
 
     async def clock_alarm(self, contest_id: int, number: int, end: str, what: str) -> None:
         """10 minutes left, or time is up, at the round's tables whose clock ends at ``end`` and whose
-        match has no result yet: announced once in the group; at the end the hooks run."""
+        match has no result yet (:func:`app.contest.due.clock_due`): announced once in the group;
+        at the end the hooks run."""
         stored = await self.store.get(contest_id)
-        current = stored.contest.current_round
-        ends_at = datetime.fromisoformat(end)
-        clocks = tuple(clock for clock, _match in running_clocks(stored.contest) if clock.ends_at == ends_at)
-        if current is None or current.number != number or not clocks:
+        due = clock_due(stored.contest, number, end, What(what))
+        if due is None:
             return
-        tables = tuple(clock.table for clock in clocks)
-        key = f"{what}:{number}:{end}"
-        self.post(stored, ClockNote(What(what), number, tables), key)
-        if what != What.TIME_UP:
+        self.post(stored, due.note, due.key)
+        if not due.time_up:
             return
         if self.alarms is not None:
             self.alarms.clocks_done.add(clock_key(contest_id, number, end))
         if await self.store.mirror(contest_id) is not None:
-            text = plain(texts.time_up_text(stored.contest, number, clocks, "zh"))
-            mirror_post(self.outbox, contest_id, text, f"wechat:contest:{contest_id}:{key}")
+            mirror_post(
+                self.outbox,
+                contest_id,
+                due.mirror_text(stored.contest),
+                f"wechat:contest:{contest_id}:{due.key}",
+            )
         for hook in self.time_up_hooks:  # the score sheets' time-up entry (sheets.time_up, bot.py)
             try:
-                await hook(stored, number, tables)
+                await hook(stored, number, due.tables)
             except Exception:
                 log.exception("contest %s: a time-up hook failed for round %s", contest_id, number)
 

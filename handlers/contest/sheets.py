@@ -31,6 +31,7 @@ from app.contest import sheet_texts as words
 from app.contest import texts
 from app.contest.callback_data import BadContestButton, ContestOp, ContestPress
 from app.contest.score_sheets import Taken
+from app.contest.sheet_submission import NotReady, not_ready, players, submission
 from app.contest.store import ContestGone, HeldContest, StoreBusy
 from app.table.refusals import TableRefusal
 from app.table.texts import error_text
@@ -38,16 +39,11 @@ from engine.contest import (
     Contest,
     ContestError,
     ContestMatch,
-    MatchResult,
     MatchStatus,
-    PlayMethod,
     ScheduleKind,
-    Step,
-    decide,
-    report,
 )
 from engine.contest.sheet import PARTNER_PLACES, ScoreSheet, SheetEntry, SheetRefusal
-from engine.rules import MatchFormat, TimeTieBreak
+from engine.rules import TimeTieBreak
 from handlers.contest.desk import ContestDesk
 from handlers.platform.context import Context
 from handlers.platform.edits import already_shown_is_done
@@ -55,9 +51,6 @@ from handlers.platform.replies import answer
 from handlers.table.lobby import is_group_admin
 
 log = logging.getLogger(__name__)
-
-SHEET_REASON = "score sheet"
-"""The organiser's decision reason when they submit a sheet (kept with the result)."""
 
 _DEALS = {f"{side}{place}": (team, place) for team, side in enumerate("NE") for place in PARTNER_PLACES}
 _TIMES = {"T": None, "TN": 0, "TE": 1}  # ⏱, and 002-A's "a player of NS / EW was already out"
@@ -71,13 +64,9 @@ def is_physical(contest: Contest, match: ContestMatch) -> bool:
     return contest.rounds[match.round - 1].schedule.kind is not ScheduleKind.BOT
 
 
-def _players(contest: Contest, match: ContestMatch) -> set[int]:
-    return {uid for number in match.pairs for uid in contest.pair(number).user_ids}
-
-
 async def _may_record(context: Context, stored: HeldContest, match: ContestMatch, user_id: int) -> bool:
     """A player of the match, the contest's organiser or an admin of its group."""
-    if user_id in _players(stored.contest, match) or user_id == stored.contest.organiser_id:
+    if user_id in players(stored.contest, match) or user_id == stored.contest.organiser_id:
         return True
     return await is_group_admin(context, stored.chat_id, user_id)
 
@@ -264,35 +253,15 @@ async def _submit(
     locale: str,
 ) -> None:
     """✅: a player's report (the opponents may dispute it) or the organiser's decision."""
-    if not sheet.is_decided:
-        await answer(query, words.not_decided_text(locale), show_alert=True)
-        return
-    winner = sheet.winner_pair
-    if winner is None and stored.contest.format.needs_winner:
-        await answer(query, words.no_winner_text(locale), show_alert=True)
-        return
-    desk, user_id = _desk(context), query.from_user.id
-    figures = sheet.contest_figures(match.pairs)
-    points = figures.points if sheet.rules.match_format is MatchFormat.POINTS else None
-    extra = figures.extra_deals > 0
-    is_player = user_id in _players(stored.contest, match)
-
-    def command(contest: Contest) -> Step:
-        now = desk.clock()
-        if is_player:
-            return report(
-                contest,
-                reporter=user_id,
-                winner=winner,
-                now=now,
-                points=points,
-                extra_deal=extra,
-                figures=figures,
-                code=match.code,
-            )
-        result = MatchResult(winner, PlayMethod.ORGANISER, points, extra, figures)
-        return decide(contest, code=match.code, result=result, by=user_id, reason=SHEET_REASON, now=now)
-
+    match not_ready(stored.contest, sheet):
+        case NotReady.NOT_DECIDED:
+            await answer(query, words.not_decided_text(locale), show_alert=True)
+            return
+        case NotReady.NO_WINNER:
+            await answer(query, words.no_winner_text(locale), show_alert=True)
+            return
+    desk = _desk(context)
+    command = submission(stored.contest, match, sheet, query.from_user.id, desk.clock)
     try:
         after, _step = await desk.run(stored.id, command)
     except ContestError as error:

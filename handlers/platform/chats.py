@@ -179,14 +179,7 @@ class ChatReplies:
         now = time.monotonic()
         if spare and chat.queue:
             return False
-        if (
-            not owed
-            and not repeat
-            and (
-                now - chat.recent.get(text, float("-inf")) < self.coalesce
-                or any(reply.text == text for reply in chat.queue)  # still waiting for the quota
-            )
-        ):
+        if not owed and not repeat and self._said_lately(chat, text, now):
             return False
         if not owed and not keep and sum(reply.coalesce for reply in chat.queue) >= self.backlog:
             self._too_many(message, chat, locale, now)
@@ -195,6 +188,12 @@ class ChatReplies:
         chat.queue.append(_Reply(text, send, limited=not owed, coalesce=not (owed or keep)))
         self._kick(chat_id, chat)
         return True
+
+    def _said_lately(self, chat: _Chat, text: str, now: float) -> bool:
+        """The same answer went out within the coalescing window, or still waits for the quota."""
+        if now - chat.recent.get(text, float("-inf")) < self.coalesce:
+            return True
+        return any(reply.text == text for reply in chat.queue)
 
     def _too_many(self, message: MaybeInaccessibleMessage, chat: _Chat, locale: str, now: float) -> None:
         """At most one notice per window: it goes first, beyond the replies' share."""

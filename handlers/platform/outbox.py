@@ -216,41 +216,17 @@ class Outbox:
         if send is None:
             log.error("outbox: no sender for %r (chat %s); the row stays", item.kind, item.chat_id)
             return False
-        delay, failures = self.first_delay, 0
-        failed: Exception
+        backoff = _Backoff(self.first_delay, self.max_delay)
         while True:
             try:
                 with at_priority(Priority.OWED):  # before refreshes and replies (scheduler.py)
                     await send(item.chat_id, item.payload)
                 return True
-            except RetryAfter as error:
-                wait, failed = _seconds(error.retry_after), error
-            except BadRequest as error:  # PTB makes it a NetworkError, but it never succeeds
-                log.warning("outbox: %s for chat %s refused, dropped: %r", item.kind, item.chat_id, error)
+            except Exception as error:
+                failed = error
+                wait = _after_failure(item, error, backoff)
+            if wait is None:
                 return True
-            except NetworkError as error:  # timeouts included: try again, waiting longer each time
-                wait, delay, failed = delay, min(delay * 2, self.max_delay), error
-            except (TelegramError, Undeliverable) as error:  # blocked, chat gone, bad request…
-                log.warning("outbox: %s for chat %s dropped: %r", item.kind, item.chat_id, error)
-                return True
-            except TryLater as error:
-                failures += 1
-                if failures >= MAX_FAILURES:
-                    log.warning("outbox: %s given up after %s tries: %s", item.kind, failures, error)
-                    return True
-                wait, delay, failed = delay, min(delay * 2, self.max_delay), error
-                log.warning("outbox: %s: %s (try %s), again in %.0f s", item.kind, error, failures, wait)
-                if record is not None:
-                    await self._note_failure(record, failed)
-                await asyncio.sleep(wait)
-                continue
-            except Exception as error:  # a bug: a few more tries, then it is given up
-                failures += 1
-                log.exception("outbox: %s for chat %s failed (%s×)", item.kind, item.chat_id, failures)
-                if failures >= MAX_FAILURES:
-                    return True
-                wait, delay, failed = delay, min(delay * 2, self.max_delay), error
-            log.info("outbox: %s for chat %s: %r, retry in %.1f s", item.kind, item.chat_id, failed, wait)
             if record is not None:
                 await self._note_failure(record, failed)
             await asyncio.sleep(wait)
@@ -286,3 +262,50 @@ class Outbox:
 
 def _seconds(value: float | timedelta) -> float:
     return value.total_seconds() if isinstance(value, timedelta) else float(value)
+
+
+@dataclass
+class _Backoff:
+    """One item's retries: the next wait (doubling up to ``cap``) and the failures counted."""
+
+    delay: float
+    cap: float
+    failures: int = 0
+
+    def longer(self) -> float:
+        """The wait now; the next one is twice as long, up to the cap."""
+        wait, self.delay = self.delay, min(self.delay * 2, self.cap)
+        return wait
+
+
+def _after_failure(item: _Item, error: Exception, backoff: _Backoff) -> float | None:
+    """Seconds to wait before sending ``item`` again after ``error``; None when it is done with:
+    refused for good (it is dropped) or given up after :data:`MAX_FAILURES` tries. Called in the
+    ``except`` block, so a bug's traceback is logged."""
+    match error:
+        case RetryAfter():
+            wait = _seconds(error.retry_after)
+        case BadRequest():  # PTB makes it a NetworkError, but it never succeeds
+            log.warning("outbox: %s for chat %s refused, dropped: %r", item.kind, item.chat_id, error)
+            return None
+        case NetworkError():  # timeouts included: try again, waiting longer each time
+            wait = backoff.longer()
+        case TelegramError() | Undeliverable():  # blocked, chat gone, bad request…
+            log.warning("outbox: %s for chat %s dropped: %r", item.kind, item.chat_id, error)
+            return None
+        case TryLater():
+            backoff.failures += 1
+            if backoff.failures >= MAX_FAILURES:
+                log.warning("outbox: %s given up after %s tries: %s", item.kind, backoff.failures, error)
+                return None
+            wait = backoff.longer()
+            log.warning("outbox: %s: %s (try %s), again in %.0f s", item.kind, error, backoff.failures, wait)
+            return wait
+        case _:  # a bug: a few more tries, then it is given up
+            backoff.failures += 1
+            log.exception("outbox: %s for chat %s failed (%s×)", item.kind, item.chat_id, backoff.failures)
+            if backoff.failures >= MAX_FAILURES:
+                return None
+            wait = backoff.longer()
+    log.info("outbox: %s for chat %s: %r, retry in %.1f s", item.kind, item.chat_id, error, wait)
+    return wait

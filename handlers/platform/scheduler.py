@@ -440,11 +440,7 @@ class PriorityLimiter(BaseRateLimiter[int]):
         tables."""
         now = self.clock()
         released = self._release_free(now)
-        while self._parked and self._parked[0][0] <= now:
-            heapq.heappush(self._queue, heapq.heappop(self._parked)[2])
-        soonest = self._parked[0][0] - now if self._parked else float("inf")
-        if self._free:
-            soonest = min(soonest, self._held_until - now)
+        soonest = self._unpark(now)
         while self._queue:
             waiter = self._queue[0]
             if waiter.ready.done():  # cancelled while waiting
@@ -455,23 +451,41 @@ class PriorityLimiter(BaseRateLimiter[int]):
                 soonest = min(soonest, full)
                 break
             heapq.heappop(self._queue)
-            priority = Priority(waiter.priority)
-            share = self.shares[priority]
-            aging = 0.0  # seconds until this refresh may use the aged share
-            if priority is Priority.REFRESH:
-                aging = waiter.asked + self.aging - now
-                if aging <= 0:
-                    share = max(share, self.aged_share)
-            wait = self._wait(share, waiter.chat_id, waiter.counted, now, watch=priority is Priority.WATCH)
-            if wait == 0:
-                self._note(waiter.chat_id, waiter.counted, now)
-                waiter.ready.set_result(None)
+            parked = self._let_go_or_park(waiter, now)
+            if parked is None:
                 released = True
-                continue
-            waiter.not_before = now + (min(wait, aging) if aging > 0 else wait)  # or when it comes of age
-            heapq.heappush(self._parked, (waiter.not_before, waiter.seq, waiter))
-            soonest = min(soonest, waiter.not_before - now)
+            else:
+                soonest = min(soonest, parked)
         return 0.0 if released else soonest
+
+    def _unpark(self, now: float) -> float:
+        """Put back in line the parked messages whose moment has come; the seconds until the next
+        parked one, or the free requests' 429 hold, might go."""
+        while self._parked and self._parked[0][0] <= now:
+            heapq.heappush(self._queue, heapq.heappop(self._parked)[2])
+        soonest = self._parked[0][0] - now if self._parked else float("inf")
+        if self._free:
+            soonest = min(soonest, self._held_until - now)
+        return soonest
+
+    def _let_go_or_park(self, waiter: _Waiter, now: float) -> float | None:
+        """Let ``waiter`` go if its chat's limits allow it now (None); else park it until they
+        would, or until a refresh comes of age, and give the seconds until then."""
+        priority = Priority(waiter.priority)
+        share = self.shares[priority]
+        aging = 0.0  # seconds until this refresh may use the aged share
+        if priority is Priority.REFRESH:
+            aging = waiter.asked + self.aging - now
+            if aging <= 0:
+                share = max(share, self.aged_share)
+        wait = self._wait(share, waiter.chat_id, waiter.counted, now, watch=priority is Priority.WATCH)
+        if wait == 0:
+            self._note(waiter.chat_id, waiter.counted, now)
+            waiter.ready.set_result(None)
+            return None
+        waiter.not_before = now + (min(wait, aging) if aging > 0 else wait)  # or when it comes of age
+        heapq.heappush(self._parked, (waiter.not_before, waiter.seq, waiter))
+        return waiter.not_before - now
 
     def _release_free(self, now: float) -> bool:
         """Requests that are not messages wait only for a 429 on the whole token."""

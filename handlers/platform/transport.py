@@ -113,15 +113,7 @@ class AiohttpRequest(BaseRequest):
     ) -> tuple[int, bytes]:
         if self._session is None or self._session.closed:
             raise RuntimeError("This AiohttpRequest is not initialized!")
-        read = self._read_timeout if isinstance(read_timeout, DefaultValue) else read_timeout
-        connect = self._connect_timeout if isinstance(connect_timeout, DefaultValue) else connect_timeout
-        pool = self._pool_timeout if isinstance(pool_timeout, DefaultValue) else pool_timeout
-        timeout = aiohttp.ClientTimeout(
-            total=None,
-            connect=None if pool is None or connect is None else pool + connect,  # a free slot, then
-            sock_connect=connect,  # the connection itself
-            sock_read=read,
-        )
+        timeout = self._timeout(read_timeout, connect_timeout, pool_timeout)
         for attempt in range(2):
             await self._admitted()  # before the retry too: the first attempt may have waited long
             try:
@@ -144,6 +136,20 @@ class AiohttpRequest(BaseRequest):
             _noted(url, request_data, answer[0])
             return answer
         raise AssertionError("unreachable")
+
+    def _timeout(
+        self, read_timeout: ODVInput[float], connect_timeout: ODVInput[float], pool_timeout: ODVInput[float]
+    ) -> aiohttp.ClientTimeout:
+        """The request's timeouts, this transport's own where PTB passes its default."""
+        read = self._read_timeout if isinstance(read_timeout, DefaultValue) else read_timeout
+        connect = self._connect_timeout if isinstance(connect_timeout, DefaultValue) else connect_timeout
+        pool = self._pool_timeout if isinstance(pool_timeout, DefaultValue) else pool_timeout
+        return aiohttp.ClientTimeout(
+            total=None,
+            connect=None if pool is None or connect is None else pool + connect,  # a free slot, then
+            sock_connect=connect,  # the connection itself
+            sock_read=read,
+        )
 
     async def _admitted(self) -> None:
         if self.admit is not None:

@@ -18,7 +18,7 @@ from __future__ import annotations
 import json
 import unicodedata
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from enum import Enum
 from typing import NamedTuple
@@ -268,22 +268,39 @@ def hand_keyboard(
     the play button itself passes: one tap, where the player's thumb already is.
     """
     press = scope.press
+    rows = _card_rows(scope, hand, level, selection, locale)
+    if pass_play is not None and not selection:
+        rows.append([_key(pass_label(pass_play, locale), press(Op.PASS))])
+    else:
+        rows.append([_play_key(press(Op.PLAY), selection, hand, level, previous, locale)])
+    rows.append(_controls(scope, autoplay, locale))
+    if autoplay:
+        rows.append([_cancel_autoplay(scope, locale)])
+    return _keys(rows)
+
+
+def _card_rows(
+    scope: HandScope, hand: Sequence[Card], level: Rank, selection: Counter[Card], locale: str
+) -> list[list[Key]]:
+    """One button per card face, carrying the count it selects, in rows as wide as the hand's
+    widest label (selected or not), so buttons stay in place while cards are picked."""
     held_faces = faces(hand, level)
     cards = [
         _key(
             face_label(card, held, selection[card], locale),
-            press(Op.TOGGLE, card.index, next_count(selection[card], held)),
+            scope.press(Op.TOGGLE, card.index, next_count(selection[card], held)),
         )
         for card, held in held_faces
     ]
     width = per_row(
         face_label(card, held, selected, locale) for card, held in held_faces for selected in range(held + 1)
     )
-    rows = [cards[i : i + width] for i in range(0, len(cards), width)]
-    if pass_play is not None and not selection:
-        rows.append([_key(pass_label(pass_play, locale), press(Op.PASS))])
-    else:
-        rows.append([_play_key(press(Op.PLAY), selection, hand, level, previous, locale)])
+    return [cards[i : i + width] for i in range(0, len(cards), width)]
+
+
+def _controls(scope: HandScope, autoplay: bool, locale: str) -> list[Key]:
+    """提示 / 不出 / 清空, and 托管 for a seat not in auto-play."""
+    press = scope.press
     controls = [
         _key(_("Hint", locale), press(Op.HINT)),
         _key(_("Pass", locale), press(Op.PASS)),
@@ -291,10 +308,7 @@ def hand_keyboard(
     ]
     if not autoplay:  # 托管 on request: a player who must step away hands the seat to the bot
         controls.append(_key(_("🤖 Auto", locale), press(Op.AUTOPLAY), KeyboardButtonStyle.DANGER))
-    rows.append(controls)
-    if autoplay:
-        rows.append([_cancel_autoplay(scope, locale)])
-    return _keys(rows)
+    return controls
 
 
 def _cancel_autoplay(scope: HandScope, locale: str) -> Key:
@@ -349,6 +363,25 @@ def lobby_keyboard(
     def press(op: Op, arg: int | None = None) -> Press:
         return Press(Area.LOBBY, table_id, 0, 0, op, arg)
 
+    rows = _seat_rows(press, names, locale)
+    rows.append(
+        [_button(_("🤖 Add AI", locale), press(Op.ADD_AI)), _button(_("Leave", locale), press(Op.LEAVE))]
+    )
+    ai_row = _difficulty_row(press, difficulties or {}, locale)
+    if ai_row:
+        rows.append(ai_row)
+    rows.append(
+        [_button(_("▶ Start", locale), press(Op.START)), _button(_("Rules ▸", locale), press(Op.PRESET))]
+    )
+    if deep_link:
+        rows.append([InlineKeyboardButton(_("Open private chat", locale), url=deep_link)])
+    return InlineKeyboardMarkup(rows)
+
+
+def _seat_rows(
+    press: Callable[[Op, int], Press], names: dict[int, str], locale: str
+) -> list[list[InlineKeyboardButton]]:
+    """The four seats, two by two: who sits there, or "sit here"."""
     seats = [
         _button(
             f"{seat_name(seat, locale)}{colon(locale)}{names[seat]}"
@@ -358,26 +391,21 @@ def lobby_keyboard(
         )
         for seat in range(4)
     ]
-    rows = [seats[:2], seats[2:]]
-    rows.append(
-        [_button(_("🤖 Add AI", locale), press(Op.ADD_AI)), _button(_("Leave", locale), press(Op.LEAVE))]
-    )
+    return [seats[:2], seats[2:]]
+
+
+def _difficulty_row(
+    press: Callable[[Op, int], Press], difficulties: dict[int, str], locale: str
+) -> list[InlineKeyboardButton]:
+    """Each AI seat's difficulty (easy/normal/master), pressed to change it."""
     levels = {"easy": _("Easy", locale), "normal": _("Normal", locale), "master": _("Master", locale)}
-    ai_row = [
+    return [
         _button(
             _("{seat}: {level} ▸", locale, seat=seat_name(seat, locale), level=levels.get(level, level)),
             press(Op.DIFFICULTY, seat),
         )
-        for seat, level in sorted((difficulties or {}).items())
+        for seat, level in sorted(difficulties.items())
     ]
-    if ai_row:
-        rows.append(ai_row)
-    rows.append(
-        [_button(_("▶ Start", locale), press(Op.START)), _button(_("Rules ▸", locale), press(Op.PRESET))]
-    )
-    if deep_link:
-        rows.append([InlineKeyboardButton(_("Open private chat", locale), url=deep_link)])
-    return InlineKeyboardMarkup(rows)
 
 
 def stop_keyboard(*, table_id: int, version: int, locale: str) -> InlineKeyboardMarkup:

@@ -100,34 +100,48 @@ async def redraw_lobby(context: Context, table: LiveTable) -> None:
     locale = await context.services.languages.of_chat(chat_id)
 
     async def edit() -> None:
-        text, markup = lobby_view(context, table, locale)  # the table as it is when the turn comes
-        if playing(table):
-            text += "\n" + _("The match has started. Good luck!", locale)
-        elif not in_lobby(table):
-            text += "\n" + _("This table is closed.", locale)
-        shown = markup if in_lobby(table) else None
-        look = hash((text, shown.to_json() if shown is not None else ""))
-        looks = context.services.shown_looks
-        if looks.get((chat_id, message_id)) == look:
-            return
-        with at_priority(Priority.REFRESH):
-            try:
-                await context.bot.edit_message_text(
-                    text,
-                    chat_id=chat_id,
-                    message_id=message_id,
-                    parse_mode=ParseMode.HTML,
-                    reply_markup=shown,
-                )
-            except BadRequest as error:
-                if not not_modified(error):
-                    log.warning("lobby of table %s not updated: %s", table.id, error)
-                    return
-        if len(looks) > 10_000:
-            looks.clear()  # a cache: an unchanged edit after this is answered "not modified"
-        looks[(chat_id, message_id)] = look
+        text, shown = _lobby_look(context, table, locale)  # the table as it is when the turn comes
+        await _edit_lobby(context, table.id, (chat_id, message_id), text, shown)
 
     context.services.sender.submit(("lobby", table.id), edit)  # the mailbox logs a failure
+
+
+def _lobby_look(context: Context, table: LiveTable, locale: str) -> tuple[str, InlineKeyboardMarkup | None]:
+    """The lobby message as the table is now: its buttons while in the lobby; once it left the
+    lobby, none, and a line saying the match started or the table closed."""
+    text, markup = lobby_view(context, table, locale)
+    if playing(table):
+        text += "\n" + _("The match has started. Good luck!", locale)
+    elif not in_lobby(table):
+        text += "\n" + _("This table is closed.", locale)
+    return text, markup if in_lobby(table) else None
+
+
+async def _edit_lobby(
+    context: Context, table_id: int, message: tuple[int, int], text: str, shown: InlineKeyboardMarkup | None
+) -> None:
+    """Edit the lobby ``message`` (chat, message id) to this look, unless it shows it already."""
+    chat_id, message_id = message
+    look = hash((text, shown.to_json() if shown is not None else ""))
+    looks = context.services.shown_looks
+    if looks.get(message) == look:
+        return
+    with at_priority(Priority.REFRESH):
+        try:
+            await context.bot.edit_message_text(
+                text,
+                chat_id=chat_id,
+                message_id=message_id,
+                parse_mode=ParseMode.HTML,
+                reply_markup=shown,
+            )
+        except BadRequest as error:
+            if not not_modified(error):
+                log.warning("lobby of table %s not updated: %s", table_id, error)
+                return
+    if len(looks) > 10_000:
+        looks.clear()  # a cache: an unchanged edit after this is answered "not modified"
+    looks[message] = look
 
 
 # ---------------------------------------------------------------- commands
@@ -206,15 +220,31 @@ async def start(update: Update, context: Context) -> None:
         await message.reply_text(welcome_back_text(locale) if playing else hello)
         await welcome_back(context, user.id)
         return
+    seat = await _join(context, message, user, context.args[0], locale)
+    if seat is not None:
+        await message.reply_text(
+            _(
+                "You are seated: {seat}. The match starts when the table is full.",
+                locale,
+                seat=seat_name(seat, locale),
+            )
+        )
+
+
+async def _join(context: Context, message: Message, user: User, token: str, locale: str) -> int | None:
+    """/start <token>: take the seat pressed in the group (or another free one) at the token's
+    table; the seat taken, or None once a refusal is answered (a seat that could not be stored
+    is asked for again by the next /start)."""
+    tables = context.services.tables
     try:
-        table = services.tables.by_token(context.args[0])
+        table = tables.by_token(token)
     except TableError as error:
         await message.reply_text(error_text(error.code, locale))
-        return
+        return None
     async with table.lock:
-        wanted = services.tables.pending_seats.pop((table.id, user.id), None)
+        wanted = tables.pending_seats.pop((table.id, user.id), None)
         try:
-            seat = await services.tables.take_seat(
+            seat = await tables.take_seat(
                 table,
                 seat=wanted if wanted not in table.seats else None,
                 user_id=user.id,
@@ -223,19 +253,13 @@ async def start(update: Update, context: Context) -> None:
             )
         except TableError as error:
             await message.reply_text(error_text(error.code, locale))
-            return
+            return None
         except StorageUnavailable:
-            services.tables.pending_seats[(table.id, user.id)] = wanted
+            tables.pending_seats[(table.id, user.id)] = wanted
             await message.reply_text(error_text(TableRefusal.NOT_SAVED, locale))
-            return
+            return None
         await redraw_lobby(context, table)
-    await message.reply_text(
-        _(
-            "You are seated: {seat}. The match starts when the table is full.",
-            locale,
-            seat=seat_name(seat, locale),
-        )
-    )
+    return seat
 
 
 async def welcome_back(context: Context, user_id: int, *, rejoined: int | None = None) -> int:

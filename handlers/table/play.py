@@ -23,32 +23,27 @@ import asyncio
 import logging
 from collections import Counter
 from collections.abc import Coroutine
-from dataclasses import dataclass
 from typing import Any
 
 from telegram import CallbackQuery, Update
 
 from app.table.callback_data import Area, BadCallback, Op, Press
 from app.table.hints import hints_for
+from app.table.presses import Refusal, press_action
 from app.table.refusals import TableRefusal
 from app.table.seat_choices import seat_locale
 from app.table.seats import SeatState
 from app.table.selection import (
     can_beat,
-    digest,
     select_play,
-    selected_cards,
     with_count,
 )
 from app.table.tables import LiveTable, TableError, TableService
-from app.table.texts import _, cannot_beat, error_text
-from app.table.tribute import EXCHANGE_OPS, exchange_action
+from app.table.texts import _, error_text
 from common.faults import StorageUnavailable
-from engine.actions import Action, Pass, Phase, PlayCards
+from engine.actions import Action, Pass, Phase
 from engine.cards import CARDS
-from engine.classify import classify
-from engine.errors import EngineError, IllegalAction, InvalidCards, NotYourTurn
-from engine.rules import WildcardDeclaration
+from engine.errors import EngineError, IllegalAction, NotYourTurn
 from handlers.platform.chats import received_at
 from handlers.platform.context import Context
 from handlers.platform.replies import alert, answer
@@ -69,16 +64,6 @@ in the rate limiter)."""
 SELECTION_OPS = (Op.TOGGLE, Op.CLEAR, Op.HINT, Op.CANCEL_READING)
 """Presses that only change the selection: applied to the current selection from any
 keyboard made for the seat's current hand."""
-
-
-@dataclass(frozen=True, slots=True)
-class Refusal:
-    """A press that cannot be applied: a catalog code, or an already localized text;
-    ``quiet`` ones (the selection changed under 出牌) are a toast, not an alert."""
-
-    code: TableRefusal
-    text: str | None = None
-    quiet: bool = False
 
 
 async def on_hand_press(update: Update, context: Context) -> None:
@@ -162,7 +147,7 @@ async def _handle(
         return await _select(query, context, table, state, press, locale)
     if press.op in (Op.PASS, Op.READING) and press.version != table.version:
         return _lag_or_refuse(query, state, TableRefusal.STALE, locale)
-    action = _action(table, state, press, locale)
+    action = press_action(table, state, press, locale)
     if isinstance(action, Refusal) and action.quiet:
         return _quietly(query, _changed_text(table, state, locale), await _refresh(context, table, state))
     if isinstance(action, Refusal) and action.code == TableRefusal.NOT_YOUR_TURN:
@@ -174,75 +159,6 @@ async def _handle(
             query, await post_hand(context.bot, context.services, table, state.record.seat, glance=False)
         )
     return await _act(query, context, table, state, action, locale)
-
-
-def _action(table: LiveTable, state: SeatState, press: Press, locale: str) -> Action | Refusal | None:
-    """The action a press asks for, a refusal, or None when the player must pick a reading."""
-    seat = state.record.seat
-    assert table.match is not None
-    if seat not in table.match.to_act:
-        return Refusal(TableRefusal.NOT_YOUR_TURN)
-    if press.op in EXCHANGE_OPS:
-        return exchange_action(press, table, state) or Refusal(TableRefusal.BAD_BUTTON)
-    if table.match.phase is not Phase.PLAY:
-        return Refusal(TableRefusal.BAD_BUTTON)
-    obs = table.observe(seat)
-    previous = obs.play_to_beat(seat)
-    if press.op is Op.PASS:
-        return Pass() if previous is not None else Refusal(TableRefusal.MUST_LEAD)
-    if press.op is Op.READING:
-        if (
-            press.check != digest(state.selection.cards)
-            or press.arg is None
-            or press.arg >= len(state.selection.readings)
-        ):
-            return Refusal(TableRefusal.STALE)
-        return PlayCards(state.selection.readings[press.arg])
-    if press.op is not Op.PLAY:
-        return Refusal(TableRefusal.BAD_BUTTON)
-    if _named_by_hint(table, state, press):
-        assert state.selection.hint_play is not None
-        return PlayCards(state.selection.hint_play)
-    if press.version != table.version or press.check != digest(state.selection.cards):
-        return Refusal(TableRefusal.STALE, quiet=True)
-    if not state.selection.cards:
-        return Refusal(TableRefusal.EMPTY)
-    if (
-        state.selection.hint_play is not None
-        and select_play(state.selection.hint_play) == state.selection.cards
-    ):
-        return PlayCards(state.selection.hint_play)
-    cards = selected_cards(state.selection.cards)
-    try:
-        found = table.match.readings(seat, cards)
-    except InvalidCards:
-        return Refusal(TableRefusal.STALE)
-    if not found:
-        if previous is not None and classify(cards, obs.level):
-            return Refusal(TableRefusal.NO_SUCH_PLAY, cannot_beat(previous, obs.level, locale))
-        return Refusal(TableRefusal.NO_SUCH_PLAY)
-    if len(found) == 1 or table.rules.wildcard_declaration is WildcardDeclaration.LOWEST:
-        return PlayCards(found[0])
-    state.selection.readings = tuple(found)  # 逢人配: the player picks the reading
-    return None
-
-
-def _named_by_hint(table: LiveTable, state: SeatState, press: Press) -> bool:
-    """A 出牌 pressed on the keyboard 提示 was pressed on, the hint's cards still selected
-    and nothing played since: the hint's toast named the play, so it is what the press means.
-
-    That keyboard may be older than the table: 提示 is taken on any keyboard of the hand the
-    seat holds (a look after others' moves may still be on its way), so "nothing played since"
-    is the hint's own version, not the keyboard's. A slow machine's player whose 出牌 was
-    refused here pressed 提示 again and played the second suggestion (CI, the pinned 单下)."""
-    hints = state.selection.hints
-    return (
-        state.selection.hint_play is not None
-        and hints is not None
-        and hints.version == table.version
-        and (press.version, press.check) == state.selection.hint_keyboard
-        and state.selection.cards == select_play(state.selection.hint_play)
-    )
 
 
 LAG_GRACE = 3.0

@@ -163,13 +163,7 @@ async def on_watch_press(update: Update, context: Context) -> None:
     assert query is not None and query.data is not None
     locale = await context.services.languages.of_user(query.from_user.id)
     try:
-        press = Press.decode(query.data)
-        if press.area is not Area.WATCH or press.op not in (Op.WATCH, Op.UNWATCH, Op.FOLLOW):
-            raise BadCallback(query.data)
-        if (press.op is Op.FOLLOW) != (press.arg is not None) or press.count is not None:
-            raise BadCallback(query.data)
-        if press.arg is not None and press.arg > 3:
-            raise BadCallback(query.data)
+        press = _watch_press(query.data)
         table = context.services.tables.get(press.table_id)
     except BadCallback:
         await refuse(query, TableRefusal.BAD_BUTTON, locale)
@@ -177,21 +171,43 @@ async def on_watch_press(update: Update, context: Context) -> None:
     except TableError:
         await answer(query, _("This table has ended: its buttons no longer work.", locale))
         return
-    chat = query.message.chat if query.message is not None else None
     if press.op is Op.FOLLOW:
         await _follow(query, context, table, press.arg, locale)
+    elif press.op is Op.UNWATCH:
+        await _unwatch(query, context, table, locale)
+    else:
+        await _watch(query, context, table, locale)
+
+
+def _watch_press(data: str) -> Press:
+    """A 观战 button's press: 观战, 停止观战, or a seat (0–3) to follow; :class:`BadCallback` else."""
+    press = Press.decode(data)
+    if press.area is not Area.WATCH or press.op not in (Op.WATCH, Op.UNWATCH, Op.FOLLOW):
+        raise BadCallback(data)
+    if (press.op is Op.FOLLOW) != (press.arg is not None) or press.count is not None:
+        raise BadCallback(data)
+    if press.arg is not None and press.arg > 3:
+        raise BadCallback(data)
+    return press
+
+
+async def _unwatch(query: CallbackQuery, context: Context, table: LiveTable, locale: str) -> None:
+    """停止观战 on the spectator's own message."""
+    chat = query.message.chat if query.message is not None else None
+    if chat is None or chat.id != query.from_user.id:  # a spectator's own message only
+        await refuse(query, TableRefusal.BAD_BUTTON, locale)
         return
-    if press.op is Op.UNWATCH:
-        if chat is None or chat.id != query.from_user.id:  # a spectator's own message only
-            await refuse(query, TableRefusal.BAD_BUTTON, locale)
-            return
-        async with table.lock:
-            left = await desk_of(context).leave(table, query.from_user.id)
-        if left:
-            await answer(query, _("You stopped watching.", locale))
-        else:
-            await refuse(query, TableRefusal.NOT_WATCHING, locale)
-        return
+    async with table.lock:
+        left = await desk_of(context).leave(table, query.from_user.id)
+    if left:
+        await answer(query, _("You stopped watching.", locale))
+    else:
+        await refuse(query, TableRefusal.NOT_WATCHING, locale)
+
+
+async def _watch(query: CallbackQuery, context: Context, table: LiveTable, locale: str) -> None:
+    """观战 on the table's board: the presser watches in their private chat, once they opened it."""
+    chat = query.message.chat if query.message is not None else None
     if chat is None or chat.id != table.record.chat_id:  # the table's own board, in its group
         await refuse(query, TableRefusal.BAD_BUTTON, locale)
         return

@@ -358,7 +358,7 @@ async def test_a_locked_database_answers_not_saved_and_the_deadline_is_applied_l
         await telegram.set_admins(CENTRE, [ORGANISER, BOT])
         await telegram.send(ORGANISER, CENTRE, f"/contest new 锁杯 deadline={clock.typed(18)}")
         card = await card_shows(telegram, CENTRE, CARD)
-        fault = StorageFault("locked", app.bot_data.services.db, db_path)
+        fault = StorageFault("locked", app.bot_data.services.tables.db, db_path)
         await fault.on()
         try:
             await telegram.send(PLAYERS[0], CENTRE, "/signup")

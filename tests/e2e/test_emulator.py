@@ -135,7 +135,7 @@ async def test_photos_buttons_edits_and_answers_round_trip(emulator: Emulator, t
         ended = await telegram.wait_message(TABLE, lambda m: m.edit_count == 2)
         assert (alert.text, alert.show_alert) == ("结束了", True)
         assert ended.buttons[0][0].data == "again" and ended.caption == "第2副"
-        await asyncio.sleep(1.1)  # past the second a phone may still show the replaced keyboard (the rule)
+        await telegram.advance_clock(1.1)  # past the second a phone may still show the replaced keyboard
         with pytest.raises(EmulatorError, match="no button"):
             await telegram.press(ALICE, ended, "next")
 
@@ -434,7 +434,7 @@ async def test_an_old_callback_query_cannot_be_answered(emulator: Emulator, toke
         await bot.send_message(TABLE.id, "坐下", reply_markup=keyboard(("坐", "sit")))
         shown = (await telegram.messages(TABLE))[-1]
         late = await telegram.press(ALICE, shown, "sit")
-        await asyncio.sleep(0.7)  # older than its 0.5 s to live: the duration is the rule under test
+        await telegram.advance_clock(0.7)  # older than its 0.5 s to live: the duration is the rule under test
         with pytest.raises(BadRequest, match=r"(?i)query is too old"):
             await bot.answer_callback_query(late)
         assert await telegram.answer(late) is None

@@ -176,21 +176,30 @@ def hand_view(message: BotMessage) -> tuple[str, list[list[str]]]:
     return message.content, [[button.text for button in row] for row in message.buttons]
 
 
+def keyboard_versions(message: BotMessage) -> set[int]:
+    """The match versions a hand message's buttons were made for (``h:table:version:check:op``)."""
+    parts = (button.data.split(":") for row in message.buttons for button in row if button.data)
+    return {int(part[2]) for part in parts if len(part) >= 5 and part[0] == "h"}
+
+
 async def settled_view(telegram: Telegram, url: str, user: User) -> tuple[str, list[list[str]]]:
-    """The user's hand message once the bot is idle and the log has not moved for a read."""
-    while True:
+    """The user's hand message once it shows the log's last action: the bot has fetched every
+    update, the log does not move while the message is read, and the message's buttons were
+    made for the log's highest version (a look still on its way carries an older one). A state,
+    not a quiet moment: the bot is another process, and a look of a fixed length could end
+    before a slow edit."""
+
+    async def settled() -> tuple[str, list[list[str]]] | None:
         await telegram.wait_idle()
         before = await actions(url)
-        first = await telegram.last_message(Chat.private(user))
-        await asyncio.sleep(0.5)  # a quiet look: the bot is another process, with nothing to ask
-        second = await telegram.last_message(Chat.private(user))
-        if (
-            first is not None
-            and second is not None
-            and first.raw == second.raw
-            and await actions(url) == before
-        ):
-            return hand_view(second)
+        shown = await telegram.last_message(Chat.private(user))
+        if shown is None or await actions(url) != before:
+            return None
+        if keyboard_versions(shown) not in (set(), {before[1]}):
+            return None
+        return hand_view(shown)
+
+    return await wait_for(settled, what=f"{user.first_name}'s hand to show the last action")
 
 
 async def trophy(telegram: Telegram, group: Chat) -> None:

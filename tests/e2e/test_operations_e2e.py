@@ -175,7 +175,7 @@ async def test_health_turns_503_when_telegram_or_the_store_is_unreachable_and_ba
         await wait_for(lambda: health_says(port, 200), what="healthy once Telegram is back")
 
         for kind in ("read_only", "locked"):
-            fault = StorageFault(kind, app.bot_data.services.db, db_path)
+            fault = StorageFault(kind, app.bot_data.services.tables.db, db_path)
             await fault.on()
             try:
                 await wait_for(lambda: health_says(port, 503, "store:"), what=f"503 for a {kind} store")

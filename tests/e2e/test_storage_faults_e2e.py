@@ -94,7 +94,7 @@ async def test_a_press_during_a_storage_fault_says_not_saved_and_works_once_stor
         selected = await select_a_play(telegram, ALICE)
         play = buttons_by_op(selected)["p"][0]
         logged = await table_actions(table.db_path)
-        fault = StorageFault(kind, app.bot_data.services.db, table.db_path)
+        fault = StorageFault(kind, app.bot_data.services.tables.db, table.db_path)
         await fault.on()
         for _ in range(2):  # pressing again: still the ticked cards, still not saved
             assert await answer_to(telegram, ALICE, selected, play) == (NOT_SAVED, True)
@@ -139,7 +139,7 @@ async def test_a_turn_clock_during_a_full_disk_acts_once_space_is_back(
             await table.add_ai(ALICE)
         await table.start(ALICE)
         await my_turn(telegram, ALICE)
-        fault = StorageFault("full", app.bot_data.services.db, table.db_path)
+        fault = StorageFault("full", app.bot_data.services.tables.db, table.db_path)
         await fault.on()
         logged = await table_actions(table.db_path)
 
@@ -166,7 +166,7 @@ async def test_a_command_that_fails_on_storage_is_answered_not_saved(
         dm = Chat.private(ALICE)
         await telegram.send(ALICE, dm, "/start")
         await telegram.wait_message(dm, lambda m: "/newgame" in m.content)
-        fault = StorageFault("read_only", app.bot_data.services.db, db_path)
+        fault = StorageFault("read_only", app.bot_data.services.tables.db, db_path)
         await fault.on()
         await telegram.send(ALICE, dm, "/fourcolor")
         await telegram.wait_message(dm, lambda m: m.content == NOT_SAVED)

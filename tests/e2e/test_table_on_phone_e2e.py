@@ -380,12 +380,23 @@ async def test_a_slow_play_press_plays_the_hinted_play_on_the_newest_keyboard(
     one 提示 was pressed on is refused (a phone shows a replaced keyboard about that long). The
     simulated player (``demo.take_turn``) then presses 出牌 on the newest keyboard: pressing 提示
     again, as it once did, moved on to the next suggestion, so on a slow CI machine the
-    four-human match ended 单下 instead of its seed's 双下."""
+    four-human match ended 单下 instead of its seed's 双下.
+
+    The slow thumb waits for the hint's keyboard (its ✓ cards) to be shown, then moves the
+    emulator's clock past the one-second window instead of sleeping through it: every 出牌 of
+    this player follows a 提示 that selected the cards, and one pressed on the keyboard 提示 was
+    pressed on now always meets that keyboard replaced over a second ago."""
     press = telegram.press
+
+    async def hint_shown(chat: Chat, message_id: int) -> bool:
+        shown = next((m for m in await telegram.messages(chat) if m.message_id == message_id), None)
+        return shown is not None and any(b.text.startswith("✓") for row in shown.buttons for b in row)
 
     async def slow_thumb(user: User, message: BotMessage, data: str) -> str:
         if callback_op(data) == "p":
-            await asyncio.sleep(1.3)  # over the emulator's one-second window: the fault under test
+            chat = Chat.private(user)
+            await wait_for(lambda: hint_shown(chat, message.message_id), what="the hint's keyboard")
+            await telegram.advance_clock(1.3)  # over the emulator's one-second window: the fault under test
         return await press(user, message, data)
 
     monkeypatch.setattr(telegram, "press", slow_thumb)

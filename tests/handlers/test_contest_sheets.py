@@ -16,6 +16,7 @@ from telegram.error import Forbidden
 
 from app.contest import sheet_texts as words
 from app.contest.callback_data import ContestOp, ContestPress
+from app.contest.sheet_submission import SHEET_REASON
 from app.contest.store import ContestStore
 from app.preferences import Languages
 from engine.contest import (
@@ -301,7 +302,7 @@ async def test_the_organisers_submission_is_a_decision_with_its_reason(table: Ta
     await table.tap("✅ 提交", ORGANISER)
     stored = await table.db.contests.get(contest_id=table.stored.id)
     fact = stored.contest.match_by_code(table.match.code).facts[-1]
-    assert fact.kind is FactKind.DECISION and fact.reason == sheets.SHEET_REASON and fact.by == ORGANISER
+    assert fact.kind is FactKind.DECISION and fact.reason == SHEET_REASON and fact.by == ORGANISER
 
 
 async def test_undo_then_a_restart_shows_the_same_sheet(store: str) -> None:

@@ -101,7 +101,7 @@ async def test_a_new_hand_message_is_sent_after_the_table_lock_is_released(
     assert bot.calls == [("sendPhoto", 100)]  # one message, with the newest look
     assert "again" in bot.captions[0]
     message_id = table.seats[0].record.dm_message_id
-    stored = await services.db.seats.get(table_id=table.id, seat=0)
+    stored = await services.tables.db.seats.get(table_id=table.id, seat=0)
     assert message_id is not None and stored.dm_message_id == message_id
     async with table.lock:  # once it is there, later looks edit it
         table.seats[0].message.note = "later"
@@ -180,7 +180,7 @@ async def test_after_a_restart_the_hand_comes_in_a_new_message_and_the_stored_on
     before = table.seats[0].record.dm_message_id
     assert before is not None and not table.seats[0].message.from_before(before)
 
-    restarted = TableService(services.db)
+    restarted = TableService(services.tables.db)
     [resumed] = (await restarted.restore_all()).tables
     assert resumed.seats[0].record.dm_message_id == before and resumed.seats[0].message.from_before(before)
     services.tables = restarted
@@ -192,7 +192,7 @@ async def test_after_a_restart_the_hand_comes_in_a_new_message_and_the_stored_on
     assert (
         now is not None
         and now > before
-        and (await services.db.seats.get(table_id=table.id, seat=0)).dm_message_id == now
+        and (await services.tables.db.seats.get(table_id=table.id, seat=0)).dm_message_id == now
     )
     assert resumed.seats[0].message.from_before(before) and not resumed.seats[0].message.from_before(now)
     async with resumed.lock:  # from then on, edits as before

@@ -122,7 +122,7 @@ async def opened(tmp_path: Path, request: pytest.FixtureRequest) -> AsyncIterato
     table, context = await _open(tmp_path, getattr(request, "param", 2))
     yield table, context
     context.services.renderer.shutdown()  # type: ignore[attr-defined]
-    await context.services.db.close()
+    await context.services.close_store()
 
 
 async def keyboard(context: Context, table: LiveTable, seat: int) -> Keys:

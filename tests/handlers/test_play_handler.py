@@ -15,13 +15,14 @@ import pytest
 
 from app.preferences import Languages
 from app.table.callback_data import Area, Op, Press
+from app.table.presses import Refusal, press_action
 from app.table.selection import digest
 from app.table.settings import rules_from_args
 from app.table.tables import LiveTable, TableService
 from engine.actions import PlayCards
 from engine.cards import Card, Rank
 from engine.match import observe
-from handlers.table.play import Refusal, _action, _handle, _hint, _play_hint_text, on_hand_press
+from handlers.table.play import _handle, _hint, _play_hint_text, on_hand_press
 from players.planner import choose_action
 from render.words import card_text
 from storage import Database
@@ -134,7 +135,7 @@ async def test_a_play_that_does_not_beat_names_the_table_play(table) -> None:
     follower = live.match.to_act[0]
     state = live.seats[follower]
     state.selection.cards = Counter({live.match.hand(follower)[0]: 1})
-    refusal = _action(live, state, _press(live, follower, Op.PLAY), "zh")
+    refusal = press_action(live, state, _press(live, follower, Op.PLAY), "zh")
     assert isinstance(refusal, Refusal) and refusal.text is not None
     assert refusal.text == f"打不过上家的 {card_text(highest)}"
 
@@ -149,7 +150,7 @@ async def test_wildcard_selection_asks_for_a_reading(table) -> None:
     pairs = [c for c, n in Counter(hand).items() if n >= 2 and not c.is_wildcard(Rank.TWO) and not c.is_joker]
     assert wildcard in hand and len(pairs) >= 2
     state.selection.cards = Counter({wildcard: 1, pairs[0]: 2, pairs[1]: 2})
-    assert _action(live, state, _press(live, seat, Op.PLAY), "zh") is None
+    assert press_action(live, state, _press(live, seat, Op.PLAY), "zh") is None
     assert len(state.selection.readings) >= 2
     assert {p.kind.value for p in state.selection.readings} == {"full_house"}
 
@@ -167,10 +168,10 @@ async def test_play_on_the_keyboard_hint_was_pressed_on_plays_what_its_toast_nam
     assert state.selection.hint_play is not None
     toast = _play_hint_text(state, "zh")
     assert toast.startswith("提示：") and "点「出牌」打出" in toast and "不出" not in toast
-    assert _action(live, state, before_hint, "zh") == PlayCards(state.selection.hint_play)
+    assert press_action(live, state, before_hint, "zh") == PlayCards(state.selection.hint_play)
     other = next(card for card in live.match.hand(seat) if state.selection.cards[card] == 0)
     state.selection.cards = state.selection.cards + Counter({other: 1})  # a card picked since: not the hint
-    refusal = _action(live, state, before_hint, "zh")
+    refusal = press_action(live, state, before_hint, "zh")
     assert isinstance(refusal, Refusal) and refusal.quiet
 
 
@@ -189,7 +190,7 @@ async def test_play_on_an_older_keyboard_hint_was_pressed_on_plays_the_hint(tabl
     assert await _hint(live, state, service) is None
     state.selection.hint_keyboard = (seen.version, seen.check)  # as _select notes the pressed keyboard
     assert state.selection.hint_play is not None
-    assert _action(live, state, seen, "zh") == PlayCards(state.selection.hint_play)
+    assert press_action(live, state, seen, "zh") == PlayCards(state.selection.hint_play)
 
 
 async def test_a_turn_the_newest_look_takes_away_is_lag_not_a_mistake(table) -> None:

@@ -21,7 +21,7 @@ from engine.contest import (
     WithdrawReason,
     late_forfeits_in_a_row,
 )
-from engine.contest.contest import LATE_REASON
+from engine.contest.reporting import LATE_REASON
 from engine.rules import MatchFormat
 from render.words import is_english
 

@@ -13,22 +13,12 @@ from telegram.error import BadRequest
 
 from app.contest import texts
 from app.contest.callback_data import BadContestButton, ContestOp, ContestPress
+from app.contest.presses import ORGANISER_OPS, press_command
 from app.contest.problems import Problem
 from app.contest.store import ContestGone, HeldContest
 from app.table.refusals import TableRefusal
 from app.table.texts import _, error_text, escape
-from engine.contest import (
-    ContestError,
-    Player,
-    close_round,
-    confirm,
-    confirm_partner,
-    decline_partner,
-    dispute,
-    draw,
-    sign_up,
-    withdraw,
-)
+from engine.contest import ContestError, Player
 from handlers.contest.commands.setup import set_mirror
 from handlers.contest.commands.standings import queue_standings
 from handlers.contest.common import desk_of, locale_of, may_organise, remember
@@ -63,39 +53,44 @@ async def on_contest_press(update: Update, context: Context) -> None:
 async def _press(
     query: CallbackQuery, context: Context, stored: HeldContest, press: ContestPress, locale: str
 ) -> None:
+    """One press: elsewhere (play, standings, mirror), refused, or a contest command run and acknowledged."""
     desk, user = desk_of(context), query.from_user
-    me = Player(user.id, display_name(user))
-    op = press.op
-    if op is ContestOp.PLAY:
-        await open_match_table(query, context, press.arg, locale)
+    if await _press_elsewhere(query, context, stored, press, locale):
         return
-    if op is ContestOp.STANDINGS:
-        await answer(query)
-        assert query.message is not None
-        queue_standings(context, query.message, stored, locale)
-        return
-    if op is ContestOp.MIRROR:
-        await _choose_mirror(query, context, stored, locale)
-        return
-    organiser_ops = (ContestOp.CLOSE_YES, ContestOp.CLOSE_NO, ContestOp.DRAW)
-    if op in organiser_ops and not await may_organise(context, stored, user.id):
+    if press.op in ORGANISER_OPS and not await may_organise(context, stored, user.id):
         await answer(query, texts.problem_text(Problem.ORGANISER_ONLY, "", locale), show_alert=True)
         return
-    if op is ContestOp.CLOSE_NO:
+    if press.op is ContestOp.CLOSE_NO:
         await answer(query)
         _edit(context, query, _("The round goes on.", locale))
         return
-    commands = {
-        ContestOp.SIGN_UP: lambda c: sign_up(c, me),
-        ContestOp.WITHDRAW: lambda c: withdraw(c, user.id, now=desk.clock()),
-        ContestOp.PARTNER_YES: lambda c: confirm_partner(c, user.id, player=me, username=user.username),
-        ContestOp.PARTNER_NO: lambda c: decline_partner(c, user.id, username=user.username),
-        ContestOp.CONFIRM: lambda c: confirm(c, code=press.arg, by=user.id, now=desk.clock()),
-        ContestOp.DISPUTE: lambda c: dispute(c, code=press.arg, by=user.id, now=desk.clock()),
-        ContestOp.CLOSE_YES: lambda c: close_round(c, now=desk.clock()),
-        ContestOp.DRAW: lambda c: draw(c, now=desk.clock()),
-    }
-    await desk.run(stored.id, commands[op])
+    me = Player(user.id, display_name(user))
+    command = press_command(press, me, user.username, desk.clock)
+    assert command is not None, press
+    await desk.run(stored.id, command)
+    await _acknowledge(query, context, press.op, me.name, locale)
+
+
+async def _press_elsewhere(
+    query: CallbackQuery, context: Context, stored: HeldContest, press: ContestPress, locale: str
+) -> bool:
+    """The presses that run no contest command here: open a match's table, the standings, the
+    organiser's choice of contest for a mirror. False for every other press."""
+    if press.op is ContestOp.PLAY:
+        await open_match_table(query, context, press.arg, locale)
+    elif press.op is ContestOp.STANDINGS:
+        await answer(query)
+        assert query.message is not None
+        queue_standings(context, query.message, stored, locale)
+    elif press.op is ContestOp.MIRROR:
+        await _choose_mirror(query, context, stored, locale)
+    else:
+        return False
+    return True
+
+
+async def _acknowledge(query: CallbackQuery, context: Context, op: ContestOp, name: str, locale: str) -> None:
+    """The press's toast, and the edit of the message pressed that says what happened."""
     if op in (ContestOp.SIGN_UP, ContestOp.WITHDRAW):
         # The toast is the acknowledgement; the card follows as a refresh (desk.announce asked
         # for it), so a rush of presses is answered at once and the group sees one edit, not fifty.
@@ -103,7 +98,7 @@ async def _press(
         await answer(query, toast)
         return
     await answer(query, _("Done.", locale))
-    name = escape(me.name)
+    name = escape(name)
     if op is ContestOp.PARTNER_YES:
         _edit(context, query, _("{name} accepted: the pair is signed up.", locale, name=name))
     elif op is ContestOp.PARTNER_NO:

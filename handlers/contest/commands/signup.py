@@ -11,6 +11,7 @@ from app.contest import texts
 from app.contest.args import parse_signup
 from app.contest.callback_data import ContestOp, ContestPress
 from app.contest.problems import Problem
+from app.contest.store import HeldContest
 from app.table.texts import _, escape
 from engine.contest import (
     PairWithdrew,
@@ -39,13 +40,12 @@ async def signup_command(update: Update, context: Context) -> None:
     message, user, locale, stored = found
     me = Player(user.id, display_name(user))
     words = parse_signup(context.args or [], stored.contest.format.uses_tags)
-    partner: Player | None = None
-    if words.partner_words or message.reply_to_message is not None:
-        partner = await _partner(context, message)
-        if partner is None:
-            said = " ".join(words.partner_words)
-            await reply(context, message, texts.problem_text(Problem.NO_PARTNER, said, locale))
-            return
+    asked = bool(words.partner_words) or message.reply_to_message is not None
+    partner = await _partner(context, message) if asked else None
+    if asked and partner is None:
+        said = " ".join(words.partner_words)
+        await reply(context, message, texts.problem_text(Problem.NO_PARTNER, said, locale))
+        return
     pair = stored.contest.pair_of_user(user.id)
     if words.tag and pair is not None:
         await reply(context, message, texts.problem_text(Problem.TAG_AFTER_DRAW, "", locale))
@@ -55,30 +55,42 @@ async def signup_command(update: Update, context: Context) -> None:
         await run(context, stored, lambda c: change_partner(c, user.id, new_partner))
         await reply(context, message, texts.partner_changed_text(me.name, partner.name, pair.number, locale))
         return
-    await run(context, stored, lambda c: sign_up(c, me, partner, tag=words.tag))
+    await _sign_up(context, message, stored, me, partner, words.tag, locale)
+
+
+async def _sign_up(
+    context: Context,
+    message: Message,
+    stored: HeldContest,
+    me: Player,
+    partner: Player | None,
+    tag: str,
+    locale: str,
+) -> None:
+    """Sign ``me`` up (with ``partner`` invited, in ``tag``'s unit or slot) and say so."""
+    await run(context, stored, lambda c: sign_up(c, me, partner, tag=tag))
     text = texts.signup_done_text(stored.contest, me.name, partner.name if partner else None, locale)
-    if words.tag:
-        text += "\n" + texts.tag_text(stored.contest.format.uses_tags, words.tag, locale)
-    markup = None
-    if partner is not None:
-        markup = InlineKeyboardMarkup(
-            [
-                [
-                    InlineKeyboardButton(
-                        _("Accept", locale),
-                        callback_data=ContestPress(ContestOp.PARTNER_YES, stored.id).encode(),
-                    ),
-                    InlineKeyboardButton(
-                        _("Decline", locale),
-                        callback_data=ContestPress(ContestOp.PARTNER_NO, stored.id).encode(),
-                    ),
-                ]
-            ]
-        )
+    if tag:
+        text += "\n" + texts.tag_text(stored.contest.format.uses_tags, tag, locale)
+    markup = _invitation(stored.id, locale) if partner is not None else None
     # an invitation is the partner's only button; signing up alone is on the card too, so in a
     # rush (replies already waiting) its acknowledgement gives way (issue 40)
-    alone = partner is None and not words.tag
+    alone = partner is None and not tag
     await reply(context, message, text, markup, keep=partner is not None, spare=alone)
+
+
+def _invitation(contest_id: int, locale: str) -> InlineKeyboardMarkup:
+    """The invited partner's answer: 接受 / 拒绝."""
+    accept = ContestPress(ContestOp.PARTNER_YES, contest_id).encode()
+    decline = ContestPress(ContestOp.PARTNER_NO, contest_id).encode()
+    return InlineKeyboardMarkup(
+        [
+            [
+                InlineKeyboardButton(_("Accept", locale), callback_data=accept),
+                InlineKeyboardButton(_("Decline", locale), callback_data=decline),
+            ]
+        ]
+    )
 
 
 async def _partner(context: Context, message: Message) -> Player | None:
