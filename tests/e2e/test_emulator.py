@@ -314,16 +314,18 @@ async def test_latency_delays_the_bots_requests_not_the_tests(emulator: Emulator
 
 def test_latency_from_the_environment_reaches_the_server(monkeypatch: pytest.MonkeyPatch) -> None:
     """GUANDAN_EMULATOR_LATENCY_MS, read by Emulator.start, becomes --latency-ms for every token."""
-    monkeypatch.setenv("GUANDAN_EMULATOR_LATENCY_MS", "300")
+    monkeypatch.setenv("GUANDAN_EMULATOR_LATENCY_MS", "1500")
     slow = Emulator.start()
     try:
-        assert slow.latency_ms == 300
+        assert slow.latency_ms == 1500
         started = time.monotonic()
         response = httpx.post(f"{slow.base_url}1:any/getMe")
-        assert response.json()["ok"] and 0.28 < time.monotonic() - started < 1.5
+        assert response.json()["ok"] and time.monotonic() - started >= 1.45
         started = time.monotonic()
         httpx.post(f"{slow.url}/botMessages", json={"token": "1:any"})
-        assert time.monotonic() - started < 0.2
+        assert (
+            time.monotonic() - started < 1.0
+        )  # the tests' own door is not slowed (a wide margin: shared cores)
     finally:
         slow.stop()
 
