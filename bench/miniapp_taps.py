@@ -6,7 +6,8 @@ the Bot API emulator). On his first turn, every play of each kind his 27 cards h
 is selected on the real page by the fewest gestures: the hand is drawn in rows in its display
 order, a gesture is a tap or a press-and-slide across neighbouring cards of one row, so a play
 takes one gesture per stretch of neighbouring cards it uses (with two copies of a card, the
-copy that joins a stretch). The script performs those gestures with the mouse, checks that the
+copy that joins a stretch), except that a slide across five ranks or more takes one card of
+each rank, so a straight is one slide over its ranks' doubled cards. The script performs those gestures with the mouse, checks that the
 page selected exactly the play, and undoes them. Then it plays 提示's choice (提示, 出牌) and,
 at a later turn with another seat's play to beat, 不出, checking that the table moved on.
 
@@ -62,6 +63,8 @@ KINDS: dict[str, tuple[PlayKind, int]] = {
 
 WILD = ", with 配"
 """Marks a kind's plays that use a wildcard (逢人配), counted apart: a player seldom spends one."""
+STRAIGHT_RANKS = 5
+"""A slide across this many ranks takes one card of each (webapp/static/app.js)."""
 Run = tuple[int, int]
 """First and last display position of neighbouring cards in one row: one gesture."""
 
@@ -75,13 +78,32 @@ class Taps:
     chat: int
 
 
+def slide(rows: Sequence[Sequence[str]], first: int, last: int) -> tuple[int, ...]:
+    """What one press-and-slide from card ``first`` to card ``last`` selects (app.js's
+    ``sweptPositions``): every card crossed, or across five ranks and more one of each rank."""
+    codes = [code for row in rows for code in row]
+    firsts: dict[str, int] = {}
+    for position in range(first, last + 1):
+        firsts.setdefault(
+            codes[position] if codes[position] in ("BJ", "RJ") else codes[position][1], position
+        )
+    if len(firsts) < STRAIGHT_RANKS:
+        return tuple(range(first, last + 1))
+    return tuple(firsts.values())
+
+
 def fewest_runs(rows: Sequence[Sequence[str]], cards: Sequence[Card]) -> tuple[Run, ...]:
-    """The stretches that select ``cards`` in the fewest gestures (each copy tried)."""
+    """The gestures that select ``cards`` in the fewest (each copy tried): one slide where it
+    takes exactly these cards, else one per stretch of neighbouring cards."""
     row_of = [r for r, row in enumerate(rows) for _ in row]
-    where: dict[str, list[int]] = {}
-    for position, code in enumerate(code for row in rows for code in row):
-        where.setdefault(code, []).append(position)
+    codes = [code for row in rows for code in row]
     needed = Counter(str(card) for card in cards)
+    for first, last in itertools.combinations(range(len(codes)), 2):
+        if row_of[first] == row_of[last] and Counter(codes[p] for p in slide(rows, first, last)) == needed:
+            return ((first, last),)
+    where: dict[str, list[int]] = {}
+    for position, code in enumerate(codes):
+        where.setdefault(code, []).append(position)
     choices = [itertools.combinations(where[code], count) for code, count in needed.items()]
     best: tuple[Run, ...] | None = None
     for chosen in itertools.product(*choices):
@@ -175,7 +197,7 @@ async def measure_selections(page: Any, hand: Sequence[Card], level: Rank) -> li
             runs = fewest_runs(rows, play.cards)
             for first, last in runs:
                 await gesture(page, first, last)
-            wanted = sorted(p for first, last in runs for p in range(first, last + 1))
+            wanted = sorted(p for first, last in runs for p in slide(rows, first, last))
             assert await selected(page) == wanted, (name, play)
             for first, last in runs:  # a gesture from a selected card unselects
                 await gesture(page, first, last)
