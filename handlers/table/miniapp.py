@@ -26,6 +26,7 @@ from handlers.platform.context import Services
 from handlers.table import flow, timers
 from handlers.table.board import BoardPublisher
 from handlers.table.hand_message import post_hand
+from handlers.table.spectators import SpectatorDesk
 from webapp.server import ChatSide, MiniApp
 from webapp.settings import WebAppConfig
 
@@ -69,6 +70,9 @@ async def open_miniapp(
     services.miniapp = miniapp
     if isinstance(services.board, BoardPublisher):  # tests may hand in a board of their own
         services.board.unwatched = partial(everyone_in_miniapp, miniapp)
+    desk = getattr(services.spectators, "screen", None)
+    if isinstance(desk, SpectatorDesk):  # 观战's message opens the table's page as well
+        desk.web_app = miniapp.table_url
     await set_menu_button(bot, config.url)
     return miniapp
 
