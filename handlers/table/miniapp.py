@@ -4,7 +4,8 @@
 own flow shows it (the other players' hand messages, the group board, 观战, the clocks), a
 page's closing brings the seat's chat hand message up to date, and a user's /lang is read
 from the store. Started by ``bot.py`` when ``GUANDAN_WEBAPP_URL`` is set, which then also
-makes the bot's menu button (beside every private chat's input field) open the page.
+makes the bot's menu button (beside every private chat's input field) open the page, and gives
+a spectator's 观战 message a button that opens the table's page (观战 there, no hand).
 """
 
 from __future__ import annotations
