@@ -281,11 +281,8 @@ def played_by_version(
 def spectator_leaks(frame: dict[str, Any], played: Counter[str]) -> list[str]:
     """What a spectator's ``state`` frame shows that is not public: a hand, an exchange choice,
     记牌器, a card anywhere but the seats' plays and the trick, or a card not played yet."""
-    leaks = [
-        f"{key}={frame[key]!r}"
-        for key, empty in (("seat", None), ("hand", []), ("tribute", []), ("return", []), ("counter", ""))
-        if frame[key] != empty
-    ]
+    leaks = [f"{key}={frame[key]!r}" for key in ("hand", "tribute", "return", "counter") if frame[key]]
+    leaks += [f"seat={frame['seat']}"] if frame["seat"] is not None else []
     plays = [card for seat in frame["seats"] for card in seat["play"] or []]
     trick = frame["trick"]["cards"] if frame["trick"] else []
     rest = {**frame, "seats": [{**seat, "play": None} for seat in frame["seats"]], "trick": None}
@@ -298,7 +295,7 @@ def spectator_leaks(frame: dict[str, Any], played: Counter[str]) -> list[str]:
 
 SPECTATOR_DOM = """() => ({
     hand: document.querySelectorAll('#hand .card').length,
-    counter: document.getElementById('counter').textContent,
+    counter: document.getElementById('counter').hidden ? '' : document.getElementById('counter').textContent,
     plays: document.querySelectorAll('.seat .played .mini, #trick-cards .mini').length,
     buttons: [...document.querySelectorAll('#actions button')].filter(b => !b.hidden && !b.disabled).length,
 })"""
