@@ -2,7 +2,8 @@
 
 Page → server (each parsed into a frozen value here, anything else refused):
 
-- ``{"t": "hello", "init": "<initData>", "table": 12?, "locale": "en"?}`` — first, and only once;
+- ``{"t": "hello", "init": "<initData>", "table": 12?, "locale": "en"?}`` — first, and only once
+  (a second is refused: the first fixed the table and seat);
 - ``{"t": "play", "cards": ["HT", "S3"], "reading": 0?}`` — 出牌 (``reading``: which of the
   offered readings, after a ``readings`` answer);
 - ``{"t": "pass"}`` 不出, ``{"t": "hint"}`` 提示, ``{"t": "autoplay", "on": true}`` 托管;

@@ -352,13 +352,15 @@ class MiniApp:
         if isinstance(message, Ping):  # the page checks that this process is not frozen
             await page.ws.send_str(PONG)
             return
-        if isinstance(message, Hello):
-            return  # once is enough: the seat is fixed
+        if isinstance(message, Hello):  # the first fixed the table and seat: another names none
+            await page.ws.send_str(_refused(moves.refusal(TableRefusal.PAGE_BOUND, page.locale)))
+            return
         if isinstance(message, SetLocale):
             page.locale = normalize_locale(message.locale)
             await self._resend(page)
             return
-        if page.seat is None:
+        if page.seat is None:  # 观战: a spectator's page moves for nobody, as their chat buttons
+            await page.ws.send_str(_refused(moves.refusal(TableRefusal.NOT_SEATED, page.locale)))
             return
         try:
             table = self.tables.get(page.table_id)

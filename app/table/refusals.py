@@ -42,6 +42,7 @@ class TableRefusal(StrEnum):
     NOT_WATCHING = "not_watching"
     NO_WATCH_HAND = "no_watch_hand"  # this table shows spectators no seat's hand (watch_hand=off)
     RESTORED = "restored"  # a hand message from before a restart or a restore: a new one is below
+    PAGE_BOUND = "page_bound"  # a Mini App page's second hello: its first fixed the table and seat
 
 
 class SettingRefusal(StrEnum):

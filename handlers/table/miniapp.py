@@ -4,7 +4,8 @@
 own flow shows it (the other players' hand messages, the group board, 观战, the clocks), a
 page's closing brings the seat's chat hand message up to date, and a user's /lang is read
 from the store. Started by ``bot.py`` when ``GUANDAN_WEBAPP_URL`` is set, which then also
-makes the bot's menu button (beside every private chat's input field) open the page.
+makes the bot's menu button (beside every private chat's input field) open the page, and gives
+a spectator's 观战 message a button that opens the table's page (观战 there, no hand).
 """
 
 from __future__ import annotations
@@ -26,6 +27,7 @@ from handlers.platform.context import Services
 from handlers.table import flow, timers
 from handlers.table.board import BoardPublisher
 from handlers.table.hand_message import post_hand
+from handlers.table.spectators import SpectatorDesk
 from webapp.server import ChatSide, MiniApp
 from webapp.settings import WebAppConfig
 
@@ -69,6 +71,9 @@ async def open_miniapp(
     services.miniapp = miniapp
     if isinstance(services.board, BoardPublisher):  # tests may hand in a board of their own
         services.board.unwatched = partial(everyone_in_miniapp, miniapp)
+    desk = getattr(services.spectators, "screen", None)
+    if isinstance(desk, SpectatorDesk):  # 观战's message opens the table's page as well
+        desk.web_app = miniapp.table_url
     await set_menu_button(bot, config.url)
     return miniapp
 

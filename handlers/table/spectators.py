@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import contextlib
 import logging
+from collections.abc import Callable
 from functools import partial
 
 from telegram import CallbackQuery, Chat, Update
@@ -69,6 +70,8 @@ class SpectatorDesk:
         self.bot = bot
         self.sender = sender
         self.spectators = spectators
+        self.web_app: Callable[[int], str] | None = None
+        """A table's Mini App address (set by ``handlers/table/miniapp.py``): 观战 there too."""
         spectators.screen = self
 
     def board_extras(self, table: LiveTable, locale: str) -> tuple[str, Keys | None]:
@@ -91,7 +94,13 @@ class SpectatorDesk:
         message has its own mailbox: a deal's last look is never replaced by the next deal's first."""
         buttons = look.buttons
         markup = (
-            spectator_keyboard(look.table_id, buttons.followed, buttons.locale, seats=buttons.seats)
+            spectator_keyboard(
+                look.table_id,
+                buttons.followed,
+                buttons.locale,
+                seats=buttons.seats,
+                web_app=self.web_app(look.table_id) if self.web_app is not None else None,
+            )
             if buttons is not None
             else None
         )
@@ -133,9 +142,12 @@ class SpectatorDesk:
         await self.spectators.delivered(look, sent.message_id)
 
 
-def spectator_keyboard(table_id: int, followed: int | None, locale: str, *, seats: bool) -> Keys:
+def spectator_keyboard(
+    table_id: int, followed: int | None, locale: str, *, seats: bool, web_app: str | None = None
+) -> Keys:
     """The buttons of the deal in play's message: with ``seats`` (the table allows it) a seat's
-    hand to follow, ✓ on the one ``followed``; and 停止观战."""
+    hand to follow, ✓ on the one ``followed``; with ``web_app`` the table's 观战 in the Mini App
+    (a web_app button: private chats only, as this message is); and 停止观战."""
     rows: list[tuple[Key, ...]] = []
     if seats:
         keys = []
@@ -143,6 +155,8 @@ def spectator_keyboard(table_id: int, followed: int | None, locale: str, *, seat
             label = ("✓" if followed == seat else "👁") + seat_name(seat, locale)
             keys.append(Key(label, Press(Area.WATCH, table_id, 0, 0, Op.FOLLOW, seat).encode()))
         rows.append(tuple(keys))
+    if web_app is not None:
+        rows.append((Key(_("🃏 Watch in the Mini App", locale), "", web_app=web_app),))
     stop = Press(Area.WATCH, table_id, 0, 0, Op.UNWATCH)
     rows.append((Key(_("Stop watching", locale), stop.encode()),))
     return Keys(tuple(rows))

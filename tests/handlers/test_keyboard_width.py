@@ -163,3 +163,17 @@ def test_a_spectators_seat_buttons_fit_four_in_a_row(locale: str) -> None:
         markup = spectator_keyboard(2**40, followed, locale, seats=True)
         assert len(markup.inline_keyboard[0]) == 4
         assert overflowing(markup) == []
+
+
+@pytest.mark.parametrize("locale", LOCALES)
+def test_a_spectators_mini_app_button_has_its_own_row(locale: str) -> None:
+    """观战 in the Mini App (issue 42): a web_app button of its own row, above 停止观战."""
+    url = "https://guandan.example/app?t=7"
+    markup = spectator_keyboard(7, None, locale, seats=False, web_app=url)
+    opens = [row for row in markup.inline_keyboard if any(key.web_app for key in row)]
+    assert [[key.web_app for key in row] for row in opens] == [[url]]
+    assert len(markup.inline_keyboard) == 2 and overflowing(markup) == []
+    assert [
+        [key.web_app for key in row]
+        for row in spectator_keyboard(7, None, locale, seats=False).inline_keyboard
+    ] == [[None]]

@@ -83,6 +83,10 @@ def refusal_text(code: TableRefusal, locale: str) -> str:
             return _("You are not watching this table.", locale)
         case TableRefusal.NO_WATCH_HAND:
             return _("This table shows spectators no player's hand.", locale)
+        case TableRefusal.PAGE_BOUND:
+            return _(
+                "This page stays with the table it was opened for: open another from its own message.", locale
+            )
         case _:
             assert_never(code)
 
