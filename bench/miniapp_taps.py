@@ -7,9 +7,10 @@ is selected on the real page by the fewest gestures: the hand is drawn in rows i
 order, a gesture is a tap or a press-and-slide across neighbouring cards of one row, so a play
 takes one gesture per stretch of neighbouring cards it uses (with two copies of a card, the
 copy that joins a stretch), except that a slide across five ranks or more takes one card of
-each rank, so a straight is one slide over its ranks' doubled cards. The script performs those gestures with the mouse, checks that the
-page selected exactly the play, and undoes them. Then it plays 提示's choice (提示, 出牌) and,
-at a later turn with another seat's play to beat, 不出, checking that the table moved on.
+each rank, so a straight is one slide over its ranks' doubled cards. The script performs those
+gestures with the mouse, checks that the page selected exactly the play, and undoes them. Then
+it plays 提示's choice (提示, 出牌) and, at a later turn with another seat's play to beat, 不出,
+checking that the table moved on.
 
 A page play is its gestures, then 出牌, then one more tap where the cards read several ways
 (逢人配: the page offers the readings). The chat's count is the presses its hand keyboard

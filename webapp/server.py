@@ -76,6 +76,9 @@ class ChatSide:
     """A user's /lang."""
     clock: Callable[[LiveTable], int | None]
     """Seconds of the current turn's clock, or None."""
+    watching: Callable[[int, int], Awaitable[bool]]
+    """Whether the user pressed 观战 for the table in the chat, where only the group sees the
+    button: the page's 观战 goes no wider than the chat's."""
 
 
 @dataclass
@@ -284,7 +287,7 @@ class MiniApp:
             await self._bye(ws, str(refused.reason), text)
             return None
         locale = normalize_locale(hello.locale) if hello.locale else await self.chat.locale_of(user.id)
-        found = self._seat_of(user, hello.table)
+        found = await self._seat_of(user, hello.table)
         if isinstance(found, TableRefusal):
             await self._bye(ws, found.value, moves.refusal(found, locale).text)
             return None
@@ -299,7 +302,9 @@ class MiniApp:
             await ws.send_str(encode(view.seat_state(table, seat, locale, clock=self._clock(table))))
         return page
 
-    def _seat_of(self, user: WebAppUser, wanted: int | None) -> tuple[LiveTable, int | None] | TableRefusal:
+    async def _seat_of(
+        self, user: WebAppUser, wanted: int | None
+    ) -> tuple[LiveTable, int | None] | TableRefusal:
         """The table the user sits at (the one asked for, else their latest match) and their seat;
         at a table they do not sit at, 观战 (seat None) where the table allows spectators."""
         seated = [(t, s) for t, s in self.tables.tables_of_user(user.id) if t.match is not None]
@@ -312,15 +317,20 @@ class MiniApp:
             table = self.tables.get(wanted)
         except TableError as error:
             return error.code
-        return self._spectator_at(table)
+        return await self._spectator_at(table, user)
 
-    def _spectator_at(self, table: LiveTable) -> tuple[LiveTable, None] | TableRefusal:
+    async def _spectator_at(
+        self, table: LiveTable, user: WebAppUser
+    ) -> tuple[LiveTable, None] | TableRefusal:
         """观战 in the Mini App: the chat's rules (spectators on, a match in play, a bounded
-        crowd); the view has no hand, as the public view never does."""
+        crowd) for those who pressed 观战 in the chat; the view has no hand, as the public view
+        never does."""
         if not table.rules.spectators:
             return TableRefusal.NO_SPECTATORS
         if table.match is None or table.match.is_over:
             return TableRefusal.TABLE_NOT_PLAYING
+        if not await self.chat.watching(table.id, user.id):
+            return TableRefusal.WATCH_FROM_BOARD
         if len(self.pages.get((table.id, None), [])) >= MAX_SPECTATORS:
             return TableRefusal.SPECTATORS_FULL
         return table, None

@@ -40,6 +40,7 @@ class TableRefusal(StrEnum):
     PLAYING_HERE = "playing_here"  # a seated player pressed 观战
     SPECTATORS_FULL = "spectators_full"
     NOT_WATCHING = "not_watching"
+    WATCH_FROM_BOARD = "watch_from_board"  # the Mini App's 观战 before 观战 was pressed in the group
     NO_WATCH_HAND = "no_watch_hand"  # this table shows spectators no seat's hand (watch_hand=off)
     RESTORED = "restored"  # a hand message from before a restart or a restore: a new one is below
     PAGE_BOUND = "page_bound"  # a Mini App page's second hello: its first fixed the table and seat

@@ -286,6 +286,15 @@ class Spectators:
         watch = self._watches.get(table_id)
         return watch is not None and user_id in watch.watchers
 
+    async def watches(self, table_id: int, user_id: int) -> bool:
+        """``watching``, the spectators an earlier run stored included (a restarted bot)."""
+        watch = self._watches.get(table_id)
+        if watch is None:
+            rows = await self.db.spectators.of_table(table_id=table_id)
+            return any(row.user_id == user_id for row in rows)
+        await self._load(table_id, watch)
+        return user_id in watch.watchers
+
     async def watch(self, table: LiveTable, user_id: int, name: str) -> TableRefusal | None:
         """``user_id`` starts watching (table lock held); a refusal when they may not."""
         if not table.rules.spectators:

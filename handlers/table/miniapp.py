@@ -49,6 +49,22 @@ async def open_miniapp(
     if config is None:
         return None
 
+    chat = chat_side(bot, services, job_queue)
+    miniapp = MiniApp(services.tables, bot.token, config, chat, leading=holding(lease_check))
+    await miniapp.start()
+    services.miniapp = miniapp
+    if isinstance(services.board, BoardPublisher):  # tests may hand in a board of their own
+        services.board.unwatched = partial(everyone_in_miniapp, miniapp)
+    desk = getattr(services.spectators, "screen", None)
+    if isinstance(desk, SpectatorDesk):  # 观战's message opens the table's page as well
+        desk.web_app = miniapp.table_url
+    await set_menu_button(bot, config.url)
+    return miniapp
+
+
+def chat_side(bot: ExtBot[None], services: Services, job_queue: JobQueue[Any] | None) -> ChatSide:
+    """What a page's moves and visits do in the chat: the same posting as a chat press."""
+
     async def after_move(table: LiveTable, outcome: Outcome) -> asyncio.Future[Any]:
         return await flow.post(bot, services, job_queue, table, outcome)
 
@@ -65,17 +81,10 @@ async def open_miniapp(
     def clock(table: LiveTable) -> int | None:
         return timers.seconds_for(table) if table.match is not None else None
 
-    chat = ChatSide(after_move, came_back, locale_of, clock)
-    miniapp = MiniApp(services.tables, bot.token, config, chat, leading=holding(lease_check))
-    await miniapp.start()
-    services.miniapp = miniapp
-    if isinstance(services.board, BoardPublisher):  # tests may hand in a board of their own
-        services.board.unwatched = partial(everyone_in_miniapp, miniapp)
-    desk = getattr(services.spectators, "screen", None)
-    if isinstance(desk, SpectatorDesk):  # 观战's message opens the table's page as well
-        desk.web_app = miniapp.table_url
-    await set_menu_button(bot, config.url)
-    return miniapp
+    async def watching(table_id: int, user_id: int) -> bool:
+        return services.spectators is not None and await services.spectators.watches(table_id, user_id)
+
+    return ChatSide(after_move, came_back, locale_of, clock, watching)
 
 
 def holding(lease_check: Callable[[], None] | None) -> Callable[[], bool]:

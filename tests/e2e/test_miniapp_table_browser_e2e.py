@@ -438,6 +438,15 @@ class Connection:
         return [frame for frame in self.frames if frame["t"] == "state"][-1]
 
 
+async def refused_hello(session: aiohttp.ClientSession, port: int, init: str, table_id: int) -> str:
+    """The code of the ``bye`` a hello gets."""
+    async with session.ws_connect(f"http://127.0.0.1:{port}/ws") as ws:
+        await ws.send_str(json.dumps({"t": "hello", "init": init, "table": table_id}))
+        frame = json.loads((await ws.receive(timeout=15)).data)
+    assert frame["t"] == "bye", frame
+    return str(frame["code"])
+
+
 async def _waiting_for(table: LiveTable, seats: set[tuple[int, ...]]) -> bool:
     return table.match is not None and table.match.to_act in seats
 
@@ -464,6 +473,15 @@ async def test_a_connection_acts_for_its_own_seat_only(
         await wait_for(lambda: _waiting_for(mine, {(0,), (1,)}), what="Alice's or Bob's turn")
         async with aiohttp.ClientSession() as session:
             alice = await Connection.hello(session, port, init_data(token, ALICE.id, name="Alice"), mine.id)
+            assert await refused_hello(session, port, init_data(token, EVE.id, name="Eve"), mine.id) == (
+                "watch_from_board"  # the page's 观战 is for who pressed 观战 where the group is
+            )
+            await open_private_chat(telegram, EVE)
+            shown = await board(telegram, here)
+            answer = await telegram.wait_answer(
+                await telegram.press(EVE, shown, buttons_by_op(shown)["v"][0])
+            )
+            assert not answer.show_alert, answer.text
             eve = await Connection.hello(session, port, init_data(token, EVE.id, name="Eve"), mine.id)
             assert (alice.state["table"], alice.state["seat"]) == (mine.id, 0)
             assert (eve.state["table"], eve.state["seat"], eve.state["hand"]) == (mine.id, None, [])

@@ -81,6 +81,8 @@ def refusal_text(code: TableRefusal, locale: str) -> str:
             return _("This table has as many spectators as it takes.", locale)
         case TableRefusal.NOT_WATCHING:
             return _("You are not watching this table.", locale)
+        case TableRefusal.WATCH_FROM_BOARD:
+            return _("To watch, press 👀 Watch on the table's board in the group first.", locale)
         case TableRefusal.NO_WATCH_HAND:
             return _("This table shows spectators no player's hand.", locale)
         case TableRefusal.PAGE_BOUND:
