@@ -188,25 +188,38 @@ async def selected(page: Any) -> list[int]:
 
 
 async def measure_selections(page: Any, hand: Sequence[Card], level: Rank) -> list[Taps]:
-    """Every play of each kind selected on the page by its fewest gestures, and undone."""
+    """Every play of each kind selected on the page by its fewest gestures, and undone. Plays of
+    the same ranks differ only in which copies they take, and a player takes the handiest: each
+    is measured once, by its handiest copies on the page and on the chat keyboard alike."""
     rows = await page.eval_on_selector_all(
         "#hand .row", "rows => rows.map(r => [...r.querySelectorAll('.card')].map(e => e.dataset.card))"
     )
     measured = []
     for name, plays in plays_by_kind(hand, level).items():
-        for play in plays:
-            runs = fewest_runs(rows, play.cards)
+        for same in _by_ranks(plays, level).values():
+            easiest = min(same, key=lambda play: len(fewest_runs(rows, play.cards)))
+            runs = fewest_runs(rows, easiest.cards)
             for first, last in runs:
                 await gesture(page, first, last)
             wanted = sorted(p for first, last in runs for p in slide(rows, first, last))
-            assert await selected(page) == wanted, (name, play)
+            assert await selected(page) == wanted, (name, easiest)
             for first, last in runs:  # a gesture from a selected card unselects
                 await gesture(page, first, last)
             assert await selected(page) == []
-            extra = _reading(hand, level, Counter(play.cards))
-            kind = name + WILD if any(card.is_wildcard(level) for card in play.cards) else name
-            measured.append(Taps(kind, len(runs) + 1 + extra, chat_presses(hand, level, play.cards)))
+            extra = _reading(hand, level, Counter(easiest.cards))
+            kind = name + WILD if any(card.is_wildcard(level) for card in easiest.cards) else name
+            chat = min(chat_presses(hand, level, play.cards) for play in same)
+            measured.append(Taps(kind, len(runs) + 1 + extra, chat))
     return measured
+
+
+def _by_ranks(plays: Sequence[Play], level: Rank) -> dict[tuple[str, ...], list[Play]]:
+    """Plays grouped by the ranks they show (a wildcard as 配): the same play to a player."""
+    groups: dict[tuple[str, ...], list[Play]] = {}
+    for play in plays:
+        shown = sorted("配" if card.is_wildcard(level) else str(card.rank) for card in play.cards)
+        groups.setdefault(tuple(shown), []).append(play)
+    return groups
 
 
 async def hint_and_pass(page: Any, watch: StateWatch, version: int) -> list[Taps]:
