@@ -168,7 +168,9 @@ def run(
         judged = [(d, truth(rules, match_seed, history, d)) for d in coaching.decisions]
         tally.deal_judged(seconds, judged)
         if record is not None:  # a deal a line, so runs over other seeds can be pooled (--pool)
-            shown = [{"cost": d.cost, "spread": d.spread, "truth": gain} for d, gain in judged]
+            shown = [
+                {"cost": d.cost, "spread": d.spread, "ahead": d.ahead, "truth": gain} for d, gain in judged
+            ]
             print(
                 json.dumps({"seed": match_seed, "seconds": seconds, "shown": shown}), file=record, flush=True
             )
@@ -264,6 +266,12 @@ def main() -> None:
         "--closer", type=int, default=Budget().closer, help="draws more near the candidates' bar"
     )
     parser.add_argument(
+        "--ahead",
+        type=float,
+        default=Budget().ahead,
+        help="share of the differing fresh draws the suggestion must win to be shown (0: any mean above 0)",
+    )
+    parser.add_argument(
         "--record", help="write each deal's shown decisions and truths to this file (JSON lines)"
     )
     parser.add_argument("--pool", nargs="+", help="report on the deals --record wrote (no judging)")
@@ -272,12 +280,13 @@ def main() -> None:
         print(f"pooled from {' '.join(args.pool)}")
         report(pooled(args.pool))
         return
-    budget = Budget(args.samples, args.confidence, args.closer, args.recheck, args.more)
+    budget = Budget(args.samples, args.confidence, args.closer, args.recheck, args.more, args.ahead)
     print(
         f"{args.deals} first deals from seed {args.seed}: {args.player} coached (north), 标准 elsewhere; "
         f"{budget.samples} draws a decision (+{budget.closer} near the bar), candidates from "
         f"{budget.confidence} standard errors, "
-        f"priced on {budget.recheck} fresh draws (+{budget.more} where unsure)"
+        f"priced on {budget.recheck} fresh draws (+{budget.more} where unsure), shown where ahead on "
+        f"{budget.ahead:.0%} of those that differed"
     )
     record = open(args.record, "a", encoding="utf-8") if args.record else None  # noqa: SIM115
     try:
