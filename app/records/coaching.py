@@ -24,7 +24,7 @@ from engine.serialize import play_from_json, play_to_json
 from players.coach import Coaching, Decision, coach_deal
 from storage import Database, NotFound
 
-JUDGE: Final = "master-12+12-fresh-12+12"
+JUDGE: Final = "master-12+12-fresh-12+12-ahead65"
 """The judge a stored 点评 was made by (:mod:`players.coach` with its default budget):
 changing the judge changes this, and older stored ones are computed anew when asked."""
 KEPT: Final = 256  # 点评 kept in memory (a few hundred bytes each)
