@@ -21,9 +21,11 @@ standard errors; a decision within a standard error of that bar gets ``Budget.cl
 more) are the candidates; but the largest of ~20 noisy estimates is the luckiest (the winner's
 curse: the costs so picked were about four times the true gain). So each candidate is **weighed
 again on fresh draws** (``Budget.recheck``, independent of the ones that picked it, and
-``Budget.more`` more where that is not yet sure): a candidate whose fresh mean is not above zero
-is not shown, and the cost shown (:attr:`Decision.price`) is the fresh mean shrunk by its noise
-toward what a candidate is worth on average (empirical Bayes). A price is
+``Budget.more`` more where that is not yet sure): a candidate is shown only where its fresh mean
+is above zero **and** the suggestion ended better on most fresh draws whose endings differed
+(:data:`AHEAD`: a mean can stand on one or two big swings, and the true hands are one deal,
+not the average of many), and the cost shown (:attr:`Decision.price`) is the fresh mean shrunk
+by its noise toward what a candidate is worth on average (empirical Bayes). A price is
 :attr:`Decision.sure` when it is :data:`SURE` standard errors and :data:`MIN_COST` above zero;
 the 点评 gives the figure only then, and otherwise says the suggestion is probably, not surely,
 better. How often the suggested play really did better with the true hidden hands, and how the
@@ -104,6 +106,8 @@ class Budget:
     """Fresh draws more where the price is above zero but not sure (sequential stopping)."""
     ahead: float = AHEAD
     """:data:`AHEAD` (0: a fresh mean above zero is enough, the judge before)."""
+    candidates: int = CANDIDATES
+    """Decisions weighed again on fresh draws at most (:data:`CANDIDATES`)."""
 
 
 DEFAULT_BUDGET: Final = Budget()
@@ -189,7 +193,7 @@ def coach_deal(
         fresh = random.Random(f"coach-price:{seed}:{deal}:{seat}:{candidate.trick}:{candidate.turn}")
         return price(at[candidate.trick, candidate.turn], candidate, rules, fresh, budget)
 
-    candidates = costliest(judged, budget.confidence, CANDIDATES, by_cost=True)
+    candidates = costliest(judged, budget.confidence, budget.candidates, by_cost=True)
     return Coaching(deal, seat, confirmed(candidates, priced, budget.ahead), len(judged))
 
 
