@@ -41,6 +41,7 @@ def coaching_to_json(coaching: Coaching) -> str:
             "suggested": play_to_json(d.suggested) if d.suggested else None,
             "cost": d.cost,
             "spread": d.spread,
+            "ahead": d.ahead,
         }
         for d in coaching.decisions
     ]
@@ -67,6 +68,7 @@ def _decision(item: dict[str, Any]) -> Decision:
         play_from_json(suggested) if suggested else None,
         float(item["cost"]),
         float(item["spread"]),
+        float(item.get("ahead", 1.0)),
     )
 
 
