@@ -1,6 +1,6 @@
 """复盘点评 for the bot: a player's three costliest decisions of a deal, computed once, kept.
 
-Judging a deal plays hundreds of rollouts (:mod:`players.coach`, 3–15 s of pure
+Judging a deal plays hundreds of rollouts (:mod:`players.coach`, 2–20 s of pure
 Python on this machine's cores, ``bench/coaching.py``), so it is never done on the event
 loop, nor in a thread: a thread holding the GIL that long would stall every table (see
 :mod:`app.table.thinking`). It runs in a process of its own (one worker, started on the
