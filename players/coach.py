@@ -105,7 +105,8 @@ class Budget:
     recheck: int = 12
     """Fresh draws pricing each candidate (0: price on the first draws, the old, biased way)."""
     more: int = 12
-    """Fresh draws more where the price is above zero but not sure (sequential stopping)."""
+    """Fresh draws more where the price is above zero but not sure, or not yet :data:`AHEAD`
+    (sequential stopping)."""
     ahead: float = AHEAD
     """:data:`AHEAD` (0: a fresh mean above zero is enough, the judge before)."""
     candidates: int = CANDIDATES
@@ -230,8 +231,9 @@ def price(
 ) -> Decision:
     """``decision`` priced again on ``budget.recheck`` fresh draws, independent of the draws that
     made it a candidate, so its mean is not inflated by having been picked as the largest. A price
-    above zero but not :attr:`~Decision.sure` gets ``budget.more`` draws more: a close call is
-    where more draws change what the 点评 says (shown or not, with a figure or without)."""
+    above zero but not :attr:`~Decision.sure`, or not yet ``budget.ahead``, gets ``budget.more``
+    draws more: a close call is where more draws change what the 点评 says (shown or not, with a
+    figure or without)."""
     suggestion: Action = Pass() if decision.suggested is None else PlayCards(decision.suggested)
     actions = (suggestion, position.action)
     diffs = _differences(position.observation, rules, rng, budget.recheck, actions)
