@@ -1,7 +1,7 @@
 """How good 复盘点评's estimate is: does the suggested play really do better?
 
-    python bench/coaching.py [--deals 200] [--seed 1] [--player easy] [--samples 12] [--recheck 12]
-        [--more 12] [--progress]
+    python bench/coaching.py [--deals 200] [--seed 1] [--player easy [normal]] [--jobs 2]
+        [--samples 12] [--recheck 12] [--more 12] [--ahead 0.65] [--progress]
 
 Plays ``--deals`` first deals of the casual rules (one match seed each) with ``--player`` in
 the coached seat (north) and 标准 in the others, then takes the decisions
@@ -14,7 +14,9 @@ decisions whose two endings differed (a Wilson 95% interval), the mean shown and
 true gain and their ratio (a bootstrap 95% interval over the deals), the same for the
 decisions the 点评 is sure of (it gives their price), how many decisions a deal shows, and
 the time a deal's 点评 took (what a player waits for). ``--player normal`` is 标准, the
-player who follows 提示.
+player who follows 提示; ``--player easy normal`` reports on both, one after the other, and
+``--jobs 2`` judges the deals in two processes (the same figures, in half the wall time on two
+free cores).
 """
 
 from __future__ import annotations
@@ -27,6 +29,8 @@ import statistics
 import sys
 import time
 from collections.abc import Callable
+from concurrent.futures import ProcessPoolExecutor
+from contextlib import nullcontext
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TextIO
@@ -150,36 +154,57 @@ def truth(rules: Rules, seed: int, history: tuple[tuple[int | None, Action], ...
     raise LookupError(f"decision {decision} not in the deal")
 
 
+Judged = tuple[float, list[tuple[Decision, int]]]
+"""A deal's 点评 time and each shown decision with its true gain."""
+
+
+def judge_first_deal(rules: Rules, match_seed: int, player: str, budget: Budget) -> Judged:
+    """Deal 1 of match ``match_seed`` played with ``player`` north, coached, and checked."""
+    history = play_first_deal(rules, match_seed, PLAYERS[player]).history
+    started = time.perf_counter()
+    coaching = coach_deal(rules, match_seed, history, 0, COACHED, budget)
+    seconds = time.perf_counter() - started
+    return seconds, [(d, truth(rules, match_seed, history, d)) for d in coaching.decisions]
+
+
+def _judge_seed(task: tuple[int, str, Budget]) -> Judged:
+    match_seed, player, budget = task
+    return judge_first_deal(Rules.default(), match_seed, player, budget)
+
+
 def run(
-    rules: Rules,
     deals: int,
     seed: int,
-    player: Policy,
+    player: str,
     budget: Budget,
     progress: bool = False,
     record: TextIO | None = None,
+    jobs: int = 1,
 ) -> Tally:
+    """``deals`` first deals from match ``seed`` on, in ``jobs`` processes (the deals are
+    independent and the judge deterministic, so the figures do not depend on ``jobs``; each
+    deal's time is its own process's)."""
     tally = Tally()
-    for match_seed in range(seed, seed + deals):
-        history = play_first_deal(rules, match_seed, player).history
-        started = time.perf_counter()
-        coaching = coach_deal(rules, match_seed, history, 0, COACHED, budget)
-        seconds = time.perf_counter() - started
-        judged = [(d, truth(rules, match_seed, history, d)) for d in coaching.decisions]
-        tally.deal_judged(seconds, judged)
-        if record is not None:  # a deal a line, so runs over other seeds can be pooled (--pool)
-            shown = [{"cost": d.cost, "spread": d.spread, "truth": gain} for d, gain in judged]
-            print(
-                json.dumps({"seed": match_seed, "seconds": seconds, "shown": shown}), file=record, flush=True
-            )
-        if progress:  # the running counts, so a long run on a busy machine can be read early
-            print(
-                f"seed {match_seed}: better {tally.better} same {tally.same} worse {tally.worse} "
-                f"estimated {sum(tally.estimated):.2f} true {sum(tally.true)} "
-                f"seconds {sum(tally.seconds):.0f}",
-                file=sys.stderr,
-                flush=True,
-            )
+    tasks = [(match_seed, player, budget) for match_seed in range(seed, seed + deals)]
+    with ProcessPoolExecutor(jobs) if jobs > 1 else nullcontext() as pool:
+        results = pool.map(_judge_seed, tasks) if pool is not None else map(_judge_seed, tasks)
+        for (match_seed, _, _), (seconds, judged) in zip(tasks, results, strict=True):
+            tally.deal_judged(seconds, judged)
+            if record is not None:  # a deal a line, so runs over other seeds can be pooled (--pool)
+                shown = [
+                    {"cost": d.cost, "spread": d.spread, "ahead": d.ahead, "truth": gain}
+                    for d, gain in judged
+                ]
+                line = {"player": player, "seed": match_seed, "seconds": seconds, "shown": shown}
+                print(json.dumps(line), file=record, flush=True)
+            if progress:  # the running counts, so a long run on a busy machine can be read early
+                print(
+                    f"{player} seed {match_seed}: better {tally.better} same {tally.same} "
+                    f"worse {tally.worse} estimated {sum(tally.estimated):.2f} true {sum(tally.true)} "
+                    f"seconds {sum(tally.seconds):.0f}",
+                    file=sys.stderr,
+                    flush=True,
+                )
     return tally
 
 
@@ -189,7 +214,10 @@ def pooled(records: list[str]) -> Tally:
     for name in records:
         for line in Path(name).read_text(encoding="utf-8").splitlines():
             deal = json.loads(line)
-            judged = [(Decision(0, 0, None, None, d["cost"], d["spread"]), d["truth"]) for d in deal["shown"]]
+            judged = [
+                (Decision(0, 0, None, None, d["cost"], d["spread"], d.get("ahead", 1.0)), d["truth"])
+                for d in deal["shown"]
+            ]
             tally.deal_judged(deal["seconds"], judged)
     return tally
 
@@ -250,7 +278,10 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--deals", type=int, default=200)
     parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--player", choices=sorted(PLAYERS), default="easy")
+    parser.add_argument(
+        "--player", nargs="+", choices=sorted(PLAYERS), default=["easy"], help="one report each, in turn"
+    )
+    parser.add_argument("--jobs", type=int, default=1, help="processes judging deals side by side")
     parser.add_argument("--samples", type=int, default=Budget().samples)
     parser.add_argument("--confidence", type=float, default=Budget().confidence)
     parser.add_argument(
@@ -264,6 +295,15 @@ def main() -> None:
         "--closer", type=int, default=Budget().closer, help="draws more near the candidates' bar"
     )
     parser.add_argument(
+        "--ahead",
+        type=float,
+        default=Budget().ahead,
+        help="share of the differing fresh draws the suggestion must win to be shown (0: any mean above 0)",
+    )
+    parser.add_argument(
+        "--candidates", type=int, default=Budget().candidates, help="decisions priced on fresh draws at most"
+    )
+    parser.add_argument(
         "--record", help="write each deal's shown decisions and truths to this file (JSON lines)"
     )
     parser.add_argument("--pool", nargs="+", help="report on the deals --record wrote (no judging)")
@@ -272,22 +312,26 @@ def main() -> None:
         print(f"pooled from {' '.join(args.pool)}")
         report(pooled(args.pool))
         return
-    budget = Budget(args.samples, args.confidence, args.closer, args.recheck, args.more)
-    print(
-        f"{args.deals} first deals from seed {args.seed}: {args.player} coached (north), 标准 elsewhere; "
-        f"{budget.samples} draws a decision (+{budget.closer} near the bar), candidates from "
-        f"{budget.confidence} standard errors, "
-        f"priced on {budget.recheck} fresh draws (+{budget.more} where unsure)"
+    budget = Budget(
+        args.samples, args.confidence, args.closer, args.recheck, args.more, args.ahead, args.candidates
     )
     record = open(args.record, "a", encoding="utf-8") if args.record else None  # noqa: SIM115
     try:
-        tally = run(
-            Rules.default(), args.deals, args.seed, PLAYERS[args.player], budget, args.progress, record
-        )
+        for player in args.player:
+            print(
+                f"{args.deals} first deals from seed {args.seed}: {player} coached (north), 标准 elsewhere; "
+                f"{budget.samples} draws a decision (+{budget.closer} near the bar), candidates from "
+                f"{budget.confidence} standard errors, "
+                f"priced on {budget.recheck} fresh draws (+{budget.more} where unsure), shown where ahead "
+                f"on {budget.ahead:.0%} of those that differed, {budget.candidates} candidates at most"
+                f"{f'; {args.jobs} processes' if args.jobs > 1 else ''}"
+            )
+            started = time.perf_counter()
+            report(run(args.deals, args.seed, player, budget, args.progress, record, args.jobs))
+            print(f"wall time {time.perf_counter() - started:.0f} s\n", flush=True)
     finally:
         if record is not None:
             record.close()
-    report(tally)
 
 
 if __name__ == "__main__":

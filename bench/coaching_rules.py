@@ -37,7 +37,7 @@ from coaching import COACHED, PLAYERS, finish, play_first_deal, wilson
 from engine.match import Match
 from engine.rules import Rules
 from players import master
-from players.coach import _MASTER, MIN_COST, Decision, positions
+from players.coach import _MASTER, AHEAD, MIN_COST, Decision, positions, share_ahead
 
 Row = dict[str, Any]
 Shown = list[tuple[Row, Decision]]
@@ -77,7 +77,7 @@ def weighed(row: Row, start: int, count: int) -> Decision:
     diffs = row["diffs"][start : start + count]
     mean = statistics.fmean(diffs)
     spread = statistics.stdev(diffs) / math.sqrt(len(diffs)) if len(diffs) > 1 else 0.0
-    return Decision(row["trick"], row["turn"], None, None, mean, spread)
+    return Decision(row["trick"], row["turn"], None, None, mean, spread, share_ahead(diffs))
 
 
 def candidates(rows: list[Row], first: int, closer: int, confidence: float = 1.0) -> list[tuple[Row, int]]:
@@ -100,14 +100,19 @@ def old(rows: list[Row]) -> Shown:
     return [(row, weighed(row, 0, used)) for row, used in candidates(rows, 12, 0)[:3]]
 
 
-def fresh(closer: int, more: int, confidence: float = 1.0) -> Callable[[list[Row]], Shown]:
+def fresh(
+    closer: int, more: int, confidence: float = 1.0, ahead: float = 0.0
+) -> Callable[[list[Row]], Shown]:
+    """Candidates priced on 12 fresh draws (+``more`` where unsure or not ``ahead``), shown where
+    the fresh mean is above zero and the suggestion won ``ahead`` of the draws that differed."""
+
     def rule(rows: list[Row]) -> Shown:
         shown: Shown = []
         for row, used in candidates(rows, 12, closer, confidence):
             d = weighed(row, used, 12)
-            if d.cost > 0 and not d.sure and more:
+            if d.cost > 0 and (not d.sure or d.ahead < ahead) and more:
                 d = weighed(row, used, 12 + more)
-            if d.cost > 0:
+            if d.cost > 0 and d.ahead >= ahead:
                 shown.append((row, d))
             if len(shown) == 3:
                 break
@@ -128,6 +133,7 @@ RULES: dict[str, Callable[[list[Row]], Shown]] = {
     "+12 fresh": fresh(0, 0),
     "+12 fresh, +12 where unsure": fresh(0, 12),
     "+12 near the bar, +12 fresh, +12 where unsure": fresh(12, 12),
+    "+12 near the bar, +12 fresh, +12 where unsure, ahead on 65% (kept)": fresh(12, 12, ahead=AHEAD),
     "+12 fresh, candidates from 1.64 SE": fresh(0, 0, 1.64),
     "36 draws, the three largest means above +0.5": many,
 }

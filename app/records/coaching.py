@@ -1,6 +1,6 @@
 """复盘点评 for the bot: a player's three costliest decisions of a deal, computed once, kept.
 
-Judging a deal plays hundreds of rollouts (:mod:`players.coach`, 3–15 s of pure
+Judging a deal plays hundreds of rollouts (:mod:`players.coach`, 2–20 s of pure
 Python on this machine's cores, ``bench/coaching.py``), so it is never done on the event
 loop, nor in a thread: a thread holding the GIL that long would stall every table (see
 :mod:`app.table.thinking`). It runs in a process of its own (one worker, started on the
@@ -24,7 +24,7 @@ from engine.serialize import play_from_json, play_to_json
 from players.coach import Coaching, Decision, coach_deal
 from storage import Database, NotFound
 
-JUDGE: Final = "master-12+12-fresh-12+12"
+JUDGE: Final = "master-12+12-fresh-12+12-ahead65"
 """The judge a stored 点评 was made by (:mod:`players.coach` with its default budget):
 changing the judge changes this, and older stored ones are computed anew when asked."""
 KEPT: Final = 256  # 点评 kept in memory (a few hundred bytes each)
@@ -41,6 +41,7 @@ def coaching_to_json(coaching: Coaching) -> str:
             "suggested": play_to_json(d.suggested) if d.suggested else None,
             "cost": d.cost,
             "spread": d.spread,
+            "ahead": d.ahead,
         }
         for d in coaching.decisions
     ]
@@ -67,6 +68,7 @@ def _decision(item: dict[str, Any]) -> Decision:
         play_from_json(suggested) if suggested else None,
         float(item["cost"]),
         float(item["spread"]),
+        float(item.get("ahead", 1.0)),
     )
 
 

@@ -14,6 +14,7 @@ from engine.review import review
 from engine.rules import Rules, ShuffleProcedure
 from players import planner
 from players.coach import (
+    AHEAD,
     MIN_COST,
     PRIOR_MEAN,
     SHOWN,
@@ -22,6 +23,7 @@ from players.coach import (
     confirmed,
     costliest,
     positions,
+    share_ahead,
 )
 from players.policies import MASTER, seeded
 
@@ -167,6 +169,24 @@ def test_the_candidates_are_shown_at_their_fresh_price() -> None:
     asked.clear()
     fresh[1] = 0.5
     assert [d.trick for d in confirmed(candidates, priced)] == [1, 2, 4] and asked == [4, 1, 6, 2]
+
+
+def test_a_candidate_is_shown_only_where_its_fresh_draws_mostly_ended_better() -> None:
+    """A fresh mean above zero that stands on a few big swings, the suggestion ending worse on
+    most draws that differed, is not shown: with the true hands it mostly ends worse too."""
+    lucky = Decision(1, 0, None, None, 0.8, 0.3, ahead=0.4)  # +4 once, -1 more often
+    steady = Decision(2, 0, None, None, 0.5, 0.2, ahead=0.8)
+    shown = confirmed([lucky, steady], lambda decision: decision)
+    assert [d.trick for d in shown] == [2]
+    assert [d.trick for d in confirmed([lucky, steady], lambda decision: decision, ahead=0.0)] == [1, 2]
+    assert steady.ahead >= AHEAD > lucky.ahead
+
+
+def test_a_price_counts_the_draws_ahead_among_those_that_differed() -> None:
+    """Draws whose endings were the same say nothing of which play is better."""
+    assert share_ahead([4, -1, -1, 0, 0, -1]) == 0.25
+    assert share_ahead([1, 1, 0, -2]) == 2 / 3
+    assert share_ahead([0, 0]) == 0.0
 
 
 def test_a_price_is_shrunk_by_its_noise_and_sure_only_clear_of_it() -> None:
