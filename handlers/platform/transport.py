@@ -17,6 +17,7 @@ from typing import Any
 from urllib.parse import urlencode
 
 import aiohttp
+from aiohttp.abc import AbstractStreamWriter
 from telegram._utils.defaultvalue import DefaultValue
 from telegram._utils.types import ODVInput
 from telegram.error import NetworkError, TimedOut
@@ -118,6 +119,8 @@ class AiohttpRequest(BaseRequest):
             await self._admitted()  # before the retry too: the first attempt may have waited long
             try:
                 body, headers = _body(request_data)
+                if self.fence is not None:
+                    body, headers = await _fenced(body, headers, self.fence), None
                 async with self._session.request(
                     method, url, data=body, headers=headers, timeout=timeout
                 ) as response:
@@ -128,6 +131,8 @@ class AiohttpRequest(BaseRequest):
                 metrics.telegram_failed("timed out")
                 raise TimedOut from error
             except aiohttp.ClientError as error:
+                if (fenced := _refusal(error)) is not None:
+                    raise NetworkError(f"not sent: {fenced}") from fenced
                 if attempt == 0 and _never_sent(error):
                     continue  # a pooled connection the server had closed: once more, on a new one
                 failure = f"aiohttp.{error.__class__.__name__}: {error}"
@@ -228,6 +233,51 @@ def _never_sent(error: aiohttp.ClientError) -> bool:
 
 
 FORM = {"Content-Type": "application/x-www-form-urlencoded"}
+
+
+class _FencedBody(aiohttp.BytesPayload):
+    """A request's body that asks the fence once more as it is written. aiohttp holds the
+    headers back and writes them with the body, in a task of its own one turn of the event
+    loop after the connection's check: a process frozen in that turn (SIGSTOP, a blocked loop)
+    sent its request on waking, after the new leader's first (tests/e2e/test_fencing_e2e.py).
+    Asked here, nothing runs between the check and the bytes leaving."""
+
+    def __init__(self, value: bytes, content_type: str, fence: Fence) -> None:
+        super().__init__(value, content_type=content_type)
+        self._fence = fence
+
+    async def write(self, writer: AbstractStreamWriter) -> None:
+        self._check()
+        await super().write(writer)
+
+    async def write_with_length(self, writer: AbstractStreamWriter, content_length: int | None) -> None:
+        self._check()
+        await super().write_with_length(writer, content_length)
+
+    def _check(self) -> None:
+        try:
+            self._fence()
+        except Exception as refused:
+            raise _Refused(str(refused)) from refused
+
+
+async def _fenced(body: Any, headers: dict[str, str] | None, fence: Fence) -> _FencedBody:
+    """The body as bytes behind the fence (a multipart form serialized whole: a picture is a
+    few hundred KB at most; a request without parameters gets an empty form)."""
+    if isinstance(body, aiohttp.FormData):
+        multipart = body()
+        return _FencedBody(await multipart.as_bytes(), multipart.content_type, fence)
+    return _FencedBody(body or b"", (headers or FORM)["Content-Type"], fence)
+
+
+def _refusal(error: BaseException) -> _Refused | None:
+    """The fence's refusal behind a failed write (aiohttp reports it as a connection error)."""
+    seen: BaseException | None = error
+    while seen is not None:
+        if isinstance(seen, _Refused):
+            return seen
+        seen = seen.__cause__ or seen.__context__
+    return None
 
 
 def _body(request_data: RequestData | None) -> tuple[Any, dict[str, str] | None]:

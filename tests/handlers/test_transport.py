@@ -226,6 +226,38 @@ async def test_the_lease_is_checked_once_a_request_holds_its_connection() -> Non
     server.close()
 
 
+async def test_the_lease_is_checked_again_as_the_bytes_leave() -> None:
+    """Issue 40: aiohttp writes a request's headers with its body, a turn of the event loop
+    after the connection's check; a process frozen in that turn woke and sent it after the new
+    leader's first request. The body asks the fence itself: nothing reaches the server."""
+    written: list[bytes] = []
+
+    async def record(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        while chunk := await reader.read(65536):
+            written.append(chunk)
+        writer.close()
+
+    server = await asyncio.start_server(record, "127.0.0.1", 0)
+    url = f"http://127.0.0.1:{server.sockets[0].getsockname()[1]}/bot1:x/sendMessage"
+    checks: list[str] = []
+
+    def fence() -> None:  # valid when the connection is taken, lost by the time it is written
+        checks.append("checked")
+        if len(checks) > 1:
+            raise RuntimeError("lease lost while frozen")
+
+    request = AiohttpRequest(connections=1, read_timeout=5.0)
+    request.fence = fence
+    await request.initialize()
+    form = RequestData([RequestParameter.from_input("chat_id", 7)])
+    with pytest.raises(NetworkError, match="not sent: lease lost while frozen"):
+        await request.do_request(url, "POST", form)
+    await request.shutdown()
+    server.close()
+    await server.wait_closed()
+    assert checks == ["checked", "checked"] and b"".join(written) == b""
+
+
 def _waiting_for_a_connection(request: AiohttpRequest) -> int:
     assert request._session is not None
     connector = request._session.connector
