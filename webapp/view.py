@@ -14,13 +14,14 @@ from __future__ import annotations
 import html
 import re
 from collections.abc import Sequence
+from functools import lru_cache
 from typing import Any
 
 from app.table.counter import cards_out
 from app.table.tables import LiveTable
 from app.table.texts import counter_line, deal_result_text, header, match_result_text, trick_summary
 from engine.actions import DealEnded, Event, MatchEnded, Phase
-from engine.cards import Card
+from engine.cards import Card, Rank
 from engine.observation import Observation
 from render.arrange import hand_groups
 
@@ -82,7 +83,14 @@ def _counter(table: LiveTable, obs: Observation, locale: str) -> str:
 
 def _hand(obs: Observation) -> list[list[str]]:
     """The hand in display order, one list per 理牌 group (the rest first, then bombs, flushes)."""
-    return [[str(obs.hand[i]) for i in group] for group in hand_groups(obs.hand, obs.level, group=True)]
+    return [list(group) for group in _arranged(obs.hand, obs.level)]
+
+
+@lru_cache(maxsize=4096)
+def _arranged(hand: tuple[Card, ...], level: Rank) -> tuple[tuple[str, ...], ...]:
+    """理牌 of one hand at one level, kept: a seat's hand is sent again at every move of the
+    table's others, unchanged (finding its bombs and flushes was two thirds of building a view)."""
+    return tuple(tuple(str(hand[i]) for i in group) for group in hand_groups(hand, level, group=True))
 
 
 def _seat(table: LiveTable, obs: Observation, seat: int) -> Json:
