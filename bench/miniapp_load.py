@@ -360,6 +360,7 @@ async def people(plan: Plan, emulator_url: str, conn: Connection) -> None:
                 "reopened": timings.reopened,
                 "loop_lag_ms": lag.samples,
                 "too_many_requests": limits.too_many_requests,
+                "too_many_by_limit": limits.by_limit,
             },
         )
     )
@@ -559,7 +560,7 @@ def report(args: argparse.Namespace, run: dict[str, Any]) -> dict[str, Any]:
     print(
         f"Bot API requests during play: {sent} without getUpdates ({sent / n_presses:.3f} a press, "
         f"{sent / n_moves:.3f} a move); 429s from the emulator in the whole run: "
-        f"{people_said['too_many_requests']}"
+        f"{people_said['too_many_requests']} {people_said['too_many_by_limit'] or ''}"
     )
     print(
         "  " + ", ".join(f"{name} {count}" for name, count in sorted(requests.items(), key=lambda i: -i[1]))
