@@ -47,6 +47,7 @@ import random
 import resource
 import sys
 import tempfile
+import threading
 import time
 from collections import Counter
 from dataclasses import dataclass, field
@@ -60,6 +61,7 @@ if str(ROOT) not in sys.path:
 
 import aiohttp  # noqa: E402
 
+from app.table import hints  # noqa: E402
 from bench.load import cpu_seconds, percentile, report_profile, revision, rss_bytes, warm_up  # noqa: E402
 from bench.tuned import build_application, open_services  # noqa: E402
 from bot import close_services  # noqa: E402
@@ -68,6 +70,7 @@ from emulator.miniapp import init_data  # noqa: E402
 from emulator.tables import GroupTable, set_up  # noqa: E402
 from handlers.platform import transport  # noqa: E402
 from handlers.platform.scheduler import priority_limiter  # noqa: E402
+from webapp import moves  # noqa: E402
 
 TOKEN = "424243:MINIAPPLOAD"
 MATCH = "/newgame wechat-6-deals points_deals={deals} turn_seconds=null first_turn_seconds=null"
@@ -390,6 +393,41 @@ def count_requests() -> None:
     transport._noted = counted
 
 
+THOUGHTS: list[tuple[str, float, float]] = []
+"""Each turn's suggestions thought out during play: (lane, thread CPU ms, wall ms in the thread)."""
+HINT_WAITS: list[float] = []
+"""Milliseconds a 提示 from a page waited for its suggestions (on the event loop, lock held)."""
+
+
+def time_thinking() -> None:
+    """Time 提示's thinking: in the lane's thread (CPU and wall, which includes waiting for the GIL
+    and the machine) and as the press waits for it (wraps ``suggestions`` and ``hints_for``)."""
+    thought = hints.suggestions
+    waited = moves.hints_for  # type: ignore[attr-defined]
+
+    def timed(*args: Any) -> Any:
+        cpu, wall = time.thread_time(), time.perf_counter()
+        try:
+            return thought(*args)
+        finally:
+            lane = threading.current_thread().name.split("_")[0]
+            if COUNTING:
+                THOUGHTS.append(
+                    (lane, (time.thread_time() - cpu) * 1000, (time.perf_counter() - wall) * 1000)
+                )
+
+    async def timed_wait(*args: Any) -> Any:
+        start = time.perf_counter()
+        try:
+            return await waited(*args)
+        finally:
+            if COUNTING:
+                HINT_WAITS.append((time.perf_counter() - start) * 1000)
+
+    hints.suggestions = timed
+    moves.hints_for = timed_wait  # type: ignore[attr-defined]
+
+
 def cpu_now() -> float:
     """This process's CPU seconds so far, every thread (the loop, the lanes, render, aiosqlite)."""
     usage = resource.getrusage(resource.RUSAGE_SELF)
@@ -442,6 +480,7 @@ async def run_bot(
     folder = Path(tempfile.mkdtemp(prefix="guandan-miniapp-load-"))
     db_path = str(folder / "bench.db")
     count_requests()
+    time_thinking()
     app = build_application(
         TOKEN, db_path=db_path, base_url=emulator.base_url, base_file_url=emulator.base_file_url
     )
@@ -483,6 +522,7 @@ async def run_bot(
             result["people"] = await heard("done")
             result |= {"before": before, "after": after, "rss_peak": peak, "load_peak": load}
             result["requests"] = dict(REQUESTS)
+            result["thoughts"], result["hint_waits"] = list(THOUGHTS), list(HINT_WAITS)
             if profiler is not None:
                 report_profile(profiler, args.profile)
     finally:
@@ -495,6 +535,23 @@ async def run_bot(
 
 def ms(samples: list[list[float]] | list[tuple[float, float]], q: float, since: float = 0.0) -> float:
     return percentile([value for at, value in samples if at >= since], q)
+
+
+def print_thinking(thoughts: list[tuple[str, float, float]], waits: list[float]) -> None:
+    print(f"提示's suggestions thought out during play: {len(thoughts)}")
+    for lane in sorted({lane for lane, _, _ in thoughts}):
+        cpu = [c for name, c, _ in thoughts if name == lane]
+        wall = [w for name, _, w in thoughts if name == lane]
+        print(
+            f"  in the {lane} lane {len(cpu)}: CPU {sum(cpu) / 1000:.1f} s, p50 {percentile(cpu, 50):.1f} ms,"
+            " "
+            f"p99 {percentile(cpu, 99):.1f} ms; wall in the thread p50 {percentile(wall, 50):.1f} ms, "
+            f"p99 {percentile(wall, 99):.1f} ms"
+        )
+    print(
+        f"  a page's 提示 waited for them (lock held): p50 {percentile(waits, 50):.1f} ms, "
+        f"p99 {percentile(waits, 99):.1f} ms ({len(waits)})"
+    )
 
 
 def report(args: argparse.Namespace, run: dict[str, Any]) -> dict[str, Any]:
@@ -565,6 +622,7 @@ def report(args: argparse.Namespace, run: dict[str, Any]) -> dict[str, Any]:
     print(
         "  " + ", ".join(f"{name} {count}" for name, count in sorted(requests.items(), key=lambda i: -i[1]))
     )
+    print_thinking(run["thoughts"], run["hint_waits"])
     mib = 2**20
     print()
     print(
