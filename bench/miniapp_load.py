@@ -424,8 +424,8 @@ def time_thinking() -> None:
             if COUNTING:
                 HINT_WAITS.append((time.perf_counter() - start) * 1000)
 
-    hints.suggestions = timed
-    moves.hints_for = timed_wait  # type: ignore[attr-defined]
+    hints.suggestions = timed  # type: ignore[assignment]
+    moves.hints_for = timed_wait  # type: ignore[attr-defined,assignment]
 
 
 def cpu_now() -> float:
