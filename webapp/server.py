@@ -138,6 +138,7 @@ class MiniApp:
         self.runner: web.AppRunner | None = None
         self.port: int | None = None
         self._tasks: set[asyncio.Task[Any]] = set()
+        self._deliveries: set[asyncio.Future[object]] = set()  # moves' chat sides still going out
         self.closing = False  # a stop: pages closing now leave their chat messages as they are
 
     # ---------------------------------------------------------------- server
@@ -356,7 +357,20 @@ class MiniApp:
             delivery = await self.chat.after_move(table, result) if isinstance(result, Outcome) else None
         await self._answer(page, table, result)
         if delivery is not None:
-            await delivery
+            self._deliver_later(delivery)
+
+    def _deliver_later(self, delivery: Awaitable[object]) -> None:
+        """The chat's side of a move (hand edits waiting at the rate limiter) goes on without the
+        page: awaited here, the page's next message (its next 提示) waited for the token — seconds,
+        with 300 busy tables' first "playing in the Mini App" edits queued (bench/miniapp_load.py)."""
+        task = asyncio.ensure_future(delivery)  # not cancelled at close: the sender owns its futures
+        self._deliveries.add(task)
+        task.add_done_callback(self._delivered)
+
+    def _delivered(self, task: asyncio.Future[object]) -> None:
+        self._deliveries.discard(task)
+        if not task.cancelled() and task.exception() is not None:
+            log.warning("a Mini App move's chat delivery failed", exc_info=task.exception())
 
     async def _answer(self, page: Page, table: LiveTable, result: moves.Result) -> None:
         level = table.match.level if table.match is not None else None
