@@ -431,6 +431,25 @@ def time_thinking() -> None:
     moves.hints_for = timed_wait  # type: ignore[attr-defined,assignment]
 
 
+STORE_OPS: list[float] = []
+"""Milliseconds each awaited SQLite operation took during play (aiosqlite's queue included)."""
+
+
+def time_store(conn: Any) -> None:
+    """Time every operation the bot awaits on its aiosqlite connection (its one writer thread)."""
+    execute = conn._execute
+
+    async def timed(fn: Any, *args: Any, **kwargs: Any) -> Any:
+        start = time.perf_counter()
+        try:
+            return await execute(fn, *args, **kwargs)
+        finally:
+            if COUNTING:
+                STORE_OPS.append((time.perf_counter() - start) * 1000)
+
+    conn._execute = timed
+
+
 def cpu_now() -> float:
     """This process's CPU seconds so far, every thread (the loop, the lanes, render, aiosqlite)."""
     usage = resource.getrusage(resource.RUSAGE_SELF)
@@ -488,6 +507,7 @@ async def run_bot(
         TOKEN, db_path=db_path, base_url=emulator.base_url, base_file_url=emulator.base_file_url
     )
     await open_services(app, db_path=db_path)
+    time_store(app.bot_data.services.db.sqlite)
     result: dict[str, Any] = {}
     try:
         async with polling(app):
@@ -530,6 +550,7 @@ async def run_bot(
             result |= {"before": before, "after": after, "rss_peak": peak, "load_peak": load}
             result["requests"] = dict(REQUESTS)
             result["thoughts"], result["hint_waits"] = list(THOUGHTS), list(HINT_WAITS)
+            result["store_ops"] = list(STORE_OPS)
             if profiler is not None:
                 report_profile(profiler, args.profile)
     finally:
@@ -635,6 +656,11 @@ def report(args: argparse.Namespace, run: dict[str, Any]) -> dict[str, Any]:
         "  " + ", ".join(f"{name} {count}" for name, count in sorted(requests.items(), key=lambda i: -i[1]))
     )
     print_thinking(run["thoughts"], run["hint_waits"])
+    store = run["store_ops"]
+    print(
+        f"SQLite operations awaited during play: {len(store)} ({len(store) / wall:.0f} a second), each p50 "
+        f"{percentile(store, 50):.2f} ms, p99 {percentile(store, 99):.2f} ms (aiosqlite's queue included)"
+    )
     mib = 2**20
     print()
     print(
