@@ -8,9 +8,9 @@ so the suggestions are thought out when the turn begins (:func:`think_ahead`, a 
 that the turn's own edits go first) and the press finds them ready. A press at a version the
 thought did not see (someone played meanwhile), or before it was started, thinks then.
 
-A press whose thought is still queued (under load the lane runs behind: at 300 busy tables of
-Mini App players on a loaded machine 提示 waited 10 s p99) takes it off the queue and thinks in
-提示's own lane at once, rather than waiting behind other tables' turns.
+A press whose thought is still queued (under load, or on a machine busy with other work, the
+lane runs behind other tables' turns) takes it off the queue and thinks in 提示's own lane at
+once, rather than waiting behind them; a thought already begun is awaited, never thought twice.
 """
 
 from __future__ import annotations
