@@ -1,6 +1,6 @@
 """Busy tables with four Mini App players each: what one process and one token carry (issue 42).
 
-    .venv/bin/python bench/miniapp_load.py                    # 150 tables, 120 s of play
+    .venv/bin/python bench/miniapp_load.py                    # 150 tables, 30 s warm-up, 120 s measured
     .venv/bin/python bench/miniapp_load.py --tables 450 --seconds 120 --think 2
 
 What runs where:
@@ -18,8 +18,10 @@ What runs where:
   CPU is not the bot's: its process and its event loop's lag are printed apart.
 
 The run goes in steps, the bot's RSS read after each (a second of quiet first): half the tables
-set up, all of them, every page open and idle (the chat's "playing in the Mini App" edits
-drained), then ``--seconds`` of play (RSS sampled every 0.5 s, the peak kept). Memory per table
+set up, all of them, every page open and idle (the scheduler's queue drained); then ``--warmup``
+seconds of play not measured (every table's first moves at once, and each seat's one "playing
+in the Mini App" caption edit, which its first move after the page opened sends), then
+``--seconds`` measured (RSS sampled every 0.5 s, the peak kept). Memory per table
 is (RSS at N − RSS at N/2) / (N − N/2), a table's match, records and chat messages without a
 page; memory per WebSocket is (RSS with the pages open − RSS without) / pages.
 
