@@ -126,9 +126,9 @@ Counted from the moment it was let go, as the groups' windows are, thirty let go
 for the bot's 16 connections and arrived tens of milliseconds apart, and the next thirty, let go
 exactly a second later, arrived less than a second after some of them: 429s (a 300-edit burst:
 55; Mini App tables, bench/miniapp_load.py: 1,300–2,000 a run, and hand edits failed after
-their retries). A fixed margin big enough for that spread cost a tenth of the token's rate on
-an idle machine and was still too small on a loaded one; the answer's return bounds the
-arrival whatever the load, and costs one round trip a second."""
+their retries). A fixed margin on the second had to be 0.1 s (a tenth of the token's rate) to
+stop them in that burst (0.05 s: 21), and the spread grows with the event loop's load; the
+answer's return bounds the arrival whatever the load, and costs one round trip a second."""
 WATCH_SHARE = 2 / 3
 """Of the token's second, the part a spectator's look may use (观战): the rest is always free for
 the players. Lowest priority alone orders a queue, but a spectator's edit sent while nothing
