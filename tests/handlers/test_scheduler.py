@@ -425,3 +425,29 @@ async def test_a_message_holds_the_tokens_second_until_a_second_after_its_answer
     await advance(limiter, clock, 0.1)
     assert sent == ["second"]
     await second
+
+
+async def test_a_message_cancelled_after_its_turn_gives_the_tokens_second_back_a_second_on() -> None:
+    """Let go, then cancelled before it left (a sender closing): it holds its place a second,
+    not for ever, or the token's second would shrink by one message each time."""
+    clock = Clock()
+    limiter = PriorityLimiter(token_limit=1, clock=clock)
+    sent: list[str] = []
+    await request(limiter, sent, "first", 1)
+    cancelled = asyncio.create_task(request(limiter, sent, "cancelled", 2))
+    await settle()
+    clock.now += 1.0
+    limiter.wake()
+    for _ in range(50):  # until the dispatcher lets it go; it has not run on yet
+        await asyncio.sleep(0)
+        if limiter.queued() == 0:
+            break
+    assert limiter.queued() == 0 and not cancelled.done()
+    cancelled.cancel()
+    await asyncio.gather(cancelled, return_exceptions=True)
+    later = asyncio.create_task(request(limiter, sent, "later", 3))
+    await settle()
+    assert sent == ["first"]
+    await advance(limiter, clock, 1.0)
+    assert sent == ["first", "later"]
+    await later
