@@ -89,6 +89,7 @@ bench: install translations emulator
 	$(PY) bench/selfplay.py
 	$(PY) bench/pictures.py
 	$(PY) bench/load.py
+	$(PY) bench/miniapp_load.py --tables 100 --seconds 60
 	$(PY) bench/flood.py
 	$(PY) bench/records.py
 	$(PY) bench/backup.py

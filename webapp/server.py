@@ -49,6 +49,9 @@ BURST = 20
 PER_SECOND = 5.0
 """Messages a second a page may keep sending: a person taps a few times a second at most."""
 PER_SEAT = 3
+SEATS = (0, 1, 2, 3, None)
+"""The keys a table's pages are kept under with its id (None: 观战): a change looks up its own
+five instead of every open page's (450 tables keep 1,800)."""
 MAX_CONNECTIONS = 4000
 BAD_MESSAGES = 5
 """Malformed messages a connection may send before it is closed (a stale page after an update)."""
@@ -142,6 +145,7 @@ class MiniApp:
         self.runner: web.AppRunner | None = None
         self.port: int | None = None
         self._tasks: set[asyncio.Task[Any]] = set()
+        self._deliveries: set[asyncio.Future[object]] = set()  # moves' chat sides still going out
         self.closing = False  # a stop: pages closing now leave their chat messages as they are
 
     # ---------------------------------------------------------------- server
@@ -204,12 +208,11 @@ class MiniApp:
 
     def publish(self, table: LiveTable, events: tuple[Event, ...] | list[Event] = ()) -> None:
         """The table changed (table lock held): each of its pages gets its seat's new view."""
-        if not any(key[0] == table.id for key in self.pages) or table.match is None:
+        watching = [(seat, pages) for seat in SEATS if (pages := self.pages.get((table.id, seat)))]
+        if not watching or table.match is None:
             return
         self._note_turn(table)
-        for (table_id, seat), pages in self.pages.items():
-            if table_id != table.id:
-                continue
+        for seat, pages in watching:
             for locale in {page.locale for page in pages}:
                 message = encode(view.seat_state(table, seat, locale, clock=self._clock(table)))
                 for page in pages:
@@ -389,7 +392,20 @@ class MiniApp:
             delivery = await self.chat.after_move(table, result) if isinstance(result, Outcome) else None
         await self._answer(page, table, result)
         if delivery is not None:
-            await delivery
+            self._deliver_later(delivery)
+
+    def _deliver_later(self, delivery: Awaitable[object]) -> None:
+        """The chat's side of a move (hand edits waiting at the rate limiter) goes on without the
+        page: awaited here, the page's next message (its next 提示) waited for the token — seconds,
+        with 300 busy tables' first "playing in the Mini App" edits queued (bench/miniapp_load.py)."""
+        task = asyncio.ensure_future(delivery)  # not cancelled at close: the sender owns its futures
+        self._deliveries.add(task)
+        task.add_done_callback(self._delivered)
+
+    def _delivered(self, task: asyncio.Future[object]) -> None:
+        self._deliveries.discard(task)
+        if not task.cancelled() and task.exception() is not None:
+            log.warning("a Mini App move's chat delivery failed", exc_info=task.exception())
 
     async def _answer(self, page: Page, table: LiveTable, result: moves.Result) -> None:
         level = table.match.level if table.match is not None else None

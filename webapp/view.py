@@ -14,6 +14,7 @@ from __future__ import annotations
 import html
 import re
 from collections.abc import Sequence
+from functools import lru_cache
 from typing import Any
 
 from app.table.counter import cards_out
@@ -93,7 +94,14 @@ def _rank_code(rank: Rank) -> str:
 
 def _hand(obs: Observation) -> list[list[str]]:
     """The hand in display order, one list per 理牌 group (the rest first, then bombs, flushes)."""
-    return [[str(obs.hand[i]) for i in group] for group in hand_groups(obs.hand, obs.level, group=True)]
+    return [list(group) for group in _arranged(obs.hand, obs.level)]
+
+
+@lru_cache(maxsize=4096)
+def _arranged(hand: tuple[Card, ...], level: Rank) -> tuple[tuple[str, ...], ...]:
+    """理牌 of one hand at one level, kept: a seat's hand is sent again at every move of the
+    table's others, unchanged (finding its bombs and flushes was two thirds of building a view)."""
+    return tuple(tuple(str(hand[i]) for i in group) for group in hand_groups(hand, level, group=True))
 
 
 def _seat(table: LiveTable, obs: Observation, seat: int) -> Json:

@@ -7,14 +7,21 @@ the bot's time against 96 for 不出). A player looks at their hand for seconds 
 so the suggestions are thought out when the turn begins (:func:`think_ahead`, a moment later so
 that the turn's own edits go first) and the press finds them ready. A press at a version the
 thought did not see (someone played meanwhile), or before it was started, thinks then.
+
+A press whose thought is still queued (under load, or on a machine busy with other work, the
+lane runs behind other tables' turns) takes it off the queue and thinks in 提示's own lane at
+once, rather than waiting behind them; a thought already begun is awaited, never thought twice.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import threading
+from collections.abc import Callable
+from functools import partial
 
-from app.table.seats import SeatState
+from app.table.seats import Ahead, SeatState
 from app.table.selection import Hints
 from app.table.tables import LiveTable, Policy, TableService
 from app.table.thinking import Lane
@@ -61,8 +68,10 @@ async def hints_for(tables: TableService, table: LiveTable, state: SeatState) ->
     """The suggestions of the seat's turn at the table's version: thought ahead, or now."""
     version = table.version
     ahead, state.selection.ahead = state.selection.ahead, None
-    if ahead is not None and ahead[0] == version:
-        return await ahead[1]
+    if ahead is not None and ahead.version == version:
+        if ahead.started.is_set() or ahead.thought.done():
+            return await ahead.thought
+        ahead.thought.cancel()  # still queued behind other tables' turns: thought now, in 提示's lane
     obs = table.observe(state.record.seat)
     return await tables.thinking.run(Lane.HINTS, suggestions, version, obs, table.rules, tables.policy)
 
@@ -92,9 +101,17 @@ def _think(tables: TableService, table: LiveTable, state: SeatState, version: in
     if state.selection.ahead is not None or (hints is not None and hints.version == version):
         return
     obs = table.observe(state.record.seat)
-    future = tables.thinking.ahead(Lane.AHEAD, suggestions, version, obs, table.rules, tables.policy)
+    started = threading.Event()
+    work = partial(_begun, started, suggestions)
+    future = tables.thinking.ahead(Lane.AHEAD, work, version, obs, table.rules, tables.policy)
     future.add_done_callback(_retrieved)
-    state.selection.ahead = (version, future)
+    state.selection.ahead = Ahead(version, future, started)
+
+
+def _begun(started: threading.Event, work: Callable[..., Hints], *args: object) -> Hints:
+    """``work(*args)``, noting first that the lane's thread took it up (see :func:`hints_for`)."""
+    started.set()
+    return work(*args)
 
 
 def _retrieved(future: asyncio.Future[Hints]) -> None:

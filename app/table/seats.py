@@ -15,8 +15,10 @@ a resumed seat's hand comes in a new message (:attr:`HandMessage.first_sent`).
 from __future__ import annotations
 
 import asyncio
+import threading
 from collections import Counter
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
 from app.table.selection import Hints
 from engine.actions import Phase
@@ -29,6 +31,16 @@ HandKey = tuple[int, tuple[Card, ...]]
 """(deal, hand): which hand a picture or a keyboard was made for."""
 
 
+class Ahead(NamedTuple):
+    """A turn's suggestions thought out before 提示 is pressed (:func:`app.table.hints.think_ahead`)."""
+
+    version: int
+    """The match version they are for."""
+    thought: asyncio.Future[Hints]
+    started: threading.Event
+    """Set by the lane's thread when it begins: until then the thought waits behind other turns'."""
+
+
 @dataclass
 class Selection:
     """The hand keyboard's working state, kept apart from the seat so that a play, a refusal or
@@ -39,7 +51,7 @@ class Selection:
     hint_play: Play | None = None  # the reading 提示 chose, played as is if the selection is unchanged
     hint_pass: bool = False  # 提示 suggested 不出: the play button reads 不出 until a card is picked
     hints: Hints | None = None  # the suggestions 提示 cycles through
-    ahead: tuple[int, asyncio.Future[Hints]] | None = None
+    ahead: Ahead | None = None
     """The turn's suggestions being thought out before 提示 is pressed, and the match version they
     are for (:func:`app.table.hints.think_ahead`)."""
     hint_keyboard: tuple[int, int] | None = None

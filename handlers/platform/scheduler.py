@@ -118,7 +118,17 @@ TOKEN_LIMIT = 30
 """Messages (sends and edits) a second from one token. Answers to buttons and look-ups are not
 messages and do not wait for them: counted here, a burst of taps on stale keyboards spent the
 token's second on answers, so the edits that would have refreshed those keyboards never went
-and the taps went on (a four-human match stalled until a turn clock fired)."""
+and the taps went on (a four-human match stalled until a turn clock fired).
+
+A message holds its place in the token's second from the moment it is let go until a second
+after its answer came back: Telegram counts it when it arrives, which is somewhere in between.
+Counted from the moment it was let go, as the groups' windows are, thirty let go at once waited
+for the bot's 16 connections and arrived tens of milliseconds apart, and the next thirty, let go
+exactly a second later, arrived less than a second after some of them: 429s (a 300-edit burst:
+55; Mini App tables, bench/miniapp_load.py: 1,300–2,000 a run, and hand edits failed after
+their retries). A fixed margin on the second had to be 0.1 s (a tenth of the token's rate) to
+stop them in that burst (0.05 s: 21), and the spread grows with the event loop's load; the
+answer's return bounds the arrival whatever the load, and costs one round trip a second."""
 WATCH_SHARE = 2 / 3
 """Of the token's second, the part a spectator's look may use (观战): the rest is always free for
 the players. Lowest priority alone orders a queue, but a spectator's edit sent while nothing
@@ -275,7 +285,8 @@ class PriorityLimiter(BaseRateLimiter[int]):
         self.retries = retries
         self.aging = aging
         self.clock = clock
-        self._token = _Window(1.0)
+        self._token = _Window(1.0)  # when the answers to messages came back (TOKEN_LIMIT)
+        self._in_flight = 0  # messages let go whose answers have not come back
         self._held_until = 0.0  # a 429 for the whole token
         self._chats: dict[int, _Chat] = {}
         self._queue: list[_Waiter] = []  # messages to be looked at, most valuable first
@@ -371,14 +382,17 @@ class PriorityLimiter(BaseRateLimiter[int]):
         retries = rate_limit_args if rate_limit_args is not None else self.retries
         for attempt in range(retries + 1):
             await self._turn(priority, chat_id if counted else None, counted)
-            if self.journal is not None and counted and chat_id is not None and chat_id < 0:
-                await self.journal(chat_id)
             try:
+                if self.journal is not None and counted and chat_id is not None and chat_id < 0:
+                    await self.journal(chat_id)
                 return await callback(*args, **kwargs)
             except RetryAfter as error:
                 if attempt == retries:
                     raise
                 self._hold(chat_id if counted else None, _retry_after(error))
+            finally:
+                if counted:
+                    self._landed()
         raise AssertionError("unreachable")
 
     # ------------------------------------------------------------ turns
@@ -402,6 +416,8 @@ class PriorityLimiter(BaseRateLimiter[int]):
         except asyncio.CancelledError:
             if not ready.done():
                 ready.cancel()  # the dispatcher skips it
+            elif counted and not ready.cancelled():
+                self._landed()  # let go, then cancelled before it left: its place ends a second on
             raise
         waited = self.clock() - asked
         self.waited[priority] += waited
@@ -498,7 +514,22 @@ class PriorityLimiter(BaseRateLimiter[int]):
         return True
 
     def _token_wait(self, now: float) -> float:
-        return max(self._held_until - now, self._token.wait(now, self.token_limit))
+        return max(self._held_until - now, self._token_full(now, self.token_limit))
+
+    def _token_full(self, now: float, limit: int) -> float:
+        """Seconds until fewer than ``limit`` messages hold the token's second: those in flight,
+        and those answered within the last second (inf: until an answer comes back)."""
+        room = limit - self._in_flight
+        if room <= 0:
+            return float("inf")
+        return self._token.wait(now, room)
+
+    def _landed(self) -> None:
+        """A message's answer came back (or it failed): it holds its place a second more."""
+        self._in_flight -= 1
+        self._token.sent.append(self.clock())
+        if self._queue or self._parked:
+            self._kick()
 
     def _wait(
         self, share: int, chat_id: int | None, counted: bool, now: float, *, watch: bool = False
@@ -509,7 +540,7 @@ class PriorityLimiter(BaseRateLimiter[int]):
             return max(self._held_until - now, 0.0)
         wait = self._token_wait(now)
         if watch:
-            wait = max(wait, self._token.wait(now, self.watch_limit))
+            wait = max(wait, self._token_full(now, self.watch_limit))
         chat = self._chats.get(chat_id)
         if chat is None:
             return max(wait, 0.0)
@@ -523,7 +554,7 @@ class PriorityLimiter(BaseRateLimiter[int]):
     def _note(self, chat_id: int | None, counted: bool, now: float) -> None:
         if chat_id is None or not counted:
             return
-        self._token.sent.append(now)
+        self._in_flight += 1  # in the token's second until a second after its answer (_landed)
         chat = self._chat(chat_id, now)
         if chat.paced(chat_id, now):
             chat.second.take(now)

@@ -190,6 +190,8 @@ async def post_hand(
         or services.tables.away.get((table.id, seat)) is Away.BLOCKED
     ):
         return sent()  # a player who blocked the bot gets the hand again after /start
+    if await _waits_in_miniapp(services, table, state, glance):
+        return sent()
     look, in_miniapp = await _compose(services, table, state)
     if not _goes_out(table, state, look, in_miniapp, glance):
         return sent()
@@ -212,6 +214,26 @@ async def _compose(services: Services, table: LiveTable, state: SeatState) -> tu
     url = services.miniapp.table_url(table.id) if services.miniapp is not None else None
     keys = with_web_app(keyboard_for(table, state, obs, locale), url, locale)
     return _Look(obs, caption, keys, locale, four_color, table.names_by_seat(), group_hand), in_miniapp
+
+
+async def _waits_in_miniapp(
+    services: Services, table: LiveTable, state: SeatState, glance: bool | None
+) -> bool:
+    """The player is in the Mini App and their message already says so: :func:`_goes_out` would
+    send nothing, so no look is composed. Composing the caption and the forty-button keyboard of
+    four such seats was two fifths of the bot's time a move (bench/miniapp_load.py's profile)."""
+    seat, message = state.record.seat, state.message
+    if glance is not None or services.miniapp is None or not services.miniapp.playing(table.id, seat):
+        return False
+    if state.record.dm_message_id is None or message.lost_message or message.first_sent is None:
+        return False  # a new message goes out (or a resumed one is replaced): composed as ever
+    locale = (await seat_preferences(services.languages, state)).locale
+    if not (message.shown_caption or "").startswith(miniapp_line(locale)):
+        return False
+    obs = table.observe(seat)
+    state.selection.hand_since(obs.deal_number, obs.hand, obs.version)  # as making its keyboard does
+    message.note = None  # as composing does: a note belongs to the look it came with
+    return True
 
 
 def _goes_out(table: LiveTable, state: SeatState, look: _Look, in_miniapp: bool, glance: bool | None) -> bool:

@@ -4,6 +4,7 @@ thought the table has moved past is never used."""
 from __future__ import annotations
 
 import asyncio
+import threading
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -100,3 +101,25 @@ async def test_nothing_is_thought_ahead_for_a_seat_the_bot_plays(table) -> None:
     think_ahead(service, live)
     await _thought(live, seat)
     assert service.thinking.lanes == [Lane.AHEAD]
+
+
+async def test_a_press_does_not_wait_for_a_thought_still_queued_behind_other_turns(table) -> None:
+    """Under load the lane runs behind: a thought not yet begun is taken off its queue and the
+    press thinks in 提示's own lane; one already begun is awaited (tested above)."""
+    live, service = table
+    seat = live.match.to_act[0]
+    busy = threading.Event()
+    blocked = asyncio.ensure_future(service.thinking.run(Lane.AHEAD, busy.wait, 10))  # another table's turn
+    think_ahead(service, live)
+    for _ in range(10_000):
+        if live.seats[seat].selection.ahead is not None:
+            break
+        await asyncio.sleep(0.001)
+    queued = live.seats[seat].selection.ahead
+    assert queued is not None and not queued.started.is_set()
+    got = await hints_for(service, live, live.seats[seat])
+    assert service.thinking.lanes[-1] is Lane.HINTS
+    assert got == suggestions(live.version, observe(live.match, seat), live.rules, service.policy)
+    busy.set()
+    await blocked
+    assert queued.thought.cancelled() and not queued.started.is_set()  # never thought twice

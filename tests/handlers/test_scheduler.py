@@ -397,3 +397,57 @@ async def test_shutdown_stops_a_dispatcher_woken_in_the_same_turn() -> None:
     assert shutdown in done
     await asyncio.gather(held, shutdown, return_exceptions=True)
     assert sent == ["first"]
+
+
+async def test_a_message_holds_the_tokens_second_until_a_second_after_its_answer() -> None:
+    """Telegram counts a message when it arrives, somewhere between its going and its answer:
+    counted from its going, the next one went a second later and could arrive less than a
+    second after it (a connection's wait, a slow network): 429 for the token's 30 a second."""
+    clock = Clock()
+    limiter = PriorityLimiter(token_limit=1, clock=clock)
+    answered: asyncio.Future[str] = asyncio.get_running_loop().create_future()
+
+    async def slow() -> str:
+        return await answered
+
+    first = asyncio.create_task(
+        limiter.process_request(slow, (), {}, "editMessageText", {"chat_id": 1}, None)
+    )
+    await settle()
+    sent: list[str] = []
+    second = asyncio.create_task(request(limiter, sent, "second", 2, "editMessageText"))
+    await advance(limiter, clock, 1.5)
+    assert sent == []  # the first has not arrived for sure: its answer is still on the way
+    answered.set_result("first")
+    assert await first == "first"
+    await advance(limiter, clock, 0.9)
+    assert sent == []  # its answer came back 0.9 s ago: it may have arrived just now
+    await advance(limiter, clock, 0.1)
+    assert sent == ["second"]
+    await second
+
+
+async def test_a_message_cancelled_after_its_turn_gives_the_tokens_second_back_a_second_on() -> None:
+    """Let go, then cancelled before it left (a sender closing): it holds its place a second,
+    not for ever, or the token's second would shrink by one message each time."""
+    clock = Clock()
+    limiter = PriorityLimiter(token_limit=1, clock=clock)
+    sent: list[str] = []
+    await request(limiter, sent, "first", 1)
+    cancelled = asyncio.create_task(request(limiter, sent, "cancelled", 2))
+    await settle()
+    clock.now += 1.0
+    limiter.wake()
+    for _ in range(50):  # until the dispatcher lets it go; it has not run on yet
+        await asyncio.sleep(0)
+        if limiter.queued() == 0:
+            break
+    assert limiter.queued() == 0 and not cancelled.done()
+    cancelled.cancel()
+    await asyncio.gather(cancelled, return_exceptions=True)
+    later = asyncio.create_task(request(limiter, sent, "later", 3))
+    await settle()
+    assert sent == ["first"]
+    await advance(limiter, clock, 1.0)
+    assert sent == ["first", "later"]
+    await later
