@@ -7,7 +7,7 @@ match has no result yet; and which jobs a contest arms, and when."""
 from __future__ import annotations
 
 from dataclasses import replace
-from datetime import UTC, date, datetime, timedelta
+from datetime import timedelta
 
 from app.contest.announcements import ClockNote, Reminder, What
 from app.contest.due import (
@@ -35,8 +35,11 @@ from engine.contest import (
 from tests.engine.contest.support import DEADLINE, ON_TIME, decide_win, signed_up
 
 LEFT = int(timedelta(hours=48).total_seconds())
-AT_VENUE = Schedule(ScheduleKind.FIXED, starts_at=datetime(2026, 12, 26, 6, 0, tzinfo=UTC), venue="6楼")
-STARTED = datetime(2026, 12, 26, 6, 5, tzinfo=UTC)
+VENUE_OPENS = ON_TIME + timedelta(days=15, hours=18)
+AT_VENUE = Schedule(ScheduleKind.FIXED, starts_at=VENUE_OPENS, venue="6楼")
+STARTED = VENUE_OPENS + timedelta(minutes=5)
+LATER = Deadline.before_day(DEADLINE.closes_at.date() + timedelta(days=7))
+"""A deadline moved a week on (the tests' one contest clock: tests/engine/contest/support.py)."""
 
 
 def drawn(pairs: int) -> Contest:
@@ -57,7 +60,7 @@ def test_a_deadline_closes_its_round_once_it_has_passed() -> None:
 def test_a_deadline_moved_later_is_armed_again() -> None:
     contest = drawn(4)
     assert at_deadline(contest, 1, DEADLINE.closes_at - timedelta(seconds=1)) is AtDeadline.ARM_AGAIN
-    later = move_deadline(contest, Deadline.before_day(date(2026, 12, 27))).contest
+    later = move_deadline(contest, LATER).contest
     assert at_deadline(later, 1, DEADLINE.closes_at) is AtDeadline.ARM_AGAIN
 
 
@@ -87,7 +90,7 @@ def test_a_reminder_names_the_matches_with_no_result_and_their_players() -> None
 def test_a_moved_deadline_reminds_under_a_new_key() -> None:
     contest = drawn(2)
     before = reminding(held(contest), 1, LEFT)
-    moved = move_deadline(contest, Deadline.before_day(date(2026, 12, 27))).contest
+    moved = move_deadline(contest, LATER).contest
     after = reminding(held(moved), 1, LEFT)
     assert before is not None and after is not None
     assert before.key != after.key and before.announcement == after.announcement
