@@ -8,12 +8,10 @@ from __future__ import annotations
 
 import json
 import os
-import shutil
 import subprocess
 from pathlib import Path
 from typing import Any
 
-import pytest
 import yaml
 from aiohttp.test_utils import TestClient, TestServer
 
@@ -68,9 +66,6 @@ def compose_upstreams() -> list[str]:
     ]
 
 
-@pytest.mark.skipif(
-    shutil.which("caddy") is None and os.environ.get("CI") != "true", reason="Debian's caddy is not installed"
-)
 def test_the_caddyfile_checks_the_leader_on_the_compose_services(tmp_path: Path) -> None:
     """Adapted by caddy itself (2.6, Debian's): every directive is one it knows."""
     adapted = subprocess.run(
