@@ -245,6 +245,38 @@ async def first_healthy(port: int, since: float) -> float:
     return time.monotonic() - since
 
 
+@dataclass
+class MidDeal:
+    """Alice's page mid-deal behind caddy, the first process leading, Bob playing in the chat."""
+
+    failover: Failover
+    first: subprocess.Popen[bytes]
+    second: subprocess.Popen[bytes]
+    tab: Tab
+    bob: Players
+    before: dict[str, Any]
+    logged: tuple[int, int]
+    sockets: int
+
+
+@contextlib.asynccontextmanager
+async def mid_deal(
+    emulator: Emulator, telegram: Telegram, token: str, url: str, tmp_path: Path, browser: Any, group: Chat
+) -> AsyncIterator[MidDeal]:
+    failover = Failover(emulator, telegram, token, url, tmp_path)
+    table = Table(telegram, group, tmp_path / "unused.db")
+    async with failover.running() as (first, second):
+        await set_up(telegram, table, [ALICE, BOB], PINNED_MATCH)
+        tab = await failover.open_page(browser)
+        bob = Players(telegram, [BOB])
+        try:
+            before = await failover.mid_deal(tab, bob)
+            logged, sockets = await actions(failover.url), len(tab.sockets)
+            yield MidDeal(failover, first, second, tab, bob, before, logged, sockets)
+        finally:
+            await bob.stop()
+
+
 async def test_a_killed_leaders_page_comes_back_through_caddy_with_the_same_table(
     emulator: Emulator,
     telegram: Telegram,
@@ -253,33 +285,25 @@ async def test_a_killed_leaders_page_comes_back_through_caddy_with_the_same_tabl
     postgresql_cluster: Cluster,
     browser: Any,
 ) -> None:
-    failover = Failover(emulator, telegram, token, postgresql_cluster.new_database(), tmp_path)
-    table = Table(telegram, Chat.group(-4311, "接班小程序桌"), tmp_path / "unused.db")
-    async with failover.running() as (first, second):
-        await set_up(telegram, table, [ALICE, BOB], PINNED_MATCH)
-        tab = await failover.open_page(browser)
-        bob = Players(telegram, [BOB])
-        try:
-            before = await failover.mid_deal(tab, bob)
-            logged, sockets = await actions(failover.url), len(tab.sockets)
-
-            killed = time.monotonic()
-            first.send_signal(signal.SIGKILL)
-            first.wait()
-            listening = asyncio.create_task(first_healthy(failover.ports[1], killed))
-            await wait_for(lambda: back_with(tab, sockets, before), timeout=90, what="the page's table again")
-            back = time.monotonic() - killed
-            print(
-                f"\nSIGKILL → the new leader's /healthz 200 after {await listening:.1f} s;"
-                f" the page showing the same table after {back:.1f} s"
-            )
-            assert await lease_holder(failover.url, token) == second.pid
-            assert await actions(failover.url) == logged  # nothing was played for Alice meanwhile
-            await failover.move(tab)
-            bob.go.set()  # the new leader takes Bob's presses too
-            await wait_for(lambda: alices_turn(tab), timeout=120, what="Alice's turn after Bob's")
-        finally:
-            await bob.stop()
+    url, group = postgresql_cluster.new_database(), Chat.group(-4311, "接班小程序桌")
+    async with mid_deal(emulator, telegram, token, url, tmp_path, browser, group) as play:
+        killed = time.monotonic()
+        play.first.send_signal(signal.SIGKILL)
+        play.first.wait()
+        listening = asyncio.create_task(first_healthy(play.failover.ports[1], killed))
+        await wait_for(
+            lambda: back_with(play.tab, play.sockets, play.before), timeout=90, what="the page's table again"
+        )
+        back = time.monotonic() - killed
+        print(
+            f"\nSIGKILL → the new leader's /healthz 200 after {await listening:.1f} s;"
+            f" the page showing the same table after {back:.1f} s"
+        )
+        assert await lease_holder(url, token) == play.second.pid
+        assert await actions(url) == play.logged  # nothing was played for Alice meanwhile
+        await play.failover.move(play.tab)
+        play.bob.go.set()  # the new leader takes Bob's presses too
+        await wait_for(lambda: alices_turn(play.tab), timeout=120, what="Alice's turn after Bob's")
 
 
 async def test_a_frozen_leaders_page_moves_to_the_new_leader_through_caddy(
@@ -290,36 +314,28 @@ async def test_a_frozen_leaders_page_moves_to_the_new_leader_through_caddy(
     postgresql_cluster: Cluster,
     browser: Any,
 ) -> None:
-    failover = Failover(emulator, telegram, token, postgresql_cluster.new_database(), tmp_path)
-    table = Table(telegram, Chat.group(-4312, "冻结小程序桌"), tmp_path / "unused.db")
-    async with failover.running() as (first, second):
-        await set_up(telegram, table, [ALICE, BOB], PINNED_MATCH)
-        tab = await failover.open_page(browser)
-        bob = Players(telegram, [BOB])
+    url, group = postgresql_cluster.new_database(), Chat.group(-4312, "冻结小程序桌")
+    async with mid_deal(emulator, telegram, token, url, tmp_path, browser, group) as play:
+        frozen = time.monotonic()
+        play.first.send_signal(signal.SIGSTOP)  # its sockets stay open: only the page's ping tells
         try:
-            before = await failover.mid_deal(tab, bob)
-            logged, sockets = await actions(failover.url), len(tab.sockets)
-
-            frozen = time.monotonic()
-            first.send_signal(signal.SIGSTOP)  # its sockets stay open: only the page's ping tells
-            try:
-                listening = await first_healthy(failover.ports[1], frozen)
-                assert await lease_holder(failover.url, token) == second.pid
-                fresh = await failover.open_page(browser)  # caddy passes the frozen process by
-                await wait_for(lambda: back_with(fresh, 0, before), timeout=60, what="a new page's table")
-                opened = time.monotonic() - frozen
-                await fresh.page.close()
-                await wait_for(lambda: back_with(tab, sockets, before), timeout=60, what="the page back")
-                back = time.monotonic() - frozen
-                print(
-                    f"\nSIGSTOP → the new leader's /healthz 200 after {listening:.1f} s; a page opened"
-                    f" through caddy showing the table after {opened:.1f} s; the open page back after"
-                    f" {back:.1f} s"
-                )
-                await failover.move(tab)  # played by the new leader while the old one is still frozen
-            finally:
-                first.send_signal(signal.SIGCONT)
-            assert await asyncio.to_thread(first.wait, 30) == STEP_DOWN_EXIT  # woken, it steps down
-            assert (await actions(failover.url))[0] == logged[0] + 1  # Alice's one move, once
+            listening = await first_healthy(play.failover.ports[1], frozen)
+            assert await lease_holder(url, token) == play.second.pid
+            fresh = await play.failover.open_page(browser)  # caddy passes the frozen process by
+            await wait_for(lambda: back_with(fresh, 0, play.before), timeout=60, what="a new page's table")
+            opened = time.monotonic() - frozen
+            await fresh.page.close()
+            await wait_for(
+                lambda: back_with(play.tab, play.sockets, play.before), timeout=60, what="the page back"
+            )
+            back = time.monotonic() - frozen
+            print(
+                f"\nSIGSTOP → the new leader's /healthz 200 after {listening:.1f} s; a page opened"
+                f" through caddy showing the table after {opened:.1f} s; the open page back after"
+                f" {back:.1f} s"
+            )
+            await play.failover.move(play.tab)  # played by the new leader while the old one is still frozen
         finally:
-            await bob.stop()
+            play.first.send_signal(signal.SIGCONT)
+        assert await asyncio.to_thread(play.first.wait, 30) == STEP_DOWN_EXIT  # woken, it steps down
+        assert (await actions(url))[0] == play.logged[0] + 1  # Alice's one move, once
