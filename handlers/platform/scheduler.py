@@ -69,6 +69,38 @@ class Priority(IntEnum):
 PRIORITY: contextvars.ContextVar[Priority | None] = contextvars.ContextVar("request_priority", default=None)
 
 
+class Turn:
+    """A message's place in the token's second and its group's minute, from the moment the
+    limiter let it go until a second after its answer. It can change hands: a request let go
+    that chooses not to send after all (a newer look of the same message replaces it,
+    :class:`Unsent`) hands its place to that look, which goes at once in it
+    (:data:`GIVEN_TURN`), waits again only after a 429, and ends the place when its own answer
+    comes back. Ended when the withdrawn one was let go, the place let another message into a
+    second the newer look was still using (the token's second is counted until the answer)."""
+
+    def __init__(self, end: Callable[[], None]) -> None:
+        self._end: Callable[[], None] | None = end
+
+    def end(self) -> None:
+        """Its request was answered, or none will use it: from now it holds a second more."""
+        if self._end is not None:
+            end, self._end = self._end, None
+            end()
+
+
+class Unsent(Exception):
+    """Raised by a request's callback that, let go at last, chose not to send: ``turn`` is its
+    place, set by the limiter, for whoever sends in its stead (or to :meth:`Turn.end`)."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message)
+        self.turn: Turn | None = None
+
+
+GIVEN_TURN: contextvars.ContextVar[Turn | None] = contextvars.ContextVar("given_turn", default=None)
+"""A place a request made in this context takes instead of waiting for one (its first try)."""
+
+
 @contextlib.contextmanager
 def at_priority(priority: Priority) -> Iterator[None]:
     """Requests made in this block (and in tasks it creates) wait at ``priority``."""
@@ -380,20 +412,38 @@ class PriorityLimiter(BaseRateLimiter[int]):
         if priority is None:
             priority = default_priority(endpoint, chat_id)
         retries = rate_limit_args if rate_limit_args is not None else self.retries
+        given = GIVEN_TURN.get() if counted else None
         for attempt in range(retries + 1):
-            await self._turn(priority, chat_id if counted else None, counted)
+            place = given or await self._place(priority, chat_id if counted else None, counted)
+            given = None  # a retry waits its turn like any request
             try:
-                if self.journal is not None and counted and chat_id is not None and chat_id < 0:
-                    await self.journal(chat_id)
                 return await callback(*args, **kwargs)
             except RetryAfter as error:
                 if attempt == retries:
                     raise
                 self._hold(chat_id if counted else None, _retry_after(error))
+            except Unsent as unsent:
+                unsent.turn, place = place, None  # the newer look that replaces it takes the place
+                raise
             finally:
-                if counted:
-                    self._landed()
+                if place is not None:
+                    place.end()
         raise AssertionError("unreachable")
+
+    async def _place(self, priority: Priority, chat_id: int | None, counted: bool) -> Turn | None:
+        """Wait for a turn; a message's place in the token's second (None for a request that is
+        not one), written in the group's journal as it leaves."""
+        await self._turn(priority, chat_id, counted)
+        if not counted:
+            return None
+        place = Turn(self._landed)
+        if self.journal is not None and chat_id is not None and chat_id < 0:
+            try:
+                await self.journal(chat_id)
+            except BaseException:
+                place.end()
+                raise
+        return place
 
     # ------------------------------------------------------------ turns
 

@@ -11,7 +11,10 @@ allows about 30 requests a second in all). When a newer look of the message arri
 meanwhile, the waiting edit keeps its place in the limiter's queue but, when its turn
 comes, the newest look is sent in its stead: one request, the freshest state, and a busy
 message (a waiting seat whose caption changes with every play) is never starved by its
-own updates. :class:`TrackingLimiter` wraps the bot's rate limiter to make that swap.
+own updates. :class:`TrackingLimiter` wraps the bot's rate limiter to make that swap: the
+newest look takes the older one's place (:class:`~handlers.platform.scheduler.Turn`), so it is
+counted once in the token's second and the group's minute, and a 429 on it waits and is sent
+again like any request's.
 """
 
 from __future__ import annotations
@@ -27,6 +30,7 @@ from typing import Any
 from telegram.ext import BaseRateLimiter
 
 from common import metrics
+from handlers.platform.scheduler import GIVEN_TURN, Turn, Unsent
 
 log = logging.getLogger(__name__)
 
@@ -37,27 +41,24 @@ Send = Callable[[], Coroutine[Any, Any, None]]
 class Flight:
     """How far one edit got, for :class:`TrackingLimiter` and the sender to agree on."""
 
-    turn_since: float | None = None  # holds an older look's turn at the limiter, since then
+    turn: Turn | None = None  # an older look's place, given by the limiter: no second wait
+    turn_since: float | None = None  # when that older look began waiting for it (perf_counter)
     superseded: bool = False  # a newer look arrived: this one must not be sent
     left: bool = False  # the request went out: too late to replace
     waiting_since: float | None = None  # entered the rate limiter's queue (perf_counter)
 
-    @property
-    def granted(self) -> bool:
-        """The limiter already let an older look of this message through: no second wait."""
-        return self.turn_since is not None
 
-
-class Withdrawn(Exception):
+class Withdrawn(Unsent):
     """An edit was replaced by a newer look before its request left.
 
-    ``turn_since`` is set when it had already been let through the rate limiter (having
-    queued there since then): the newer look is sent at once in its place.
+    ``turn`` is set when it had already been let through the rate limiter (having queued there
+    since ``turn_since``): the newer look is sent at once in its place.
     """
 
-    def __init__(self, turn_since: float | None) -> None:
+    def __init__(self, turn_since: float | None, turn: Turn | None = None) -> None:
         super().__init__("superseded by a newer look")
         self.turn_since = turn_since
+        self.turn = turn
 
 
 FLIGHT: contextvars.ContextVar[Flight | None] = contextvars.ContextVar("sender_flight", default=None)
@@ -106,10 +107,14 @@ class TrackingLimiter(DelegatingLimiter):
         if flight.left:  # an earlier request of this edit went out: the rest follow as usual
             return await self.inner.process_request(callback, args, kwargs, endpoint, data, rate_limit_args)
         if flight.superseded:
-            raise Withdrawn(flight.turn_since)
-        if flight.granted:
+            raise Withdrawn(flight.turn_since, flight.turn)
+        if flight.turn is not None:  # in the place an older look was given: it goes at once
             flight.left = True
-            return await callback(*args, **kwargs)
+            given = GIVEN_TURN.set(flight.turn)
+            try:
+                return await super().process_request(callback, args, kwargs, endpoint, data, rate_limit_args)
+            finally:
+                GIVEN_TURN.reset(given)
 
         async def leave(*call_args: Any, **call_kwargs: Any) -> Any:
             if flight.superseded:
@@ -174,6 +179,7 @@ class LatestWins:
         return box.send is not None or (box.sending is not None and not box.sending.left)
 
     async def _drain(self, key: Hashable, box: _Mailbox) -> None:
+        turn: Turn | None = None
         turn_since: float | None = None
         try:
             while box.send is not None:
@@ -182,18 +188,20 @@ class LatestWins:
                 assert context is not None
                 if turn_since is not None:
                     turn_since = max(turn_since, box.submitted)
-                box.sending = Flight(turn_since=turn_since)
-                context.run(FLIGHT.set, box.sending)
+                box.sending = flight = Flight(turn=turn, turn_since=turn_since)
+                context.run(FLIGHT.set, flight)
                 task = box.task = asyncio.create_task(send(), context=context)
                 await asyncio.wait([task])
                 box.sending = box.task = None
                 error = None if task.cancelled() else task.exception()
                 if isinstance(error, Withdrawn):
                     metrics.edit_superseded()
-                    turn_since = error.turn_since
+                    turn, turn_since = error.turn, error.turn_since
                     box.waiters[:0] = waiters  # the newer look answers them
                     continue
-                turn_since = None
+                if turn is not None:
+                    turn.end()  # unused when the look failed before its request: idempotent
+                turn = turn_since = None
                 metrics.edit_done(failed=error is not None or task.cancelled())
                 if error is not None:
                     log.error("edit of message %s failed", key, exc_info=error)
@@ -201,6 +209,8 @@ class LatestWins:
                     if not waiter.done():
                         waiter.set_result(None)
         finally:
+            if turn is not None:
+                turn.end()  # the bot is stopping: nobody will send in it
             del self._boxes[key]
 
     async def close(self) -> None:

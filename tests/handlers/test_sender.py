@@ -4,7 +4,10 @@ from __future__ import annotations
 
 import asyncio
 import contextvars
+from collections.abc import Callable, Coroutine
+from typing import Any
 
+from telegram.error import RetryAfter
 from telegram.ext import AIORateLimiter
 
 from handlers.platform.scheduler import Priority, PriorityLimiter, at_priority
@@ -114,30 +117,30 @@ async def test_an_edit_superseded_while_being_drawn_is_withdrawn_at_the_limiter(
 async def test_a_message_updated_faster_than_the_limiter_keeps_its_place_in_the_queue() -> None:
     """A waiting seat's caption changes with every play while other tables keep the limiter
     busy: if each new look went to the back of the queue, the seat would never see one."""
-    tracking = TrackingLimiter(AIORateLimiter(overall_max_rate=1, overall_time_period=0.05, group_max_rate=0))
-    await tracking.initialize()
+    clock = Clock()
+    scheduler = PriorityLimiter(token_limit=1, clock=clock)
+    tracking = TrackingLimiter(scheduler)
     sender, sent = LatestWins(), []
 
-    def edit(name: str) -> Send:
+    def edit(name: str, chat_id: int) -> Send:
         async def send() -> None:
-            async def request() -> None:
-                sent.append(name)
-
-            await tracking.process_request(request, (), {}, "editMessageCaption", {"chat_id": 7}, None)
+            await tracking.process_request(
+                recorder(sent, name), (), {}, "editMessageCaption", {"chat_id": chat_id}, None
+            )
 
         return send
 
     others = []
-    for step in range(40):  # 2 s: other messages at 25/s against 20/s, and a new look of "m" each step
-        others.append(sender.submit(("other", step), edit("other")))
-        sender.submit("m", edit(f"m{step}"))
-        await asyncio.sleep(0.05)
+    for step in range(40):  # other messages at 2 a second against 1, and a new look of "m" each step
+        others.append(sender.submit(("other", step), edit("other", 100 + step)))
+        sender.submit("m", edit(f"m{step}", 7))
+        await advance(scheduler, clock, 0.5)
     shown = [name for name in sent if name.startswith("m")]
     assert len(shown) >= 2, sent  # the seat saw its message change while the table was busy
-    await asyncio.gather(*others)
+    while not all(other.done() for other in others):
+        await advance(scheduler, clock, 1.0)
     await sender.join()
     assert [name for name in sent if name.startswith("m")][-1] == "m39"
-    await tracking.shutdown()
 
 
 async def test_a_glance_waiting_for_the_token_gives_its_turn_to_the_look_the_player_awaits() -> None:
@@ -196,3 +199,77 @@ async def test_closing_drops_queued_edits_and_cancels_the_one_under_way(caplog) 
     gate.set()
     await asyncio.sleep(0)
     assert sent == [] and "failed" not in caplog.text
+
+
+Request = Callable[[], Coroutine[Any, Any, str]]
+
+
+def _edit_through(tracking: TrackingLimiter, request: Request, chat_id: int) -> Send:
+    async def send() -> None:
+        await tracking.process_request(request, (), {}, "editMessageCaption", {"chat_id": chat_id}, None)
+
+    return send
+
+
+async def _let_v1_go_with_v2_in_its_place(
+    sent: list[str], v2: Request
+) -> tuple[Clock, PriorityLimiter, LatestWins, asyncio.Future[None]]:
+    """The token's second is full; the hand's look v1 waits for it, and v2 replaces v1 before
+    its turn: when the turn comes, v2 goes in v1's place."""
+    clock = Clock()
+    scheduler = PriorityLimiter(token_limit=1, clock=clock)
+    tracking = TrackingLimiter(scheduler)
+    sender = LatestWins()
+    await scheduler.process_request(recorder(sent, "first"), (), {}, "editMessageText", {"chat_id": 1}, None)
+    sender.submit("hand", _edit_through(tracking, recorder(sent, "v1"), 7))
+    await settle()
+    newer = sender.submit("hand", _edit_through(tracking, v2, 7))
+    await advance(scheduler, clock, 1.0)
+    return clock, scheduler, sender, newer
+
+
+async def test_a_newer_look_refused_429_in_an_older_ones_place_is_sent_again(caplog) -> None:
+    """The look that takes a withdrawn edit's place used to go straight to the server, past
+    the scheduler: a 429 on it was not retried, and the hand kept its older look."""
+    refused, sent = [], []
+
+    async def v2() -> str:
+        if not refused:
+            refused.append(True)
+            raise RetryAfter(2)
+        sent.append("v2")
+        return "v2"
+
+    clock, scheduler, sender, newer = await _let_v1_go_with_v2_in_its_place(sent, v2)
+    assert refused and sent == ["first"] and not newer.done()
+    for _ in range(10):  # the chat's hold, then its turn again, one a second
+        await advance(scheduler, clock, 1.0)
+    assert newer.done()
+    assert sent == ["first", "v2"] and "failed" not in caplog.text
+    await sender.join()
+
+
+async def test_a_newer_look_holds_the_older_ones_place_in_the_tokens_second_until_its_answer() -> None:
+    """A message holds its place in the token's second until a second after its answer (else
+    429s); a withdrawn edit's place ended when it was withdrawn, while the look sent in its
+    stead was still on its way."""
+    answer, sent = asyncio.Event(), []
+
+    async def v2() -> str:
+        sent.append("v2")
+        await answer.wait()  # Telegram answers slowly
+        return "v2"
+
+    clock, scheduler, sender, newer = await _let_v1_go_with_v2_in_its_place(sent, v2)
+    assert sent == ["first", "v2"]
+    other = asyncio.create_task(
+        scheduler.process_request(recorder(sent, "other"), (), {}, "sendMessage", {"chat_id": 9}, None)
+    )
+    await advance(scheduler, clock, 5.0)
+    assert sent == ["first", "v2"]  # v2 still holds the token's one place
+    answer.set()
+    await settle()
+    await advance(scheduler, clock, 1.0)
+    await asyncio.gather(newer, other)
+    assert sent == ["first", "v2", "other"]
+    await sender.join()
