@@ -7,7 +7,9 @@ players' thinking lanes, turn clocks), a spectator (观战) who then stops watch
 opened in another group, and a reply in each chat; then SIGTERM. A task left pending is
 destroyed with the loop and logged by asyncio ("Task was destroyed but it is pending!") at
 exit, after everything the test could watch from the outside: so the test reads the whole
-output and allows no such line, no ERROR line and no traceback.
+output and allows no such line, no ERROR line and no traceback. The second test stops the bot
+in the middle of a match instead, with a player on the Mini App's page (its WebSocket open) and
+one in the chat, both pressing as the signal comes.
 """
 
 from __future__ import annotations
@@ -15,14 +17,18 @@ from __future__ import annotations
 import asyncio
 import os
 import signal
+import socket
 import subprocess
 import sys
+from collections.abc import Awaitable, Callable
 from pathlib import Path
 
 from emulator.client import Chat, Emulator, Telegram, wait_for
+from emulator.miniapp import PagePlayer
 from tests.e2e.contest_support import BOT, wait_text
 from tests.e2e.test_match_e2e import (
     ALICE,
+    BOB,
     CAROL,
     DAVE,
     PINNED_MATCH,
@@ -46,21 +52,67 @@ async def test_a_stop_leaves_no_task_pending_and_logs_no_error(
 ):
     table = Table(telegram, Chat.group(-4701, "停机群"), tmp_path / "g.db")
     contest_group = Chat.group(-4702, "停机杯群")
-    output = tmp_path / "bot.log"
-    env = os.environ | {
-        "TELEGRAM_BOT_TOKEN": token,
-        "GUANDAN_DB": str(table.db_path),
-        "TELEGRAM_API_BASE": emulator.base_url,
-    }
+    await stopped_cleanly(
+        emulator, token, table, tmp_path / "bot.log", {}, lambda: scenario(telegram, table, contest_group)
+    )
+
+
+async def test_a_stop_in_the_middle_of_a_match_with_a_page_open_is_clean(
+    emulator: Emulator, telegram: Telegram, token: str, tmp_path: Path
+):
+    table = Table(telegram, Chat.group(-4703, "停机页桌"), tmp_path / "p.db")
+    port = free_port()
+    settings = {"GUANDAN_WEBAPP_URL": "https://guandan.example/app", "GUANDAN_WEBAPP_PORT": str(port)}
+    page = PagePlayer(port, token, ALICE.id, ALICE.first_name)
+
+    async def mid_match() -> list[asyncio.Task[None]]:
+        await set_up(telegram, table, [ALICE, BOB], PINNED_MATCH)
+        players = [asyncio.create_task(page.play(table.over)), asyncio.create_task(table.play(BOB))]
+        await wait_for(lambda: logged_at_least(table.db_path, 16), timeout=90, what="a few plays")
+        assert page.moves > 0 and page.state is not None  # the page is open and playing
+        return players  # still pressing as the signal comes
+
+    await stopped_cleanly(emulator, token, table, tmp_path / "bot.log", settings, mid_match)
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+async def stopped_cleanly(
+    emulator: Emulator,
+    token: str,
+    table: Table,
+    output: Path,
+    settings: dict[str, str],
+    scenario: Callable[[], Awaitable[list[asyncio.Task[None]]]],
+) -> None:
+    """Run ``bot.py`` through ``scenario`` (its players, still pressing), SIGTERM it, and read
+    its whole output: exit 0, and no pending task destroyed, no ERROR, no traceback, no unclosed
+    session."""
+    env = (
+        os.environ
+        | settings
+        | {
+            "TELEGRAM_BOT_TOKEN": token,
+            "GUANDAN_DB": str(table.db_path),
+            "TELEGRAM_API_BASE": emulator.base_url,
+        }
+    )
     with output.open("wb") as log:
         bot = subprocess.Popen(
             [sys.executable, "bot.py"], cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT
         )
+        players: list[asyncio.Task[None]] = []
         try:
-            await scenario(telegram, table, contest_group)
+            players = await scenario()
             bot.send_signal(signal.SIGTERM)
             code = await asyncio.to_thread(bot.wait, STOP_TIMEOUT)
         finally:
+            table.over.set()
+            await asyncio.gather(*players, return_exceptions=True)
             if bot.poll() is None:
                 bot.kill()
                 bot.wait()
@@ -70,9 +122,9 @@ async def test_a_stop_leaves_no_task_pending_and_logs_no_error(
     assert bad == [], "\n".join(lines[-80:])
 
 
-async def scenario(telegram: Telegram, table: Table, contest_group: Chat) -> None:
+async def scenario(telegram: Telegram, table: Table, contest_group: Chat) -> list[asyncio.Task[None]]:
     """A table in play with a spectator who comes and goes, a contest opened elsewhere; the
-    table is stopped."""
+    table is stopped (nobody is pressing at the signal)."""
     await set_up(telegram, table, [ALICE], PINNED_MATCH)
     await open_private_chat(telegram, CAROL)
     text, alert = await watch(telegram, table, CAROL)
@@ -96,3 +148,4 @@ async def scenario(telegram: Telegram, table: Table, contest_group: Chat) -> Non
     await answer_to(telegram, ALICE, confirm, buttons_by_op(confirm)["y"][0])
     await telegram.wait_message(table.group, lambda m: m.content == "本桌已结束。")
     await telegram.wait_idle()
+    return []
