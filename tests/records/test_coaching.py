@@ -4,15 +4,19 @@ back by the next run, two askers share one judging, and the replay picture marks
 from __future__ import annotations
 
 import asyncio
+import signal
+import time
 from collections.abc import Callable
-from concurrent.futures import Future, ThreadPoolExecutor
+from concurrent.futures import Future, ProcessPoolExecutor, ThreadPoolExecutor
+from multiprocessing.process import BaseProcess
 from typing import Any
 
 import pytest
 
 from app.records import texts, views
-from app.records.coaching import Coach, coaching_from_json, coaching_to_json
+from app.records.coaching import Coach, coaching_from_json, coaching_to_json, judging_pool, stop_now
 from app.records.replays import Replays
+from emulator.client import wait_for
 from engine.review import frames, review
 from players.coach import Coaching, Decision
 from render.records import render_review
@@ -91,6 +95,27 @@ async def test_two_askers_share_one_judging(db: Database) -> None:
         coach.close()
     assert first == second and pool.submitted == 1
     assert coach.kept(table_id, 0, 0) == first and not coach.running(table_id, 0, 0)
+
+
+async def test_a_stop_ends_the_judging_under_way_instead_of_waiting_for_it() -> None:
+    """The interpreter waits at exit for a process pool's work under way: a bot stopped during
+    a 点评 lingered for the whole judging. A minute's work is ended at once."""
+    pool = judging_pool()
+    judging = asyncio.get_running_loop().run_in_executor(pool, time.sleep, 60)
+    workers = await wait_for(lambda: _started(pool), what="the worker")
+    judging.cancel()
+    stop_now(pool)
+    await wait_for(lambda: _ended(workers), timeout=20, what="the worker to end")
+    assert [worker.exitcode for worker in workers] == [-signal.SIGTERM]
+
+
+async def _started(pool: ProcessPoolExecutor) -> list[BaseProcess] | None:
+    workers = list((getattr(pool, "_processes", None) or {}).values())
+    return workers if workers and all(worker.is_alive() for worker in workers) else None
+
+
+async def _ended(workers: list[BaseProcess]) -> bool:
+    return not any(worker.is_alive() for worker in workers)
 
 
 def test_the_replay_marks_the_decisions_and_shows_the_masters_play() -> None:
