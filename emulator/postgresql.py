@@ -97,6 +97,18 @@ class Cluster:
         self._client("createdb", name)
         return self.url(name)
 
+    def dump(self, url: str, dest: Path) -> None:
+        """``pg_dump --format=custom`` of the database at ``url`` into ``dest``, as compose's
+        backup service makes it."""
+        self._client("pg_dump", "--format=custom", f"--file={dest}", f"--dbname={url}")
+
+    def restore(self, dump: Path) -> str:
+        """A fresh database with ``dump`` restored into it (``pg_restore``, as docs/operations.md
+        says); its URL."""
+        url = self.new_database()
+        self._client("pg_restore", "--exit-on-error", f"--dbname={url}", str(dump))
+        return url
+
     def _client(self, program: str, *args: str) -> None:
         command = [str(self.bin_dir / program), "-h", str(self.folder), "-p", str(PORT), "-U", SUPERUSER]
         subprocess.run([*command, *args], check=True, capture_output=True, env=_environment())

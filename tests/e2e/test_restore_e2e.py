@@ -1,9 +1,12 @@
 """A restore that plays on (issue 40.3): every table moves on from the newest message in its chat.
 
 Several tables (one person and three computer players each) play in one ``python bot.py``;
-``python -m storage backup`` copies the store mid-deal; play goes on until half the tables have
-sent their player a message the copy never knew (the next deal's hand, or its tribute prompt);
-the bot stops and the copy is restored where ``GUANDAN_DB`` points (docs/operations.md).
+the store is backed up mid-deal as docs/operations.md says (SQLite: ``python -m storage backup``;
+PostgreSQL: ``pg_dump --format=custom``, as compose's backup service does); play goes on until
+half the tables have sent their player a message the copy never knew (the next deal's hand, or
+its tribute prompt); the bot stops and the copy is restored (SQLite: the file where
+``GUANDAN_DB`` points; PostgreSQL: ``pg_restore`` into an empty database, the bot leading it by
+its lease as in production).
 Started again on it, the bot sends each player a fresh hand message at the bottom of the chat,
 and says on the message the copy knew that it was replaced. A press on any older message — the
 one the copy knew (pressed while the bot was down, as a player would during a restart) and one
@@ -20,10 +23,13 @@ import sys
 from pathlib import Path
 
 import aiosqlite
+import asyncpg
+import pytest
 
 from app.table.texts import restored_text
 from demo import take_turn
 from emulator.client import BotMessage, Chat, Emulator, Telegram, User, callback_ops, wait_for
+from emulator.postgresql import Cluster
 from tests.e2e.test_match_e2e import PINNED_MATCH, ROOT, Table, bot_process, set_up
 
 TABLES = 6
@@ -80,35 +86,77 @@ async def next_deal(telegram: Telegram, user: User, since: int) -> BotMessage:
     return await wait_for(moved_on, DEAL_TIMEOUT, f"{user.first_name}'s next deal")
 
 
-async def scalar(db_path: Path, sql: str, *args: object) -> int:
-    async with aiosqlite.connect(db_path) as db, db.execute(sql, args) as cursor:
-        row = await cursor.fetchone()
-    assert row is not None
-    return int(row[0] or 0)
+async def rows(store: str, sql: str, *args: object) -> list[tuple[int, ...]]:
+    """What ``sql`` (``?`` for its arguments) reads from an SQLite file or a PostgreSQL URL."""
+    if store.startswith("postgresql://"):
+        numbered = sql.split("?")
+        sql = numbered[0] + "".join(f"${n}{part}" for n, part in enumerate(numbered[1:], start=1))
+        connection = await asyncpg.connect(store)
+        try:
+            return [tuple(int(value or 0) for value in row) for row in await connection.fetch(sql, *args)]
+        finally:
+            await connection.close()
+    async with aiosqlite.connect(store) as db, db.execute(sql, args) as cursor:
+        return [tuple(int(value or 0) for value in row) for row in await cursor.fetchall()]
 
 
-async def table_ids(db_path: Path) -> dict[int, int]:
+async def scalar(store: str, sql: str, *args: object) -> int:
+    (row,) = await rows(store, sql, *args)
+    return row[0]
+
+
+async def table_ids(store: str) -> dict[int, int]:
     """Each group's table id."""
-    async with aiosqlite.connect(db_path) as db, db.execute("SELECT chat_id, id FROM game_tables") as cursor:
-        return {int(chat): int(table) for chat, table in await cursor.fetchall()}
+    return {chat: table for chat, table in await rows(store, "SELECT chat_id, id FROM game_tables")}
 
 
-async def human_actions(db_path: Path, table_id: int) -> int:
+async def human_actions(db_path: str, table_id: int) -> int:
     return await scalar(
         db_path, "SELECT COUNT(*) FROM actions WHERE table_id = ? AND seat = ?", table_id, HUMAN_SEAT
     )
 
 
-async def stored_message(db_path: Path, table_id: int) -> int:
+async def stored_message(db_path: str, table_id: int) -> int:
     return await scalar(
         db_path, "SELECT dm_message_id FROM seats WHERE table_id = ? AND seat = ?", table_id, HUMAN_SEAT
     )
 
 
-async def autoplay(db_path: Path, table_id: int) -> int:
+async def autoplay(db_path: str, table_id: int) -> int:
     return await scalar(
         db_path, "SELECT autoplay FROM seats WHERE table_id = ? AND seat = ?", table_id, HUMAN_SEAT
     )
+
+
+class Backups:
+    """Where the bot's store lives, its backup taken mid-play, and the copy restored from it, for
+    either kind of store, each as an operator makes them (docs/operations.md)."""
+
+    def __init__(self, kind: str, tmp_path: Path, request: pytest.FixtureRequest) -> None:
+        self.cluster: Cluster | None = None
+        if kind == "postgresql":
+            self.cluster = request.getfixturevalue("postgresql_cluster")
+            self.live = self.cluster.new_database()
+        else:
+            self.live = str(tmp_path / "live.db")
+        self.file = tmp_path / "backup"
+
+    async def back_up(self) -> str:
+        """Back the running bot's store up; where the backup can be read (a copy for PostgreSQL,
+        whose dump is not a database)."""
+        if self.cluster is None:
+            await back_up(Path(self.live), self.file)
+            return str(self.file)
+        await asyncio.to_thread(self.cluster.dump, self.live, self.file)
+        return await asyncio.to_thread(self.cluster.restore, self.file)
+
+    def restore(self, tmp_path: Path) -> str:
+        """The backup restored where a starting bot will read it."""
+        if self.cluster is None:
+            restored = tmp_path / "restored.db"
+            shutil.copyfile(self.file, restored)  # the copy where GUANDAN_DB points
+            return str(restored)
+        return self.cluster.restore(self.file)
 
 
 async def back_up(live: Path, copy: Path) -> None:
@@ -122,18 +170,25 @@ async def back_up(live: Path, copy: Path) -> None:
     assert backup.returncode == 0, complaint.decode()
 
 
+@pytest.mark.parametrize("kind", ["sqlite", "postgresql"])
 async def test_after_a_restore_every_table_plays_on_from_the_newest_message(
-    emulator: Emulator, telegram: Telegram, token: str, tmp_path: Path
+    emulator: Emulator,
+    telegram: Telegram,
+    token: str,
+    tmp_path: Path,
+    kind: str,
+    request: pytest.FixtureRequest,
 ) -> None:
-    live, copy, restored = tmp_path / "live.db", tmp_path / "backup.db", tmp_path / "restored.db"
+    backups = Backups(kind, tmp_path, request)
+    live = backups.live
     users = [player(i) for i in range(TABLES)]
-    tables = [table_at(telegram, i, live) for i in range(TABLES)]
+    tables = [table_at(telegram, i, Path(live)) for i in range(TABLES)]
     moving = range(0, TABLES, 2)
     with bot_process(emulator, token, live):
         await asyncio.gather(*(set_up(telegram, tables[i], [users[i]], PINNED_MATCH) for i in range(TABLES)))
         for user in users:  # every player holds the first deal's hand
             await wait_for(lambda u=user: _has_hand(telegram, u), what=f"{user.first_name}'s hand")
-        await back_up(live, copy)
+        copy = await backups.back_up()
         ids = await table_ids(copy)
         known = {i: await stored_message(copy, ids[t.group.id]) for i, t in enumerate(tables)}
         # Play on: half the tables end their deal, so their newest message is one the copy never knew
@@ -144,7 +199,7 @@ async def test_after_a_restore_every_table_plays_on_from_the_newest_message(
     for i, message in never_known.items():
         assert message.message_id > known[i]
 
-    shutil.copyfile(copy, restored)  # the restore: the copy where GUANDAN_DB points
+    restored = backups.restore(tmp_path)
     quiet = 1  # a table that did not move on: its newest message is the one the copy knew
     assert quiet not in never_known and before_restart[quiet].message_id == known[quiet]
     with bot_process(emulator, token, restored):
@@ -207,7 +262,7 @@ async def _fresh_hand(telegram: Telegram, user: User, before: BotMessage) -> boo
     return latest is not None and latest.message_id > before.message_id and bool(hand_buttons(latest))
 
 
-async def _acted(db_path: Path, table_id: int, backed_up: int) -> bool:
+async def _acted(db_path: str, table_id: int, backed_up: int) -> bool:
     return await human_actions(db_path, table_id) > backed_up
 
 
