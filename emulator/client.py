@@ -100,6 +100,7 @@ import json
 import os
 import select
 import shutil
+import socket
 import subprocess
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
@@ -302,6 +303,14 @@ def most_in_window(times_ms: Sequence[int], window_ms: int) -> int:
             first += 1
         most = max(most, last - first + 1)
     return most
+
+
+def free_port() -> int:
+    """A TCP port free on 127.0.0.1 now, for a server a test starts (the bot's webhook, health or
+    Mini App port)."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
 
 
 async def wait_for(

@@ -17,13 +17,12 @@ from __future__ import annotations
 import asyncio
 import os
 import signal
-import socket
 import subprocess
 import sys
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 
-from emulator.client import Chat, Emulator, Telegram, wait_for
+from emulator.client import Chat, Emulator, Telegram, free_port, wait_for
 from emulator.miniapp import PagePlayer
 from tests.e2e.contest_support import BOT, wait_text
 from tests.e2e.test_match_e2e import (
@@ -73,12 +72,6 @@ async def test_a_stop_in_the_middle_of_a_match_with_a_page_open_is_clean(
         return players  # still pressing as the signal comes
 
     await stopped_cleanly(emulator, token, table, tmp_path / "bot.log", settings, mid_match)
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
 
 
 async def stopped_cleanly(

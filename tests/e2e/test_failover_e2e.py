@@ -17,7 +17,6 @@ import asyncio
 import contextlib
 import os
 import signal
-import socket
 import subprocess
 import sys
 import urllib.error
@@ -28,18 +27,22 @@ from pathlib import Path
 import asyncpg
 
 from demo import take_turn
-from emulator.client import BotMessage, Chat, Emulator, EmulatorError, Telegram, User, callback_ops, wait_for
+from emulator.client import (
+    BotMessage,
+    Chat,
+    Emulator,
+    EmulatorError,
+    Telegram,
+    User,
+    callback_ops,
+    free_port,
+    wait_for,
+)
 from emulator.postgresql import Cluster
 from handlers.platform.leader import STEP_DOWN_EXIT
 from storage.lease import LEASE_PREFIX, bot_id_of
 from tests.e2e.test_match_e2e import ALICE, BOB, MATCH_TIMEOUT, ROOT, SHORT_MATCH, Table, set_up
 from tests.test_compose import bot_environment
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
 
 
 @contextlib.contextmanager

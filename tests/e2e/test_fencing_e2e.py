@@ -26,11 +26,11 @@ import aiohttp
 import asyncpg
 from aiohttp import web
 
-from emulator.client import Chat, Emulator, Telegram, User, wait_for
+from emulator.client import Chat, Emulator, Telegram, User, free_port, wait_for
 from emulator.postgresql import Cluster
 from handlers.platform.leader import STEP_DOWN_EXIT
 from storage.lease import LEASE_PREFIX, bot_id_of
-from tests.e2e.test_failover_e2e import Players, _true, free_port, standing_by
+from tests.e2e.test_failover_e2e import Players, _true, standing_by
 from tests.e2e.test_match_e2e import ROOT, SHORT_MATCH, Table, set_up
 from tests.test_compose import bot_environment
 

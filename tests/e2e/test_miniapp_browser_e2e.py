@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import asyncio
 import os
-import socket
 import time
 from collections.abc import AsyncIterator
 from pathlib import Path
@@ -19,7 +18,7 @@ from urllib.parse import quote
 import pytest
 from playwright import async_api as playwright
 
-from emulator.client import Chat, Emulator, Telegram, wait_for
+from emulator.client import Chat, Emulator, Telegram, free_port, wait_for
 from emulator.miniapp import init_data, load_throttled
 from tests.e2e.test_match_e2e import (
     ALICE,
@@ -247,12 +246,6 @@ async def test_the_page_is_small_and_paints_within_a_second_on_a_slow_phone(
     assert 10_000 < load.transferred <= PAGE_BUDGET
     assert 0 < load.first_paint_ms <= FIRST_PAINT_BUDGET_MS
     assert load.first_paint_ms <= load.hand_ms
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
 
 
 async def test_refused_init_data_and_a_killed_bot(

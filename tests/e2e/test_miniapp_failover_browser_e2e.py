@@ -33,7 +33,7 @@ from typing import Any
 import pytest
 from playwright import async_api as playwright
 
-from emulator.client import Chat, Emulator, Telegram, wait_for
+from emulator.client import Chat, Emulator, Telegram, free_port, wait_for
 from emulator.miniapp import init_data
 from emulator.postgresql import Cluster
 from handlers.platform.leader import STEP_DOWN_EXIT
@@ -41,7 +41,6 @@ from tests.e2e.test_failover_e2e import (
     Players,
     actions,
     bot_process,
-    free_port,
     leading,
     lease_holder,
     standing_by,

@@ -18,7 +18,6 @@ import json
 import os
 import re
 import shutil
-import socket
 import sys
 import urllib.error
 import urllib.request
@@ -27,7 +26,7 @@ from pathlib import Path
 from urllib.parse import urlsplit
 
 from bot import App, build_application, close_services, open_services, start_monitor
-from emulator.client import Chat, Emulator, Telegram, polling, wait_for
+from emulator.client import Chat, Emulator, Telegram, free_port, polling, wait_for
 from emulator.tables import STARTUP_WAIT
 from handlers.platform.monitor import MonitorConfig
 from tests.e2e.test_match_e2e import (
@@ -248,12 +247,6 @@ async def test_metrics_count_each_press_once_by_kind_and_outcome(
     assert delta(after, before, "guandan_press_answer_seconds_count", kind="lobby") == 2
     assert sample(after, "guandan_tables_open") == 1
     assert delta(after, before, "guandan_tables_admitted_total") == 1
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
 
 
 async def healthy(port: int) -> bool:

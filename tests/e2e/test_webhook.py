@@ -11,7 +11,6 @@ import asyncio
 import contextlib
 import os
 import signal
-import socket
 import subprocess
 import sys
 import time
@@ -21,7 +20,7 @@ from typing import Any
 
 import httpx
 
-from emulator.client import Chat, Emulator, Telegram, User, wait_for
+from emulator.client import Chat, Emulator, Telegram, User, free_port, wait_for
 
 ROOT = Path(__file__).resolve().parents[2]
 SECRET = "webhook-test_0123456789abcdefghijklmnopqrstuv"
@@ -34,12 +33,6 @@ SENDERS = {  # who posts a forged /help, with which secret header (None: without
 }
 LATECOMER = User(515, "Fay")
 """Writes to the bot after the forged updates were refused."""
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
 
 
 @contextlib.contextmanager

@@ -5,21 +5,15 @@ could take over (its lease connection is open) and 503 when it could not."""
 from __future__ import annotations
 
 import asyncio
-import socket
 import urllib.error
 import urllib.request
 
+from emulator.client import free_port
 from emulator.postgresql import Cluster
 from handlers.platform.leader import StandbyServers
 from handlers.platform.monitor import MonitorConfig
 from handlers.platform.webhook import WebhookConfig
 from storage.lease import Lease
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
 
 
 def ask(url: str, body: bytes | None = None) -> tuple[int, str]:
