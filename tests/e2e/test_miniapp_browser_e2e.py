@@ -13,6 +13,7 @@ import os
 import time
 from collections.abc import AsyncIterator
 from pathlib import Path
+from typing import Any
 from urllib.parse import quote
 
 import pytest
@@ -35,6 +36,9 @@ from tests.e2e.test_match_e2e import (
 from tests.e2e.test_miniapp_e2e import miniapp_bot, port_of
 
 CHROMIUM = Path("/usr/bin/chromium")
+CORNER = {"x": 5, "y": 5}
+"""Where to tap a card of the hand: its top left corner, which shows whatever lies on it (the next
+card down its column, the next column)."""
 ARGS = [
     "--headless",
     "--no-sandbox",
@@ -87,7 +91,7 @@ async def take_page_turn(page: object) -> bool:
         choices = page.locator("#hand .card:not(.off)")  # type: ignore[attr-defined]
         if await choices.count() == 0:
             return False
-        await choices.first.click()
+        await choices.first.click(position=CORNER)  # a card's corner shows in its column
         if await give.is_enabled():
             await give.click()
             await asyncio.sleep(0.4)
@@ -148,39 +152,72 @@ async def check_counter(page: object) -> None:
 
 
 async def swipe(page: object, first: int, last: int) -> None:
-    """Press on card ``first`` and slide to card ``last`` (pointer events, as a finger makes)."""
-    cards = page.locator("#hand .row").first.locator(".card")  # type: ignore[attr-defined]
-    start, end = await cards.nth(first).bounding_box(), await cards.nth(last).bounding_box()
+    """Press on the top card of column ``first`` and slide along the columns' tops to column
+    ``last`` (pointer events, as a finger makes)."""
+    start = await column_card(page, first).bounding_box()
+    end = await column_card(page, last).bounding_box()
+    await slide(page, (start["x"] + 4, start["y"] + 10), (end["x"] + 4, start["y"] + 10))
+
+
+async def slide(page: object, start: tuple[float, float], end: tuple[float, float]) -> None:
     mouse = page.mouse  # type: ignore[attr-defined]
-    await mouse.move(start["x"] + 4, start["y"] + 30)
+    await mouse.move(*start)
     await mouse.down()
     for step in range(1, 11):
-        x = start["x"] + 4 + (end["x"] - start["x"]) * step / 10
-        await mouse.move(x, start["y"] + 30)
+        await mouse.move(
+            start[0] + (end[0] - start[0]) * step / 10, start[1] + (end[1] - start[1]) * step / 10
+        )
     await mouse.up()
 
 
-async def assert_a_slide_over_doubled_ranks_takes_one_of_each(page: object) -> None:
-    """A dealt hand holds a straight's ranks twice, side by side: one slide takes one of each."""
-    ranks = await page.evaluate(  # type: ignore[attr-defined]
-        """() => [...document.querySelector('#hand .row').querySelectorAll('.card')]
-            .map(e => ['BJ', 'RJ'].includes(e.dataset.card) ? e.dataset.card : e.dataset.card[1])"""
+def column_card(page: object, column: int, index: int = 0) -> Any:
+    """The ``index``-th card from the top of column ``column`` of the hand."""
+    return page.locator(f'#hand .card[data-column="{column}"]').nth(index)  # type: ignore[attr-defined]
+
+
+async def hand_columns(page: object) -> list[list[str]]:
+    """The hand as the page lays it out: its columns, left to right, each its cards top down."""
+    cards = await page.eval_on_selector_all(  # type: ignore[attr-defined]
+        "#hand .card", "els => els.map(e => [Number(e.dataset.column), e.dataset.card])"
     )
-    first, last = next(
-        (i, j)
-        for i in range(len(ranks))
-        for j in range(i + 5, len(ranks))
-        if len(set(ranks[i : j + 1])) == 5
-        and ranks[j] != ranks[j - 1]
-        and not {"BJ", "RJ"} & set(ranks[i : j + 1])
+    columns: list[list[str]] = [[] for _ in range(max(column for column, _ in cards) + 1)]
+    for column, card in cards:
+        columns[column].append(card)
+    return columns
+
+
+def rank_of(card: str) -> str:
+    return card if card in ("BJ", "RJ") else card[1]
+
+
+async def selected_cards(page: object) -> list[str]:
+    return sorted(await page.eval_on_selector_all("#hand .card.sel", "els => els.map(e => e.dataset.card)"))  # type: ignore[attr-defined]
+
+
+async def assert_a_slide_takes_a_straight_and_a_column(page: object) -> None:
+    """The hand is a column per rank: one slide along five columns' tops takes one card of each
+    rank, however many each column holds, and one slide down a column takes its rank's cards."""
+    columns = await hand_columns(page)
+    assert all(len({rank_of(card) for card in column}) == 1 for column in columns)  # one rank a column
+    ranks = [rank_of(column[0]) for column in columns]
+    first = next(
+        i
+        for i in range(len(ranks) - 4)
+        if len(set(ranks[i : i + 5])) == 5 and not {"BJ", "RJ"} & set(ranks[i : i + 5])
     )
-    await swipe(page, first, last)
-    chosen = await page.evaluate(  # type: ignore[attr-defined]
-        "() => [...document.querySelectorAll('#hand .card.sel')].map(e => e.dataset.card[1])"
-    )
-    assert sorted(chosen) == sorted(set(ranks[first : last + 1]))  # five cards, five ranks
-    await swipe(page, first, last)  # from a selected card: the slide unselects
-    assert await page.locator("#hand .card.sel").count() == 0  # type: ignore[attr-defined]
+    await swipe(page, first, first + 4)
+    assert await selected_cards(page) == sorted(column[0] for column in columns[first : first + 5])
+    await swipe(page, first, first + 4)  # from a selected card: the slide unselects
+    assert await selected_cards(page) == []
+    tallest = max(range(len(columns)), key=lambda c: len(columns[c]))
+    assert len(columns[tallest]) >= 2  # a dealt hand of 27 holds a pair at least
+    top = await column_card(page, tallest).bounding_box()
+    bottom = await column_card(page, tallest, len(columns[tallest]) - 1).bounding_box()
+    down = (top["x"] + 4, top["y"] + 6), (bottom["x"] + 4, bottom["y"] + 30)
+    await slide(page, *down)
+    assert await selected_cards(page) == sorted(columns[tallest])
+    await slide(page, *down)
+    assert await selected_cards(page) == []
 
 
 async def test_a_page_and_a_chat_player_finish_a_match_at_360_px(
@@ -203,7 +240,7 @@ async def test_a_page_and_a_chat_player_finish_a_match_at_360_px(
         assert await page.locator("#hand .card.sel").count() == 5  # one swipe, a run of five
         await swipe(page, 1, 5)  # starting on a selected card: the swipe unselects
         assert await page.locator("#hand .card.sel").count() == 0
-        await assert_a_slide_over_doubled_ranks_takes_one_of_each(page)
+        await assert_a_slide_takes_a_straight_and_a_column(page)
         bob = asyncio.create_task(table.play(BOB))
         watcher = asyncio.create_task(table.watch())
         deadline = time.monotonic() + MATCH_TIMEOUT

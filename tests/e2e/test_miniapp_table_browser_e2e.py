@@ -56,7 +56,7 @@ from tests.e2e.test_match_e2e import (
     final_status,
     set_up,
 )
-from tests.e2e.test_miniapp_browser_e2e import ARGS, CHROMIUM, PHONE, page_url
+from tests.e2e.test_miniapp_browser_e2e import ARGS, CHROMIUM, CORNER, PHONE, page_url
 from tests.e2e.test_miniapp_e2e import PAGE_URL, miniapp_bot, port_of
 from tests.e2e.test_spectators_e2e import board, buttons_by_op, open_private_chat, spectator_message
 
@@ -139,7 +139,7 @@ class Tab:
         if state["tribute"] or state["return"]:
             give = self.page.locator("#give")
             await give.wait_for(state="visible")  # the page drew the exchange: only its cards are on
-            await self.page.locator("#hand .card:not(.off)").first.click()
+            await self.page.locator("#hand .card:not(.off)").first.click(position=CORNER)
             choices = state["tribute"] or state["return"]
             self.given.append(("tribute" if state["tribute"] else "return", len(set(choices))))
             await give.click()  # Playwright waits for it to be enabled: one card selected

@@ -230,42 +230,79 @@ function exchangeChoices() {
   return null;
 }
 
+/* The hand is laid out a column per rank, as phone card apps lay it: the cards of one rank in one
+   理牌 group stack downwards, the columns run left to right, and the groups stand apart. Every rank
+   shows in one place (a bomb is one column, counted at a glance), and the ranks side by side are
+   one finger's width apart, so a slide along the top takes a straight in one gesture wherever
+   the hand would have wrapped to a second row. */
+const CARD_W = 40;
+const CARD_H = 54;
+const RAISE = 8;        // a selected card stands up this far
+const COLUMN_MAX = 44;  // columns never further apart than this (a small hand)
+const GROUP_GAP = 6;
+const DROP = 27;        // a card below another shows its rank and suit
+const STACK = 4 * DROP; // a column taller than five cards closes up to stay this tall
+
+function handColumns() {
+  const columns = [];
+  let position = 0;
+  state.hand.forEach((group, g) => {
+    let column = null;
+    group.forEach((card, i) => {
+      if (!column || rankOf(card) !== column.rank) {
+        column = { rank: rankOf(card), gap: g > 0 && i === 0, cards: [] };
+        columns.push(column);
+      }
+      column.cards.push({ card, position });
+      position += 1;
+    });
+  });
+  return columns;
+}
+
 function drawHand() {
   const hand = $("hand");
   hand.replaceChildren();
-  const cards = [];
-  state.hand.forEach((group, g) => group.forEach((card, i) => cards.push({ card, gap: g > 0 && i === 0 })));
-  const perRow = cards.length > 14 ? Math.ceil(cards.length / 2) : cards.length;
-  const width = hand.clientWidth - 16 - 40 - 12;
+  const columns = handColumns();
+  const gaps = columns.filter((column) => column.gap).length * GROUP_GAP;
+  const room = hand.clientWidth - 16 - CARD_W - 4 - gaps;
+  const step = columns.length > 1 ? Math.min(COLUMN_MAX, room / (columns.length - 1)) : 0;
+  const tallest = Math.max(1, ...columns.map((column) => column.cards.length));
+  const drop = tallest > 1 ? Math.min(DROP, STACK / (tallest - 1)) : 0;
+  const box = document.createElement("div");
+  box.className = "columns";
+  box.style.height = `${RAISE + CARD_H + drop * (tallest - 1)}px`;
   const choices = exchangeChoices();
-  for (let start = 0; start < cards.length; start += perRow) {
-    const row = document.createElement("div");
-    row.className = "row";
-    const slice = cards.slice(start, start + perRow);
-    const step = Math.min(30, slice.length > 1 ? width / (slice.length - 1) : 0);
-    let x = 0;
-    slice.forEach((item, i) => {
-      const position = start + i;
-      const f = face(item.card);
-      const el = document.createElement("div");
-      if (item.gap && i > 0) x += 6;
-      el.className = "card" + (f.red ? " red" : "") + (f.joker ? " joker" : "") + (isWild(item.card) ? " wild" : "") +
-        (selected.has(position) ? " sel" : "") + (choices && !choices.includes(item.card) ? " off" : "");
+  let x = 0;
+  columns.forEach((column, c) => {
+    if (column.gap && c > 0) x += GROUP_GAP;
+    column.cards.forEach(({ card, position }, k) => {
+      const el = cardElement(card, position, choices);
+      el.dataset.column = String(c);
       el.style.left = `${x}px`;
-      el.style.zIndex = String(position + 1);
-      el.dataset.position = String(position);
-      el.dataset.card = item.card;
-      const rank = document.createElement("span");
-      rank.textContent = f.rank;
-      const suit = document.createElement("span");
-      suit.className = "suit";
-      suit.textContent = f.suit;
-      el.append(rank, suit);
-      row.append(el);
-      x += step;
+      el.style.top = `${RAISE + k * drop}px`;
+      box.append(el);
     });
-    hand.append(row);
-  }
+    x += step;
+  });
+  hand.append(box);
+}
+
+function cardElement(card, position, choices) {
+  const f = face(card);
+  const el = document.createElement("div");
+  el.className = "card" + (f.red ? " red" : "") + (f.joker ? " joker" : "") + (isWild(card) ? " wild" : "") +
+    (selected.has(position) ? " sel" : "") + (choices && !choices.includes(card) ? " off" : "");
+  el.style.zIndex = String(position + 1);
+  el.dataset.position = String(position);
+  el.dataset.card = card;
+  const rank = document.createElement("span");
+  rank.textContent = f.rank;
+  const suit = document.createElement("span");
+  suit.className = "suit";
+  suit.textContent = f.suit;
+  el.append(rank, suit);
+  return el;
 }
 
 function drawActions() {
@@ -300,9 +337,10 @@ function selectCards(cards) {
   drawActions();
 }
 
-/* Tap a card to select it; press and slide across cards to select (or unselect) a run.
-   A slide that selects across five ranks or more takes one card of each rank: a dealt hand
-   holds a straight's ranks twice over, side by side, and a 顺子 wants one of each. */
+/* Tap a card to select it; press and slide across cards to select (or unselect) them: along the
+   columns' tops for a run, down a column for a rank's cards. A slide that selects across five
+   ranks or more takes one card of each rank: a 顺子 wants one of each, wherever the finger
+   crossed a column. */
 const STRAIGHT_RANKS = 5;
 let sweep = null;
 function cardAt(x, y) {
