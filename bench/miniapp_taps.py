@@ -3,12 +3,13 @@
 For each pinned deal (``--seeds``) 小明 sits with three computer players and opens his page in
 Debian's chromium at 360 px (Playwright, no browser download; the bot in this process against
 the Bot API emulator). On his first turn, every play of each kind his 27 cards hold (as a lead)
-is selected on the real page by the fewest gestures: the hand is drawn in rows in its display
-order, a gesture is a tap or a press-and-slide across neighbouring cards of one row, so a play
-takes one gesture per stretch of neighbouring cards it uses (with two copies of a card, the
-copy that joins a stretch), except that a slide across five ranks or more takes one card of
-each rank, so a straight is one slide over its ranks' doubled cards. The script performs those
-gestures with the mouse, checks that the page selected exactly the play, and undoes them. Then
+is selected on the real page by the fewest gestures: the hand is drawn a column per rank (a
+rank's cards stacked down it, the columns left to right in display order), and a gesture is a
+tap on a card, a slide down a column (the cards it crosses: a pair, a triple, a bomb) or a
+slide along the columns' tops (their top cards; across five ranks or more one card of each
+rank, so a straight of neighbouring columns is one slide). Each play's copies are chosen to
+need the fewest. The script performs those gestures with the mouse, checks that the page
+selected exactly the play, and undoes them. Then
 it plays 提示's choice (提示, 出牌) and, at a later turn with another seat's play to beat, 不出,
 checking that the table moved on.
 
@@ -66,8 +67,19 @@ WILD = ", with 配"
 """Marks a kind's plays that use a wildcard (逢人配), counted apart: a player seldom spends one."""
 STRAIGHT_RANKS = 5
 """A slide across this many ranks takes one card of each (webapp/static/app.js)."""
-Run = tuple[int, int]
-"""First and last display position of neighbouring cards in one row: one gesture."""
+Columns = Sequence[Sequence[int]]
+"""The hand's display positions as the page lays them out: its columns, each top down."""
+
+
+@dataclass(frozen=True, slots=True)
+class Gesture:
+    """One input event on the hand: a tap (``first`` only), a slide down ``column`` from its
+    ``first``-th card to its ``last``-th, or a slide along the tops of columns ``first`` to
+    ``last`` (``column`` None)."""
+
+    first: int
+    last: int
+    column: int | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -79,50 +91,60 @@ class Taps:
     chat: int
 
 
-def slide(rows: Sequence[Sequence[str]], first: int, last: int) -> tuple[int, ...]:
-    """What one press-and-slide from card ``first`` to card ``last`` selects (app.js's
-    ``sweptPositions``): every card crossed, or across five ranks and more one of each rank."""
-    codes = [code for row in rows for code in row]
+def rank_of(code: str) -> str:
+    return code if code in ("BJ", "RJ") else code[1]
+
+
+def takes(gesture: Gesture, columns: Columns, codes: Sequence[str]) -> tuple[int, ...]:
+    """The positions one gesture selects from an empty selection (app.js's ``sweptPositions``):
+    the cards crossed, or, across five ranks and more, the first crossed of each rank."""
+    if gesture.column is not None:
+        return tuple(columns[gesture.column][gesture.first : gesture.last + 1])
+    crossed = [column[0] for column in columns[gesture.first : gesture.last + 1]]
     firsts: dict[str, int] = {}
-    for position in range(first, last + 1):
-        firsts.setdefault(
-            codes[position] if codes[position] in ("BJ", "RJ") else codes[position][1], position
-        )
-    if len(firsts) < STRAIGHT_RANKS:
-        return tuple(range(first, last + 1))
-    return tuple(firsts.values())
+    for position in crossed:
+        firsts.setdefault(rank_of(codes[position]), position)
+    return tuple(firsts.values()) if len(firsts) >= STRAIGHT_RANKS else tuple(crossed)
 
 
-def fewest_runs(rows: Sequence[Sequence[str]], cards: Sequence[Card]) -> tuple[Run, ...]:
-    """The gestures that select ``cards`` in the fewest (each copy tried): one slide where it
-    takes exactly these cards, else one per stretch of neighbouring cards."""
-    row_of = [r for r, row in enumerate(rows) for _ in row]
-    codes = [code for row in rows for code in row]
-    needed = Counter(str(card) for card in cards)
-    for first, last in itertools.combinations(range(len(codes)), 2):
-        if row_of[first] == row_of[last] and Counter(codes[p] for p in slide(rows, first, last)) == needed:
-            return ((first, last),)
+def gestures(columns: Columns) -> list[Gesture]:
+    """Every gesture on the hand that selects more than one card."""
+    found = [Gesture(a, b) for a, b in itertools.combinations(range(len(columns)), 2)]
+    for c, column in enumerate(columns):
+        found += [Gesture(i, j, c) for i, j in itertools.combinations(range(len(column)), 2)]
+    return found
+
+
+def fewest_gestures(columns: Columns, codes: Sequence[str], cards: Sequence[Card]) -> tuple[Gesture, ...]:
+    """The gestures that select ``cards`` in the fewest, the copies chosen to need the fewest."""
     where: dict[str, list[int]] = {}
     for position, code in enumerate(codes):
         where.setdefault(code, []).append(position)
-    choices = [itertools.combinations(where[code], count) for code, count in needed.items()]
-    best: tuple[Run, ...] | None = None
-    for chosen in itertools.product(*choices):
-        runs = _runs(sorted(p for group in chosen for p in group), row_of)
-        if best is None or len(runs) < len(best):
-            best = runs
+    taken = {g: frozenset(takes(g, columns, codes)) for g in gestures(columns)}
+    needed = Counter(str(card) for card in cards)
+    best: tuple[Gesture, ...] | None = None
+    for chosen in itertools.product(*(itertools.combinations(where[c], n) for c, n in needed.items())):
+        plan = _cover(frozenset(p for copies in chosen for p in copies), taken, columns)
+        if best is None or len(plan) < len(best):
+            best = plan
     assert best is not None
     return best
 
 
-def _runs(positions: Sequence[int], row_of: Sequence[int]) -> tuple[Run, ...]:
-    runs: list[list[int]] = []
-    for position in positions:
-        if runs and runs[-1][1] == position - 1 and row_of[position] == row_of[position - 1]:
-            runs[-1][1] = position
-        else:
-            runs.append([position, position])
-    return tuple((first, last) for first, last in runs)
+def _cover(
+    wanted: frozenset[int], taken: dict[Gesture, frozenset[int]], columns: Columns
+) -> tuple[Gesture, ...]:
+    """The fewest gestures whose selections make up ``wanted`` exactly (taps for the rest)."""
+    if not wanted:
+        return ()
+    first = min(wanted)  # some gesture must take it: try those that take nothing unwanted
+    column = next(c for c, cards in enumerate(columns) if first in cards)
+    options = [
+        (Gesture(columns[column].index(first), columns[column].index(first), column), frozenset({first}))
+    ]
+    options += [(g, cards) for g, cards in taken.items() if first in cards and cards <= wanted]
+    plans = [(g, *_cover(wanted - cards, taken, columns)) for g, cards in options]
+    return min(plans, key=len)
 
 
 def chat_presses(hand: Sequence[Card], level: Rank, cards: Sequence[Card]) -> int:
@@ -168,16 +190,22 @@ def plays_by_kind(hand: Sequence[Card], level: Rank) -> dict[str, list[Play]]:
     return {name: list(plays.values()) for name, plays in found.items()}
 
 
-async def gesture(page: Any, first: int, last: int) -> None:
-    """A tap on card ``first``, or a press there and a slide to card ``last`` (one input event)."""
-    start = await page.locator(f'#hand .card[data-position="{first}"]').bounding_box()
-    end = await page.locator(f'#hand .card[data-position="{last}"]').bounding_box()
-    y = start["y"] + 30
-    await page.mouse.move(start["x"] + 4, y)
+async def perform(page: Any, gesture: Gesture, columns: Columns) -> None:
+    """One gesture with the mouse: pressed on a card's corner (the part its column shows), slid
+    in small steps so that every card on the way is crossed."""
+    if gesture.column is None:
+        path = [columns[c][0] for c in range(gesture.first, gesture.last + 1)]
+    else:
+        path = list(columns[gesture.column][gesture.first : gesture.last + 1])
+    boxes = [await page.locator(f'#hand .card[data-position="{p}"]').bounding_box() for p in path]
+    start, end = boxes[0], boxes[-1]
+    y_end = start["y"] + 6 if gesture.column is None else end["y"] + 6
+    await page.mouse.move(start["x"] + 5, start["y"] + 6)
     await page.mouse.down()
-    steps = 2 * (last - first)
+    steps = 3 * len(path)
     for step in range(1, steps + 1):
-        await page.mouse.move(start["x"] + 4 + (end["x"] - start["x"]) * step / steps, y)
+        x = start["x"] + 5 + (end["x"] - start["x"]) * step / steps
+        await page.mouse.move(x, start["y"] + 6 + (y_end - start["y"] - 6) * step / steps)
     await page.mouse.up()
 
 
@@ -187,29 +215,42 @@ async def selected(page: Any) -> list[int]:
     )
 
 
+async def laid_out(page: Any) -> tuple[list[list[int]], list[str]]:
+    """The hand's columns (display positions, top down) and each position's card, as drawn."""
+    cards = await page.eval_on_selector_all(
+        "#hand .card",
+        "els => els.map(e => [Number(e.dataset.column), Number(e.dataset.position), e.dataset.card])",
+    )
+    columns: list[list[int]] = [[] for _ in range(1 + max(column for column, _, _ in cards))]
+    codes = [""] * len(cards)
+    for column, position, code in cards:
+        columns[column].append(position)
+        codes[position] = code
+    return columns, codes
+
+
 async def measure_selections(page: Any, hand: Sequence[Card], level: Rank) -> list[Taps]:
     """Every play of each kind selected on the page by its fewest gestures, and undone. Plays of
     the same ranks differ only in which copies they take, and a player takes the handiest: each
     is measured once, by its handiest copies on the page and on the chat keyboard alike."""
-    rows = await page.eval_on_selector_all(
-        "#hand .row", "rows => rows.map(r => [...r.querySelectorAll('.card')].map(e => e.dataset.card))"
-    )
+    columns, codes = await laid_out(page)
     measured = []
     for name, plays in plays_by_kind(hand, level).items():
         for same in _by_ranks(plays, level).values():
-            easiest = min(same, key=lambda play: len(fewest_runs(rows, play.cards)))
-            runs = fewest_runs(rows, easiest.cards)
-            for first, last in runs:
-                await gesture(page, first, last)
-            wanted = sorted(p for first, last in runs for p in slide(rows, first, last))
-            assert await selected(page) == wanted, (name, easiest)
-            for first, last in runs:  # a gesture from a selected card unselects
-                await gesture(page, first, last)
+            plans = [fewest_gestures(columns, codes, play.cards) for play in same]
+            easiest, plan = min(zip(same, plans, strict=True), key=lambda pair: len(pair[1]))
+            for gesture in plan:
+                await perform(page, gesture, columns)
+            wanted = sorted(p for gesture in plan for p in takes(gesture, columns, codes))
+            assert await selected(page) == wanted, (name, easiest, plan)
+            assert sorted(codes[p] for p in wanted) == sorted(str(card) for card in easiest.cards)
+            for gesture in plan:  # a gesture from a selected card unselects
+                await perform(page, gesture, columns)
             assert await selected(page) == []
             extra = _reading(hand, level, Counter(easiest.cards))
             kind = name + WILD if any(card.is_wildcard(level) for card in easiest.cards) else name
             chat = min(chat_presses(hand, level, play.cards) for play in same)
-            measured.append(Taps(kind, len(runs) + 1 + extra, chat))
+            measured.append(Taps(kind, len(plan) + 1 + extra, chat))
     return measured
 
 
