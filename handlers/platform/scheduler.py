@@ -75,8 +75,8 @@ class Turn:
     that chooses not to send after all (a newer look of the same message replaces it,
     :class:`Unsent`) hands its place to that look, which goes at once in it
     (:data:`GIVEN_TURN`), waits again only after a 429, and ends the place when its own answer
-    comes back. Ended when the withdrawn one was let go, the place let another message into a
-    second the newer look was still using (the token's second is counted until the answer)."""
+    comes back. (Ended at the withdrawal instead, the place let another message into a second
+    the newer look was still using: the token's second is counted until the answer.)"""
 
     def __init__(self, end: Callable[[], None]) -> None:
         self._end: Callable[[], None] | None = end
