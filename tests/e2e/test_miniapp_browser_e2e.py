@@ -9,7 +9,9 @@ by the page again, showing the same hand."""
 from __future__ import annotations
 
 import asyncio
+import json
 import os
+import signal
 import time
 from collections.abc import AsyncIterator
 from pathlib import Path
@@ -319,3 +321,62 @@ async def test_refused_init_data_and_a_killed_bot(
 async def _same_hand(page: object, before: list[str]) -> bool:
     status = await page.locator("#status").text_content()  # type: ignore[attr-defined]
     return status == "" and await hand_of(page) == before
+
+
+async def test_a_silent_bot_is_asked_at_once_after_a_move_and_after_ten_idle_seconds(
+    emulator: Emulator, telegram: Telegram, token: str, tmp_path: Path, browser: Any
+) -> None:
+    """A frozen bot (SIGSTOP; in production a frozen leader) keeps the page's socket open and says
+    nothing. The page asks (a ping) once a move has gone 2 s unanswered — the player is watching
+    for it — and otherwise after 10 s of silence; unanswered, it drops the socket and reconnects,
+    and it shows the table again once the bot answers. The page's clock is Playwright's, moved by
+    the test, so no real second is waited for and none decides the outcome."""
+    port = free_port()
+    settings = {"GUANDAN_WEBAPP_URL": "https://guandan.example/app", "GUANDAN_WEBAPP_PORT": str(port)}
+    table = Table(telegram, Chat.group(-4303, "冻结页桌"), tmp_path / "g.db")
+    with bot_process(emulator, token, table.db_path, **settings) as bot:
+        await set_up(telegram, table, [ALICE], PINNED_MATCH)
+        page = await browser.new_page()
+        sent: list[str] = []  # the frames' types, each way
+        received: list[str] = []
+
+        def listen(ws: Any) -> None:
+            ws.on("framesent", lambda data: sent.append(json.loads(data)["t"]))
+            ws.on("framereceived", lambda data: received.append(json.loads(data)["t"]))
+
+        page.on("websocket", listen)
+        await page.clock.install()
+        await page.goto(page_url(port, init_data(token, ALICE.id)))
+        await wait_for(lambda: _my_turn(page), timeout=60, what="Alice's turn on the page")
+        await page.clock.pause_at(await page.evaluate("Date.now()") / 1000 + 0.001)  # seconds here
+        try:
+            bot.send_signal(signal.SIGSTOP)
+            await page.click("#hint")
+            await page.clock.run_for(3_000)
+            assert sent[-2:] == ["hint", "ping"]  # 3 s after the move, not 10 s of silence
+            answers = len(received)
+            bot.send_signal(signal.SIGCONT)
+            answered = lambda: _true({"hint", "pong"} <= set(received[answers:]))  # noqa: E731
+            await wait_for(answered, what="the hint and the pong")
+            bot.send_signal(signal.SIGSTOP)  # now idle: only the silence counts
+            pings = sent.count("ping")
+            await page.clock.run_for(9_000)
+            assert sent.count("ping") == pings
+            await page.clock.run_for(2_000)
+            assert sent.count("ping") == pings + 1
+            await page.clock.run_for(6_000)  # no pong: the page drops the socket and says so
+            assert await page.locator("#status").text_content() == "连接断开，正在重连…"
+            await page.clock.run_for(1_000)  # its reconnection, which the frozen bot cannot answer
+        finally:
+            bot.send_signal(signal.SIGCONT)
+        await page.clock.resume()
+        await wait_for(lambda: _my_turn(page), timeout=60, what="the page back, on Alice's turn")
+
+
+async def _my_turn(page: Any) -> bool:
+    status = await page.locator("#status").text_content()
+    return status == "" and await page.locator("#hint").is_enabled()
+
+
+async def _true(value: bool) -> bool:
+    return value

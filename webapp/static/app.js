@@ -82,7 +82,9 @@ function connect() {
 }
 
 function send(message) {
-  if (socket && socket.readyState === WebSocket.OPEN) socket.send(JSON.stringify(message));
+  if (!socket || socket.readyState !== WebSocket.OPEN) return;
+  socket.send(JSON.stringify(message));
+  if (message.t !== "ping" && !moved) moved = Date.now();  // watchSocket expects an answer
 }
 
 function receive(message) {
@@ -445,12 +447,15 @@ function init() {
 /* A frozen leader (SIGSTOP, a paused machine) keeps the socket open and says nothing, and a
    browser sends no pings of its own: after PING_MS of silence the page asks, and with no answer
    within PONG_MS it drops that socket and reconnects (through the proxy, to the process that
-   leads now). */
+   leads now). A move the server has not answered within ANSWER_MS asks at once: the player is
+   looking at the screen for it. */
 const PING_MS = 10000;
+const ANSWER_MS = 2000;
 const PONG_MS = 5000;
 let watched = null;
 let heard = 0;
 let asked = 0;
+let moved = 0;  // when a move went out that nothing has answered yet
 function watchSocket() {
   if (!socket || socket.readyState !== WebSocket.OPEN) return;
   const now = Date.now();
@@ -458,7 +463,7 @@ function watchSocket() {
     watched = socket;
     heard = now;
     asked = 0;
-    socket.addEventListener("message", () => { heard = Date.now(); asked = 0; });
+    socket.addEventListener("message", () => { heard = Date.now(); asked = 0; moved = 0; });
   }
   if (asked && now - asked > PONG_MS) {
     const dead = socket;
@@ -467,7 +472,7 @@ function watchSocket() {
     dead.close();
     watched = null;
     if (reconnect) reconnect();
-  } else if (!asked && now - heard > PING_MS) {
+  } else if (!asked && (now - heard > PING_MS || (moved && now - moved > ANSWER_MS))) {
     asked = now;
     send({ t: "ping" });
   }
