@@ -139,6 +139,7 @@ class Backups:
             self.live = self.cluster.new_database()
         else:
             self.live = str(tmp_path / "live.db")
+        self.folder = tmp_path
         self.file = tmp_path / "backup"
 
     async def back_up(self) -> str:
@@ -150,10 +151,10 @@ class Backups:
         await asyncio.to_thread(self.cluster.dump, self.live, self.file)
         return await asyncio.to_thread(self.cluster.restore, self.file)
 
-    def restore(self, tmp_path: Path) -> str:
+    def restore(self) -> str:
         """The backup restored where a starting bot will read it."""
         if self.cluster is None:
-            restored = tmp_path / "restored.db"
+            restored = self.folder / "restored.db"
             shutil.copyfile(self.file, restored)  # the copy where GUANDAN_DB points
             return str(restored)
         return self.cluster.restore(self.file)
@@ -199,7 +200,7 @@ async def test_after_a_restore_every_table_plays_on_from_the_newest_message(
     for i, message in never_known.items():
         assert message.message_id > known[i]
 
-    restored = backups.restore(tmp_path)
+    restored = backups.restore()
     quiet = 1  # a table that did not move on: its newest message is the one the copy knew
     assert quiet not in never_known and before_restart[quiet].message_id == known[quiet]
     with bot_process(emulator, token, restored):
